@@ -1,0 +1,57 @@
+// Shapes shared by the runner, the run store, baselines, the CLI, the extension, the agent and export.
+import type { SpecKind } from '../spec/schema';
+
+/** A single spec's verdict in one run (DESIGN.md "Verdicts"). `flaky`: verdicts differed between repeats. */
+export type Verdict = 'pass' | 'fail' | 'error' | 'blocked' | 'skipped' | 'flaky';
+
+/** A spec's change against a baseline run. */
+export type Change = 'broken' | 'fixed' | 'still-failing' | 'still-passing' | 'new' | 'other';
+
+/** What a test runner's closing summary said, when Weave recognised one. */
+export interface TestSummary {
+  runner: 'node:test' | 'mocha' | 'vitest' | 'jest' | 'pytest' | 'go test' | 'cargo test' | 'tap' | 'plain';
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+export interface SpecResult {
+  id: string;
+  kind: SpecKind;
+  verdict: Verdict;
+  /** Why, for error / blocked / skipped / flaky (e.g. "timed out after 60 s", "ran no test"). */
+  reason?: string;
+  exitCode: number | null;
+  signal: string | null;
+  durationMs: number;
+  summary?: TestSummary;
+  /** Head and tail of stdout+stderr interleaved, capped; `truncatedBytes` says how much was dropped. */
+  output: string;
+  truncatedBytes: number;
+  /** Verdicts of each repeat when --repeat N > 1. */
+  repeats?: Verdict[];
+}
+
+export interface RunRecord {
+  /** Sortable id, e.g. 2026-11-30T05-40-20-123Z-ab12 */
+  id: string;
+  startedAt: string;
+  finishedAt: string;
+  /** HEAD commit of the workspace's repository, or null outside git. */
+  commit: string | null;
+  /** True when `git status --porcelain` (ignoring .weave/runs) was empty. */
+  clean: boolean;
+  /** Ids run (all specs unless --only / --affected). */
+  specIds: string[];
+  results: SpecResult[];
+}
+
+/** SWE-bench `tests_status`-shaped comparison of a run against a baseline, keyed by spec id. */
+export interface BaselineReport {
+  baseline: { runId: string | null; commit: string | null; ref?: string } | null;
+  FAIL_TO_PASS: string[];
+  PASS_TO_PASS: string[];
+  FAIL_TO_FAIL: string[];
+  PASS_TO_FAIL: string[];
+  changes: Record<string, Change>;
+}

@@ -1,0 +1,58 @@
+// The workspace index's public shapes: what the anchors, affected-spec selection, blame, the agent's
+// symbol tools and the extension's symbol picker read. Paths are workspace-relative with '/' separators.
+
+export type LanguageId = 'typescript' | 'tsx' | 'javascript' | 'python' | 'go' | 'rust' | 'java';
+
+/** 0-based line and column (tree-sitter rows/columns; columns in UTF-16 code units for the editor). */
+export interface Position {
+  line: number;
+  column: number;
+}
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+export interface SymbolDef {
+  /** Simple name, e.g. `get`. */
+  name: string;
+  /** Qualified by enclosing definitions, e.g. `LruCache.get`, `outer.inner`. */
+  qualifiedName: string;
+  kind: 'class' | 'interface' | 'function' | 'method' | 'module' | 'type' | 'enum' | 'constant' | 'other';
+  /** The whole definition. */
+  range: Range;
+  /** Just the name. */
+  nameRange: Range;
+}
+
+export interface FileIndex {
+  path: string;
+  language: LanguageId;
+  /** sha256 of the content; the on-disk cache key. */
+  hash: string;
+  sizeBytes: number;
+  symbols: SymbolDef[];
+  /** Names this file calls / references (tags.scm @reference.*). */
+  references: string[];
+  /** Import specifiers as written. */
+  importSpecifiers: string[];
+  /** Imports resolved to workspace files (relative imports, Python packages); unresolved ones are dropped. */
+  imports: string[];
+  /** True when tree-sitter reported ERROR/MISSING nodes (the file is still indexed). */
+  hasSyntaxErrors: boolean;
+}
+
+export interface SkippedFile {
+  path: string;
+  reason: 'binary' | 'too-large' | 'unknown-language' | 'unreadable' | 'symlink-loop' | 'ignored';
+}
+
+export interface IndexStats {
+  files: number;
+  bytes: number;
+  symbols: number;
+  byLanguage: Record<string, number>;
+  cacheHits: number;
+  durationMs: number;
+  skipped: number;
+}

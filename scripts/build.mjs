@@ -23,6 +23,7 @@ function listTs(dir) {
 
 // web-tree-sitter's ESM build reads import.meta.url; bundling to CJS needs its .cjs build (DESIGN.md).
 const webTreeSitterCjs = require.resolve('web-tree-sitter').replace(/\.js$/, '.cjs');
+const jsoncParserEsm = path.join(path.dirname(require.resolve('jsonc-parser/package.json')), 'lib/esm/main.js');
 const nodeBundle = {
   bundle: true,
   platform: 'node',
@@ -31,7 +32,8 @@ const nodeBundle = {
   sourcemap: !production,
   minify: production,
   external: ['vscode'],
-  alias: { 'web-tree-sitter': webTreeSitterCjs },
+  // jsonc-parser's UMD entry loads its parts with a runtime require() esbuild cannot follow: bundle its ESM build.
+  alias: { 'web-tree-sitter': webTreeSitterCjs, 'jsonc-parser': jsoncParserEsm },
   logLevel: 'warning',
 };
 

@@ -1,12 +1,83 @@
+// `weave affected`: the specs a change can affect, each with why; unknown impact selects every spec.
+import path from 'node:path';
+import { selectAffected } from '../../core/intel/affected';
+import { parseVerbFlags } from '../flags';
+import { printAnchorProblems, reportInputError } from '../intelOutput';
 import type { Verb } from '../verb';
 
-// Placeholder until its issue lands; replaced by the real verb.
+const HELP = `Usage: weave affected [--workspace DIR] [--since REF | --files a,b] [--json]
+
+Lists the specs a change can affect, each with the reason: a changed file is one of the spec's anchor files
+or test files, or is imported (transitively) by them. Safety first: a change Weave cannot trace (package.json,
+a lockfile, a tool config, a file without a tree-sitter grammar, a deleted file, .weave/specs.json) selects
+every spec and says why.
+
+Options:
+  --workspace DIR  the workspace folder (default: the current directory)
+  --since REF      changes since git REF: committed, staged, unstaged and untracked (default: HEAD)
+  --files a,b      exactly these files (workspace-relative, comma-separated); a missing file counts as deleted
+  --json           print {source, all, allReasons, affected: [{id, reasons}], unaffected, ignored, changes}
+  -h, --help       show this help
+
+Examples:
+  weave affected                      # what the uncommitted changes can break
+  weave affected --since main         # what this branch can break
+  weave affected --files src/cache.js
+  weave check --affected --since main # run only those
+
+Exit codes: 0 done (whatever was selected), 2 bad input (spec file, ref, flags).`;
+
 export const affectedVerb: Verb = {
   name: 'affected',
-  summary: '(not built yet)',
-  help: 'weave affected: not built yet',
-  run() {
-    process.stderr.write('weave affected: not built yet\n');
-    return Promise.resolve(2);
+  summary: 'List the specs a change can affect (and why), from git or a list of files',
+  help: HELP,
+  async run(args) {
+    const flags = parseVerbFlags('affected', args, {
+      workspace: { type: 'string', default: '.' },
+      since: { type: 'string' },
+      files: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    });
+    if (flags === undefined) return 2;
+    if (flags.since !== undefined && flags.files !== undefined) {
+      process.stderr.write('weave affected: give --since REF or --files a,b, not both\n');
+      return 2;
+    }
+    try {
+      const result = await selectAffected({
+        workspaceDir: path.resolve(flags.workspace),
+        ...(flags.files !== undefined ? { files: flags.files.split(',') } : {}),
+        ...(flags.since !== undefined ? { since: flags.since } : {}),
+      });
+      printAnchorProblems(result.anchorProblems);
+      const { source, changes } = result;
+      if (flags.json) {
+        const { anchorProblems: _problems, ...json } = result;
+        process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+        return 0;
+      }
+      const total = result.specCount;
+      if (changes.length === 0) {
+        process.stdout.write(`No changes (${source}): no spec is affected.\n`);
+        return 0;
+      }
+      process.stdout.write(`${changes.length} changed file${changes.length === 1 ? '' : 's'} (${source}): `);
+      process.stdout.write(`${result.affected.length} of ${total} specs affected\n`);
+      if (result.all) {
+        process.stdout.write('Every spec is selected, because:\n');
+        for (const reason of result.allReasons) process.stdout.write(`  - ${reason}\n`);
+        process.stdout.write(`${result.affected.map((s) => s.id).join('\n')}\n`);
+        return 0;
+      }
+      for (const spec of result.affected) {
+        process.stdout.write(`${spec.id}\n`);
+        for (const reason of spec.reasons) process.stdout.write(`    ${reason}\n`);
+      }
+      if (result.unaffected.length > 0) process.stdout.write(`Not affected: ${result.unaffected.join(', ')}\n`);
+      if (result.ignored.length > 0) process.stdout.write(`Ignored (Weave's own state): ${result.ignored.join(', ')}\n`);
+      return 0;
+    } catch (error) {
+      return reportInputError('affected', error);
+    }
   },
 };

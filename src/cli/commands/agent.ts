@@ -1,12 +1,323 @@
+// `weave agent`: runs a coding agent (any OpenAI-compatible endpoint) against every spec at once, against one
+// spec, or as the interaction matrix. Progress goes to stderr; the verdict table, review and patch (or the
+// matrix) to stdout, or one JSON document with --json.
+import path from 'node:path';
+import {
+  createModelClient,
+  DEFAULT_BASE_URL,
+  ModelError,
+  type ModelClient,
+} from '../../core/agent/modelClient';
+import { runMatrix, type Cell, type MatrixResult } from '../../core/agent/matrix';
+import {
+  runAgent,
+  type AgentProgress,
+  type AgentRunResult,
+  type AgentBudgets,
+} from '../../core/agent/runAgent';
+import { applyPatchToWorkspace, PatchApplyError } from '../../core/agent/workspacePatch';
+import { loadSpecFile } from '../../core/spec/load';
+import { formatProblem } from '../../core/spec/problems';
+import { parseVerbFlags } from '../flags';
 import type { Verb } from '../verb';
 
-// Placeholder until its issue lands; replaced by the real verb.
+const HELP = `Usage: weave agent (--all | --spec ID | --matrix) [options]
+
+Runs a coding agent against the workspace's specs in a throw-away git worktree (a copy outside git), including
+your uncommitted changes. The agent reads and edits files and runs the spec tests itself until the specs pass or
+its budget runs out. The result is a patch plus a verdict table (before → after) and a review; your files change
+only with --apply.
+
+Modes:
+  --all                 satisfy every spec together
+  --spec ID             make one spec pass (the other specs are still checked after)
+  --matrix              solve each spec alone and all together (in parallel worktrees); cell (i, j) is spec j's
+                        verdict after solving spec i alone; flags "solving i broke j" and "satisfiable alone,
+                        not together"
+
+Model (any OpenAI-compatible endpoint: OpenAI, Ollama, vLLM, LM Studio):
+  --base-url URL        default $WEAVE_BASE_URL, $OPENAI_BASE_URL or ${DEFAULT_BASE_URL}
+  --model M             default $WEAVE_MODEL (required)
+                        The key comes from $WEAVE_API_KEY or $OPENAI_API_KEY; a server on localhost needs none.
+  --no-stream           ask for whole answers instead of a stream
+
+Budgets (per agent run):
+  --max-steps N         model calls (default 40)
+  --max-tokens N        total tokens (default 400000)
+  --timeout-seconds N   wall time (default 1200)
+
+Options:
+  --workspace DIR       the workspace folder (default: the current directory)
+  --concurrency N       agent runs at once for --matrix (default 2)
+  --apply               apply the patch to your files (refused unless it applies cleanly)
+  --no-review           skip the model review (the deterministic checks still run)
+  --json                print one JSON document instead of tables
+  -h, --help            show this help
+
+Every run writes .weave/runs/agent/<id>/ (trajectory.jsonl, patch.diff, result.json), secrets redacted.
+
+Exit codes: 0 the agent finished and the specs pass, 1 it did not (budget, model error, failing specs, patch
+not applied), 2 bad input (flags, spec file, no key).
+
+Examples:
+  OPENAI_API_KEY=sk-... weave agent --all --model gpt-4.1
+  weave agent --spec no-secret-caching --base-url http://127.0.0.1:11434/v1 --model qwen2.5-coder --apply
+  weave agent --matrix --concurrency 4 --json > matrix.json`;
+
 export const agentVerb: Verb = {
   name: 'agent',
-  summary: '(not built yet)',
-  help: 'weave agent: not built yet',
-  run() {
-    process.stderr.write('weave agent: not built yet\n');
-    return Promise.resolve(2);
+  summary: 'Run a coding agent against all specs at once, one spec, or as the interaction matrix',
+  help: HELP,
+  async run(args) {
+    const flags = parseVerbFlags('agent', args, {
+      all: { type: 'boolean', default: false },
+      spec: { type: 'string' },
+      matrix: { type: 'boolean', default: false },
+      workspace: { type: 'string', default: '.' },
+      'base-url': { type: 'string' },
+      model: { type: 'string' },
+      'no-stream': { type: 'boolean', default: false },
+      'max-steps': { type: 'string' },
+      'max-tokens': { type: 'string' },
+      'timeout-seconds': { type: 'string' },
+      concurrency: { type: 'string' },
+      apply: { type: 'boolean', default: false },
+      'no-review': { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+    });
+    if (flags === undefined) return 2;
+    const fail = (message: string): number => {
+      process.stderr.write(`weave agent: ${message}\n`);
+      return 2;
+    };
+    const modes = [flags.all, flags.spec !== undefined, flags.matrix].filter(Boolean).length;
+    if (modes !== 1) return fail('choose exactly one of --all, --spec ID, --matrix');
+    if (flags.matrix && flags.apply)
+      return fail('--apply applies one run’s patch: use it with --all or --spec, not --matrix');
+
+    const numbers: Partial<AgentBudgets> & { concurrency?: number } = {};
+    for (const [flag, key] of [
+      ['max-steps', 'maxSteps'],
+      ['max-tokens', 'maxTokens'],
+      ['timeout-seconds', 'timeoutSeconds'],
+      ['concurrency', 'concurrency'],
+    ] as const) {
+      const raw = flags[flag];
+      if (raw === undefined) continue;
+      const value = Number(raw);
+      if (!Number.isInteger(value) || value < 1)
+        return fail(`--${flag} must be a whole number ≥ 1 (got '${raw}')`);
+      numbers[key] = value;
+    }
+
+    const workspaceDir = path.resolve(flags.workspace);
+    const loaded = await loadSpecFile(workspaceDir);
+    if (!loaded.ok) {
+      for (const problem of loaded.problems) process.stderr.write(`${formatProblem(problem)}\n`);
+      return 2;
+    }
+    const { specFile } = loaded;
+    if (flags.spec !== undefined && !specFile.specs.some((s) => s.id === flags.spec)) {
+      return fail(
+        `unknown spec '${flags.spec}'; the specs are: ${specFile.specs.map((s) => s.id).join(', ')}`,
+      );
+    }
+    if (specFile.specs.length === 0)
+      return fail('the spec file has no specs: nothing for the agent to satisfy');
+
+    const model = flags.model ?? process.env.WEAVE_MODEL;
+    if (!model) return fail('no model: pass --model NAME or set WEAVE_MODEL');
+    const baseURL =
+      flags['base-url'] ?? process.env.WEAVE_BASE_URL ?? process.env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL;
+    const apiKey = process.env.WEAVE_API_KEY || process.env.OPENAI_API_KEY || undefined;
+    let client: ModelClient;
+    try {
+      client = createModelClient({ baseURL, model, apiKey, stream: !flags['no-stream'] });
+    } catch (error) {
+      if (error instanceof ModelError) return fail(error.message);
+      throw error;
+    }
+
+    const abort = new AbortController();
+    const onSignal = (): void => {
+      process.stderr.write('\nweave agent: cancelling (removing worktrees)…\n');
+      abort.abort();
+    };
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    const common = {
+      workspaceDir,
+      specFile,
+      client,
+      budgets: numbers,
+      signal: abort.signal,
+      onProgress: printProgress,
+      secrets: [apiKey],
+    };
+    try {
+      if (flags.matrix) {
+        const matrix = await runMatrix({ ...common, concurrency: numbers.concurrency ?? 2 });
+        if (flags.json) process.stdout.write(`${JSON.stringify(matrix, null, 2)}\n`);
+        else process.stdout.write(formatMatrix(matrix));
+        const modelError = matrix.runs.find((r) => r.stopReason === 'model-error');
+        if (modelError?.error) process.stderr.write(`weave agent: ${modelError.error}\n`);
+        return modelError || abort.signal.aborted ? 1 : 0;
+      }
+      const target =
+        flags.spec !== undefined ? { kind: 'spec' as const, id: flags.spec } : { kind: 'all' as const };
+      const result = await runAgent({ ...common, target, modelReview: !flags['no-review'] });
+      let applied: 'applied' | 'not-applied' | 'nothing' | undefined;
+      let applyError: string | undefined;
+      if (flags.apply) {
+        if (result.patch.trim() === '') applied = 'nothing';
+        else {
+          try {
+            await applyPatchToWorkspace(workspaceDir, result.patch);
+            applied = 'applied';
+          } catch (error) {
+            if (!(error instanceof PatchApplyError)) throw error;
+            applied = 'not-applied';
+            applyError = error.message;
+          }
+        }
+      }
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify(jsonOf(result, applied), null, 2)}\n`);
+      } else {
+        process.stdout.write(formatRun(result, workspaceDir, applied));
+      }
+      if (result.error) process.stderr.write(`weave agent: ${result.error}\n`);
+      if (applyError) process.stderr.write(`weave agent: ${applyError}\n`);
+      return succeeded(result, target) && applied !== 'not-applied' ? 0 : 1;
+    } finally {
+      process.removeListener('SIGINT', onSignal);
+      process.removeListener('SIGTERM', onSignal);
+    }
   },
 };
+
+function succeeded(result: AgentRunResult, target: AgentRunResult['target']): boolean {
+  if (result.stopReason !== 'finished') return false;
+  const wanted = target.kind === 'all' ? result.verdicts : result.verdicts.filter((v) => v.id === target.id);
+  return wanted.every((v) => v.after === 'pass');
+}
+
+function printProgress(event: AgentProgress): void {
+  const tag = `[${event.target}]`;
+  if (event.type === 'phase') process.stderr.write(`${tag} ${event.message}\n`);
+  else if (event.type === 'step') {
+    process.stderr.write(
+      `${tag} step ${event.step}/${event.maxSteps} · ${event.tokens.toLocaleString('en')} tokens\n`,
+    );
+  } else process.stderr.write(`${tag}   ${event.ok ? '✓' : '✗'} ${event.name}: ${event.summary}\n`);
+}
+
+const SYMBOL: Record<Cell, string> = {
+  pass: '✓',
+  fail: '✗',
+  error: 'E',
+  blocked: 'B',
+  skipped: '-',
+  flaky: '~',
+  'not-run': '·',
+};
+
+function formatRun(result: AgentRunResult, workspaceDir: string, applied: string | undefined): string {
+  const lines: string[] = [];
+  const width = Math.max(4, ...result.verdicts.map((v) => v.id.length));
+  lines.push(`${'spec'.padEnd(width)}  before   →  after`);
+  for (const v of result.verdicts) {
+    const mark =
+      v.before === 'pass' && v.after !== 'pass'
+        ? '  BROKEN'
+        : v.before !== 'pass' && v.after === 'pass'
+          ? '  fixed'
+          : '';
+    const review = result.modelReview?.ok ? result.modelReview.specs.find((s) => s.id === v.id) : undefined;
+    lines.push(
+      `${v.id.padEnd(width)}  ${v.before.padEnd(7)}  →  ${v.after.padEnd(7)}${mark}${review ? `  review: ${review.verdict} — ${review.evidence}` : ''}`,
+    );
+  }
+  lines.push('');
+  lines.push(
+    `Stopped: ${result.stopReason}${result.error ? ` (${result.error})` : ''} after ${result.steps} step(s), ` +
+      `${result.usage.totalTokens.toLocaleString('en')} tokens, ${(result.durationMs / 1000).toFixed(1)} s`,
+  );
+  if (result.finishSummary) lines.push(`Agent's summary: ${result.finishSummary}`);
+  if (result.modelReview && !result.modelReview.ok)
+    lines.push(`Model review unavailable: ${result.modelReview.error}`);
+  if (result.findings.length > 0) {
+    lines.push('', 'Review findings:');
+    for (const f of result.findings) {
+      lines.push(
+        `  ${f.severity === 'error' ? '✗' : '!'} ${f.check}${f.file ? ` ${f.file}${f.line ? `:${f.line}` : ''}` : ''}: ${f.message}`,
+      );
+    }
+  } else {
+    lines.push('Review findings: none');
+  }
+  lines.push('', `Trajectory: ${path.relative(workspaceDir, result.trajectoryFile)}`);
+  if (result.patch.trim() === '') lines.push('The agent changed nothing.');
+  else {
+    lines.push(`Patch (${result.changedFiles.join(', ')}): ${path.relative(workspaceDir, result.patchFile)}`);
+    if (applied === 'applied') lines.push('Applied to your workspace.');
+    else if (applied === 'not-applied')
+      lines.push('NOT applied: it does not apply cleanly to your workspace any more.');
+    else lines.push('Not applied (use --apply, or `git apply` the patch file).', '', result.patch.trimEnd());
+  }
+  return lines.join('\n') + '\n';
+}
+
+function jsonOf(result: AgentRunResult, applied: string | undefined): unknown {
+  const brief = (list: AgentRunResult['before']) =>
+    list.map((r) => ({ id: r.id, verdict: r.verdict, ...(r.reason ? { reason: r.reason } : {}) }));
+  return {
+    ...result,
+    before: brief(result.before),
+    after: brief(result.after),
+    ...(applied ? { applied } : {}),
+  };
+}
+
+export function formatMatrix(matrix: MatrixResult): string {
+  const ids = matrix.specIds;
+  const broke = new Set(matrix.brokeBy.map((b) => `${b.solved}→${b.broke}`));
+  const rowWidth = Math.max('all together'.length, 'before'.length, ...ids.map((id) => id.length)) + 4;
+  const lines: string[] = [
+    'Interaction matrix: row = what the agent solved, column = each spec’s verdict after.',
+    '',
+  ];
+  ids.forEach((id, i) => lines.push(`  ${String(i + 1).padStart(2)}  ${id}`));
+  lines.push('');
+  const header = ' '.repeat(rowWidth) + ids.map((_, i) => String(i + 1).padStart(4)).join('');
+  lines.push(header);
+  const row = (label: string, cells: Record<string, Cell> | undefined, solved?: string) =>
+    label.padEnd(rowWidth) +
+    ids
+      .map((j) => {
+        const cell = cells?.[j] ?? 'not-run';
+        const flag = solved !== undefined && broke.has(`${solved}→${j}`) ? '!' : solved === j ? '*' : ' ';
+        return `${SYMBOL[cell]}${flag}`.padStart(4);
+      })
+      .join('');
+  lines.push(row('before', matrix.before));
+  ids.forEach((id, i) => lines.push(row(`${String(i + 1).padStart(2)} ${id}`, matrix.alone[id], id)));
+  lines.push(row('all together', matrix.together));
+  lines.push(
+    '',
+    '✓ pass  ✗ fail  E error  B blocked  - skipped  ~ flaky  · not run;  * the solved spec;  ! broken by it',
+    '',
+  );
+  if (matrix.brokeBy.length === 0) lines.push('No spec broke another when solved alone.');
+  for (const b of matrix.brokeBy) lines.push(`solving ${b.solved} broke ${b.broke}`);
+  if (matrix.aloneNotTogether.length === 0) lines.push('Every spec satisfiable alone also holds together.');
+  for (const id of matrix.aloneNotTogether) lines.push(`${id}: satisfiable alone, not together`);
+  const failed = matrix.runs.filter((r) => r.stopReason !== 'finished');
+  for (const r of failed) lines.push(`run ${r.target}: ${r.stopReason}${r.error ? ` (${r.error})` : ''}`);
+  const findings = matrix.runs.flatMap((r) =>
+    r.findings.map((f) => `run ${r.target}: ${f.check}: ${f.message}`),
+  );
+  if (findings.length > 0) lines.push('', 'Review findings:', ...findings.map((f) => `  ${f}`));
+  lines.push('', `${matrix.runs.length} agent runs in ${(matrix.durationMs / 1000).toFixed(1)} s`);
+  return lines.join('\n') + '\n';
+}

@@ -1,12 +1,112 @@
+// `weave blame SPEC`: which edit broke a spec, by delta debugging over the diff hunks in a scratch worktree.
+import path from 'node:path';
+import { BlameError, blameSpec, DEFAULT_BLAME_MAX_RUNS } from '../../core/intel/blame';
+import { indexWorkspace } from '../../core/intel/workspace';
+import { parseArgs } from 'node:util';
+import { reportInputError } from '../intelOutput';
 import type { Verb } from '../verb';
 
-// Placeholder until its issue lands; replaced by the real verb.
+const HELP = `Usage: weave blame SPEC [--workspace DIR] [--baseline-ref REF] [--max-runs N] [--json]
+
+Finds which edit broke SPEC. Takes the diff between the baseline and the working tree (uncommitted and untracked
+files included), then applies subsets of its hunks to the baseline in a throw-away git worktree and runs SPEC's
+test each time (delta debugging), until the smallest set of hunks that still breaks it is left. Reports those
+hunks, the symbols around them (tree-sitter) and the specs anchored there, e.g.
+  the edit to \`LruCache.get\` (src/cache.js:42-43), made for \`cache-hit\`, breaks \`no-stale-read\`
+Your files, index and branches are never touched. SPEC's own test files and .weave/specs.json are kept at their
+current version in every run.
+
+Options:
+  --workspace DIR     the workspace folder (default: the current directory)
+  --baseline-ref REF  the last good state (default: the commit of the latest run recorded on a clean tree)
+  --max-runs N        most test runs in all (default ${DEFAULT_BLAME_MAX_RUNS}); when reached, the smallest
+                      breaking set found so far is reported as not minimal
+  --json              print the result as JSON
+  -h, --help          show this help
+
+Exit codes: 0 blamed, 1 nothing to blame (SPEC passes, fails on the baseline too, or nothing changed),
+2 bad input (unknown spec, missing baseline, spec file, flags). Ctrl-C stops the runs and cleans up.`;
+
 export const blameVerb: Verb = {
   name: 'blame',
-  summary: '(not built yet)',
-  help: 'weave blame: not built yet',
-  run() {
-    process.stderr.write('weave blame: not built yet\n');
-    return Promise.resolve(2);
+  summary: 'Find the edit that broke a spec (delta debugging over the diff, in a scratch worktree)',
+  help: HELP,
+  async run(args) {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args,
+        options: {
+          workspace: { type: 'string', default: '.' },
+          'baseline-ref': { type: 'string' },
+          'max-runs': { type: 'string' },
+          json: { type: 'boolean', default: false },
+        },
+        strict: true,
+        allowPositionals: true,
+      });
+    } catch (error) {
+      process.stderr.write(`weave blame: ${error instanceof Error ? error.message : String(error)}\nRun 'weave blame --help' for its options.\n`);
+      return 2;
+    }
+    const { values: flags, positionals } = parsed;
+    if (positionals.length !== 1) {
+      process.stderr.write(`weave blame: name exactly one spec id (got ${positionals.length})\nRun 'weave blame --help'.\n`);
+      return 2;
+    }
+    const maxRuns = flags['max-runs'] === undefined ? DEFAULT_BLAME_MAX_RUNS : Number(flags['max-runs']);
+    if (!Number.isInteger(maxRuns) || maxRuns < 2) {
+      process.stderr.write(`weave blame: --max-runs must be a whole number of at least 2 (got ${flags['max-runs'] ?? ''})\n`);
+      return 2;
+    }
+    const controller = new AbortController();
+    const onSigint = (): void => controller.abort();
+    process.once('SIGINT', onSigint);
+    const workspaceDir = path.resolve(flags.workspace);
+    try {
+      const result = await blameSpec({
+        workspaceDir,
+        specId: positionals[0]!,
+        maxRuns,
+        signal: controller.signal,
+        loadIndex: (dir, signal) => indexWorkspace(dir, signal ? { signal } : {}),
+        ...(flags['baseline-ref'] !== undefined ? { baselineRef: flags['baseline-ref'] } : {}),
+        onProgress: (p) => {
+          if (!flags.json) process.stderr.write(`  run ${p.run}/${p.maxRuns}: ${p.applied} of ${p.total} hunks → ${p.verdict}\n`);
+        },
+      });
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+        return 0;
+      }
+      const base = result.baseline.ref ?? `recorded run ${result.baseline.runId ?? ''}`;
+      process.stdout.write(
+        `${result.specId} is broken (${result.brokenVerdict}) since ${base} (${result.baseline.commit.slice(0, 12)}): ` +
+          `${result.hunks.length} of ${result.totalHunks} hunk${result.totalHunks === 1 ? '' : 's'} ` +
+          `${result.minimal ? 'break it' : 'still break it (run budget reached: not minimal, raise --max-runs)'}, ` +
+          `found in ${result.runs} runs\n\n`,
+      );
+      for (const [i, hunk] of result.hunks.entries()) {
+        process.stdout.write(`${result.explanation[i] ?? ''}\n`);
+        process.stdout.write(`${indent(hunk.diff)}\n\n`);
+      }
+      return 0;
+    } catch (error) {
+      if (error instanceof BlameError) {
+        process.stderr.write(`weave blame: ${error.message}\n`);
+        const noAnswer = error.code === 'not-broken' || error.code === 'fails-on-baseline' || error.code === 'empty-diff';
+        return error.code === 'cancelled' ? 1 : noAnswer ? 1 : 2;
+      }
+      return reportInputError('blame', error);
+    } finally {
+      process.removeListener('SIGINT', onSigint);
+    }
   },
 };
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => `    ${l}`)
+    .join('\n');
+}

@@ -1,12 +1,160 @@
+// `weave eval`: scores predictions on exported tasks and writes a SWE-bench-shaped report (core/bench/evalTasks.ts).
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { defaultWorkers, evaluate, EvalInputError, type EvalReport, type InstanceReport } from '../../core/bench/evalTasks';
+import { parseVerbFlags } from '../flags';
 import type { Verb } from '../verb';
 
-// Placeholder until its issue lands; replaced by the real verb.
+const HELP = `Usage: weave eval --tasks DIR... (--predictions FILE | --gold) [options]
+
+Scores patches on tasks written by \`weave export\`. Each instance runs in its own scratch clone of the task's
+base.bundle: the patch is applied (git apply, then git apply --3way, then patch --fuzz=3; the report says which
+worked), the spec test files are reset and test.patch applied, and eval.sh runs every spec test.
+An instance is resolved when every FAIL_TO_PASS spec passes and every PASS_TO_PASS spec still passes.
+tests_status lists, split into success (passes now) / failure: FAIL_TO_PASS and PASS_TO_PASS (the task's lists),
+FAIL_TO_FAIL and PASS_TO_FAIL (observed against base + test.patch; PASS_TO_FAIL = constraints the patch broke).
+
+Options:
+  --tasks DIR...          task folders, or folders of task folders (several may follow one --tasks)
+  --predictions FILE      SWE-bench predictions: JSONL (or a JSON array) of {instance_id, model_name_or_path, model_patch}
+  --gold                  score each task's gold.patch instead (checks the tasks themselves)
+  --workers N             instances evaluated at once (default: ${defaultWorkers()})
+  --timeout-seconds N     per instance (default: the sum of its spec timeouts + set-up allowance); the whole
+                          process tree is killed when it runs out
+  --out FILE              write the report as JSON to FILE (and each instance's eval.sh log to FILE's .logs/ folder)
+  --json                  print the report as JSON instead of the summary table
+  -h, --help              show this help
+
+Bad input never stops the run: a malformed predictions line (reported with its line number), an unknown
+instance_id, an empty patch, a patch that does not apply, a patch that edits spec test files (flagged, and
+the edits discarded), a hanging spec, a task folder with a missing file — each is an entry in the report.
+
+Exit codes: 0 every submitted instance was scored, 1 some input problem or instance error, 2 bad flags or no task.
+
+Examples:
+  weave eval --tasks tasks/ --gold
+  weave eval --tasks tasks/a tasks/b --predictions preds.jsonl --workers 4 --out report.json`;
+
 export const evalVerb: Verb = {
   name: 'eval',
-  summary: '(not built yet)',
-  help: 'weave eval: not built yet',
-  run() {
-    process.stderr.write('weave eval: not built yet\n');
-    return Promise.resolve(2);
+  summary: 'Score predictions (SWE-bench JSONL) on exported tasks; resolved, PASS_TO_FAIL, compliance',
+  help: HELP,
+  async run(args) {
+    const { list: taskDirs, rest } = takeList(args, '--tasks');
+    const flags = parseVerbFlags('eval', rest, {
+      predictions: { type: 'string' },
+      gold: { type: 'boolean', default: false },
+      workers: { type: 'string' },
+      'timeout-seconds': { type: 'string' },
+      out: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    });
+    if (flags === undefined) return 2;
+    const bad = (message: string): number => {
+      process.stderr.write(`weave eval: ${message}\nRun 'weave eval --help' for its options.\n`);
+      return 2;
+    };
+    if (taskDirs.length === 0) return bad('--tasks DIR... is required');
+    if (flags.gold === (flags.predictions !== undefined)) return bad('give exactly one of --predictions FILE and --gold');
+    const workers = flags.workers === undefined ? undefined : wholeNumber(flags.workers);
+    if (workers === null) return bad(`--workers must be a whole number ≥ 1, got '${flags.workers}'`);
+    const timeout = flags['timeout-seconds'] === undefined ? undefined : wholeNumber(flags['timeout-seconds']);
+    if (timeout === null) return bad(`--timeout-seconds must be a whole number ≥ 1, got '${flags['timeout-seconds']}'`);
+
+    const controller = new AbortController();
+    const onSigint = (): void => controller.abort();
+    process.once('SIGINT', onSigint);
+    try {
+      const outFile = flags.out;
+      const report = await evaluate({
+        taskDirs,
+        ...(flags.predictions === undefined ? {} : { predictionsFile: flags.predictions }),
+        gold: flags.gold,
+        ...(workers === undefined ? {} : { workers }),
+        ...(timeout === undefined ? {} : { timeoutSeconds: timeout }),
+        ...(outFile === undefined ? {} : { logsDir: logsDirFor(outFile) }),
+        signal: controller.signal,
+        ...(flags.json
+          ? {}
+          : {
+              onInstanceDone: (r: InstanceReport, done: number, total: number) =>
+                process.stderr.write(`[${done}/${total}] ${r.instance_id}: ${instanceLine(r)}\n`),
+            }),
+      });
+      if (outFile !== undefined) {
+        await fs.mkdir(path.dirname(path.resolve(outFile)), { recursive: true });
+        await fs.writeFile(outFile, `${JSON.stringify(report, null, 2)}\n`);
+      }
+      process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, outFile));
+      return report.problems.length > 0 || report.error_instances > 0 ? 1 : 0;
+    } catch (error) {
+      if (error instanceof EvalInputError) {
+        process.stderr.write(`weave eval: ${error.message}\n`);
+        return 2;
+      }
+      throw error;
+    } finally {
+      process.removeListener('SIGINT', onSigint);
+    }
   },
 };
+
+/** `--tasks a b c` and `--tasks=a`: every value up to the next flag. */
+function takeList(args: string[], flag: string): { list: string[]; rest: string[] } {
+  const list: string[] = [];
+  const rest: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg.startsWith(`${flag}=`)) list.push(arg.slice(flag.length + 1));
+    else if (arg === flag) {
+      while (i + 1 < args.length && !(args[i + 1] as string).startsWith('-')) list.push(args[++i] as string);
+    } else rest.push(arg);
+  }
+  return { list, rest };
+}
+
+function logsDirFor(outFile: string): string {
+  const parsed = path.parse(outFile);
+  return path.join(parsed.dir, `${parsed.name}.logs`);
+}
+
+function instanceLine(r: InstanceReport): string {
+  const state = r.resolved ? 'resolved' : 'not resolved';
+  const broke = r.tests_status.PASS_TO_FAIL.failure;
+  const parts = [state, `${r.compliance.passed}/${r.compliance.total} specs pass`];
+  if (r.patch_applied_with !== null && r.patch_applied_with !== 'none') parts.push(`applied with ${r.patch_applied_with}`);
+  if (broke.length > 0) parts.push(`broke ${broke.join(', ')}`);
+  if (r.edits_spec_tests.length > 0) parts.push(`EDITS SPEC TESTS ${r.edits_spec_tests.join(', ')}`);
+  if (r.error !== undefined) parts.push(r.error);
+  return parts.join('; ');
+}
+
+function formatReport(report: EvalReport, outFile: string | undefined): string {
+  const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
+  const lines = [
+    `Instances: ${report.submitted_instances} scored of ${report.total_instances} tasks (${report.workers} workers, ${(report.wall_time_ms / 1000).toFixed(1)} s)`,
+    `Resolved: ${report.resolved_instances}/${report.submitted_instances} (${pct(report.resolved_rate)})`,
+    `Strict compliance (every spec passes): ${pct(report.strict_compliance_rate)}; partial (share of specs passing): ${pct(report.mean_partial_compliance)}`,
+  ];
+  if (report.empty_patch_instances > 0) lines.push(`Empty patches: ${report.empty_patch_ids.join(', ')}`);
+  if (report.error_instances > 0) lines.push(`Errors: ${report.error_ids.join(', ')}`);
+  const kinds = Object.entries(report.by_kind);
+  if (kinds.length > 0) {
+    lines.push('', `${'kind'.padEnd(14)} ${'specs'.padStart(6)} ${'passed'.padStart(7)} ${'rate'.padStart(7)} ${'broken'.padStart(7)}`);
+    for (const [kind, k] of kinds) {
+      lines.push(`${kind.padEnd(14)} ${String(k.specs).padStart(6)} ${String(k.passed).padStart(7)} ${pct(k.pass_rate).padStart(7)} ${String(k.broken).padStart(7)}`);
+    }
+  }
+  if (Object.keys(report.instances).length > 0) lines.push('');
+  for (const r of Object.values(report.instances)) lines.push(`${r.instance_id}: ${instanceLine(r)}`);
+  if (report.problems.length > 0) {
+    lines.push('', 'Problems:');
+    for (const p of report.problems) lines.push(`  ${p.message}`);
+  }
+  if (outFile !== undefined) lines.push('', `Report written to ${outFile}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function wholeNumber(text: string): number | null {
+  return /^[1-9]\d*$/.test(text) ? Number(text) : null;
+}

@@ -1,12 +1,120 @@
+// `weave export`: the workspace as a verified benchmark task folder (core/bench/exportTask.ts).
+import path from 'node:path';
+import { exportTask, ExportInputError, type ExportResult } from '../../core/bench/exportTask';
+import { parseVerbFlags } from '../flags';
 import type { Verb } from '../verb';
 
-// Placeholder until its issue lands; replaced by the real verb.
+const HELP = `Usage: weave export --out DIR [options]
+
+Turns the workspace into a benchmark task an agent can be scored on, in SWE-bench's shape: DIR gets
+task.json (SWE-bench's 12 fields + Weave's specs, interactions, run defaults, set-up commands), problem_statement.md,
+gold.patch (the non-test changes from the base to the working tree, uncommitted and untracked files included),
+test.patch (changes to the spec test files and .weave/), eval.sh (applies a patch, runs every spec test between
+markers; plain sh + git) and base.bundle (the base commit of the workspace folder alone: git clone base.bundle).
+
+The task is verified before it is written, in scratch clones of base.bundle: every FAIL_TO_PASS spec fails on
+base + test.patch and passes with gold.patch; every PASS_TO_PASS spec passes on both. Your working tree is only read.
+Left out, and listed: .gitignore'd files, .env*, *.pem, *.key, id_rsa*, credentials* and any file containing
+something that looks like a key (sk-…, AKIA…, -----BEGIN … PRIVATE KEY-----). Absolute paths of this machine and
+your home directory are rewritten (workspace → ".", home → "~") in every file and field.
+
+Options:
+  --workspace DIR       the workspace folder (default: the current directory); may be a subfolder of its repository
+  --base REF            the task's starting point (default: HEAD when the workspace has uncommitted changes, else HEAD~1)
+  --out DIR             the task folder to write (new, empty, or a previous export)
+  --dataset FILE.jsonl  also append the task as one SWE-bench dataset line (FAIL_TO_PASS/PASS_TO_PASS as JSON strings)
+  --allow-unverified    write the task even when it does not verify ("verified": false, with the reasons)
+  --instance-id ID      the task's instance_id (default: <repo>-<8 hex digits of the task's content>)
+  --json                print the result as JSON
+  -h, --help            show this help
+
+Exit codes: 0 the task was written, 1 it did not verify and was not written, 2 bad input (no git history,
+spec file problems, nothing to export, a non-empty --out).
+
+Examples:
+  weave export --workspace examples --out tasks/secret-caching
+  weave export --base main --out task --dataset dataset.jsonl`;
+
 export const exportVerb: Verb = {
   name: 'export',
-  summary: '(not built yet)',
-  help: 'weave export: not built yet',
-  run() {
-    process.stderr.write('weave export: not built yet\n');
-    return Promise.resolve(2);
+  summary: 'Export the workspace as a verified benchmark task (SWE-bench fields + specs)',
+  help: HELP,
+  async run(args) {
+    const flags = parseVerbFlags('export', args, {
+      workspace: { type: 'string', default: '.' },
+      base: { type: 'string' },
+      out: { type: 'string' },
+      dataset: { type: 'string' },
+      'allow-unverified': { type: 'boolean', default: false },
+      'instance-id': { type: 'string' },
+      json: { type: 'boolean', default: false },
+    });
+    if (flags === undefined) return 2;
+    if (flags.out === undefined) {
+      process.stderr.write("weave export: --out DIR is required (the task folder to write)\nRun 'weave export --help' for its options.\n");
+      return 2;
+    }
+    const controller = new AbortController();
+    const onSigint = (): void => controller.abort();
+    process.once('SIGINT', onSigint);
+    try {
+      const result = await exportTask({
+        workspaceDir: flags.workspace,
+        outDir: flags.out,
+        ...(flags.base === undefined ? {} : { base: flags.base }),
+        ...(flags.dataset === undefined ? {} : { datasetFile: flags.dataset }),
+        allowUnverified: flags['allow-unverified'],
+        ...(flags['instance-id'] === undefined ? {} : { instanceId: flags['instance-id'] }),
+        signal: controller.signal,
+        weaveVersion: WEAVE_VERSION,
+        ...(flags.json ? {} : { onProgress: (m: string) => process.stderr.write(`${m}\n`) }),
+      });
+      process.stdout.write(flags.json ? `${JSON.stringify(toJson(result), null, 2)}\n` : formatResult(result, flags.out));
+      return result.written ? 0 : 1;
+    } catch (error) {
+      if (error instanceof ExportInputError) {
+        process.stderr.write(`weave export: ${error.message}\n`);
+        return 2;
+      }
+      throw error;
+    } finally {
+      process.removeListener('SIGINT', onSigint);
+    }
   },
 };
+
+function toJson(result: ExportResult): Record<string, unknown> {
+  return {
+    written: result.written,
+    verified: result.verified,
+    out: result.outDir,
+    instance_id: result.instanceId,
+    base: result.baseRef,
+    base_commit: result.task.base_commit,
+    FAIL_TO_PASS: result.failToPass,
+    PASS_TO_PASS: result.passToPass,
+    reasons: result.reasons,
+    excluded_files: result.excluded,
+  };
+}
+
+function formatResult(result: ExportResult, outArg: string): string {
+  const lines: string[] = [];
+  const where = path.relative(process.cwd(), result.outDir) || outArg;
+  if (result.written) {
+    lines.push(`Task ${result.instanceId} written to ${where}${result.verified ? ' (verified)' : ' — NOT verified'}`);
+  } else {
+    lines.push(`Task ${result.instanceId} did not verify, so nothing was written (--allow-unverified writes it anyway):`);
+  }
+  lines.push(`  base          ${result.baseRef} → base_commit ${result.task.base_commit.slice(0, 12)} (in base.bundle)`);
+  lines.push(`  FAIL_TO_PASS  ${result.failToPass.join(', ') || '(none)'}`);
+  lines.push(`  PASS_TO_PASS  ${result.passToPass.join(', ') || '(none)'}`);
+  for (const r of result.reasons) lines.push(`  ✗ ${r.spec === '*' ? 'task' : r.spec}: ${r.reason}`);
+  if (result.excluded.length > 0) {
+    lines.push(`  left out (${result.excluded.length}):`);
+    for (const e of result.excluded) lines.push(`    ${e.path}  (${e.reason})`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+declare const WEAVE_VERSION: string;

@@ -1,12 +1,57 @@
+// `weave graph`: declared spec edges plus the potential interactions Weave finds in the code itself.
+import path from 'node:path';
+import { formatCouplingMermaid, formatCouplingText, staticCoupling } from '../../core/intel/coupling';
+import { loadIntelWorkspace } from '../../core/intel/workspace';
+import { parseVerbFlags } from '../flags';
+import { printAnchorProblems, reportInputError } from '../intelOutput';
 import type { Verb } from '../verb';
 
-// Placeholder until its issue lands; replaced by the real verb.
+const HELP = `Usage: weave graph [--workspace DIR] [--json | --mermaid]
+
+Shows the spec graph before anything runs: the edges declared in .weave/specs.json (dependsOn, interactsWith)
+and the potential interactions Weave finds itself with tree-sitter — pairs of specs whose anchors share a
+symbol or a file, or whose tests load the same source files (import cones). Pairs the author did not declare
+are marked [not declared].
+
+Options:
+  --workspace DIR  the workspace folder (default: the current directory)
+  --json           print {specs, declared: {dependsOn, interactsWith}, potential: [{a, b, sharedSymbols,
+                   sharedAnchorFiles, sharedConeFiles, declared}], loadedByEveryTest}
+  --mermaid        print a Mermaid flowchart (paste into a markdown file)
+  -h, --help       show this help
+
+Exit codes: 0 done, 2 bad input (spec file, flags).`;
+
 export const graphVerb: Verb = {
   name: 'graph',
-  summary: '(not built yet)',
-  help: 'weave graph: not built yet',
-  run() {
-    process.stderr.write('weave graph: not built yet\n');
-    return Promise.resolve(2);
+  summary: 'Show declared spec edges and the potential interactions found in the code',
+  help: HELP,
+  async run(args) {
+    const flags = parseVerbFlags('graph', args, {
+      workspace: { type: 'string', default: '.' },
+      json: { type: 'boolean', default: false },
+      mermaid: { type: 'boolean', default: false },
+    });
+    if (flags === undefined) return 2;
+    if (flags.json && flags.mermaid) {
+      process.stderr.write('weave graph: give --json or --mermaid, not both\n');
+      return 2;
+    }
+    try {
+      const ws = await loadIntelWorkspace(path.resolve(flags.workspace));
+      printAnchorProblems(ws.anchorProblems);
+      const coupling = staticCoupling({
+        specFile: ws.specFile,
+        index: ws.index,
+        resolved: ws.resolved,
+        workspaceDir: ws.workspaceDir,
+      });
+      if (flags.json) process.stdout.write(`${JSON.stringify(coupling, null, 2)}\n`);
+      else if (flags.mermaid) process.stdout.write(formatCouplingMermaid(coupling));
+      else process.stdout.write(formatCouplingText(coupling));
+      return 0;
+    } catch (error) {
+      return reportInputError('graph', error);
+    }
   },
 };

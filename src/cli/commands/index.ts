@@ -1,12 +1,112 @@
+// `weave index`: indexes the workspace with tree-sitter and prints what was indexed.
+import fs from 'node:fs';
+import path from 'node:path';
+import { createIndexer } from '../../core/index';
+import type { SkippedFile } from '../../core/index';
+import { parseVerbFlags } from '../flags';
 import type { Verb } from '../verb';
 
-// Placeholder until its issue lands; replaced by the real verb.
+const HELP = `Usage: weave index [--workspace DIR] [--json] [--no-cache] [--workers N]
+
+Indexes the workspace's source files with tree-sitter (TypeScript, TSX, JavaScript, Python, Go, Rust, Java):
+definitions with qualified names (Class.method, outer.inner), calls, and imports resolved to files. Files are
+listed as git lists them (tracked + untracked, .gitignore respected; outside git a walk that reads the
+.gitignore files); binary files, files over 2 MB, unknown languages and symlink loops are skipped with the
+reason. Results are cached in .weave/cache/index/ (git-ignored), so an unchanged workspace re-indexes fast.
+
+Options:
+  --workspace DIR  the workspace folder (default: the current directory)
+  --json           print one JSON document {workspace, stats, languages, files, skipped}
+  --no-cache       ignore the cache and do not write it
+  --workers N      parse worker threads (default: CPU count, at most 4; 0 = in the main thread)
+  -h, --help       show this help
+
+Exit codes: 0 indexed, 1 indexing failed, 2 bad flags or workspace folder.`;
+
 export const indexVerb: Verb = {
   name: 'index',
-  summary: '(not built yet)',
-  help: 'weave index: not built yet',
-  run() {
-    process.stderr.write('weave index: not built yet\n');
-    return Promise.resolve(2);
+  summary: 'Index the workspace with tree-sitter and print files, languages, symbols and time',
+  help: HELP,
+  async run(args) {
+    const flags = parseVerbFlags('index', args, {
+      workspace: { type: 'string', default: '.' },
+      json: { type: 'boolean', default: false },
+      'no-cache': { type: 'boolean', default: false },
+      workers: { type: 'string' },
+    });
+    if (flags === undefined) return 2;
+    const workspaceDir = path.resolve(flags.workspace);
+    if (!fs.statSync(workspaceDir, { throwIfNoEntry: false })?.isDirectory()) {
+      process.stderr.write(`weave index: --workspace ${flags.workspace}: not a folder\n`);
+      return 2;
+    }
+    let workers: number | undefined;
+    if (flags.workers !== undefined) {
+      workers = Number(flags.workers);
+      if (!Number.isInteger(workers) || workers < 0 || workers > 64) {
+        process.stderr.write(`weave index: --workers ${flags.workers}: expected a whole number from 0 to 64\n`);
+        return 2;
+      }
+    }
+    const indexer = createIndexer({
+      workspaceDir,
+      useCache: !flags['no-cache'],
+      ...(workers !== undefined ? { workers } : {}),
+    });
+    try {
+      const index = await indexer.indexWorkspace();
+      const { stats } = index;
+      if (flags.json) {
+        const files = [...index.files.values()].map((f) => ({
+          path: f.path,
+          language: f.language,
+          sizeBytes: f.sizeBytes,
+          symbols: f.symbols.length,
+          imports: f.imports,
+          hasSyntaxErrors: f.hasSyntaxErrors,
+        }));
+        const report = { workspace: workspaceDir, stats, languages: stats.byLanguage, files, skipped: index.skipped };
+        process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+        return 0;
+      }
+      const languages = Object.entries(stats.byLanguage)
+        .sort(([, a], [, b]) => b - a)
+        .map(([language, n]) => `${language} ${n}`)
+        .join(', ');
+      const withErrors = [...index.files.values()].filter((f) => f.hasSyntaxErrors).length;
+      const lines = [
+        `indexed ${stats.files} files (${formatBytes(stats.bytes)}) in ${stats.durationMs} ms` +
+          ` — ${stats.symbols} symbols, ${stats.cacheHits} from cache`,
+        `languages: ${languages || 'none'}`,
+      ];
+      if (withErrors > 0) lines.push(`${withErrors} file(s) with syntax errors (indexed anyway)`);
+      lines.push(...describeSkipped(index.skipped));
+      process.stdout.write(`${lines.join('\n')}\n`);
+      return 0;
+    } catch (error) {
+      process.stderr.write(`weave index: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 1;
+    } finally {
+      indexer.dispose();
+    }
   },
 };
+
+/** Counts per reason; files are listed except for the (usually long, uninteresting) unknown-language ones. */
+function describeSkipped(skipped: SkippedFile[]): string[] {
+  if (skipped.length === 0) return ['skipped: none'];
+  const byReason = new Map<string, SkippedFile[]>();
+  for (const s of skipped) byReason.set(s.reason, [...(byReason.get(s.reason) ?? []), s]);
+  const lines = [`skipped ${skipped.length}: ${[...byReason].map(([r, l]) => `${r} ${l.length}`).join(', ')}`];
+  for (const [reason, list] of byReason) {
+    if (reason === 'unknown-language') continue;
+    for (const s of list) lines.push(`  ${s.path}: ${reason}${s.detail !== undefined ? ` (${s.detail})` : ''}`);
+  }
+  return lines;
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}

@@ -1,12 +1,90 @@
+// `weave init`: writes a starter .weave/specs.json (test runner detected from the project) and .weave/.gitignore.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { parseSpecText, SPEC_FILE_RELATIVE_PATH } from '../../core/spec/load';
+import { detectTestRunner, starterSpecText } from '../../core/spec/starter';
+import { parseVerbFlags } from '../flags';
 import type { Verb } from '../verb';
 
-// Placeholder until its issue lands; replaced by the real verb.
+const HELP = `Usage: weave init [--workspace DIR] [--force]
+
+Writes a starter .weave/specs.json with one spec that runs the project's own test suite, detecting the test
+runner from package.json (node:test, mocha, vitest, jest), pyproject.toml / pytest.ini (pytest), go.mod
+(go test) or Cargo.toml (cargo test). Also writes .weave/.gitignore so run history (.weave/runs/) is never
+committed. Edit the file, then run 'weave validate' and 'weave check'.
+
+Options:
+  --workspace DIR  the workspace folder (default: the current directory)
+  --force          overwrite an existing .weave/specs.json
+  -h, --help       show this help
+
+Exit codes: 0 written, 1 a spec file already exists (nothing written) or writing failed, 2 bad flags or folder.`;
+
+const GITIGNORE_LINE = 'runs/';
+
 export const initVerb: Verb = {
   name: 'init',
-  summary: '(not built yet)',
-  help: 'weave init: not built yet',
-  run() {
-    process.stderr.write('weave init: not built yet\n');
-    return Promise.resolve(2);
+  summary: 'Write a starter .weave/specs.json for this project',
+  help: HELP,
+  async run(args) {
+    const flags = parseVerbFlags('init', args, {
+      workspace: { type: 'string', default: '.' },
+      force: { type: 'boolean', default: false },
+    });
+    if (flags === undefined) return 2;
+    const workspaceDir = path.resolve(flags.workspace);
+    const stat = await fs.stat(workspaceDir).catch(() => undefined);
+    if (stat === undefined || !stat.isDirectory()) {
+      process.stderr.write(`weave init: ${workspaceDir} is not a folder\n`);
+      return 2;
+    }
+
+    const specFile = path.join(workspaceDir, SPEC_FILE_RELATIVE_PATH);
+    const existing = await fs.lstat(specFile).catch(() => undefined);
+    if (existing !== undefined && !flags.force) {
+      process.stderr.write(
+        `weave init: ${specFile} already exists; nothing written (use --force to replace it with a starter)\n`,
+      );
+      return 1;
+    }
+    if (existing?.isDirectory()) {
+      process.stderr.write(`weave init: ${specFile} is a directory; remove it first\n`);
+      return 1;
+    }
+
+    const detected = await detectTestRunner(workspaceDir);
+    const text = starterSpecText(detected);
+    // The starter must itself be valid: a broken template would be a bug, caught here rather than by the user.
+    const check = parseSpecText(text, specFile);
+    if (!check.ok) throw new Error(`starter spec file is invalid: ${check.problems[0]?.message ?? ''}`);
+
+    try {
+      await fs.mkdir(path.dirname(specFile), { recursive: true });
+      await fs.writeFile(specFile, text);
+      await ensureGitignore(path.join(workspaceDir, '.weave', '.gitignore'));
+    } catch (error) {
+      process.stderr.write(`weave init: cannot write ${specFile}: ${(error as Error).message}\n`);
+      return 1;
+    }
+    process.stdout.write(
+      `Wrote ${path.relative(process.cwd(), specFile) || specFile} with one starter spec ` +
+        `(test runner: ${detected.runner}: ${detected.reason}).\n` +
+        `Next: add your specs, then run 'weave validate' and 'weave check'.\n`,
+    );
+    return 0;
   },
 };
+
+/** Keeps any lines the user added; only makes sure run history is ignored. */
+async function ensureGitignore(file: string): Promise<void> {
+  const current = await fs.readFile(file, 'utf8').catch(() => undefined);
+  if (current === undefined) {
+    await fs.writeFile(file, `# Written by Weave: run history is local state.\n${GITIGNORE_LINE}\n`);
+    return;
+  }
+  if (current.split(/\r?\n/).some((line) => line.trim() === GITIGNORE_LINE)) return;
+  await fs.writeFile(
+    file,
+    `${current}${current.endsWith('\n') || current === '' ? '' : '\n'}${GITIGNORE_LINE}\n`,
+  );
+}

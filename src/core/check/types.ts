@@ -30,6 +30,8 @@ export interface SpecResult {
   truncatedBytes: number;
   /** Verdicts of each repeat when --repeat N > 1. */
   repeats?: Verdict[];
+  /** Not selected with --only, but run because a selected spec depends on it. */
+  ranAsDependency?: boolean;
 }
 
 export interface RunRecord {

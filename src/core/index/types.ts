@@ -45,6 +45,8 @@ export interface FileIndex {
 export interface SkippedFile {
   path: string;
   reason: 'binary' | 'too-large' | 'unknown-language' | 'unreadable' | 'symlink-loop' | 'ignored';
+  /** Why, when the reason alone does not say (e.g. the read error). */
+  detail?: string;
 }
 
 export interface IndexStats {
@@ -55,4 +57,17 @@ export interface IndexStats {
   cacheHits: number;
   durationMs: number;
   skipped: number;
+}
+
+/**
+ * A document change for incremental re-parsing, in the document's UTF-16 code units (what VS Code's
+ * `TextDocumentContentChangeEvent` gives): the replaced range before the edit and its end after it.
+ */
+export interface DocumentEdit {
+  startIndex: number;
+  oldEndIndex: number;
+  newEndIndex: number;
+  startPosition: Position;
+  oldEndPosition: Position;
+  newEndPosition: Position;
 }

@@ -5,6 +5,9 @@ import { z } from 'zod';
 import { specFileSchema } from './schema';
 
 export function specFileJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(specFileSchema, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
+  const schema = z.toJSONSchema(specFileSchema, { target: 'draft-7', io: 'input' }) as Record<
+    string,
+    unknown
+  >;
   return { ...schema, title: 'Weave specs (.weave/specs.json)', allowComments: true };
 }

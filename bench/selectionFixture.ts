@@ -1,0 +1,211 @@
+// The workspace of the safe-selection study: 10 modules × 3 specs with real node:test tests, a shared utility
+// module used by three of them, and cross-module imports, so that some changes reach many specs and most reach
+// few. Plus the seeded one-line mutants applied to its source functions.
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const MODULES = 10;
+
+/** Modules that import other modules (their specs are reached through the import cone). */
+const IMPORTS: Record<number, number[]> = { 3: [1], 6: [1, 4], 8: [7], 9: [7] };
+/** Modules that use src/util.js. */
+const USES_UTIL = new Set([0, 2, 5]);
+
+function moduleSource(k: number): string {
+  const K = k + 2;
+  const deps = IMPORTS[k] ?? [];
+  const header = [
+    `'use strict';`,
+    `// Module m${k}: arithmetic and text helpers (generated for the selection benchmark).`,
+    ...deps.map((d) => `const m${d} = require('./m${d}');`),
+    ...(USES_UTIL.has(k) ? [`const util = require('./util');`] : []),
+    '',
+  ];
+  const extra = deps.length > 0 ? ` + m${deps[0]!}.scale${deps[0]!}(1, 0)` : '';
+  const label = USES_UTIL.has(k) ? 'util.label(n)' : `'odd' + n`;
+  return [
+    ...header,
+    `function scale${k}(a, b) {`,
+    `  const factor = ${K};`,
+    `  return a * factor + b;`,
+    `}`,
+    '',
+    `function shout${k}(s) {`,
+    `  const text = s.trim().toUpperCase();`,
+    `  return text + '-' + ${K};`,
+    `}`,
+    '',
+    `function sumAbove${k}(xs) {`,
+    `  let total = 0;`,
+    `  for (const x of xs) {`,
+    `    if (x > ${K}) total += x;`,
+    `  }`,
+    `  return total${extra};`,
+    `}`,
+    '',
+    `function parity${k}(n) {`,
+    `  if (n % ${K} === 0) return 'multiple';`,
+    `  return ${label};`,
+    `}`,
+    '',
+    `module.exports = { scale${k}, shout${k}, sumAbove${k}, parity${k} };`,
+    '',
+  ].join('\n');
+}
+
+const UTIL = [
+  `'use strict';`,
+  '// Shared by m0, m2 and m5.',
+  'function label(n) {',
+  "  const kind = n < 0 ? 'negative' : 'positive';",
+  "  return kind + ':' + n;",
+  '}',
+  '',
+  'module.exports = { label };',
+  '',
+].join('\n');
+
+/** What the unmutated module returns for the inputs its tests use. */
+function expected(k: number): { scale: number; shout: string; sum: number; parityO: string } {
+  const K = k + 2;
+  const deps = IMPORTS[k] ?? [];
+  const extra = deps.length > 0 ? deps[0]! + 2 : 0; // scale_d(1, 0) is module d's factor
+  return {
+    scale: 3 * K + 4,
+    shout: `AB C-${K}`,
+    // sumAbove([1, K, K + 1, K + 5]) keeps the values above K.
+    sum: K + 1 + K + 5 + extra,
+    parityO: USES_UTIL.has(k) ? `positive:${K + 1}` : `odd${K + 1}`,
+  };
+}
+
+function testSource(k: number, part: 'a' | 'b' | 'c'): string {
+  const K = k + 2;
+  const e = expected(k);
+  const lines = [
+    `'use strict';`,
+    `const test = require('node:test');`,
+    `const assert = require('node:assert/strict');`,
+    `const m = require('../src/m${k}');`,
+    '',
+  ];
+  if (part === 'a') {
+    lines.push(`test('scale and shout', () => {`);
+    lines.push(`  assert.equal(m.scale${k}(3, 4), ${e.scale});`);
+    lines.push(`  assert.equal(m.shout${k}('  ab c '), ${JSON.stringify(e.shout)});`);
+    lines.push('});');
+  } else if (part === 'b') {
+    lines.push(`test('sum above', () => {`);
+    lines.push(`  assert.equal(m.sumAbove${k}([1, ${K}, ${K + 1}, ${K + 5}]), ${e.sum});`);
+    lines.push('});');
+  } else {
+    lines.push(`test('parity', () => {`);
+    lines.push(`  assert.equal(m.parity${k}(${K * 2}), 'multiple');`);
+    lines.push(`  assert.equal(m.parity${k}(${K + 1}), ${JSON.stringify(e.parityO)});`);
+    lines.push('});');
+  }
+  return lines.join('\n') + '\n';
+}
+
+export function writeSelectionFixture(dir: string): number {
+  const files: Record<string, string> = {
+    'package.json': '{ "name": "selection-fixture", "version": "1.0.0", "private": true }\n',
+    '.gitignore': '.weave/runs/\n.weave/cache/\n',
+    'src/util.js': UTIL,
+  };
+  const specs: unknown[] = [];
+  for (let k = 0; k < MODULES; k++) {
+    files[`src/m${k}.js`] = moduleSource(k);
+    for (const part of ['a', 'b', 'c'] as const) {
+      const testFile = `test/m${k}-${part}.test.js`;
+      files[testFile] = testSource(k, part);
+      const symbol = part === 'a' ? [`scale${k}`, `shout${k}`] : part === 'b' ? [`sumAbove${k}`] : [`parity${k}`];
+      specs.push({
+        id: `m${k}-${part}`,
+        title: `module ${k} part ${part}`,
+        kind: 'functional',
+        statement: `m${k} ${part}`,
+        // Plain `node FILE`: node:test reports its summary, one process per spec.
+        test: { command: `node ${testFile}`, files: [testFile] },
+        anchors: symbol.map((s) => `src/m${k}.js#${s}`),
+        // Every third module's parity spec only means something when its scale spec holds.
+        dependsOn: part === 'c' && k % 3 === 0 ? [`m${k}-a`] : [],
+      });
+    }
+  }
+  files['.weave/specs.json'] = JSON.stringify({ version: 1, goal: 'selection benchmark', specs }, null, 2) + '\n';
+  for (const [rel, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.writeFileSync(path.join(dir, rel), content);
+  }
+  return specs.length;
+}
+
+export interface Mutant {
+  file: string;
+  /** 0-based line. */
+  line: number;
+  before: string;
+  after: string;
+  operator: string;
+}
+
+/** One-line edits a careless change could make: an operator swapped, a constant off by one, a value dropped. */
+const OPERATORS: Array<[string, RegExp, string]> = [
+  ['* → +', /\*/, '+'],
+  ['+ → -', / \+ /, ' - '],
+  ['> → >=', / > /, ' >= '],
+  ['< → <=', / < /, ' <= '],
+  ['=== → !==', /===/, '!=='],
+  ['constant + 1', /\b(\d+)\b/, 'N+1'],
+  ['toUpperCase → toLowerCase', /toUpperCase/, 'toLowerCase'],
+  ['trim → trimEnd', /\.trim\(\)/, '.trimEnd()'],
+  ["'-' → '_'", /'-'/, "'_'"],
+  ['+= → -=', /\+=/, '-='],
+];
+
+/** mulberry32: a small deterministic PRNG, so the same seed gives the same mutants on every machine. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Every applicable (line, operator) inside a function body of src/, then `count` of them drawn with `seed`. */
+export function seededMutants(dir: string, count: number, seed: number): Mutant[] {
+  const candidates: Mutant[] = [];
+  const files = fs
+    .readdirSync(path.join(dir, 'src'))
+    .filter((f) => f.endsWith('.js'))
+    .sort()
+    .map((f) => `src/${f}`);
+  for (const file of files) {
+    const lines = fs.readFileSync(path.join(dir, file), 'utf8').split('\n');
+    let inFunction = false;
+    lines.forEach((text, line) => {
+      if (text.startsWith('function ')) inFunction = true;
+      else if (text === '}') inFunction = false;
+      else if (inFunction) {
+        for (const [name, pattern, replacement] of OPERATORS) {
+          const after =
+            replacement === 'N+1'
+              ? text.replace(pattern, (n) => String(Number(n) + 1))
+              : text.replace(pattern, replacement);
+          if (after !== text) candidates.push({ file, line, before: text, after, operator: name });
+        }
+      }
+    });
+  }
+  const random = seededRandom(seed);
+  const picked: Mutant[] = [];
+  const pool = [...candidates];
+  while (picked.length < count && pool.length > 0) {
+    picked.push(pool.splice(Math.floor(random() * pool.length), 1)[0]!);
+  }
+  return picked;
+}

@@ -1,0 +1,335 @@
+// The add / edit spec form. Validated as the user types with the same rules the extension applies before it
+// writes specs.json (the zod schema of specs.json + unique id, known references, no dependency cycle), so
+// "Save" only fails for reasons outside the form (e.g. the file changed meanwhile).
+import { SPEC_KINDS, type Spec } from '../../src/core/spec/schema';
+import type { ParsedPanelState, SymbolMatch } from '../../src/protocol';
+import { validateSpecDraft, type SpecDraftResult } from '../../src/extension/panel/specRules';
+import { AnchorPicker } from './anchorPicker';
+import { codicon, h } from './dom';
+
+const TEXT_FIELDS = ['id', 'title', 'kind', 'statement', 'command', 'files'] as const;
+type TextField = (typeof TEXT_FIELDS)[number];
+type ReferenceField = 'dependsOn' | 'interactsWith';
+
+/** Everything needed to bring the form back after the view was hidden (webview state). */
+export interface FormSnapshot {
+  originalId?: string | undefined;
+  fields: Record<TextField, string>;
+  anchors: string[];
+  dependsOn: string[];
+  interactsWith: string[];
+  /** The user typed an id: stop deriving it from the title. */
+  idEdited: boolean;
+  touched: string[];
+}
+
+export interface FormHost {
+  state(): ParsedPanelState;
+  search(query: string): Promise<{ symbols: SymbolMatch[]; error?: string | undefined }>;
+  /** Resolves to an error message, or undefined once specs.json was written. */
+  save(spec: Spec, originalId: string | undefined): Promise<string | undefined>;
+  remove(id: string): Promise<string | undefined>;
+  close(announcement?: string): void;
+  persist(snapshot: FormSnapshot): void;
+}
+
+export function emptySnapshot(): FormSnapshot {
+  return {
+    fields: { id: '', title: '', kind: 'functional', statement: '', command: '', files: '' },
+    anchors: [],
+    dependsOn: [],
+    interactsWith: [],
+    idEdited: false,
+    touched: [],
+  };
+}
+
+export function snapshotOf(state: ParsedPanelState, id: string): FormSnapshot | undefined {
+  const spec = state.specs.find((s) => s.id === id);
+  if (!spec) return undefined;
+  return {
+    originalId: id,
+    fields: {
+      id: spec.id,
+      title: spec.title,
+      kind: spec.kind,
+      statement: spec.statement,
+      command: spec.test.command,
+      files: (spec.test.files ?? []).join('\n'),
+    },
+    anchors: [...(spec.anchors ?? [])],
+    dependsOn: [...(spec.dependsOn ?? [])],
+    interactsWith: [...(spec.interactsWith ?? [])],
+    idEdited: true,
+    touched: [],
+  };
+}
+
+/** Which error slot shows an issue of a given field path (see specRules' `field`). */
+const ERROR_SLOT: Record<string, string> = {
+  id: 'id',
+  title: 'title',
+  kind: 'kind',
+  statement: 'statement',
+  'test.command': 'command',
+  'test.files': 'files',
+  test: 'command',
+  anchors: 'anchors',
+  dependsOn: 'dependsOn',
+  interactsWith: 'interactsWith',
+};
+
+export class SpecForm {
+  readonly element: HTMLFormElement;
+  private readonly controls = new Map<TextField, HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>();
+  private readonly errors = new Map<string, HTMLElement>();
+  private readonly references = new Map<ReferenceField, HTMLElement>();
+  private readonly anchors: AnchorPicker;
+  private readonly status: HTMLElement;
+  private readonly submit: HTMLButtonElement;
+  private snapshot: FormSnapshot;
+  private submitted = false;
+  private confirmDelete = false;
+
+  constructor(
+    private readonly host: FormHost,
+    initial: FormSnapshot,
+  ) {
+    this.snapshot = structuredClone(initial);
+    const editing = initial.originalId !== undefined;
+    this.anchors = new AnchorPicker(initial.anchors, (q) => host.search(q), () => this.changed('anchors'), 'err-anchors');
+    this.status = h('p', { class: 'form-status', role: 'status', 'aria-live': 'polite' });
+    this.submit = h('button', { type: 'submit', class: 'primary' }, codicon('save'), editing ? ' Save spec' : ' Add spec');
+    const specError = h('p', { id: 'err-spec', class: 'field-error', role: 'alert', hidden: true });
+    this.errors.set('spec', specError);
+
+    this.element = h(
+      'form',
+      { class: 'spec-form', novalidate: true, 'aria-labelledby': 'form-heading' },
+      h('h2', { id: 'form-heading' }, editing ? `Edit spec ${initial.originalId ?? ''}` : 'New spec'),
+      this.textField('title', 'Title', 'input', 'One line a person reads in lists.'),
+      this.textField('id', 'Id', 'input', 'Lower-case letters, digits and dashes; unique.'),
+      this.kindField(),
+      this.textField('statement', 'Statement', 'textarea', 'The requirement, e.g. “When …, the client shall …”.'),
+      this.textField('command', 'Test command', 'input', 'Shell command run in the workspace folder.'),
+      this.textField('files', 'Test files', 'textarea', 'One path per line: the spec’s own tests.'),
+      this.field('anchors', 'Anchors', this.anchors.element, 'field-anchors'),
+      this.referenceField('dependsOn', 'Depends on', 'Must hold for this spec to be meaningful.'),
+      this.referenceField('interactsWith', 'Interacts with', 'Specs you suspect can conflict with this one.'),
+      specError,
+      h(
+        'div',
+        { class: 'form-actions' },
+        this.submit,
+        h('button', { type: 'button', class: 'secondary', onclick: () => host.close() }, 'Cancel'),
+        editing ? this.deleteButton() : null,
+      ),
+      this.status,
+    );
+    this.element.addEventListener('submit', (e) => {
+      e.preventDefault();
+      void this.save();
+    });
+    this.refresh();
+  }
+
+  focusFirstField(): void {
+    this.controls.get('title')?.focus();
+  }
+
+  /** New state from the extension: other specs may have appeared or gone; re-check against them. */
+  refresh(): void {
+    for (const field of ['dependsOn', 'interactsWith'] as const) this.renderReferences(field);
+    this.validate();
+  }
+
+  private field(name: string, label: string, control: HTMLElement, controlId: string, help?: string): HTMLElement {
+    const error = h('p', { id: `err-${name}`, class: 'field-error', hidden: true });
+    this.errors.set(name, error);
+    return h(
+      'div',
+      { class: 'field' },
+      h('label', { for: controlId }, label),
+      control,
+      help ? h('p', { id: `help-${name}`, class: 'muted small' }, help) : null,
+      error,
+    );
+  }
+
+  private textField(name: TextField, label: string, tag: 'input' | 'textarea', help: string): HTMLElement {
+    const control =
+      tag === 'input'
+        ? h('input', { type: 'text', spellcheck: name === 'title' ? 'true' : 'false' })
+        : h('textarea', { rows: name === 'statement' ? 4 : 2 });
+    this.setupControl(name, control);
+    return this.field(name, label, control, control.id, help);
+  }
+
+  private kindField(): HTMLElement {
+    const select = h('select', {}, ...SPEC_KINDS.map((kind) => h('option', { value: kind }, kind)));
+    this.setupControl('kind', select);
+    return this.field('kind', 'Kind', select, select.id, 'What sort of constraint this is.');
+  }
+
+  private setupControl(name: TextField, control: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement): void {
+    control.id = `field-${name}`;
+    control.name = name;
+    control.value = this.snapshot.fields[name];
+    control.setAttribute('aria-describedby', `help-${name} err-${name}`);
+    control.addEventListener('input', () => {
+      this.snapshot.fields[name] = control.value;
+      if (name === 'id') this.snapshot.idEdited = true;
+      if (name === 'title' && !this.snapshot.idEdited && this.snapshot.originalId === undefined) {
+        this.snapshot.fields.id = slug(control.value);
+        const id = this.controls.get('id');
+        if (id) id.value = this.snapshot.fields.id;
+      }
+      this.changed(name);
+    });
+    this.controls.set(name, control);
+  }
+
+  private referenceField(name: ReferenceField, label: string, help: string): HTMLElement {
+    const list = h('div', { class: 'checklist' });
+    this.references.set(name, list);
+    const error = h('p', { id: `err-${name}`, class: 'field-error', hidden: true });
+    this.errors.set(name, error);
+    return h(
+      'fieldset',
+      { class: 'field', 'aria-describedby': `help-${name} err-${name}` },
+      h('legend', {}, label),
+      h('p', { id: `help-${name}`, class: 'muted small' }, help),
+      list,
+      error,
+    );
+  }
+
+  private renderReferences(name: ReferenceField): void {
+    const list = this.references.get(name);
+    if (!list) return;
+    const self = this.snapshot.originalId;
+    const ids = this.host
+      .state()
+      .specs.map((s) => s.id)
+      .filter((id) => id !== self);
+    // Keep showing a chosen id that is no longer known, so its "unknown spec" error can be seen and undone.
+    for (const id of this.snapshot[name]) if (!ids.includes(id)) ids.push(id);
+    if (ids.length === 0) {
+      list.replaceChildren(h('p', { class: 'muted small' }, 'No other specs yet.'));
+      return;
+    }
+    list.replaceChildren(
+      ...ids.map((id) => {
+        const box = h('input', {
+          type: 'checkbox',
+          id: `${name}-${id}`,
+          value: id,
+          checked: this.snapshot[name].includes(id),
+        });
+        box.addEventListener('change', () => {
+          this.snapshot[name] = box.checked
+            ? [...this.snapshot[name], id]
+            : this.snapshot[name].filter((other) => other !== id);
+          this.changed(name);
+        });
+        return h('div', { class: 'check' }, box, h('label', { for: box.id }, id));
+      }),
+    );
+  }
+
+  private deleteButton(): HTMLButtonElement {
+    const button = h('button', { type: 'button', class: 'secondary danger' }, codicon('trash'), ' Delete spec');
+    button.addEventListener('click', () => {
+      const id = this.snapshot.originalId;
+      if (id === undefined) return;
+      if (!this.confirmDelete) {
+        // A second, deliberate press instead of a modal dialog.
+        this.confirmDelete = true;
+        button.replaceChildren(codicon('trash'), ` Press again to delete ${id}`);
+        this.status.textContent = `Press “Delete” again to remove ${id} and every reference to it.`;
+        return;
+      }
+      this.status.textContent = `Deleting ${id}…`;
+      void this.host.remove(id).then((error) => {
+        if (error) this.status.textContent = `Not deleted: ${error}`;
+        else this.host.close(`Deleted spec ${id}.`);
+      });
+    });
+    return button;
+  }
+
+  private changed(field: string): void {
+    if (!this.snapshot.touched.includes(field)) this.snapshot.touched.push(field);
+    this.snapshot.anchors = this.anchors.value();
+    this.host.persist(this.snapshot);
+    this.validate();
+  }
+
+  private draft(): Record<string, unknown> {
+    const f = this.snapshot.fields;
+    const base = this.host.state().specs.find((s) => s.id === this.snapshot.originalId);
+    return {
+      id: f.id.trim(),
+      title: f.title.trim(),
+      kind: f.kind,
+      statement: f.statement.trim(),
+      test: {
+        ...base?.test,
+        command: f.command.trim(),
+        files: f.files
+          .split(/\r?\n/)
+          .map((l) => l.trim())
+          .filter(Boolean),
+      },
+      anchors: this.anchors.value(),
+      dependsOn: this.snapshot.dependsOn,
+      interactsWith: this.snapshot.interactsWith,
+    };
+  }
+
+  /** Shows the issues of the fields the user has been to (all of them after a save attempt). */
+  private validate(): SpecDraftResult {
+    const result = validateSpecDraft(this.draft(), this.host.state().specs, this.snapshot.originalId);
+    const issues = result.ok ? [] : result.issues;
+    const bySlot = new Map<string, string[]>();
+    for (const issue of issues) {
+      const slot = ERROR_SLOT[issue.field] ?? 'spec';
+      bySlot.set(slot, [...(bySlot.get(slot) ?? []), issue.message]);
+    }
+    for (const [slot, error] of this.errors) {
+      const visible = this.submitted || this.snapshot.touched.includes(slot) || slot === 'spec';
+      const messages = visible ? (bySlot.get(slot) ?? []) : [];
+      error.hidden = messages.length === 0;
+      error.textContent = messages.join(' · ');
+      const control = slot === 'anchors' ? this.anchors.input : this.controls.get(slot as TextField);
+      control?.setAttribute('aria-invalid', String(messages.length > 0));
+    }
+    return result;
+  }
+
+  private async save(): Promise<void> {
+    this.submitted = true;
+    const result = this.validate();
+    if (!result.ok) {
+      const n = result.issues.length;
+      this.status.textContent = `Not saved: ${n} problem${n === 1 ? '' : 's'} to fix.`;
+      this.element.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+      return;
+    }
+    this.submit.disabled = true;
+    this.status.textContent = 'Saving to specs.json…';
+    const error = await this.host.save(result.spec, this.snapshot.originalId);
+    this.submit.disabled = false;
+    if (error) this.status.textContent = `Not saved: ${error}`;
+    else this.host.close(`Saved spec ${result.spec.id} to specs.json.`);
+  }
+}
+
+function slug(title: string): string {
+  return title
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
+}

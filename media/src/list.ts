@@ -1,0 +1,93 @@
+// The list of specs with their verdict badges and per-spec actions.
+import type { ParsedPanelState } from '../../src/protocol';
+import { codicon, h } from './dom';
+import { STATUS_LOOK, statusOf, type SpecStatus } from './status';
+
+export interface ListActions {
+  check(id: string): void;
+  edit(id: string): void;
+  openSpec(id: string): void;
+  openAnchor(anchor: string): void;
+}
+
+export function statusBadge(status: SpecStatus, detail?: string): HTMLSpanElement {
+  const look = STATUS_LOOK[status];
+  return h(
+    'span',
+    { class: `badge status-${status}`, title: detail },
+    codicon(look.icon, status === 'running' ? 'codicon-modifier-spin' : ''),
+    h('span', { class: 'badge-label' }, look.label),
+  );
+}
+
+export function renderSpecList(state: ParsedPanelState, actions: ListActions): HTMLElement {
+  if (state.specs.length === 0) {
+    return h('p', { class: 'muted' }, 'No specs yet. Add the first one with “New spec”.');
+  }
+  return h(
+    'ul',
+    { class: 'spec-list', 'aria-label': 'Specs' },
+    ...state.specs.map((spec) => {
+      const status = statusOf(state, spec.id);
+      const verdict = state.verdicts[spec.id];
+      const detail = [verdict?.reason, verdict?.excerpt].filter(Boolean).join('\n');
+      const firstLine = detail.split('\n').find((l) => l.trim()) ?? '';
+      return h(
+        'li',
+        { class: `spec status-${status}`, 'data-spec-id': spec.id },
+        h(
+          'div',
+          { class: 'spec-head' },
+          statusBadge(status, detail || undefined),
+          h('span', { class: 'spec-id' }, spec.id),
+        ),
+        h('div', { class: 'spec-title' }, spec.title, ' ', h('span', { class: 'spec-kind' }, spec.kind)),
+        firstLine && status !== 'pass' ? h('div', { class: 'spec-reason', title: detail }, firstLine) : null,
+        spec.anchors.length
+          ? h(
+              'ul',
+              { class: 'anchors', 'aria-label': `Anchors of ${spec.id}` },
+              ...spec.anchors.map((anchor) =>
+                h(
+                  'li',
+                  {},
+                  h(
+                    'button',
+                    {
+                      type: 'button',
+                      class: 'link',
+                      'data-key': `anchor:${spec.id}:${anchor}`,
+                      title: `Open ${anchor}`,
+                      onclick: () => actions.openAnchor(anchor),
+                    },
+                    anchor,
+                  ),
+                ),
+              ),
+            )
+          : null,
+        h(
+          'div',
+          { class: 'spec-actions' },
+          iconButton('play', `Check ${spec.id}`, `check:${spec.id}`, () => actions.check(spec.id), !state.trusted),
+          iconButton('edit', `Edit ${spec.id}`, `edit:${spec.id}`, () => actions.edit(spec.id)),
+          iconButton('go-to-file', `Open ${spec.id} in specs.json`, `open:${spec.id}`, () => actions.openSpec(spec.id)),
+        ),
+      );
+    }),
+  );
+}
+
+export function iconButton(
+  icon: string,
+  label: string,
+  key: string,
+  onClick: () => void,
+  disabled = false,
+): HTMLButtonElement {
+  return h(
+    'button',
+    { type: 'button', class: 'icon-button', 'aria-label': label, title: label, 'data-key': key, disabled, onclick: onClick },
+    codicon(icon),
+  );
+}

@@ -1,0 +1,261 @@
+// The Weave side panel's front end (runs in the webview; bundled by scripts/build.mjs to dist/webview.js).
+// It renders the state the extension pushes and sends requests back; every message it receives is checked
+// against src/protocol.ts and a malformed one is reported to the extension's log and ignored.
+import { z } from 'zod';
+import {
+  parseToWebview,
+  type ParsedPanelState,
+  type ToExtensionMessage,
+  type ToWebview,
+} from '../../src/protocol';
+import { codicon, h, replaceKeepingFocus } from './dom';
+import { emptySnapshot, snapshotOf, SpecForm, type FormSnapshot } from './form';
+import { graphColumns, renderGraph } from './graph';
+import { renderSpecList } from './list';
+import { statusOf, STATUS_LOOK, type SpecStatus } from './status';
+
+// The CSP has no 'unsafe-eval': tell zod not to probe `new Function` (it would only log a CSP violation).
+z.config({ jitless: true });
+
+interface VsCodeApi {
+  postMessage(message: ToExtensionMessage): void;
+  getState(): unknown;
+  setState(state: PersistedState): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+/** What survives the view being hidden and shown again (the webview is recreated). */
+interface PersistedState {
+  form?: FormSnapshot | undefined;
+  graphOpen?: boolean;
+}
+
+const vscode = acquireVsCodeApi();
+const app = document.getElementById('app') as HTMLElement;
+let persisted: PersistedState = (vscode.getState() as PersistedState | undefined) ?? {};
+let state: ParsedPanelState | undefined;
+let form: SpecForm | undefined;
+let nextRequestId = 1;
+const pending = new Map<number, (message: ToWebview<'symbols'> | ToWebview<'editResult'>) => void>();
+
+const announcer = h('p', { class: 'flash', role: 'status', 'aria-live': 'polite' });
+const listView = h('div', { class: 'list-view' });
+const formView = h('div', { class: 'form-view', hidden: true });
+app.replaceChildren(announcer, listView, formView);
+
+function send(message: ToExtensionMessage): void {
+  vscode.postMessage(message);
+}
+
+function request<T extends ToWebview<'symbols'> | ToWebview<'editResult'>>(
+  build: (requestId: number) => ToExtensionMessage,
+): Promise<T> {
+  const requestId = nextRequestId++;
+  return new Promise((resolve) => {
+    pending.set(requestId, resolve as (m: ToWebview<'symbols'> | ToWebview<'editResult'>) => void);
+    send(build(requestId));
+  });
+}
+
+function persist(next: PersistedState): void {
+  persisted = next;
+  vscode.setState(persisted);
+}
+
+window.addEventListener('message', (event: MessageEvent<unknown>) => {
+  const parsed = parseToWebview(event.data);
+  if (!parsed.ok) {
+    send({ type: 'log', level: 'warn', message: `webview ignored a ${parsed.error}`.slice(0, 2000) });
+    return;
+  }
+  const message = parsed.message;
+  switch (message.type) {
+    case 'state':
+      state = message.state;
+      render();
+      return;
+    case 'showNewSpecForm':
+      openForm(emptySnapshot());
+      return;
+    case 'showGraph':
+      showGraph();
+      return;
+    case 'symbols':
+    case 'editResult':
+      pending.get(message.requestId)?.(message);
+      pending.delete(message.requestId);
+      return;
+  }
+});
+
+// Re-lay the graph out when the panel is resized enough to change how many nodes fit in a row.
+let columns = graphColumns(listView.clientWidth || document.body.clientWidth);
+new ResizeObserver(() => {
+  const next = graphColumns(listView.clientWidth || document.body.clientWidth);
+  if (next === columns) return;
+  columns = next;
+  if (!form) render();
+}).observe(document.body);
+
+function render(): void {
+  if (!state) return;
+  const current = state;
+  if (form) form.refresh();
+  else if (persisted.form) openForm(persisted.form);
+  replaceKeepingFocus(listView, ...listContent(current));
+}
+
+function listContent(current: ParsedPanelState): Node[] {
+  const nodes: Node[] = [];
+  nodes.push(
+    h(
+      'div',
+      { class: 'toolbar', role: 'toolbar', 'aria-label': 'Weave actions' },
+      toolbarButton('check-all', 'Check all', 'check-all', () => send({ type: 'check', target: 'all' }), !current.trusted),
+      toolbarButton(
+        'check',
+        'Check affected',
+        'check-affected',
+        () => send({ type: 'check', target: 'affected' }),
+        !current.trusted,
+      ),
+      toolbarButton('add', 'New spec', 'new-spec', () => openForm(emptySnapshot())),
+    ),
+  );
+  if (!current.trusted) {
+    nodes.push(
+      h(
+        'div',
+        { class: 'banner', role: 'note' },
+        codicon('shield'),
+        h(
+          'p',
+          {},
+          'Weave runs nothing in an untrusted folder: specs are shown and validated, but no spec test runs ' +
+            'until you trust this workspace.',
+        ),
+      ),
+    );
+  }
+  nodes.push(h('p', { class: 'summary' }, summary(current)));
+  if (current.problems.length > 0) {
+    nodes.push(
+      h(
+        'section',
+        { class: 'problems', 'aria-label': 'Problems in the spec file' },
+        h('h2', {}, codicon('warning'), ` ${current.problems.length} problem${current.problems.length === 1 ? '' : 's'}`),
+        h(
+          'ul',
+          {},
+          ...current.problems.map((p) =>
+            h('li', { class: `problem ${p.severity}` }, `${current.specFile ?? p.file}:${p.line}:${p.column} ${p.path}: ${p.message}`),
+          ),
+        ),
+      ),
+    );
+  }
+  nodes.push(
+    h(
+      'section',
+      { 'aria-labelledby': 'specs-heading' },
+      h('h2', { id: 'specs-heading' }, 'Specs'),
+      renderSpecList(current, {
+        check: (id) => send({ type: 'check', target: { ids: [id] } }),
+        edit: (id) => editSpec(id),
+        openSpec: (id) => send({ type: 'openSpec', id }),
+        openAnchor: (anchor) => send({ type: 'openAnchor', anchor }),
+      }),
+    ),
+  );
+  const graph = h(
+    'details',
+    { class: 'graph-section', open: persisted.graphOpen ?? true },
+    h('summary', { 'data-key': 'graph-summary' }, h('h2', {}, 'Graph')),
+    renderGraph(current, columns, (id) => editSpec(id)),
+  );
+  graph.addEventListener('toggle', () => persist({ ...persisted, graphOpen: graph.open }));
+  nodes.push(graph);
+  return nodes;
+}
+
+function toolbarButton(icon: string, label: string, key: string, onClick: () => void, disabled = false): HTMLElement {
+  return h(
+    'button',
+    { type: 'button', class: 'secondary', 'data-key': key, disabled, onclick: onClick },
+    codicon(icon),
+    ` ${label}`,
+  );
+}
+
+function summary(current: ParsedPanelState): string {
+  const counts = new Map<SpecStatus, number>();
+  for (const spec of current.specs) {
+    const status = statusOf(current, spec.id);
+    counts.set(status, (counts.get(status) ?? 0) + 1);
+  }
+  const parts = [...counts].map(([status, n]) => `${n} ${STATUS_LOOK[status].label}`);
+  const total = `${current.specs.length} spec${current.specs.length === 1 ? '' : 's'}`;
+  return [total, ...parts].join(' · ');
+}
+
+function showGraph(): void {
+  if (form) closeForm();
+  persist({ ...persisted, graphOpen: true });
+  const graph = listView.querySelector<HTMLDetailsElement>('details.graph-section');
+  if (!graph) return; // no state yet: the graph opens with the first render
+  graph.open = true;
+  graph.scrollIntoView({ block: 'start' });
+  graph.querySelector<HTMLElement>('summary')?.focus();
+}
+
+function editSpec(id: string): void {
+  if (!state) return;
+  const snapshot = snapshotOf(state, id);
+  if (snapshot) openForm(snapshot);
+}
+
+function openForm(snapshot: FormSnapshot): void {
+  persist({ ...persisted, form: snapshot });
+  if (!state) return; // opened by the extension before the first state: render() brings it up
+  form = new SpecForm(
+    {
+      state: () => state as ParsedPanelState,
+      search: async (query) => {
+        const answer = await request<ToWebview<'symbols'>>((requestId) => ({ type: 'searchSymbols', requestId, query }));
+        return { symbols: answer.symbols, error: answer.error };
+      },
+      save: async (spec, originalId) => {
+        const answer = await request<ToWebview<'editResult'>>((requestId) =>
+          originalId === undefined
+            ? { type: 'addSpec', requestId, spec }
+            : { type: 'updateSpec', requestId, id: originalId, spec },
+        );
+        return answer.error;
+      },
+      remove: async (id) => {
+        const answer = await request<ToWebview<'editResult'>>((requestId) => ({ type: 'removeSpec', requestId, id }));
+        return answer.error;
+      },
+      close: (announcement) => closeForm(announcement),
+      persist: (next) => persist({ ...persisted, form: next }),
+    },
+    snapshot,
+  );
+  formView.replaceChildren(form.element);
+  formView.hidden = false;
+  listView.hidden = true;
+  form.focusFirstField();
+}
+
+function closeForm(announcement?: string): void {
+  form = undefined;
+  persist({ ...persisted, form: undefined });
+  formView.replaceChildren();
+  formView.hidden = true;
+  listView.hidden = false;
+  announcer.textContent = announcement ?? '';
+  render();
+  listView.querySelector<HTMLElement>('[data-key="new-spec"]')?.focus();
+}
+
+send({ type: 'ready' });

@@ -1,0 +1,35 @@
+// What a spec's badge says: the change against the baseline (broken / fixed) wins over the plain verdict,
+// because "this passed before and fails now" is the news.
+import type { ParsedPanelState } from '../../src/protocol';
+
+export type SpecStatus =
+  | 'pass'
+  | 'fail'
+  | 'error'
+  | 'blocked'
+  | 'skipped'
+  | 'flaky'
+  | 'broken'
+  | 'fixed'
+  | 'running'
+  | 'unchecked';
+
+export const STATUS_LOOK: Record<SpecStatus, { icon: string; label: string }> = {
+  pass: { icon: 'pass', label: 'pass' },
+  fail: { icon: 'error', label: 'fail' },
+  error: { icon: 'warning', label: 'error' },
+  blocked: { icon: 'circle-slash', label: 'blocked' },
+  skipped: { icon: 'debug-step-over', label: 'skipped' },
+  flaky: { icon: 'question', label: 'flaky' },
+  broken: { icon: 'flame', label: 'broken' },
+  fixed: { icon: 'check-all', label: 'fixed' },
+  running: { icon: 'loading', label: 'running' },
+  unchecked: { icon: 'circle-large-outline', label: 'not checked' },
+};
+
+export function statusOf(state: ParsedPanelState, id: string): SpecStatus {
+  if (state.running.includes(id)) return 'running';
+  const change = state.changes[id];
+  if (change === 'broken' || change === 'fixed') return change;
+  return state.verdicts[id]?.verdict ?? 'unchecked';
+}

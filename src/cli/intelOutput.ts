@@ -1,0 +1,30 @@
+// Shared by `weave affected`, `weave graph` and `weave blame`: bad input (an invalid spec file, an unknown ref,
+// a file outside the workspace) becomes a located message and exit code 2, never a stack trace.
+import path from 'node:path';
+import { ChangeInputError } from '../core/intel/changes';
+import { GitError } from '../core/git/git';
+import { formatProblem, SpecLoadError, type SpecProblem } from '../core/spec/problems';
+
+/** Prints bad input and returns 2; rethrows anything else (a bug: main prints it as an internal error). */
+export function reportInputError(verb: string, error: unknown): number {
+  if (error instanceof SpecLoadError) {
+    for (const problem of error.problems) process.stderr.write(`${formatProblem(displayProblem(problem))}\n`);
+    return 2;
+  }
+  if (error instanceof ChangeInputError || error instanceof GitError) {
+    process.stderr.write(`weave ${verb}: ${error.message}\n`);
+    return 2;
+  }
+  throw error;
+}
+
+/** Anchor problems do not stop the verb: they are printed to stderr so the user can fix the spec file. */
+export function printAnchorProblems(problems: SpecProblem[]): void {
+  for (const problem of problems) process.stderr.write(`${formatProblem(displayProblem(problem))}\n`);
+}
+
+function displayProblem(problem: SpecProblem): SpecProblem {
+  const relative = path.relative(process.cwd(), problem.file);
+  const file = relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : problem.file;
+  return { ...problem, file };
+}

@@ -1,0 +1,167 @@
+// The model/tool loop of one agent run: ask the model, run the tools it called, feed the results back,
+// until it calls finish or a budget (steps, tokens, wall time) or the user's cancel stops it.
+import { ModelError, type ChatMessage, type ModelClient, type ModelUsage } from './modelClient';
+import { runTool, toolSpecs, type ToolContext } from './tools';
+import { truncateText, type TrajectoryWriter } from './trajectory';
+
+export interface AgentBudgets {
+  maxSteps: number;
+  maxTokens: number;
+  timeoutSeconds: number;
+}
+
+export type StopReason =
+  'finished' | 'step-budget' | 'token-budget' | 'time-budget' | 'cancelled' | 'model-error';
+
+export type LoopProgress =
+  | { type: 'step'; step: number; maxSteps: number; tokens: number }
+  | { type: 'tool'; step: number; name: string; ok: boolean; summary: string };
+
+export interface LoopInput {
+  client: ModelClient;
+  system: string;
+  task: string;
+  tools: Omit<ToolContext, 'signal'>;
+  budgets: AgentBudgets;
+  /** The user's cancel. */
+  userSignal: AbortSignal;
+  /** Fires when the wall-time budget is spent. */
+  deadline: AbortSignal;
+  trajectory: TrajectoryWriter;
+  redact: (text: string) => string;
+  onProgress(event: LoopProgress): void;
+}
+
+export interface LoopOutcome {
+  stopReason: StopReason;
+  error?: string;
+  finishSummary?: string;
+  steps: number;
+  usage: ModelUsage;
+}
+
+/** Tool results longer than this are cut (head and tail) before they go back to the model. */
+const TOOL_RESULT_LIMIT = 12_000;
+const NUDGE =
+  'Use the tools to make progress; call finish (with a summary) when every spec passes or you are done.';
+
+export async function runAgentLoop(input: LoopInput): Promise<LoopOutcome> {
+  const { client, budgets, userSignal, deadline, trajectory } = input;
+  const signal = AbortSignal.any([userSignal, deadline]);
+  const messages: ChatMessage[] = [
+    { role: 'system', content: input.system },
+    { role: 'user', content: input.task },
+  ];
+  const tools = toolSpecs();
+  const usage: ModelUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  let steps = 0;
+  let finishSummary: string | undefined;
+  const stop = (stopReason: StopReason, error?: string): LoopOutcome => ({
+    stopReason,
+    ...(error !== undefined ? { error } : {}),
+    ...(finishSummary !== undefined ? { finishSummary } : {}),
+    steps,
+    usage,
+  });
+
+  for (;;) {
+    if (finishSummary !== undefined) return stop('finished');
+    if (userSignal.aborted) return stop('cancelled');
+    if (deadline.aborted)
+      return stop('time-budget', `stopped after ${budgets.timeoutSeconds} s (time budget)`);
+    if (steps >= budgets.maxSteps)
+      return stop('step-budget', `stopped after ${budgets.maxSteps} steps (step budget)`);
+    if (usage.totalTokens >= budgets.maxTokens) {
+      return stop(
+        'token-budget',
+        `stopped after ${usage.totalTokens} tokens (token budget ${budgets.maxTokens})`,
+      );
+    }
+
+    steps += 1;
+    input.onProgress({ type: 'step', step: steps, maxSteps: budgets.maxSteps, tokens: usage.totalTokens });
+    let turn;
+    try {
+      turn = await client.complete({ messages, tools, signal });
+    } catch (caught) {
+      if (userSignal.aborted) return stop('cancelled');
+      if (deadline.aborted)
+        return stop('time-budget', `stopped after ${budgets.timeoutSeconds} s (time budget)`);
+      const error = caught instanceof ModelError ? caught.message : `model request failed: ${String(caught)}`;
+      trajectory.write({ type: 'error', message: error });
+      return stop('model-error', error);
+    }
+    usage.promptTokens += turn.usage.promptTokens;
+    usage.completionTokens += turn.usage.completionTokens;
+    // Servers that report no usage still spend tokens: estimate ~4 characters per token.
+    usage.totalTokens += turn.usage.totalTokens || estimateTokens(messages, turn.content, turn.toolCalls);
+    trajectory.write({
+      type: 'model',
+      step: steps,
+      content: turn.content,
+      toolCalls: turn.toolCalls,
+      usage: turn.usage,
+      durationMs: Math.round(turn.durationMs),
+      retriedAfterCut: turn.retriedAfterCut,
+    });
+    messages.push({
+      role: 'assistant',
+      content: turn.content,
+      ...(turn.toolCalls.length > 0
+        ? {
+            tool_calls: turn.toolCalls.map((c) => ({
+              id: c.id,
+              type: 'function' as const,
+              function: { name: c.name, arguments: c.arguments },
+            })),
+          }
+        : {}),
+    });
+    if (turn.toolCalls.length === 0) {
+      messages.push({ role: 'user', content: NUDGE });
+      continue;
+    }
+    for (const call of turn.toolCalls) {
+      const started = performance.now();
+      const result = await runTool(call.name, call.arguments, { ...input.tools, signal });
+      trajectory.write({
+        type: 'tool',
+        step: steps,
+        callId: call.id,
+        name: call.name,
+        arguments: call.arguments,
+        ok: result.ok,
+        ...(result.refused ? { refused: result.refused } : {}),
+        ...(result.path ? { path: result.path } : {}),
+        result: result.content,
+        durationMs: Math.round(performance.now() - started),
+      });
+      input.onProgress({
+        type: 'tool',
+        step: steps,
+        name: call.name,
+        ok: result.ok,
+        summary: input.redact(result.content.split('\n')[0]!.slice(0, 160)),
+      });
+      messages.push({
+        role: 'tool',
+        tool_call_id: call.id,
+        content: truncateText(result.content, TOOL_RESULT_LIMIT),
+      });
+      if (result.finish) finishSummary = result.finish.summary;
+    }
+  }
+}
+
+function estimateTokens(
+  messages: ChatMessage[],
+  content: string | null,
+  calls: Array<{ arguments: string }>,
+): number {
+  const last = messages.at(-1);
+  const text =
+    (typeof last?.content === 'string' ? last.content : '') +
+    (content ?? '') +
+    calls.map((c) => c.arguments).join('');
+  return Math.ceil(text.length / 4);
+}

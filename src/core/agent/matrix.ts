@@ -1,0 +1,140 @@
+// The interaction matrix: the agent solves each spec alone and all specs together, each run in its own
+// worktree, up to `concurrency` at once. Cell (i, j) is spec j's verdict after solving spec i alone. Two
+// kinds of interaction are flagged: "solving i broke j" (j passed before, not after solving i) and
+// "satisfiable alone, not together" (j passes when solved alone, not in the all-together run).
+import type { SpecResult, Verdict } from '../check/types';
+import { runSpecs } from '../check/runSpecs';
+import { withWorktree, WORKING_TREE } from '../git/worktree';
+import {
+  runAgent,
+  type AgentProgress,
+  type AgentRunOptions,
+  type AgentRunResult,
+  type StopReason,
+} from './runAgent';
+
+export type Cell = Verdict | 'not-run';
+
+export interface MatrixOptions extends Omit<AgentRunOptions, 'target' | 'before' | 'modelReview'> {
+  /** Agent runs at once (each in its own worktree). */
+  concurrency: number;
+  onProgress?: (event: AgentProgress) => void;
+}
+
+export interface MatrixRun {
+  target: string;
+  runId: string;
+  stopReason: StopReason;
+  error?: string;
+  steps: number;
+  durationMs: number;
+  changedFiles: string[];
+  trajectoryFile: string;
+  findings: AgentRunResult['findings'];
+}
+
+export interface MatrixResult {
+  specIds: string[];
+  before: Record<string, Cell>;
+  /** alone[i][j]: spec j's verdict after the agent solved spec i alone. */
+  alone: Record<string, Record<string, Cell>>;
+  together: Record<string, Cell>;
+  brokeBy: Array<{ solved: string; broke: string }>;
+  aloneNotTogether: string[];
+  runs: MatrixRun[];
+  durationMs: number;
+}
+
+export async function runMatrix(options: MatrixOptions): Promise<MatrixResult> {
+  const started = performance.now();
+  const specIds = options.specFile.specs.map((s) => s.id);
+  const before = await withWorktree(options.workspaceDir, WORKING_TREE, (dir) =>
+    runSpecs({
+      workspaceDir: dir,
+      specFile: options.specFile,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.specConcurrency ? { concurrency: options.specConcurrency } : {}),
+    }),
+  );
+  const targets: AgentRunOptions['target'][] = [
+    ...specIds.map((id) => ({ kind: 'spec' as const, id })),
+    { kind: 'all' as const },
+  ];
+  const results = await mapWithConcurrency(targets, Math.max(1, options.concurrency), (target) =>
+    runAgent({ ...options, target, before, modelReview: false }),
+  );
+  return matrixFrom(specIds, before, results, performance.now() - started);
+}
+
+export function matrixFrom(
+  specIds: string[],
+  before: SpecResult[],
+  results: AgentRunResult[],
+  durationMs: number,
+): MatrixResult {
+  const verdictsOf = (list: SpecResult[]): Record<string, Cell> => {
+    const byId = new Map(list.map((r) => [r.id, r.verdict]));
+    return Object.fromEntries(specIds.map((id) => [id, byId.get(id) ?? 'not-run']));
+  };
+  const alone: Record<string, Record<string, Cell>> = {};
+  let together: Record<string, Cell> = Object.fromEntries(specIds.map((id) => [id, 'not-run' as Cell]));
+  for (const r of results) {
+    if (r.target.kind === 'spec') alone[r.target.id] = verdictsOf(r.after);
+    else together = verdictsOf(r.after);
+  }
+  const beforeCells = verdictsOf(before);
+  const brokeBy: MatrixResult['brokeBy'] = [];
+  for (const i of specIds) {
+    for (const j of specIds) {
+      const cell = alone[i]?.[j];
+      if (i !== j && beforeCells[j] === 'pass' && (cell === 'fail' || cell === 'error'))
+        brokeBy.push({ solved: i, broke: j });
+    }
+  }
+  const aloneNotTogether = specIds.filter((j) => alone[j]?.[j] === 'pass' && together[j] !== 'pass');
+  return {
+    specIds,
+    before: beforeCells,
+    alone,
+    together,
+    brokeBy,
+    aloneNotTogether,
+    runs: results.map((r) => ({
+      target: r.target.kind === 'all' ? 'all' : r.target.id,
+      runId: r.runId,
+      stopReason: r.stopReason,
+      ...(r.error !== undefined ? { error: r.error } : {}),
+      steps: r.steps,
+      durationMs: r.durationMs,
+      changedFiles: r.changedFiles,
+      trajectoryFile: r.trajectoryFile,
+      findings: r.findings,
+    })),
+    durationMs: Math.round(durationMs),
+  };
+}
+
+/** Like Promise.all with a limit, but waits for every started run before rethrowing the first failure, so no
+ * run (and its worktree) outlives the call. */
+async function mapWithConcurrency<T, R>(
+  items: T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  const failures: unknown[] = [];
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length && failures.length === 0) {
+      const index = next++;
+      try {
+        results[index] = await fn(items[index]!);
+      } catch (error) {
+        failures.push(error);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  if (failures.length > 0) throw failures[0];
+  return results;
+}

@@ -1,0 +1,308 @@
+// One agent run: a throw-away worktree of the workspace (uncommitted changes included), the specs run
+// before, the model/tool loop (agentLoop.ts), the specs run after, the patch and the review — and the
+// worktree removed whatever happens. The user's files are not touched; the run leaves its trajectory,
+// patch and result under .weave/runs/agent/<id>/.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { SpecResult, Verdict } from '../check/types';
+import { runSpecs } from '../check/runSpecs';
+import { newRunId } from '../check/runStore';
+import { withWorktree, WORKING_TREE } from '../git/worktree';
+import type { SpecFile } from '../spec/schema';
+import { runAgentLoop, type AgentBudgets, type LoopOutcome, type StopReason } from './agentLoop';
+import type { ModelClient, ModelUsage } from './modelClient';
+import { WorkspaceJail } from './paths';
+import { buildSystemPrompt, buildTaskPrompt, targetLabel, type AgentTarget } from './prompt';
+import { createRedactor } from './redact';
+import { reviewDeterministic, reviewWithModel, type ModelReview, type ReviewFinding } from './review';
+import { createWorktreeIndex, type WorktreeIndex } from './symbolIndex';
+import type { SymbolLookup } from './tools';
+import { readTrajectory, TrajectoryWriter } from './trajectory';
+import { diffWorkspace, snapshotWorkspace, type WorkspaceDiff } from './workspacePatch';
+
+export type { AgentBudgets, StopReason } from './agentLoop';
+
+export const DEFAULT_BUDGETS: AgentBudgets = { maxSteps: 40, maxTokens: 400_000, timeoutSeconds: 1_200 };
+
+export type AgentProgressEvent =
+  | {
+      type: 'phase';
+      phase: 'worktree' | 'specs-before' | 'agent' | 'specs-after' | 'review' | 'done';
+      message: string;
+    }
+  | { type: 'step'; step: number; maxSteps: number; tokens: number }
+  | { type: 'tool'; step: number; name: string; ok: boolean; summary: string };
+
+export type AgentProgress = { runId: string; target: string } & AgentProgressEvent;
+
+export interface AgentRunOptions {
+  /** The user's workspace folder (never written, except .weave/runs/agent/). */
+  workspaceDir: string;
+  specFile: SpecFile;
+  target: AgentTarget;
+  client: ModelClient;
+  budgets?: Partial<AgentBudgets>;
+  signal?: AbortSignal;
+  onProgress?: (event: AgentProgress) => void;
+  /** Spec id → specs sharing code with it; computed from the worktree's index when absent. */
+  potentialInteractions?: ReadonlyMap<string, readonly string[]>;
+  /** Ask the model for a per-spec review at the end (deterministic checks always run). Default true. */
+  modelReview?: boolean;
+  /** Secrets to redact from everything written (the API key). */
+  secrets?: Array<string | undefined>;
+  /** The verdicts before the change when already known (the matrix runs them once for all cells). */
+  before?: SpecResult[];
+  /** How many spec tests run at once in the worktree. */
+  specConcurrency?: number;
+  /** Index the worktree with tree-sitter (outline / find_symbol, potential interactions). Default true. */
+  useIndex?: boolean;
+}
+
+export interface VerdictChange {
+  id: string;
+  before: Verdict | 'not-run';
+  after: Verdict | 'not-run';
+}
+
+export interface AgentRunResult {
+  runId: string;
+  target: AgentTarget;
+  stopReason: StopReason;
+  /** Why the run stopped early: the model's failure or the budget spent. */
+  error?: string;
+  finishSummary?: string;
+  steps: number;
+  usage: ModelUsage;
+  durationMs: number;
+  patch: string;
+  changedFiles: string[];
+  before: SpecResult[];
+  after: SpecResult[];
+  verdicts: VerdictChange[];
+  findings: ReviewFinding[];
+  modelReview?: ModelReview;
+  runDir: string;
+  trajectoryFile: string;
+  patchFile: string;
+}
+
+export function agentRunsDir(workspaceDir: string): string {
+  return path.join(workspaceDir, '.weave', 'runs', 'agent');
+}
+
+interface WorktreeOutcome extends LoopOutcome {
+  before: SpecResult[];
+  after: SpecResult[];
+  diff: WorkspaceDiff;
+  testFiles: Map<string, string>;
+}
+
+export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult> {
+  const budgets: AgentBudgets = { ...DEFAULT_BUDGETS, ...definedOnly(options.budgets ?? {}) };
+  const started = performance.now();
+  const label = options.target.kind === 'all' ? 'all' : options.target.id;
+  const runId = `${newRunId(new Date())}-${label}`;
+  const runDir = path.join(agentRunsDir(options.workspaceDir), runId);
+  await ensureRunsIgnored(options.workspaceDir);
+  const redact = createRedactor(options.secrets ?? []);
+  const trajectory = new TrajectoryWriter(path.join(runDir, 'trajectory.jsonl'), redact);
+  const progress = (event: AgentProgressEvent): void =>
+    options.onProgress?.({ runId, target: label, ...event });
+  const phase = (p: Extract<AgentProgressEvent, { type: 'phase' }>['phase'], message: string): void =>
+    progress({ type: 'phase', phase: p, message });
+  const userSignal = options.signal ?? new AbortController().signal;
+
+  trajectory.write({
+    type: 'start',
+    runId,
+    target: targetLabel(options.target),
+    model: options.client.model,
+    baseURL: options.client.baseURL,
+    budgets,
+  });
+
+  phase('worktree', 'creating a throw-away worktree');
+  const outcome = await withWorktree(
+    options.workspaceDir,
+    WORKING_TREE,
+    async (dir): Promise<WorktreeOutcome> => {
+      const run = (ids: string[] | undefined, signal: AbortSignal): Promise<SpecResult[]> =>
+        runSpecs({
+          workspaceDir: dir,
+          specFile: options.specFile,
+          ...(ids ? { only: ids } : {}),
+          signal,
+          ...(options.specConcurrency ? { concurrency: options.specConcurrency } : {}),
+        });
+      let before = options.before;
+      if (!before) {
+        phase('specs-before', 'running every spec before the change');
+        before = await run(undefined, userSignal);
+      }
+      trajectory.write({ type: 'specs', phase: 'before', results: brief(before) });
+      const baseTree = await snapshotWorkspace(dir);
+      const protectedFiles = options.specFile.specs.flatMap((s) => s.test.files);
+      const jail = await WorkspaceJail.create(dir, protectedFiles);
+      const worktreeIndex: WorktreeIndex | undefined =
+        options.useIndex === false ? undefined : createWorktreeIndex(dir);
+      try {
+        const potentialInteractions =
+          options.potentialInteractions ??
+          (await worktreeIndex?.potentialInteractions(options.specFile).catch(() => undefined));
+        const promptInput = {
+          specFile: options.specFile,
+          target: options.target,
+          agentsMd: await readOptional(path.join(dir, 'AGENTS.md')),
+          before,
+          ...(potentialInteractions ? { potentialInteractions } : {}),
+        };
+        const system = buildSystemPrompt(promptInput);
+        const task = buildTaskPrompt(promptInput);
+        trajectory.write({ type: 'prompt', role: 'system', content: system });
+        trajectory.write({ type: 'prompt', role: 'user', content: task });
+
+        phase('agent', `agent working on ${targetLabel(options.target)}`);
+        const loop = await runAgentLoop({
+          client: options.client,
+          system,
+          task,
+          budgets,
+          userSignal,
+          deadline: AbortSignal.timeout(budgets.timeoutSeconds * 1000),
+          trajectory,
+          redact,
+          onProgress: progress,
+          tools: {
+            jail,
+            specIds: options.specFile.specs.map((s) => s.id),
+            runSpecs: run,
+            symbols: (): Promise<SymbolLookup> =>
+              worktreeIndex
+                ? Promise.resolve(worktreeIndex)
+                : Promise.reject(
+                    new Error('the symbol index is off for this run; use search_text and read_file'),
+                  ),
+            onFileChanged: () => worktreeIndex?.markChanged(),
+          },
+        });
+
+        const diff = await diffWorkspace(dir, baseTree);
+        let after: SpecResult[] = [];
+        if (!userSignal.aborted) {
+          phase('specs-after', 'running every spec after the change');
+          after = await run(undefined, userSignal);
+          trajectory.write({ type: 'specs', phase: 'after', results: brief(after) });
+        }
+        const testFiles = new Map<string, string>();
+        for (const f of new Set(protectedFiles)) {
+          const text = await readOptional(path.join(dir, f));
+          if (text !== undefined) testFiles.set(f.replace(/^(\.\/)+/, ''), text);
+        }
+        return { ...loop, before, after, diff, testFiles };
+      } finally {
+        worktreeIndex?.dispose();
+      }
+    },
+  );
+
+  trajectory.write({
+    type: 'end',
+    stopReason: outcome.stopReason,
+    steps: outcome.steps,
+    usage: outcome.usage,
+    durationMs: Math.round(performance.now() - started),
+    changedFiles: outcome.diff.files,
+  });
+
+  const findings = reviewDeterministic({
+    patch: outcome.diff.patch,
+    events: readTrajectory(trajectory.file),
+    specFile: options.specFile,
+    testFiles: outcome.testFiles,
+  });
+  let modelReview: ModelReview | undefined;
+  if (
+    (options.modelReview ?? true) &&
+    outcome.stopReason !== 'cancelled' &&
+    outcome.stopReason !== 'model-error'
+  ) {
+    phase('review', 'model review of the patch');
+    modelReview = await reviewWithModel(options.client, {
+      specFile: options.specFile,
+      patch: outcome.diff.patch,
+      after: outcome.after,
+      findings,
+      signal: userSignal,
+    });
+  }
+
+  const result: AgentRunResult = {
+    runId,
+    target: options.target,
+    stopReason: outcome.stopReason,
+    ...(outcome.error !== undefined ? { error: outcome.error } : {}),
+    ...(outcome.finishSummary !== undefined ? { finishSummary: redact(outcome.finishSummary) } : {}),
+    steps: outcome.steps,
+    usage: outcome.usage,
+    durationMs: Math.round(performance.now() - started),
+    patch: outcome.diff.patch,
+    changedFiles: outcome.diff.files,
+    before: outcome.before,
+    after: outcome.after,
+    verdicts: verdictChanges(options.specFile, outcome.before, outcome.after),
+    findings,
+    ...(modelReview ? { modelReview } : {}),
+    runDir,
+    trajectoryFile: trajectory.file,
+    patchFile: path.join(runDir, 'patch.diff'),
+  };
+  await fs.writeFile(result.patchFile, result.patch);
+  const stored = { ...result, before: brief(result.before), after: brief(result.after) };
+  await fs.writeFile(path.join(runDir, 'result.json'), redact(JSON.stringify(stored, null, 2)) + '\n');
+  phase('done', `${targetLabel(options.target)}: ${outcome.stopReason}`);
+  return result;
+}
+
+export function verdictChanges(
+  specFile: SpecFile,
+  before: SpecResult[],
+  after: SpecResult[],
+): VerdictChange[] {
+  const b = new Map(before.map((r) => [r.id, r.verdict]));
+  const a = new Map(after.map((r) => [r.id, r.verdict]));
+  return specFile.specs.map((s) => ({
+    id: s.id,
+    before: b.get(s.id) ?? 'not-run',
+    after: a.get(s.id) ?? 'not-run',
+  }));
+}
+
+function brief(results: SpecResult[]): Array<{ id: string; verdict: Verdict; reason?: string }> {
+  return results.map((r) => ({ id: r.id, verdict: r.verdict, ...(r.reason ? { reason: r.reason } : {}) }));
+}
+
+async function readOptional(file: string): Promise<string | undefined> {
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** Run state is local: the same .weave/.gitignore the run store writes, so agent runs never show as changes. */
+async function ensureRunsIgnored(workspaceDir: string): Promise<void> {
+  await fs.mkdir(path.join(workspaceDir, '.weave'), { recursive: true });
+  try {
+    await fs.writeFile(
+      path.join(workspaceDir, '.weave', '.gitignore'),
+      '# Written by Weave: run history is local state.\nruns/\n',
+      { flag: 'wx' },
+    );
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+}

@@ -1,0 +1,95 @@
+// The task folder `weave export` writes and `weave eval` reads. task.json carries SWE-bench's 12 fields
+// (FAIL_TO_PASS / PASS_TO_PASS as JSON lists here; as JSON-encoded strings in a --dataset JSONL line, as on
+// the SWE-bench dataset card) plus Weave's own fields, all snake_case so they sit beside SWE-bench's.
+import { z } from 'zod';
+import { SPEC_KINDS } from '../spec/schema';
+
+export const TASK_FORMAT = 'weave-task/1';
+
+export const TASK_FILES = {
+  task: 'task.json',
+  problemStatement: 'problem_statement.md',
+  goldPatch: 'gold.patch',
+  testPatch: 'test.patch',
+  evalScript: 'eval.sh',
+  baseBundle: 'base.bundle',
+} as const;
+
+/** The branch inside base.bundle that points at base_commit. */
+export const BASE_BRANCH = 'weave-base';
+
+const verdictSchema = z.enum(['pass', 'fail', 'error', 'blocked', 'skipped', 'flaky']);
+
+export const taskSpecSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  kind: z.enum(SPEC_KINDS),
+  statement: z.string(),
+  test: z.object({
+    command: z.string(),
+    files: z.array(z.string()),
+    /** Workspace-relative, defaults applied. */
+    cwd: z.string(),
+    env: z.record(z.string(), z.string()),
+    timeoutSeconds: z.number(),
+  }),
+  anchors: z.array(z.string()),
+  dependsOn: z.array(z.string()),
+  interactsWith: z.array(z.string()),
+});
+
+const specOutcomeSchema = z.object({
+  verdict: verdictSchema,
+  exit_code: z.number().nullable(),
+  reason: z.string().optional(),
+});
+
+export const taskSchema = z.object({
+  // SWE-bench's fields
+  repo: z.string(),
+  instance_id: z.string().min(1),
+  base_commit: z.string().regex(/^[0-9a-f]{40}$/),
+  patch: z.string(),
+  test_patch: z.string(),
+  problem_statement: z.string(),
+  hints_text: z.string(),
+  created_at: z.string(),
+  version: z.string(),
+  FAIL_TO_PASS: z.array(z.string()),
+  PASS_TO_PASS: z.array(z.string()),
+  environment_setup_commit: z.string(),
+  // Weave's fields
+  weave_format: z.literal(TASK_FORMAT),
+  weave_version: z.string(),
+  goal: z.string(),
+  specs: z.array(taskSpecSchema),
+  run_defaults: z.object({ cwd: z.string(), timeoutSeconds: z.number() }),
+  declared_interactions: z.array(z.tuple([z.string(), z.string()])),
+  potential_interactions: z.array(
+    z.object({ specs: z.tuple([z.string(), z.string()]), reason: z.string(), declared: z.boolean() }),
+  ),
+  environment_setup: z.array(z.string()),
+  spec_test_files: z.array(z.string()),
+  base_bundle: z.string(),
+  source: z.object({ commit: z.string(), workspace_subdir: z.string() }),
+  verified: z.boolean(),
+  verification: z.object({
+    reasons: z.array(z.object({ spec: z.string(), reason: z.string() })),
+    base_results: z.record(z.string(), specOutcomeSchema),
+    gold_results: z.record(z.string(), specOutcomeSchema),
+  }),
+  excluded_files: z.array(z.object({ path: z.string(), reason: z.string() })),
+});
+
+export type Task = z.infer<typeof taskSchema>;
+export type TaskSpec = z.infer<typeof taskSpecSchema>;
+export type SpecOutcome = z.infer<typeof specOutcomeSchema>;
+
+/** One line of a SWE-bench-style dataset: the same fields, with FAIL_TO_PASS / PASS_TO_PASS as JSON strings. */
+export function toDatasetLine(task: Task): string {
+  return JSON.stringify({
+    ...task,
+    FAIL_TO_PASS: JSON.stringify(task.FAIL_TO_PASS),
+    PASS_TO_PASS: JSON.stringify(task.PASS_TO_PASS),
+  });
+}

@@ -1,0 +1,141 @@
+// One full check of a workspace: load the specs, run them, record the run, pick a baseline and compare.
+// Baseline: by default the newest run recorded on a clean tree; with `baselineRef`, the specs are run in a
+// throw-away git worktree of that ref. There, as in SWE-bench ("base commit + test patch"), the CURRENT
+// specs.json and the current version of each spec's test.files are laid over REF's code, so that the comparison
+// asks one question: do today's spec tests pass on REF's code, and on the working tree?
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { gitRoot, headCommit, isClean, resolveCommit } from '../git/git';
+import { withWorktree } from '../git/worktree';
+import type { SpecGraph } from '../spec/graph';
+import { loadSpecFile } from '../spec/load';
+import type { SpecLocations } from '../spec/locations';
+import { SpecLoadError, type SpecProblem } from '../spec/problems';
+import type { SpecFile } from '../spec/schema';
+import { compareToBaseline } from './baseline';
+import { runSpecs, type RunProgress, type RunSpecsOptions } from './runSpecs';
+import { latestCleanRun, newRunId, saveRun } from './runStore';
+import type { BaselineReport, RunRecord } from './types';
+
+export type CheckPhase = 'current' | 'baseline';
+export type CheckProgress = RunProgress & { phase: CheckPhase };
+
+export interface CheckWorkspaceOptions {
+  workspaceDir: string;
+  only?: readonly string[];
+  /** Run the baseline on this git ref instead of using the latest clean recorded run. */
+  baselineRef?: string;
+  concurrency?: number;
+  repeat?: number;
+  signal?: AbortSignal;
+  onProgress?: (event: CheckProgress) => void;
+  /** Save the run under .weave/runs/ (default true). */
+  record?: boolean;
+  outputCapBytes?: number;
+}
+
+export interface CheckResult {
+  run: RunRecord;
+  report: BaselineReport;
+  /** The baseline run compared against (recorded, or just run on `baselineRef`), or null when there is none. */
+  baselineRun: RunRecord | null;
+  specFile: SpecFile;
+  graph: SpecGraph;
+  /** Where each spec sits in the spec file (for annotations). */
+  locations: SpecLocations;
+  specFilePath: string;
+  /** Problems in the spec file that do not stop a check (shown, not fatal). */
+  warnings: SpecProblem[];
+  /** Path of the saved run, when recorded. */
+  savedTo?: string;
+}
+
+export async function checkWorkspace(options: CheckWorkspaceOptions): Promise<CheckResult> {
+  const workspaceDir = path.resolve(options.workspaceDir);
+  const loaded = await loadSpecFile(workspaceDir);
+  if (!loaded.ok) throw new SpecLoadError(loaded.file, loaded.problems);
+  const { specFile, graph, locations } = loaded;
+
+  const common: Omit<RunSpecsOptions, 'workspaceDir' | 'onProgress'> = {
+    specFile,
+    graph,
+    ...(options.only ? { only: options.only } : {}),
+    ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+    ...(options.repeat !== undefined ? { repeat: options.repeat } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.outputCapBytes !== undefined ? { outputCapBytes: options.outputCapBytes } : {}),
+  };
+  const progress = (phase: CheckPhase) => (event: RunProgress) => options.onProgress?.({ ...event, phase });
+
+  // The tree's state before the tests run (tests may write files): that is the state the run describes.
+  const [commit, clean] = await Promise.all([headCommit(workspaceDir), isClean(workspaceDir)]);
+  const startedAt = new Date();
+  const results = await runSpecs({ ...common, workspaceDir, onProgress: progress('current') });
+  const run: RunRecord = {
+    id: newRunId(startedAt),
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    commit,
+    clean,
+    specIds: results.map((r) => r.id),
+    results,
+  };
+
+  let baselineRun: RunRecord | null;
+  if (options.baselineRef !== undefined) {
+    const ref = options.baselineRef;
+    const baseCommit = await resolveCommit((await gitRoot(workspaceDir)) ?? workspaceDir, ref);
+    baselineRun = await withWorktree(workspaceDir, baseCommit, async (dir) => {
+      await layOverCurrentSpecs(workspaceDir, dir, loaded.file, specFile);
+      const baseStarted = new Date();
+      const baseResults = await runSpecs({ ...common, workspaceDir: dir, onProgress: progress('baseline') });
+      return {
+        id: newRunId(baseStarted),
+        startedAt: baseStarted.toISOString(),
+        finishedAt: new Date().toISOString(),
+        commit: baseCommit,
+        clean: true,
+        specIds: baseResults.map((r) => r.id),
+        results: baseResults,
+      };
+    });
+  } else {
+    baselineRun = await latestCleanRun(workspaceDir, run.specIds);
+  }
+  const report = compareToBaseline(run, baselineRun, options.baselineRef);
+  const savedTo = options.record === false ? undefined : await saveRun(workspaceDir, run);
+  return {
+    run,
+    report,
+    baselineRun,
+    specFile,
+    graph,
+    locations,
+    specFilePath: loaded.file,
+    warnings: loaded.warnings,
+    ...(savedTo !== undefined ? { savedTo } : {}),
+  };
+}
+
+/** Copies the current specs.json and every spec's test.files (workspace-relative) into the checkout. */
+async function layOverCurrentSpecs(
+  workspaceDir: string,
+  checkoutDir: string,
+  specPath: string,
+  specFile: SpecFile,
+) {
+  const files = new Set([
+    path.relative(workspaceDir, specPath),
+    ...specFile.specs.flatMap((s) => s.test.files),
+  ]);
+  for (const rel of files) {
+    const from = path.resolve(workspaceDir, rel);
+    const to = path.resolve(checkoutDir, rel);
+    // A test file outside the workspace (../x) is left alone: it is not the workspace's to lay over.
+    if (path.relative(checkoutDir, to).startsWith('..')) continue;
+    const stat = await fs.stat(from).catch(() => undefined);
+    if (!stat?.isFile()) continue;
+    await fs.mkdir(path.dirname(to), { recursive: true });
+    await fs.copyFile(from, to);
+  }
+}

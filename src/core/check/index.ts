@@ -1,0 +1,14 @@
+// The check engine's public surface: run spec tests, record runs, compare against baselines.
+export {
+  checkWorkspace,
+  type CheckPhase,
+  type CheckProgress,
+  type CheckResult,
+  type CheckWorkspaceOptions,
+} from './checkWorkspace';
+export { compareToBaseline } from './baseline';
+export { CheckInputError, runSpecs, type RunProgress, type RunSpecsOptions } from './runSpecs';
+export { latestCleanRun, listRuns, newRunId, runsDir, saveRun } from './runStore';
+export { ranNoTest, summarize } from './summary';
+export { verdictOf } from './verdict';
+export type * from './types';

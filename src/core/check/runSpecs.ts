@@ -1,0 +1,206 @@
+// Runs the spec tests of a workspace: in parallel (default: the machine's available parallelism), each with its
+// own cwd / env / timeout (spec.test over the file's defaults), in dependency order. A spec whose dependsOn did
+// not pass is `blocked` and not run. With `only`, the selected specs AND their transitive dependencies run (a
+// spec is only meaningful when its dependencies hold); the dependencies' results say `ranAsDependency`.
+// With repeat N each spec runs N times in a row and is `flaky` when its verdicts differ.
+// Cancelling (AbortSignal) kills running commands and marks everything not finished `skipped` ("cancelled").
+import os from 'node:os';
+import path from 'node:path';
+import { runCommand } from '../process/runCommand';
+import { SpecGraph } from '../spec/graph';
+import type { Spec, SpecFile } from '../spec/schema';
+import type { SpecResult, Verdict } from './types';
+import { verdictOf } from './verdict';
+
+export type RunProgress =
+  | { type: 'started'; id: string; attempt: number; done: number; total: number }
+  | { type: 'finished'; result: SpecResult; done: number; total: number };
+
+export interface RunSpecsOptions {
+  workspaceDir: string;
+  specFile: SpecFile;
+  /** The spec file's graph when the caller has it (loadSpecFile's); built from specFile otherwise. */
+  graph?: SpecGraph;
+  /** Ids to run (their dependencies run too). All specs when absent. */
+  only?: readonly string[];
+  /** How many spec tests run at once. Default os.availableParallelism(). */
+  concurrency?: number;
+  /** Runs per spec; verdicts that differ make the spec `flaky`. Default 1. */
+  repeat?: number;
+  signal?: AbortSignal;
+  onProgress?: (event: RunProgress) => void;
+  /** Head and tail bytes of output kept per command (see runCommand). */
+  outputCapBytes?: number;
+  killGraceMs?: number;
+}
+
+/** A request that cannot be run as asked (unknown id, bad number): the CLI's exit code 2. */
+export class CheckInputError extends Error {
+  override name = 'CheckInputError';
+}
+
+export async function runSpecs(options: RunSpecsOptions): Promise<SpecResult[]> {
+  const { specFile } = options;
+  const byId = new Map(specFile.specs.map((s) => [s.id, s]));
+  const concurrency = positiveInteger(options.concurrency ?? os.availableParallelism(), 'concurrency');
+  const repeat = positiveInteger(options.repeat ?? 1, 'repeat');
+  const selected = selectSpecs(specFile, options.graph ?? new SpecGraph(specFile.specs), options.only);
+  const requested = new Set(options.only ?? selected.map((s) => s.id));
+
+  const results = new Map<string, SpecResult>();
+  const running = new Set<string>();
+  const total = selected.length;
+  const finish = (result: SpecResult): void => {
+    results.set(result.id, requested.has(result.id) ? result : { ...result, ranAsDependency: true });
+    options.onProgress?.({
+      type: 'finished',
+      result: results.get(result.id) as SpecResult,
+      done: results.size,
+      total,
+    });
+  };
+
+  await new Promise<void>((resolveAll) => {
+    const pump = (): void => {
+      // Repeat the scan while it settles specs without running them: a spec blocked late in the file may block
+      // one earlier in the file.
+      let before: number;
+      do {
+        before = results.size;
+        scan();
+      } while (results.size > before);
+      if (results.size === total) {
+        resolveAll();
+        return;
+      }
+      if (running.size === 0) {
+        // Nothing runs and nothing can start: the rest wait on each other (a dependsOn cycle the loader missed).
+        for (const spec of selected) {
+          if (!results.has(spec.id)) finish(notRun(spec, 'error', 'dependsOn cycle: cannot order this spec'));
+        }
+        resolveAll();
+      }
+    };
+    const scan = (): void => {
+      for (const spec of selected) {
+        if (results.has(spec.id) || running.has(spec.id)) continue;
+        if (options.signal?.aborted) {
+          finish(notRun(spec, 'skipped', 'cancelled'));
+          continue;
+        }
+        const deps = spec.dependsOn.filter((d) => d !== spec.id);
+        const unknown = deps.filter((d) => !byId.has(d));
+        if (unknown.length > 0) {
+          finish(notRun(spec, 'error', `depends on unknown spec ${unknown.join(', ')}`));
+          continue;
+        }
+        if (!deps.every((d) => results.has(d))) continue;
+        const notPassing = deps.filter((d) => results.get(d)?.verdict !== 'pass');
+        if (notPassing.length > 0) {
+          const why = notPassing.map((d) => `${d}: ${results.get(d)?.verdict}`).join(', ');
+          finish(notRun(spec, 'blocked', `blocked by ${notPassing.join(', ')} (${why})`));
+          continue;
+        }
+        if (running.size >= concurrency) continue;
+        running.add(spec.id);
+        void runRepeated(spec, options, repeat, (attempt) =>
+          options.onProgress?.({ type: 'started', id: spec.id, attempt, done: results.size, total }),
+        ).then((result) => {
+          running.delete(spec.id);
+          finish(result);
+          pump();
+        });
+      }
+    };
+    pump();
+  });
+  return selected.map((s) => results.get(s.id) as SpecResult);
+}
+
+/** The specs to run, in file order: `only` plus everything it transitively depends on. */
+function selectSpecs(specFile: SpecFile, graph: SpecGraph, only: readonly string[] | undefined): Spec[] {
+  if (only === undefined) return specFile.specs;
+  const unknown = only.filter((id) => !graph.has(id));
+  if (unknown.length > 0) {
+    throw new CheckInputError(`unknown spec id${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`);
+  }
+  const wanted = new Set(only.flatMap((id) => [id, ...graph.dependenciesOf(id, { transitive: true })]));
+  return specFile.specs.filter((s) => wanted.has(s.id));
+}
+
+function positiveInteger(value: number, name: string): number {
+  if (!Number.isInteger(value) || value < 1)
+    throw new CheckInputError(`${name} must be a whole number ≥ 1, got ${value}`);
+  return value;
+}
+
+function notRun(spec: Spec, verdict: Verdict, reason: string): SpecResult {
+  return {
+    id: spec.id,
+    kind: spec.kind,
+    verdict,
+    reason,
+    exitCode: null,
+    signal: null,
+    durationMs: 0,
+    output: '',
+    truncatedBytes: 0,
+  };
+}
+
+async function runOnce(spec: Spec, options: RunSpecsOptions): Promise<SpecResult> {
+  const { specFile, workspaceDir } = options;
+  const timeoutMs = (spec.test.timeoutSeconds ?? specFile.defaults.timeoutSeconds) * 1000;
+  const outcome = await runCommand({
+    command: spec.test.command,
+    cwd: path.resolve(workspaceDir, spec.test.cwd ?? specFile.defaults.cwd),
+    env: { ...specFile.defaults.env, ...spec.test.env },
+    timeoutMs,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.outputCapBytes !== undefined ? { outputCapBytes: options.outputCapBytes } : {}),
+    ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+  });
+  const { verdict, reason, summary } = verdictOf(outcome, timeoutMs);
+  return {
+    id: spec.id,
+    kind: spec.kind,
+    verdict,
+    ...(reason !== undefined ? { reason } : {}),
+    exitCode: outcome.exitCode,
+    signal: outcome.signal,
+    durationMs: Math.round(outcome.durationMs),
+    ...(summary ? { summary } : {}),
+    output: outcome.output,
+    truncatedBytes: outcome.truncatedBytes,
+  };
+}
+
+/** Runs a spec `repeat` times in a row (never concurrently with itself: tests may share files). */
+async function runRepeated(
+  spec: Spec,
+  options: RunSpecsOptions,
+  repeat: number,
+  onStart: (attempt: number) => void,
+): Promise<SpecResult> {
+  const attempts: SpecResult[] = [];
+  for (let attempt = 1; attempt <= repeat; attempt++) {
+    onStart(attempt);
+    const result = await runOnce(spec, options);
+    attempts.push(result);
+    if (result.verdict === 'skipped') return result; // cancelled
+  }
+  const last = attempts[attempts.length - 1] as SpecResult;
+  if (repeat === 1) return last;
+  const verdicts = attempts.map((a) => a.verdict);
+  const meanMs = Math.round(attempts.reduce((n, a) => n + a.durationMs, 0) / attempts.length);
+  if (verdicts.every((v) => v === verdicts[0])) return { ...last, durationMs: meanMs, repeats: verdicts };
+  // Show the output of a run that did not pass: that is the one worth reading.
+  const telling = attempts.find((a) => a.verdict !== 'pass') ?? last;
+  return {
+    ...telling,
+    verdict: 'flaky',
+    reason: `verdicts differed across ${repeat} runs: ${verdicts.join(', ')}`,
+    durationMs: meanMs,
+    repeats: verdicts,
+  };
+}

@@ -1,0 +1,103 @@
+// Throw-away checkouts for running things away from the user's files: `git worktree add --detach` of a ref,
+// or of HEAD plus the user's uncommitted changes ('WORKTREE'), always removed afterwards (error and abort
+// included). Outside git the workspace folder is copied instead. The user's working tree is never written.
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { GitError, git, gitRoot, resolveCommit } from './git';
+
+/** Check out the current working state (HEAD + uncommitted changes + untracked, non-ignored files). */
+export const WORKING_TREE = 'WORKTREE';
+
+/** Folders never copied into a scratch copy, and linked instead when the checkout lacks them (installed deps). */
+const LINKED_DEPENDENCY_DIRS = ['node_modules'];
+
+/**
+ * Runs `fn` with the path of `workspaceDir`'s counterpart inside a scratch checkout of `ref`. The workspace may be
+ * a subfolder of its repository: the same subfolder of the checkout is passed. The workspace's installed
+ * dependency folders (node_modules), which git does not track, are symlinked into the checkout so tests can run.
+ */
+export async function withWorktree<T>(
+  workspaceDir: string,
+  ref: string,
+  fn: (workspaceDirInCheckout: string) => Promise<T>,
+): Promise<T> {
+  const workspace = await fs.realpath(workspaceDir);
+  const root = await gitRoot(workspace);
+  const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-checkout-'));
+  try {
+    if (root === null) {
+      if (ref !== WORKING_TREE) {
+        throw new GitError(`cannot check out '${ref}': ${workspaceDir} is not in a git repository`, [], '');
+      }
+      const copy = path.join(scratch, path.basename(workspace));
+      await copyTree(workspace, copy);
+      await linkDependencies(workspace, copy);
+      return await fn(copy);
+    }
+    const checkout = path.join(scratch, 'tree');
+    const commit = ref === WORKING_TREE ? await resolveCommit(root, 'HEAD') : await resolveCommit(root, ref);
+    // No hooks: a post-checkout hook must not run (it could touch anything) for a scratch checkout.
+    await git(
+      ['-c', 'core.hooksPath=/dev/null', 'worktree', 'add', '--detach', '--force', checkout, commit],
+      root,
+    );
+    try {
+      if (ref === WORKING_TREE) await copyUncommittedChanges(root, checkout);
+      const inCheckout = path.join(checkout, path.relative(root, workspace));
+      await fs.mkdir(inCheckout, { recursive: true });
+      await linkDependencies(workspace, inCheckout);
+      return await fn(inCheckout);
+    } finally {
+      await git(['worktree', 'remove', '--force', '--force', checkout], root).catch(() => undefined);
+    }
+  } finally {
+    await fs.rm(scratch, { recursive: true, force: true });
+    if (root !== null) await git(['worktree', 'prune'], root).catch(() => undefined);
+  }
+}
+
+/** Applies the user's staged + unstaged changes and copies untracked (non-ignored) files into `checkout`. */
+async function copyUncommittedChanges(root: string, checkout: string): Promise<void> {
+  const diff = await git(['diff', 'HEAD', '--binary', '--no-color', '--no-ext-diff'], root);
+  if (diff.trim().length > 0)
+    await git(['apply', '--whitespace=nowarn', '--binary', '-'], checkout, { input: diff });
+  const untracked = (await git(['ls-files', '--others', '--exclude-standard', '-z'], root))
+    .split('\0')
+    .filter(Boolean);
+  for (const rel of untracked) {
+    const target = path.join(checkout, rel);
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    await fs.cp(path.join(root, rel), target, { verbatimSymlinks: true });
+  }
+}
+
+async function copyTree(from: string, to: string): Promise<void> {
+  await fs.cp(from, to, {
+    recursive: true,
+    verbatimSymlinks: true,
+    filter: (source) => {
+      const rel = path.relative(from, source).split(path.sep);
+      return (
+        !(rel[0] !== undefined && LINKED_DEPENDENCY_DIRS.includes(rel[0])) &&
+        !(rel[0] === '.weave' && rel[1] === 'runs')
+      );
+    },
+  });
+}
+
+async function linkDependencies(workspace: string, target: string): Promise<void> {
+  for (const name of LINKED_DEPENDENCY_DIRS) {
+    const source = path.join(workspace, name);
+    const destination = path.join(target, name);
+    const [hasSource, hasDestination] = await Promise.all([exists(source), exists(destination)]);
+    if (hasSource && !hasDestination) await fs.symlink(source, destination, 'junction');
+  }
+}
+
+async function exists(p: string): Promise<boolean> {
+  return fs.lstat(p).then(
+    () => true,
+    () => false,
+  );
+}

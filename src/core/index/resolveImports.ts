@@ -1,0 +1,214 @@
+// Resolves import specifiers to workspace files, per language, against the set of indexed files.
+// What is resolved (anything else — packages, the standard library, aliases — is left out of `imports`):
+// - JS/TS: relative and root-absolute specifiers: `./x` → x.ts/.tsx/.d.ts/.js/.jsx/.mjs/.cjs/.mts/.cts or
+//   x/index.*; `./x.js` also → x.ts/x.tsx (TypeScript's ESM convention). No tsconfig `paths`, no packages.
+// - Python: relative (`from .a import b` → a.py or a/__init__.py, and a/b.py when `b` is a submodule) and
+//   absolute modules found under the workspace root, `src/`, the importing file's folder or its top-level
+//   package's parent; the parent packages' __init__.py files are imported too (Python runs them).
+// - Go: import paths under a go.mod module in the workspace → every non-test .go file of that folder; the
+//   files of one package (one folder) see each other without imports, so each file also depends on its
+//   package's other files.
+// - Rust: `mod x;` → x.rs / x/mod.rs next to the module; `use crate::a::b`, `super::`, `self::` → the module
+//   files along the path that exist.
+// - Java: `import a.b.C;` → any file ending in a/b/C.java; `a.b.*` → that package's files; a static import
+//   drops the member name. Classes of the same package need no import, so each file also depends on its
+//   package's (folder's) other files.
+import path from 'node:path/posix';
+import type { LanguageId } from './types';
+
+export interface ImportResolver {
+  resolve(file: string, language: LanguageId, specifiers: string[]): string[];
+}
+
+const jsExtensions = ['.ts', '.tsx', '.d.ts', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts'];
+
+export function createImportResolver(files: Iterable<string>, readText: (file: string) => string | undefined): ImportResolver {
+  const fileSet = new Set(files);
+  const byDir = new Map<string, string[]>();
+  for (const f of fileSet) {
+    const dir = path.dirname(f);
+    const list = byDir.get(dir);
+    if (list) list.push(f);
+    else byDir.set(dir, [f]);
+  }
+  let goModules: Array<{ module: string; dir: string }> | undefined;
+  const goModulesOf = () =>
+    (goModules ??= [...fileSet]
+      .filter((f) => path.basename(f) === 'go.mod')
+      .flatMap((f) => {
+        const name = /^module\s+(\S+)/m.exec(readText(f) ?? '')?.[1];
+        return name === undefined ? [] : [{ module: name, dir: path.dirname(f) }];
+      }));
+  let javaBySuffix: Map<string, string[]> | undefined;
+  const javaFilesEndingWith = (suffix: string): string[] => {
+    if (!javaBySuffix) {
+      javaBySuffix = new Map();
+      for (const f of fileSet) {
+        if (!f.endsWith('.java')) continue;
+        const parts = f.split('/');
+        for (let i = 0; i < parts.length; i++) {
+          const key = parts.slice(i).join('/');
+          const list = javaBySuffix.get(key);
+          if (list) list.push(f);
+          else javaBySuffix.set(key, [f]);
+        }
+      }
+    }
+    return javaBySuffix.get(suffix) ?? [];
+  };
+  const has = (f: string) => fileSet.has(f);
+  const siblings = (file: string, ext: string, skipTests: boolean) =>
+    (byDir.get(path.dirname(file)) ?? []).filter(
+      (f) => f !== file && f.endsWith(ext) && !(skipTests && f.endsWith('_test.go')),
+    );
+
+  function resolveJs(file: string, spec: string): string[] {
+    if (!spec.startsWith('.') && !spec.startsWith('/')) return [];
+    const base = spec.startsWith('/') ? path.normalize(spec.slice(1)) : path.join(path.dirname(file), spec);
+    if (base.startsWith('..')) return [];
+    const candidates = [base, ...jsExtensions.map((e) => base + e), ...jsExtensions.map((e) => `${base}/index${e}`)];
+    const jsToTs: Record<string, string[]> = { '.js': ['.ts', '.tsx'], '.jsx': ['.tsx'], '.mjs': ['.mts'], '.cjs': ['.cts'] };
+    const ext = path.extname(base);
+    for (const alt of jsToTs[ext] ?? []) candidates.push(base.slice(0, -ext.length) + alt);
+    const found = candidates.find(has);
+    return found === undefined ? [] : [found];
+  }
+
+  function pythonModule(dir: string, dotted: string): string[] {
+    const rel = dotted === '' ? dir : path.join(dir, ...dotted.split('.'));
+    const found: string[] = [];
+    for (const c of [`${rel}.py`, `${rel}.pyi`, `${rel}/__init__.py`]) if (has(c)) found.push(c);
+    if (found.length === 0) return [];
+    // Importing a.b.c runs a/__init__.py and a/b/__init__.py first.
+    const parts = dotted === '' ? [] : dotted.split('.');
+    for (let i = 1; i < parts.length; i++) {
+      const init = path.join(dir, ...parts.slice(0, i), '__init__.py');
+      if (has(init)) found.push(init);
+    }
+    return found;
+  }
+
+  function resolvePython(file: string, spec: string): string[] {
+    const dots = /^\.*/.exec(spec)![0].length;
+    if (dots > 0) {
+      let dir = path.dirname(file);
+      for (let i = 1; i < dots; i++) dir = path.dirname(dir);
+      return pythonModule(dir, spec.slice(dots)).map((f) => path.normalize(f));
+    }
+    const roots = new Set<string>(['.', 'src', path.dirname(file)]);
+    // The folder above the importing file's top-level package is on sys.path when the package is used.
+    let pkg = path.dirname(file);
+    while (pkg !== '.' && has(`${pkg}/__init__.py`)) pkg = path.dirname(pkg);
+    roots.add(pkg);
+    for (const root of roots) {
+      const found = pythonModule(root, spec).map((f) => path.normalize(f));
+      if (found.length > 0) return found;
+    }
+    return [];
+  }
+
+  function resolveGo(file: string, spec: string): string[] {
+    for (const { module, dir } of goModulesOf()) {
+      if (spec !== module && !spec.startsWith(`${module}/`)) continue;
+      const pkgDir = path.normalize(path.join(dir, spec.slice(module.length)));
+      return (byDir.get(pkgDir) ?? []).filter((f) => f.endsWith('.go') && !f.endsWith('_test.go') && f !== file);
+    }
+    return [];
+  }
+
+  function rustModuleFiles(dir: string, segments: string[]): string[] {
+    const found: string[] = [];
+    let current = dir;
+    for (const segment of segments) {
+      const asFile = path.join(current, `${segment}.rs`);
+      const asDir = path.join(current, segment, 'mod.rs');
+      if (has(asFile)) found.push(asFile);
+      else if (has(asDir)) found.push(asDir);
+      else break;
+      current = path.join(current, segment);
+    }
+    return found;
+  }
+
+  function rustModuleDir(file: string): string {
+    const base = path.basename(file);
+    if (base === 'lib.rs' || base === 'main.rs' || base === 'mod.rs') return path.dirname(file);
+    return file.slice(0, -'.rs'.length);
+  }
+
+  function rustCrateRoot(file: string): string | undefined {
+    for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+      if (has(path.join(dir, 'lib.rs')) || has(path.join(dir, 'main.rs'))) return dir;
+      if (dir === '.' || dir === '/') return undefined;
+    }
+  }
+
+  function resolveRust(file: string, spec: string): string[] {
+    if (spec.startsWith('mod ')) return rustModuleFiles(rustModuleDir(file), [spec.slice(4)]);
+    const segments = spec.replace(/[{}].*$/, '').split('::').filter((s) => s !== '');
+    const head = segments.shift();
+    if (head === 'crate') {
+      const root = rustCrateRoot(file);
+      return root === undefined ? [] : rustModuleFiles(root, segments);
+    }
+    if (head === 'self') return rustModuleFiles(rustModuleDir(file), segments);
+    if (head === 'super') {
+      let dir = path.dirname(rustModuleDir(file));
+      while (segments[0] === 'super') {
+        segments.shift();
+        dir = path.dirname(dir);
+      }
+      return rustModuleFiles(dir, segments);
+    }
+    return [];
+  }
+
+  function resolveJava(spec: string): string[] {
+    const isStatic = spec.startsWith('static ');
+    const name = spec.replace(/^static\s+/, '');
+    if (name.endsWith('.*')) {
+      const pkgPath = name.slice(0, -2).split('.').join('/');
+      const asPackage = [...byDir.entries()]
+        .filter(([dir]) => dir === pkgPath || dir.endsWith(`/${pkgPath}`))
+        .flatMap(([, fs]) => fs.filter((f) => f.endsWith('.java')));
+      // `import static a.b.C.*` names a class, not a package.
+      return asPackage.length > 0 || !isStatic ? asPackage : javaFilesEndingWith(`${pkgPath}.java`);
+    }
+    const parts = name.split('.');
+    if (isStatic) parts.pop();
+    return javaFilesEndingWith(`${parts.join('/')}.java`);
+  }
+
+  return {
+    resolve(file, language, specifiers) {
+      const out = new Set<string>();
+      const add = (list: string[]) => {
+        for (const f of list) if (f !== file) out.add(f);
+      };
+      for (const spec of specifiers) {
+        switch (language) {
+          case 'typescript':
+          case 'tsx':
+          case 'javascript':
+            add(resolveJs(file, spec));
+            break;
+          case 'python':
+            add(resolvePython(file, spec));
+            break;
+          case 'go':
+            add(resolveGo(file, spec));
+            break;
+          case 'rust':
+            add(resolveRust(file, spec));
+            break;
+          case 'java':
+            add(resolveJava(spec));
+            break;
+        }
+      }
+      if (language === 'go') add(siblings(file, '.go', !file.endsWith('_test.go')));
+      if (language === 'java') add(siblings(file, '.java', false));
+      return [...out].sort();
+    },
+  };
+}

@@ -1,0 +1,97 @@
+// Lists a workspace's files the way the user's git sees them. In a git work tree that does not ignore the
+// workspace itself: `git ls-files -co --exclude-standard` (tracked + untracked-not-ignored; git applies every
+// .gitignore, .git/info/exclude and the global excludes file). Otherwise (no git, or a workspace that its
+// enclosing repository ignores): a directory walk that applies the .gitignore files it meets (see
+// gitignore.ts), never follows a symlink back into a folder it is already in, and reports such loops.
+// node_modules, .git and .weave are never listed.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { GitignoreRules } from './gitignore';
+import type { SkippedFile } from './types';
+
+const execFileAsync = promisify(execFile);
+const alwaysExcluded = new Set(['node_modules', '.git', '.weave']);
+
+export interface WorkspaceListing {
+  /** Workspace-relative paths with '/' separators, sorted. */
+  files: string[];
+  skipped: SkippedFile[];
+  source: 'git' | 'walk';
+}
+
+export async function listWorkspaceFiles(workspaceDir: string): Promise<WorkspaceListing> {
+  const fromGit = await gitListing(workspaceDir);
+  const listing = fromGit ?? walkListing(workspaceDir);
+  listing.files = listing.files.filter((f) => !f.split('/').some((segment) => alwaysExcluded.has(segment))).sort();
+  return listing;
+}
+
+async function gitListing(workspaceDir: string): Promise<WorkspaceListing | undefined> {
+  const git = (args: string[]) =>
+    execFileAsync('git', args, { cwd: workspaceDir, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' });
+  try {
+    const inside = await git(['rev-parse', '--is-inside-work-tree']);
+    if (inside.stdout.trim() !== 'true') return undefined;
+  } catch {
+    return undefined;
+  }
+  try {
+    // Exit 0 = the workspace folder itself is ignored: ls-files would list nothing, so walk it instead.
+    await git(['check-ignore', '-q', '--no-index', path.resolve(workspaceDir)]);
+    return undefined;
+  } catch {
+    // not ignored (exit 1): use git's listing
+  }
+  const { stdout } = await git(['ls-files', '-z', '--cached', '--others', '--exclude-standard']);
+  const files = [...new Set(stdout.split('\0').filter((f) => f.length > 0))];
+  return { files, skipped: [], source: 'git' };
+}
+
+function walkListing(workspaceDir: string): WorkspaceListing {
+  const files: string[] = [];
+  const skipped: SkippedFile[] = [];
+  const root = fs.realpathSync(workspaceDir);
+
+  const walk = (dir: string, rel: string, realChain: string[], rules: GitignoreRules): void => {
+    const here = rules.withFile(path.join(dir, '.gitignore'), rel);
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      if (rel !== '') skipped.push({ path: rel, reason: 'unreadable' });
+      return;
+    }
+    for (const entry of entries) {
+      if (alwaysExcluded.has(entry.name)) continue;
+      const relPath = rel === '' ? entry.name : `${rel}/${entry.name}`;
+      const absPath = path.join(dir, entry.name);
+      let isDir = entry.isDirectory();
+      let real = absPath;
+      if (entry.isSymbolicLink()) {
+        try {
+          isDir = fs.statSync(absPath).isDirectory();
+          real = fs.realpathSync(absPath);
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          if (code === 'ELOOP') skipped.push({ path: relPath, reason: 'symlink-loop' });
+          continue; // a dangling link is not a file
+        }
+      }
+      if (here.ignores(relPath, isDir)) continue;
+      if (!isDir) {
+        files.push(relPath);
+        continue;
+      }
+      // A folder that is (a link to) one of its own ancestors would be walked forever.
+      if (realChain.includes(real)) {
+        skipped.push({ path: relPath, reason: 'symlink-loop' });
+        continue;
+      }
+      walk(absPath, relPath, [...realChain, real], here);
+    }
+  };
+  walk(root, '', [root], new GitignoreRules());
+  return { files, skipped, source: 'walk' };
+}

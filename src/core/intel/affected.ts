@@ -1,0 +1,274 @@
+// Which specs a change can affect. A spec is affected when a changed file is one of its anchor files, one of its
+// test files, or in the import cone of either. Safety first: whatever Weave cannot trace (a config file, a
+// lockfile, a file with no grammar, a deleted file, the spec file itself) selects ALL specs, and every selected
+// spec carries the reason it was selected. A spec that could break must never be left out.
+import path from 'node:path';
+import type { SpecProblem } from '../spec/problems';
+import type { SpecFile } from '../spec/schema';
+import { type IndexView, type ResolvedAnchor } from './anchors';
+import { changedFilesFromList, changedFilesSince, type ChangedFile } from './changes';
+import { importChain, specCones, type SpecCone } from './cones';
+import { loadIntelWorkspace } from './workspace';
+
+export interface AffectedSpec {
+  id: string;
+  reasons: string[];
+}
+
+export interface AffectedResult {
+  /** True when some change has unknown impact: every spec is selected. */
+  all: boolean;
+  /** Why every spec was selected (one line per change with unknown impact). */
+  allReasons: string[];
+  /** Selected specs, in spec-file order, each with why. */
+  affected: AffectedSpec[];
+  /** Specs left out: no change reaches them. */
+  unaffected: string[];
+  /** Changes that can affect no spec (Weave's own run state). */
+  ignored: string[];
+  changes: ChangedFile[];
+}
+
+export interface AffectedInput {
+  specFile: SpecFile;
+  index: IndexView;
+  changes: ChangedFile[];
+  /** Anchors resolved by resolveAnchors (their files and symbols count as the spec's own). */
+  resolved?: Map<string, ResolvedAnchor[]>;
+  workspaceDir?: string;
+  /** The spec file's workspace-relative path (default `.weave/specs.json`). */
+  specFilePath?: string;
+}
+
+/** Manifests, lockfiles and tool configs: they change how everything builds or runs, so their impact is unknown. */
+const CONFIG_FILE_NAMES = new Set([
+  'package.json',
+  'package-lock.json',
+  'npm-shrinkwrap.json',
+  'yarn.lock',
+  'pnpm-lock.yaml',
+  'pnpm-workspace.yaml',
+  'bun.lockb',
+  '.npmrc',
+  '.nvmrc',
+  '.node-version',
+  '.mocharc.json',
+  '.mocharc.yml',
+  '.babelrc',
+  'tsconfig.json',
+  'jsconfig.json',
+  'setup.py',
+  'setup.cfg',
+  'pyproject.toml',
+  'pytest.ini',
+  'tox.ini',
+  'noxfile.py',
+  'requirements.txt',
+  'Pipfile',
+  'Pipfile.lock',
+  'poetry.lock',
+  'go.mod',
+  'go.sum',
+  'Cargo.toml',
+  'Cargo.lock',
+  'build.rs',
+  'pom.xml',
+  'build.gradle',
+  'build.gradle.kts',
+  'settings.gradle',
+  'Makefile',
+  '.env',
+]);
+
+/** Loaded by tools, not imported: `vitest.config.ts`, `.mocharc.js`, `tsconfig.base.json`, `.env.test`. */
+function isConfigFile(file: string): boolean {
+  const name = path.posix.basename(file);
+  return (
+    CONFIG_FILE_NAMES.has(name) ||
+    /\.config\.(m|c)?(j|t)s$/.test(name) ||
+    /^\.[\w-]+rc(\.(m|c)?js|\.json|\.ya?ml)?$/.test(name) ||
+    /^tsconfig\..*\.json$/.test(name) ||
+    /^requirements[-.].*\.txt$/.test(name) ||
+    name.startsWith('.env.')
+  );
+}
+
+export function affectedSpecs(input: AffectedInput): AffectedResult {
+  const { specFile, index, changes } = input;
+  const specFilePath = input.specFilePath ?? '.weave/specs.json';
+  const skipped = new Map(index.skipped.map((s) => [s.path, s.reason]));
+  const allReasons: string[] = [];
+  const ignored: string[] = [];
+  const traceable: ChangedFile[] = [];
+
+  for (const change of changes) {
+    const file = change.path;
+    if (file.startsWith('.weave/runs/') || file === '.weave/.gitignore' || file.startsWith('.weave/cache/')) {
+      ignored.push(file);
+    } else if (file === specFilePath || file.startsWith('.weave/')) {
+      allReasons.push(`${file} changed: the specs themselves may have changed`);
+    } else if (change.status === 'deleted') {
+      allReasons.push(`${file} was deleted: whatever loaded it can no longer be traced`);
+    } else if (change.status === 'type-changed') {
+      allReasons.push(`${file} changed type (file ↔ symlink): its impact is unknown`);
+    } else if (isConfigFile(file)) {
+      allReasons.push(
+        `${file} is a manifest, lockfile or tool configuration: it can change how every test runs`,
+      );
+    } else if (!index.files.has(file)) {
+      const why = skipped.get(file);
+      const detail =
+        why === 'too-large'
+          ? 'it is too large to index'
+          : why === 'binary'
+            ? 'it is a binary file'
+            : why === 'ignored'
+              ? 'it is ignored by the index'
+              : 'Weave has no grammar for it';
+      allReasons.push(`${file} cannot be traced (${detail}): a test may read it`);
+    } else {
+      traceable.push(change);
+    }
+  }
+
+  const cones = specCones(
+    specFile,
+    index,
+    withDefined({ workspaceDir: input.workspaceDir, resolved: input.resolved }),
+  );
+  const reasons = new Map<string, string[]>(specFile.specs.map((s) => [s.id, []]));
+  const add = (id: string, reason: string): void => {
+    const list = reasons.get(id)!;
+    if (!list.includes(reason)) list.push(reason);
+  };
+
+  if (allReasons.length === 0) {
+    for (const spec of specFile.specs) {
+      const cone = cones.get(spec.id)!;
+      if (traceable.length > 0 && cone.uncertain.length > 0) {
+        add(spec.id, `its import cone is incomplete (${cone.uncertain[0]!}), so any change may reach it`);
+      }
+      for (const change of traceable) {
+        for (const reason of reasonsFor(change, cone, input.resolved?.get(spec.id) ?? [], index)) {
+          add(spec.id, reason);
+        }
+      }
+    }
+    // A spec whose dependency breaks turns `blocked`: it can change verdict too.
+    const dependents = dependentsMap(specFile);
+    const queue = specFile.specs.map((s) => s.id).filter((id) => reasons.get(id)!.length > 0);
+    while (queue.length > 0) {
+      const id = queue.shift()!;
+      for (const dependent of dependents.get(id) ?? []) {
+        const fresh = reasons.get(dependent)!.length === 0;
+        add(dependent, `it depends on ${id}, which is affected`);
+        if (fresh) queue.push(dependent);
+      }
+    }
+  } else {
+    for (const spec of specFile.specs) add(spec.id, 'every spec is selected: a change has unknown impact');
+  }
+
+  const affected = specFile.specs
+    .filter((s) => reasons.get(s.id)!.length > 0)
+    .map((s) => ({ id: s.id, reasons: reasons.get(s.id)! }));
+  const unaffected = specFile.specs.filter((s) => reasons.get(s.id)!.length === 0).map((s) => s.id);
+  return { all: allReasons.length > 0, allReasons, affected, unaffected, ignored, changes };
+}
+
+function reasonsFor(
+  change: ChangedFile,
+  cone: SpecCone,
+  anchors: ResolvedAnchor[],
+  index: IndexView,
+): string[] {
+  const out: string[] = [];
+  const file = change.path;
+  const symbols = changedSymbolNames(change, index);
+  const what = symbols.length > 0 ? `${file} (${symbols.join(', ')})` : file;
+  for (const anchor of anchors.filter((a) => a.file === file)) {
+    const touched =
+      anchor.symbol !== undefined &&
+      change.lines?.some((l) => l.start - 1 <= anchor.range.end.line && l.end - 1 >= anchor.range.start.line);
+    out.push(
+      touched
+        ? `its anchored symbol ${anchor.symbol} changed (${file})`
+        : `${what} is anchored by ${anchor.anchor}`,
+    );
+  }
+  const rootWhy = cone.roots.get(file);
+  if (rootWhy !== undefined && !rootWhy.startsWith('anchor ')) out.push(`${what} is its ${rootWhy}`);
+  else if (rootWhy === undefined && cone.parent.has(file)) {
+    const chain = importChain(cone, file).reverse();
+    out.push(`${what} is in its import cone (${chain.join(' → ')})`);
+  }
+  return out;
+}
+
+function changedSymbolNames(change: ChangedFile, index: IndexView): string[] {
+  if (change.lines === undefined) return [];
+  const names = new Set<string>();
+  for (const span of change.lines) {
+    for (let line = span.start - 1; line <= span.end - 1 && line < span.start + 200; line++) {
+      const s = index.enclosingSymbol(change.path, line);
+      if (s) names.add(s.qualifiedName);
+    }
+  }
+  return [...names].slice(0, 6);
+}
+
+function dependentsMap(specFile: SpecFile): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const spec of specFile.specs) {
+    for (const dep of spec.dependsOn) out.set(dep, [...(out.get(dep) ?? []), spec.id]);
+  }
+  return out;
+}
+
+/** Drops undefined values so optional properties stay absent under exactOptionalPropertyTypes. */
+function withDefined<T extends object>(o: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as {
+    [K in keyof T]: Exclude<T[K], undefined>;
+  };
+}
+
+export interface SelectAffectedOptions {
+  workspaceDir: string;
+  /** Changes since this git ref (committed, staged, unstaged and untracked). Default `HEAD`. */
+  since?: string;
+  /** Or exactly these workspace-relative files. */
+  files?: string[];
+  signal?: AbortSignal;
+}
+
+/** Loads the workspace, finds the changes and selects the affected specs (throws ChangeInputError on bad input). */
+export interface SelectedAffected extends AffectedResult {
+  /** `--files` or `changes since REF`. */
+  source: string;
+  specCount: number;
+  /** Anchors that did not resolve (printed as warnings: selection still covers those specs' tests). */
+  anchorProblems: SpecProblem[];
+}
+
+export async function selectAffected(options: SelectAffectedOptions): Promise<SelectedAffected> {
+  const ws = await loadIntelWorkspace(options.workspaceDir, options.signal ? { signal: options.signal } : {});
+  const changes =
+    options.files !== undefined
+      ? changedFilesFromList(ws.workspaceDir, options.files)
+      : await changedFilesSince(ws.workspaceDir, options.since ?? 'HEAD');
+  const result = affectedSpecs({
+    specFile: ws.specFile,
+    index: ws.index,
+    changes,
+    resolved: ws.resolved,
+    workspaceDir: ws.workspaceDir,
+    specFilePath: ws.specFilePath,
+  });
+  const source = options.files !== undefined ? '--files' : `changes since ${options.since ?? 'HEAD'}`;
+  return { ...result, source, specCount: ws.specFile.specs.length, anchorProblems: ws.anchorProblems };
+}
+
+/** The ids `weave check --affected` runs: every spec a change can affect, in spec-file order. */
+export async function affectedSpecIds(options: SelectAffectedOptions): Promise<string[]> {
+  return (await selectAffected(options)).affected.map((s) => s.id);
+}

@@ -1,0 +1,227 @@
+// Resolves each spec's anchors ("src/cache.js", "src/cache.js#LruCache.get") to file ranges with the
+// tree-sitter index, and reports wrong anchors as problems located at the anchor string in .weave/specs.json.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { SpecFile } from '../spec/schema';
+import type { FileIndex, Range, SkippedFile } from '../index/types';
+import type { LocatedSymbol, WorkspaceIndex } from '../index/workspaceIndex';
+import { parseAnchor } from '../spec/anchors';
+import type { SpecLocations } from '../spec/locations';
+import type { SpecProblem } from '../spec/problems';
+
+/** What anchor resolution, affected-spec selection, coupling and blame read from the workspace index. */
+export type IndexView = Pick<WorkspaceIndex, 'files' | 'skipped' | 'findSymbol' | 'enclosingSymbol'>;
+
+export interface ResolvedAnchor {
+  /** The anchor as written in specs.json. */
+  anchor: string;
+  /** Workspace-relative file, '/'-separated. */
+  file: string;
+  /** Qualified name of the symbol, when the anchor names one and it resolved. */
+  symbol?: string;
+  /** The symbol's definition, or the whole file for a file anchor (0-based lines). */
+  range: Range;
+}
+
+/** The part of the spec loader's SpecLocations that anchors need. */
+export type AnchorLocator = Pick<SpecLocations, 'locate'>;
+
+export interface ResolveAnchorsOptions {
+  /** Used to tell a file with no grammar (exists on disk) from a missing one, and to size file ranges. */
+  workspaceDir?: string;
+  locations?: AnchorLocator;
+  /** The spec file the problems are reported against (default `.weave/specs.json`). */
+  specFilePath?: string;
+}
+
+export interface AnchorResolution {
+  resolved: Map<string, ResolvedAnchor[]>;
+  problems: SpecProblem[];
+}
+
+/** './src\\a.js' → 'src/a.js'; '.' and '' → ''. */
+export function normalizeWorkspacePath(p: string): string {
+  const slashed = p.trim().replace(/\\/g, '/');
+  if (slashed === '' || slashed === '.' || slashed === './') return '';
+  return path.posix.normalize(slashed).replace(/^\.\//, '').replace(/\/$/, '');
+}
+
+export function resolveAnchors(
+  specFile: SpecFile,
+  index: IndexView,
+  options: ResolveAnchorsOptions = {},
+): AnchorResolution {
+  const resolved = new Map<string, ResolvedAnchor[]>();
+  const problems: SpecProblem[] = [];
+  const skipped = new Map(index.skipped.map((s) => [s.path, s]));
+  specFile.specs.forEach((spec, specIndex) => {
+    const out: ResolvedAnchor[] = [];
+    spec.anchors.forEach((anchor, anchorIndex) => {
+      const report = (message: string, severity: 'error' | 'warning' = 'error'): void => {
+        const jsonPath = ['specs', specIndex, 'anchors', anchorIndex];
+        const at = options.locations?.locate(jsonPath);
+        problems.push({
+          file: options.specFilePath ?? '.weave/specs.json',
+          line: at?.line ?? 1,
+          column: at?.column ?? 1,
+          path: `specs[${specIndex}].anchors[${anchorIndex}]`,
+          message,
+          severity,
+        });
+      };
+      const result = resolveOne(anchor, index, skipped, options.workspaceDir);
+      if ('problem' in result) {
+        report(result.problem, result.severity);
+        out.push(...result.fallback);
+      } else {
+        out.push(...result.anchors);
+      }
+    });
+    resolved.set(spec.id, out);
+  });
+  return { resolved, problems };
+}
+
+type OneResult =
+  | { anchors: ResolvedAnchor[] }
+  | { problem: string; severity: 'error' | 'warning'; fallback: ResolvedAnchor[] };
+
+function resolveOne(
+  anchor: string,
+  index: IndexView,
+  skipped: Map<string, SkippedFile>,
+  workspaceDir: string | undefined,
+): OneResult {
+  const parsed = parseAnchor(anchor);
+  const anchorPath = normalizeWorkspacePath(parsed.file);
+  const symbol = parsed.symbol;
+  const indexed = index.files.get(anchorPath);
+
+  if (indexed === undefined) {
+    const skip = skipped.get(anchorPath);
+    const onDisk = skip !== undefined || existsFile(workspaceDir, anchorPath);
+    if (!onDisk) {
+      return { problem: `anchor file ${anchorPath} does not exist in the workspace`, severity: 'error', fallback: [] };
+    }
+    const whole = { anchor, file: anchorPath, range: wholeFileRange(workspaceDir, anchorPath, undefined) };
+    if (symbol === undefined) return { anchors: [whole] };
+    const why = skip ? skippedReason(skip) : 'no tree-sitter grammar for this kind of file';
+    return {
+      problem: `cannot resolve symbol ${symbol} in ${anchorPath}: ${why}; the anchor covers the whole file`,
+      severity: 'warning',
+      fallback: [whole],
+    };
+  }
+
+  if (symbol === undefined) {
+    return { anchors: [{ anchor, file: anchorPath, range: wholeFileRange(workspaceDir, anchorPath, indexed) }] };
+  }
+
+  const matches = index.findSymbol(symbol, anchorPath);
+  if (matches.length === 0) {
+    const near = suggest(symbol, [indexed]);
+    const hint = near.length > 0 ? ` (symbols there include ${near.join(', ')})` : '';
+    return { problem: `symbol ${symbol} is not defined in ${anchorPath}${hint}`, severity: 'error', fallback: [] };
+  }
+  const byName = groupByQualifiedName(matches);
+  if (byName.length > 1) {
+    const list = byName.map(([, defs]) => `${defs[0]!.qualifiedName} (${describeAt(defs[0]!)})`);
+    const alternatives = byName.map(([, defs]) => `${defs[0]!.file}#${defs[0]!.qualifiedName}`);
+    return {
+      problem: `\`${symbol}\` matches ${joinAnd(list)}: write one of them (${alternatives.join(' or ')})`,
+      severity: 'error',
+      fallback: [],
+    };
+  }
+  // One name, possibly several definitions (TypeScript overloads, a getter/setter pair): the anchor spans them.
+  const defs = byName[0]![1];
+  const perFile = new Map<string, Range>();
+  for (const def of defs) {
+    const prior = perFile.get(def.file);
+    perFile.set(def.file, prior ? unionRange(prior, def.range) : def.range);
+  }
+  return {
+    anchors: [...perFile].map(([file, range]) => ({ anchor, file, symbol: defs[0]!.qualifiedName, range })),
+  };
+}
+
+function groupByQualifiedName(matches: LocatedSymbol[]): Array<[string, LocatedSymbol[]]> {
+  const groups = new Map<string, LocatedSymbol[]>();
+  for (const m of matches) {
+    const key = `${m.file}#${m.qualifiedName}`;
+    const list = groups.get(key) ?? [];
+    list.push(m);
+    groups.set(key, list);
+  }
+  return [...groups];
+}
+
+function describeAt(s: LocatedSymbol): string {
+  return `${s.file}:${s.range.start.line + 1}`;
+}
+
+function suggest(symbol: string, files: FileIndex[]): string[] {
+  const last = symbol.split('.').pop()!.toLowerCase();
+  const names = new Set<string>();
+  for (const f of files) {
+    for (const s of f.symbols) {
+      if (s.name.toLowerCase().includes(last) || last.includes(s.name.toLowerCase())) names.add(s.qualifiedName);
+    }
+  }
+  return [...names].slice(0, 5);
+}
+
+function joinAnd(items: string[]): string {
+  if (items.length <= 2) return items.join(' and ');
+  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]!}`;
+}
+
+function unionRange(a: Range, b: Range): Range {
+  const before = (x: Range['start'], y: Range['start']): boolean =>
+    x.line < y.line || (x.line === y.line && x.column < y.column);
+  return { start: before(a.start, b.start) ? a.start : b.start, end: before(a.end, b.end) ? b.end : a.end };
+}
+
+function existsFile(workspaceDir: string | undefined, rel: string): boolean {
+  if (workspaceDir === undefined || rel === '') return false;
+  try {
+    return fs.statSync(path.join(workspaceDir, rel)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The whole file, from its text when we can read it, else up to the furthest symbol the index knows. */
+function wholeFileRange(workspaceDir: string | undefined, rel: string, fileIndex: FileIndex | undefined): Range {
+  if (workspaceDir !== undefined) {
+    try {
+      const text = fs.readFileSync(path.join(workspaceDir, rel), 'utf8');
+      const lines = text.split('\n');
+      return { start: { line: 0, column: 0 }, end: { line: lines.length - 1, column: lines[lines.length - 1]!.length } };
+    } catch {
+      // Unreadable: fall through to what the index knows.
+    }
+  }
+  const end = (fileIndex?.symbols ?? []).reduce((max, s) => (s.range.end.line > max.line ? s.range.end : max), {
+    line: 0,
+    column: 0,
+  });
+  return { start: { line: 0, column: 0 }, end };
+}
+
+function skippedReason(skip: SkippedFile): string {
+  switch (skip.reason) {
+    case 'unknown-language':
+      return 'no tree-sitter grammar for this kind of file';
+    case 'too-large':
+      return 'the file is too large to index';
+    case 'binary':
+      return 'the file is binary';
+    case 'ignored':
+      return 'the file is ignored (.gitignore)';
+    case 'unreadable':
+      return 'the file could not be read';
+    case 'symlink-loop':
+      return 'the path is a symlink loop';
+  }
+}

@@ -1,0 +1,349 @@
+// Blame: which edit broke a spec. The diff between the baseline (a git ref, or the commit of the latest clean
+// recorded run) and the working tree — uncommitted and untracked files included — is cut into hunks; delta
+// debugging applies subsets of them to the baseline in a scratch worktree and runs the ONE spec's test, until the
+// smallest set that still breaks it is found. The hunks are then mapped to their enclosing symbols and to the
+// specs anchored there. The user's working tree, index and refs are never written: the working tree is
+// snapshotted through a private index file, and every probe runs in a throw-away `git worktree`.
+import { execFile } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { latestCleanRun } from '../check/runStore';
+import type { Verdict } from '../check/types';
+import { verdictOf } from '../check/verdict';
+import { git, gitRoot, resolveCommit } from '../git/git';
+import { withWorktree } from '../git/worktree';
+import { runCommand } from '../process/runCommand';
+import { loadSpecFile } from '../spec/load';
+import { SpecLoadError } from '../spec/problems';
+import type { Spec, SpecFile } from '../spec/schema';
+import type { SymbolDef } from '../index/types';
+import { normalizeWorkspacePath, resolveAnchors, type IndexView } from './anchors';
+import { ddmin, type ProbeOutcome } from './ddmin';
+import { buildPatch, describeHunk, parseDiff, type DiffHunk, type ParsedDiff } from './hunks';
+
+export const DEFAULT_BLAME_MAX_RUNS = 32;
+
+export type BlameErrorCode =
+  | 'unknown-spec'
+  | 'not-git'
+  | 'no-baseline'
+  | 'baseline-missing'
+  | 'empty-diff'
+  | 'not-broken'
+  | 'fails-on-baseline'
+  | 'cancelled';
+
+/** Blame cannot answer as asked; `message` says why and what to do. The CLI prints it (exit 2 or 1). */
+export class BlameError extends Error {
+  override name = 'BlameError';
+  constructor(
+    readonly code: BlameErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface BlameOptions {
+  workspaceDir: string;
+  specId: string;
+  /** Git ref of the baseline; default: the commit of the latest clean recorded run. */
+  baselineRef?: string;
+  signal?: AbortSignal;
+  /** Most spec runs in all, the two checks (broken now, passes on the baseline) included. Default 32. */
+  maxRuns?: number;
+  onProgress?: (event: BlameProgress) => void;
+  /** The workspace index (for symbols and anchors); blame builds one when absent. */
+  index?: IndexView;
+  /** Builds the index when `index` is absent. */
+  loadIndex?: (workspaceDir: string, signal?: AbortSignal) => Promise<IndexView>;
+}
+
+export interface BlameProgress {
+  run: number;
+  maxRuns: number;
+  /** Hunks applied in this probe, and how many hunks there are in all. */
+  applied: number;
+  total: number;
+  verdict: Verdict;
+}
+
+export interface BlamedHunk {
+  /** Workspace-relative file. */
+  file: string;
+  location: string;
+  kind: DiffHunk['kind'];
+  /** `-`/`+` lines of the hunk. */
+  diff: string;
+  /** Innermost enclosing definitions of the changed lines in the working tree (qualified names). */
+  symbols: string[];
+  /** Specs (other than the blamed one) anchored at those symbols, else at the file. */
+  anchoredBy: string[];
+}
+
+export interface BlameResult {
+  specId: string;
+  baseline: { commit: string; ref?: string; runId?: string };
+  /** Hunks in the diff (excluding the spec file and the spec's own test files, which every probe keeps). */
+  totalHunks: number;
+  hunks: BlamedHunk[];
+  /** False when the run budget ran out before the set was 1-minimal. */
+  minimal: boolean;
+  runs: number;
+  /** Verdict of the spec with every change applied ('fail' or 'error'). */
+  brokenVerdict: Verdict;
+  /** One line per blamed hunk: "the edit to `LruCache.get` (src/cache.js:42-43), made for `cache-hit`, breaks `no-stale-read`". */
+  explanation: string[];
+}
+
+export async function blameSpec(options: BlameOptions): Promise<BlameResult> {
+  const workspaceDir = await fs.realpath(path.resolve(options.workspaceDir)).catch(() => path.resolve(options.workspaceDir));
+  const maxRuns = options.maxRuns ?? DEFAULT_BLAME_MAX_RUNS;
+  const loaded = await loadSpecFile(workspaceDir);
+  if (!loaded.ok) throw new SpecLoadError(loaded.file, loaded.problems);
+  const { specFile } = loaded;
+  const spec = specFile.specs.find((s) => s.id === options.specId);
+  if (!spec) {
+    const known = specFile.specs.map((s) => s.id).join(', ');
+    throw new BlameError('unknown-spec', `unknown spec id '${options.specId}' (specs: ${known})`);
+  }
+  const root = await gitRoot(workspaceDir);
+  if (root === null) throw new BlameError('not-git', `${workspaceDir} is not in a git repository: blame needs a git baseline`);
+  const prefix = toPosix(path.relative(root, workspaceDir));
+
+  const baseline = await findBaseline(workspaceDir, options.baselineRef);
+  const workingTree = await snapshotWorkingTree(root, workspaceDir);
+  const pathspec = prefix === '' ? '.' : prefix;
+  const rawDiff = await git(
+    ['diff', '--no-renames', '--binary', '--full-index', '-U0', '--no-color', '--no-ext-diff', baseline.commit, workingTree, '--', pathspec],
+    root,
+  );
+  const diff = parseDiff(rawDiff);
+
+  // The spec file and the blamed spec's own tests are held at their current version in every probe (as
+  // `weave check --baseline-ref` does): the question is which CODE change breaks today's test.
+  const toWorkspace = (repoPath: string): string => (prefix === '' ? repoPath : repoPath.slice(prefix.length + 1));
+  const pinnedFiles = new Set([normalizeWorkspacePath('.weave/specs.json'), ...spec.test.files.map(normalizeWorkspacePath)]);
+  const pinned = diff.hunks.filter((h) => pinnedFiles.has(toWorkspace(h.file)));
+  const candidates = diff.hunks.filter((h) => !pinnedFiles.has(toWorkspace(h.file)));
+  if (candidates.length === 0) {
+    const where = prefix === '' ? 'the working tree' : `the working tree's ${prefix}/`;
+    throw new BlameError(
+      'empty-diff',
+      pinned.length === 0
+        ? `nothing changed between the baseline ${short(baseline.commit)} and ${where}: there is no edit to blame`
+        : `only the spec file and ${spec.id}'s own test files changed since the baseline ${short(baseline.commit)}: there is no code edit to blame`,
+    );
+  }
+
+  const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-blame-'));
+  let runs = 0;
+  try {
+    return await withWorktree(workspaceDir, baseline.commit, async (workspaceInCheckout) => {
+      const checkoutRoot = prefix === '' ? workspaceInCheckout : workspaceInCheckout.slice(0, -(prefix.length + 1));
+      const probe = async (subset: DiffHunk[]): Promise<Verdict> => {
+        if (options.signal?.aborted) throw new BlameError('cancelled', 'blame was cancelled');
+        runs++;
+        const verdict = await runProbe(checkoutRoot, workspaceInCheckout, scratch, diff, [...pinned, ...subset], spec, specFile, options.signal);
+        options.onProgress?.({ run: runs, maxRuns, applied: subset.length, total: candidates.length, verdict });
+        return verdict;
+      };
+
+      const brokenVerdict = await probe(candidates);
+      if (brokenVerdict === 'pass') {
+        throw new BlameError('not-broken', `${spec.id} passes with every change applied: it is not broken, there is nothing to blame`);
+      }
+      if (brokenVerdict === 'skipped') throw new BlameError('cancelled', 'blame was cancelled');
+      const baseVerdict = await probe([]);
+      if (baseVerdict === 'skipped') throw new BlameError('cancelled', 'blame was cancelled');
+      if (baseVerdict !== 'pass') {
+        throw new BlameError(
+          'fails-on-baseline',
+          `${spec.id} does not pass on the baseline ${short(baseline.commit)} either (${baseVerdict}): the change did not break it, so there is nothing to blame`,
+        );
+      }
+      const test = async (subset: DiffHunk[]): Promise<ProbeOutcome> => {
+        const verdict = await probe(subset);
+        if (verdict === 'skipped') throw new BlameError('cancelled', 'blame was cancelled');
+        // Only the same failure counts; anything else (an error from a half-applied change) is unresolved.
+        return verdict === brokenVerdict ? 'fails' : verdict === 'pass' ? 'passes' : 'unresolved';
+      };
+      const found = await ddmin(candidates, test, Math.max(0, maxRuns - runs), (h) => h.id);
+      const index = options.index ?? (await requireIndexLoader(options)(workspaceDir, options.signal));
+      const hunks = found.items.map((h) => describeBlamed(h, toWorkspace(h.file), spec, specFile, index, workspaceDir));
+      const result: BlameResult = {
+        specId: spec.id,
+        baseline,
+        totalHunks: candidates.length,
+        hunks,
+        minimal: found.minimal,
+        runs,
+        brokenVerdict,
+        explanation: hunks.map((h) => explain(h, spec.id)),
+      };
+      return result;
+    });
+  } finally {
+    await fs.rm(scratch, { recursive: true, force: true });
+  }
+}
+
+function requireIndexLoader(options: BlameOptions): (dir: string, signal?: AbortSignal) => Promise<IndexView> {
+  if (!options.loadIndex) throw new Error('blameSpec needs `index` or `loadIndex`');
+  return options.loadIndex;
+}
+
+async function findBaseline(workspaceDir: string, ref: string | undefined): Promise<BlameResult['baseline']> {
+  if (ref !== undefined) {
+    try {
+      return { commit: await resolveCommit(workspaceDir, ref), ref };
+    } catch {
+      throw new BlameError('baseline-missing', `baseline ${ref} does not exist: it is not a commit in this repository`);
+    }
+  }
+  const run = await latestCleanRun(workspaceDir);
+  if (run === null || run.commit === null) {
+    throw new BlameError(
+      'no-baseline',
+      'no baseline: no run was recorded on a clean tree; pass --baseline-ref REF (e.g. HEAD) or run `weave check` on a clean tree first',
+    );
+  }
+  try {
+    return { commit: await resolveCommit(workspaceDir, run.commit), runId: run.id };
+  } catch {
+    throw new BlameError(
+      'baseline-missing',
+      `the baseline run ${run.id} was recorded at commit ${short(run.commit)}, which no longer exists; pass --baseline-ref REF`,
+    );
+  }
+}
+
+/**
+ * The working tree as a git tree object, untracked (non-ignored) files included. A private copy of the index is
+ * used, so the user's index is left exactly as it was.
+ */
+async function snapshotWorkingTree(root: string, workspaceDir: string): Promise<string> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-index-'));
+  try {
+    const indexFile = path.join(dir, 'index');
+    const realIndex = path.resolve(root, (await git(['rev-parse', '--git-path', 'index'], root)).trim());
+    const env = { ...process.env, GIT_INDEX_FILE: indexFile };
+    const copied = await fs.copyFile(realIndex, indexFile).then(
+      () => true,
+      () => false,
+    );
+    if (!copied && (await git(['rev-parse', '--verify', '--quiet', 'HEAD'], root).then(() => true, () => false))) {
+      await gitWithEnv(['read-tree', 'HEAD'], root, env);
+    }
+    await gitWithEnv(['add', '-A', '--', '.'], workspaceDir, env);
+    return (await gitWithEnv(['write-tree'], root, env)).trim();
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function runProbe(
+  checkoutRoot: string,
+  workspaceInCheckout: string,
+  scratch: string,
+  diff: ParsedDiff,
+  hunks: DiffHunk[],
+  spec: Spec,
+  specFile: SpecFile,
+  signal: AbortSignal | undefined,
+): Promise<Verdict> {
+  // Back to the pristine baseline (ignored files such as a linked node_modules stay).
+  await git(['reset', '--quiet', '--hard'], checkoutRoot);
+  await git(['clean', '-fdq', '-e', 'node_modules'], checkoutRoot);
+  const patch = buildPatch(diff, new Set(hunks.map((h) => h.id)));
+  if (patch !== '') {
+    const patchFile = path.join(scratch, 'probe.patch');
+    await fs.writeFile(patchFile, patch);
+    try {
+      await git(['apply', '--unidiff-zero', '--whitespace=nowarn', patchFile], checkoutRoot);
+    } catch {
+      // A subset that does not apply cannot tell us anything: ddmin treats it as unresolved.
+      return 'error';
+    }
+  }
+  const timeoutMs = (spec.test.timeoutSeconds ?? specFile.defaults.timeoutSeconds) * 1000;
+  const outcome = await runCommand({
+    command: spec.test.command,
+    cwd: path.join(workspaceInCheckout, spec.test.cwd ?? specFile.defaults.cwd),
+    env: { ...specFile.defaults.env, ...(spec.test.env ?? {}) },
+    timeoutMs,
+    ...(signal ? { signal } : {}),
+  });
+  return verdictOf(outcome, timeoutMs).verdict;
+}
+
+function describeBlamed(
+  hunk: DiffHunk,
+  file: string,
+  blamed: Spec,
+  specFile: SpecFile,
+  index: IndexView,
+  workspaceDir: string,
+): BlamedHunk {
+  const symbols: SymbolDef[] = [];
+  if (hunk.kind !== 'deleted' && !hunk.wholeFile) {
+    const first = Math.max(1, hunk.newCount === 0 ? hunk.newStart : hunk.newStart);
+    const last = hunk.newCount === 0 ? first : hunk.newStart + hunk.newCount - 1;
+    for (let line = first; line <= last; line++) {
+      const s = index.enclosingSymbol(file, line - 1);
+      if (s && !symbols.some((x) => x.qualifiedName === s.qualifiedName)) symbols.push(s);
+    }
+  }
+  const { resolved } = resolveAnchors(specFile, index, { workspaceDir });
+  const exact = new Set<string>();
+  const inFile = new Set<string>();
+  for (const [id, anchors] of resolved) {
+    if (id === blamed.id) continue;
+    for (const a of anchors) {
+      if (a.file !== file) continue;
+      if (a.symbol !== undefined && symbols.some((s) => s.qualifiedName === a.symbol)) exact.add(id);
+      else if (overlapsHunk(a.range, hunk)) inFile.add(id);
+    }
+  }
+  const order = specFile.specs.map((s) => s.id);
+  const anchoredBy = [...(exact.size > 0 ? exact : inFile)].sort((x, y) => order.indexOf(x) - order.indexOf(y));
+  return {
+    file,
+    location: describeHunk({ ...hunk, file }),
+    kind: hunk.kind,
+    diff: hunk.body.join('\n'),
+    symbols: symbols.map((s) => s.qualifiedName),
+    anchoredBy,
+  };
+}
+
+function overlapsHunk(range: { start: { line: number }; end: { line: number } }, hunk: DiffHunk): boolean {
+  if (hunk.wholeFile) return true;
+  const first = Math.max(1, hunk.newStart) - 1;
+  const last = hunk.newCount === 0 ? first : hunk.newStart + hunk.newCount - 2;
+  return range.start.line <= last && first <= range.end.line;
+}
+
+function explain(h: BlamedHunk, specId: string): string {
+  const what = h.symbols.length > 0 ? h.symbols.map((s) => `\`${s}\``).join(', ') : h.file;
+  const madeFor = h.anchoredBy.length > 0 ? `, made for ${h.anchoredBy.map((s) => `\`${s}\``).join(', ')},` : '';
+  return `the edit to ${what} (${h.location})${madeFor} breaks \`${specId}\``;
+}
+
+function short(commit: string): string {
+  return commit.slice(0, 12);
+}
+
+function toPosix(p: string): string {
+  return p.split(path.sep).join('/');
+}
+
+function gitWithEnv(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('git', args, { cwd, env, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`git ${args.join(' ')}: ${stderr.trim() || error.message}`));
+      else resolve(stdout);
+    });
+  });
+}

@@ -1,0 +1,174 @@
+// Static coupling: pairs of specs that can interact before anything runs — their anchors share a symbol or a
+// file, or their tests' import cones share source files — next to the edges the author declared (dependsOn,
+// interactsWith). Rendered as text, JSON or a Mermaid flowchart by `weave graph`.
+import type { SpecFile } from '../spec/schema';
+import type { IndexView, ResolvedAnchor } from './anchors';
+import { specCones } from './cones';
+
+export interface PotentialInteraction {
+  a: string;
+  b: string;
+  /** Symbols both specs anchor (overlapping definitions), as `file#Symbol`. */
+  sharedSymbols: string[];
+  /** Files both specs anchor (other than through a shared symbol). */
+  sharedAnchorFiles: string[];
+  /** Source files both specs' tests load (import cones), excluding the above. */
+  sharedConeFiles: string[];
+  /** Whether the author already declared this pair (interactsWith or dependsOn either way). */
+  declared: boolean;
+}
+
+export interface StaticCoupling {
+  specs: Array<{ id: string; title: string; kind: string }>;
+  declared: {
+    /** [dependent, dependency]. */
+    dependsOn: Array<[string, string]>;
+    /** Undirected, deduplicated, sorted. */
+    interactsWith: Array<[string, string]>;
+  };
+  potential: PotentialInteraction[];
+  /** Files every spec's test loads: shared by all, they say nothing about a pair and are left out of pairs. */
+  loadedByEveryTest: string[];
+}
+
+export interface CouplingInput {
+  specFile: SpecFile;
+  index: IndexView;
+  resolved: Map<string, ResolvedAnchor[]>;
+  workspaceDir?: string;
+}
+
+export function staticCoupling(input: CouplingInput): StaticCoupling {
+  const { specFile, index, resolved } = input;
+  const ids = specFile.specs.map((s) => s.id);
+  const cones = specCones(
+    specFile,
+    index,
+    input.workspaceDir === undefined ? {} : { workspaceDir: input.workspaceDir },
+  );
+  const dependsOn: Array<[string, string]> = [];
+  const interacts = new Map<string, [string, string]>();
+  for (const spec of specFile.specs) {
+    for (const dep of spec.dependsOn) dependsOn.push([spec.id, dep]);
+    for (const other of spec.interactsWith) {
+      const pair = orderedPair(spec.id, other, ids);
+      interacts.set(pair.join('\0'), pair);
+    }
+  }
+  const declaredKeys = new Set([...interacts.keys(), ...dependsOn.map(([x, y]) => orderedPair(x, y, ids).join('\0'))]);
+
+  const coneFiles = ids.map((id) => cones.get(id)!.parent);
+  const loadedByEveryTest =
+    ids.length < 3 ? [] : [...coneFiles[0]!.keys()].filter((f) => coneFiles.every((c) => c.has(f))).sort();
+  const everywhere = new Set(loadedByEveryTest);
+  const potential: PotentialInteraction[] = [];
+  for (let i = 0; i < ids.length; i++) {
+    for (let j = i + 1; j < ids.length; j++) {
+      const a = ids[i]!;
+      const b = ids[j]!;
+      const anchorsA = resolved.get(a) ?? [];
+      const anchorsB = resolved.get(b) ?? [];
+      const sharedSymbols = new Set<string>();
+      const symbolFiles = new Set<string>();
+      for (const x of anchorsA) {
+        for (const y of anchorsB) {
+          if (x.file !== y.file || !overlaps(x, y)) continue;
+          if (x.symbol !== undefined && y.symbol !== undefined) {
+            // Nested anchors (LruCache and LruCache.get) share the inner one.
+            const inner = innerOf(x, y);
+            sharedSymbols.add(`${inner.file}#${inner.symbol!}`);
+            symbolFiles.add(x.file);
+          } else if (x.symbol !== undefined || y.symbol !== undefined) {
+            const withSymbol = x.symbol !== undefined ? x : y;
+            sharedSymbols.add(`${withSymbol.file}#${withSymbol.symbol!}`);
+            symbolFiles.add(x.file);
+          }
+        }
+      }
+      const filesA = new Set(anchorsA.map((x) => x.file));
+      const sharedAnchorFiles = [...new Set(anchorsB.map((y) => y.file))]
+        .filter((f) => filesA.has(f) && !symbolFiles.has(f))
+        .sort();
+      const coneA = cones.get(a)!.parent;
+      const coneB = cones.get(b)!.parent;
+      const seen = new Set([...symbolFiles, ...sharedAnchorFiles, ...everywhere]);
+      const sharedConeFiles = [...coneA.keys()].filter((f) => coneB.has(f) && !seen.has(f)).sort();
+      if (sharedSymbols.size + sharedAnchorFiles.length + sharedConeFiles.length === 0) continue;
+      potential.push({
+        a,
+        b,
+        sharedSymbols: [...sharedSymbols].sort(),
+        sharedAnchorFiles,
+        sharedConeFiles,
+        declared: declaredKeys.has(orderedPair(a, b, ids).join('\0')),
+      });
+    }
+  }
+  potential.sort((x, y) => strength(y) - strength(x) || ids.indexOf(x.a) - ids.indexOf(y.a));
+  return {
+    specs: specFile.specs.map((s) => ({ id: s.id, title: s.title, kind: s.kind })),
+    declared: { dependsOn, interactsWith: [...interacts.values()] },
+    potential,
+    loadedByEveryTest,
+  };
+}
+
+/** Shared symbols weigh most, then anchored files, then files only the tests' imports share. */
+function strength(p: PotentialInteraction): number {
+  return p.sharedSymbols.length * 10_000 + p.sharedAnchorFiles.length * 100 + p.sharedConeFiles.length;
+}
+
+function orderedPair(x: string, y: string, ids: string[]): [string, string] {
+  return ids.indexOf(x) <= ids.indexOf(y) ? [x, y] : [y, x];
+}
+
+function overlaps(x: ResolvedAnchor, y: ResolvedAnchor): boolean {
+  return x.range.start.line <= y.range.end.line && y.range.start.line <= x.range.end.line;
+}
+
+function innerOf(x: ResolvedAnchor, y: ResolvedAnchor): ResolvedAnchor {
+  const span = (r: ResolvedAnchor): number => r.range.end.line - r.range.start.line;
+  return span(x) <= span(y) ? x : y;
+}
+
+export function formatCouplingText(coupling: StaticCoupling): string {
+  const lines: string[] = [];
+  lines.push(`${coupling.specs.length} specs`);
+  lines.push('');
+  lines.push('Declared edges:');
+  if (coupling.declared.dependsOn.length + coupling.declared.interactsWith.length === 0) lines.push('  (none)');
+  for (const [from, to] of coupling.declared.dependsOn) lines.push(`  ${from} depends on ${to}`);
+  for (const [a, b] of coupling.declared.interactsWith) lines.push(`  ${a} interacts with ${b}`);
+  lines.push('');
+  lines.push('Potential interactions found in the code:');
+  if (coupling.potential.length === 0) lines.push('  (none: no two specs share anchored code or test imports)');
+  if (coupling.loadedByEveryTest.length > 0) {
+    lines.push(`  every spec's test loads ${summarizeList(coupling.loadedByEveryTest, 6)} (not counted per pair)`);
+  }
+  for (const p of coupling.potential) {
+    const tag = p.declared ? '' : '  [not declared]';
+    lines.push(`  ${p.a} ↔ ${p.b}${tag}`);
+    if (p.sharedSymbols.length > 0) lines.push(`      shared symbols: ${p.sharedSymbols.join(', ')}`);
+    if (p.sharedAnchorFiles.length > 0) lines.push(`      shared anchored files: ${p.sharedAnchorFiles.join(', ')}`);
+    if (p.sharedConeFiles.length > 0) lines.push(`      files both tests load: ${summarizeList(p.sharedConeFiles, 6)}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+export function formatCouplingMermaid(coupling: StaticCoupling): string {
+  const node = new Map(coupling.specs.map((s, i) => [s.id, `s${i}`]));
+  const lines = ['flowchart LR'];
+  for (const s of coupling.specs) lines.push(`  ${node.get(s.id)!}["${s.id}<br/><small>${s.kind}</small>"]`);
+  for (const [from, to] of coupling.declared.dependsOn) lines.push(`  ${node.get(from)!} -->|depends on| ${node.get(to) ?? to}`);
+  for (const [a, b] of coupling.declared.interactsWith) lines.push(`  ${node.get(a)!} <-.->|interacts| ${node.get(b) ?? b}`);
+  // Declared pairs are drawn already; a potential edge is news only when the author did not declare it.
+  for (const p of coupling.potential.filter((x) => !x.declared)) {
+    const label = p.sharedSymbols.length > 0 ? p.sharedSymbols.map((s) => s.split('#')[1]!).join(', ') : p.sharedAnchorFiles.length > 0 ? p.sharedAnchorFiles.join(', ') : `${p.sharedConeFiles.length} shared files`;
+    lines.push(`  ${node.get(p.a)!} -.-|"${label.replace(/"/g, "'")}"| ${node.get(p.b)!}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+function summarizeList(items: string[], max: number): string {
+  return items.length <= max ? items.join(', ') : `${items.slice(0, max).join(', ')} and ${items.length - max} more`;
+}

@@ -1,0 +1,59 @@
+// Everything the code-intelligence verbs start from: the checked spec file, the tree-sitter index of the
+// workspace, and the anchors resolved against it.
+import path from 'node:path';
+import { createIndexer } from '../index/index';
+import type { WorkspaceIndex } from '../index/workspaceIndex';
+import { loadSpecFile, SPEC_FILE_RELATIVE_PATH } from '../spec/load';
+import type { SpecLocations } from '../spec/locations';
+import { SpecLoadError, type SpecProblem } from '../spec/problems';
+import type { SpecFile } from '../spec/schema';
+import { resolveAnchors, type ResolvedAnchor } from './anchors';
+
+export interface IntelWorkspace {
+  workspaceDir: string;
+  specFile: SpecFile;
+  specFilePath: string;
+  locations: SpecLocations;
+  index: WorkspaceIndex;
+  resolved: Map<string, ResolvedAnchor[]>;
+  /** Anchor problems (missing files or symbols, ambiguous symbols), located in the spec file. */
+  anchorProblems: SpecProblem[];
+}
+
+/** Indexes the workspace once (with the on-disk cache under .weave/cache/ unless `useCache` is false). */
+export async function indexWorkspace(
+  workspaceDir: string,
+  options: { signal?: AbortSignal; useCache?: boolean } = {},
+): Promise<WorkspaceIndex> {
+  const indexer = createIndexer({ workspaceDir, ...(options.useCache === false ? { useCache: false } : {}) });
+  try {
+    return await indexer.indexWorkspace(options.signal ? { signal: options.signal } : {});
+  } finally {
+    indexer.dispose();
+  }
+}
+
+/** Loads specs (throws SpecLoadError when the spec file is invalid), indexes, resolves anchors. */
+export async function loadIntelWorkspace(
+  workspaceDir: string,
+  options: { signal?: AbortSignal; useCache?: boolean } = {},
+): Promise<IntelWorkspace> {
+  const dir = path.resolve(workspaceDir);
+  const loaded = await loadSpecFile(dir);
+  if (!loaded.ok) throw new SpecLoadError(loaded.file, loaded.problems);
+  const index = await indexWorkspace(dir, options);
+  const { resolved, problems } = resolveAnchors(loaded.specFile, index, {
+    workspaceDir: dir,
+    locations: loaded.locations,
+    specFilePath: loaded.file,
+  });
+  return {
+    workspaceDir: dir,
+    specFile: loaded.specFile,
+    specFilePath: SPEC_FILE_RELATIVE_PATH,
+    locations: loaded.locations,
+    index,
+    resolved,
+    anchorProblems: problems,
+  };
+}

@@ -1,0 +1,138 @@
+// Runs one shell command the way the user wrote it (`/bin/sh -c` on POSIX, cmd.exe on Windows) in its own
+// process group, with a timeout, cancellation, and bounded output. Whatever happens, no process of the command
+// outlives the returned promise: on timeout or abort the whole tree is killed, and after a normal exit anything
+// the command left running in the background is killed too.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import { OutputCapture } from './outputCapture';
+import { RUN_MARKER_VARIABLE, killProcessTree, processStartTime, treeHasSurvivors } from './processTree';
+
+export interface RunCommandOptions {
+  command: string;
+  cwd: string;
+  /** Added to (and overriding) the inherited process.env. */
+  env?: Record<string, string>;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Bytes kept from the start and, separately, from the end of the output. Default 256 KiB each. */
+  outputCapBytes?: number;
+  /** Time between SIGTERM and SIGKILL when killing the tree. Default 2 s. */
+  killGraceMs?: number;
+}
+
+export interface CommandOutcome {
+  /** Exit code of the shell; 127 = command not found, 126 = not executable. Null when killed by a signal. */
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  cancelled: boolean;
+  /** Why the command could not be started at all (e.g. the working directory does not exist). */
+  spawnError?: string;
+  /** stdout and stderr interleaved in arrival order, head and tail kept. */
+  output: string;
+  truncatedBytes: number;
+  durationMs: number;
+}
+
+export const DEFAULT_OUTPUT_CAP_BYTES = 256 * 1024;
+const DEFAULT_KILL_GRACE_MS = 2000;
+/** After the tree is gone the pipes close at once; this only guards against a descendant we could not find. */
+const PIPE_CLOSE_GRACE_MS = 1000;
+
+export async function runCommand(options: RunCommandOptions): Promise<CommandOutcome> {
+  const started = performance.now();
+  const capBytes = options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES;
+  const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  const notStarted = (spawnError: string, cancelled = false): CommandOutcome => ({
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    cancelled,
+    spawnError,
+    output: '',
+    truncatedBytes: 0,
+    durationMs: performance.now() - started,
+  });
+  if (options.signal?.aborted) return notStarted('cancelled before it started', true);
+  const cwdProblem = await checkDirectory(options.cwd);
+  if (cwdProblem) return notStarted(cwdProblem);
+
+  const marker = randomBytes(12).toString('hex');
+  const isWindows = process.platform === 'win32';
+  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env, [RUN_MARKER_VARIABLE]: marker };
+  // Set when Weave itself runs under `node --test`: it would make a spec's own `node --test` report to that
+  // outer runner in a binary protocol instead of printing its summary.
+  if (options.env?.NODE_TEST_CONTEXT === undefined) delete env.NODE_TEST_CONTEXT;
+  const child = spawn(options.command, {
+    cwd: options.cwd,
+    env,
+    shell: isWindows ? true : '/bin/sh',
+    // POSIX: own session and process group, so the group can be signalled as a whole.
+    detached: !isWindows,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    windowsHide: true,
+  });
+  const capture = new OutputCapture(capBytes, capBytes);
+  child.stdout.on('data', (chunk: Buffer) => capture.push(chunk));
+  child.stderr.on('data', (chunk: Buffer) => capture.push(chunk));
+
+  const pid = child.pid;
+  const spawnFailure = new Promise<string>((resolve) => child.once('error', (e) => resolve(e.message)));
+  if (pid === undefined) return notStarted(`could not start the shell: ${await spawnFailure}`);
+  const rootStartTime = processStartTime(pid);
+
+  let timedOut = false;
+  let cancelled = false;
+  let killing: Promise<void> | undefined;
+  const killTree = (): Promise<void> => (killing ??= killProcessTree(pid, marker, graceMs, rootStartTime));
+  const timer = setTimeout(() => {
+    timedOut = true;
+    void killTree();
+  }, options.timeoutMs);
+  const onAbort = (): void => {
+    cancelled = true;
+    void killTree();
+  };
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  try {
+    const { code, signal } = await exited;
+    clearTimeout(timer);
+    // Background processes the command left behind (a server, `sleep &`) must not survive the run.
+    if (killing || treeHasSurvivors(pid, marker, rootStartTime)) await killTree();
+    await Promise.race([closed, delayMs(PIPE_CLOSE_GRACE_MS)]);
+    child.stdout.destroy();
+    child.stderr.destroy();
+    const output = capture.result();
+    return {
+      exitCode: code,
+      signal,
+      timedOut,
+      cancelled: cancelled && !timedOut,
+      output: output.text,
+      truncatedBytes: output.truncatedBytes,
+      durationMs: performance.now() - started,
+    };
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+async function checkDirectory(dir: string): Promise<string | undefined> {
+  try {
+    const stat = await fs.stat(dir);
+    return stat.isDirectory() ? undefined : `working directory is not a directory: ${dir}`;
+  } catch {
+    return `working directory does not exist: ${dir}`;
+  }
+}
+
+function delayMs(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

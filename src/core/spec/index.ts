@@ -1,0 +1,20 @@
+// The spec model: schema, loading with located problems, the spec graph, anchors and text edits.
+export * from './schema';
+export {
+  loadSpecFile,
+  parseSpecText,
+  specFilePath,
+  SPEC_FILE_RELATIVE_PATH,
+  MAX_SPEC_FILE_BYTES,
+} from './load';
+export type { SpecLoadResult } from './load';
+export { formatProblem, formatJsonPath, SpecLoadError } from './problems';
+export type { SpecProblem, SpecProblemSeverity } from './problems';
+export { SpecLocations, LineMap } from './locations';
+export type { JsonPath, SourceLocation } from './locations';
+export { SpecGraph, findDependencyCycles } from './graph';
+export type { GraphWalkOptions } from './graph';
+export { anchorProblem, parseAnchor, relativePathProblem } from './anchors';
+export type { ParsedAnchor } from './anchors';
+export { addSpec, updateSpec, removeSpec, applyTextEdits } from './edit';
+export type { SpecInput, TextEdit } from './edit';

@@ -1,0 +1,100 @@
+// Where in the code each spec lives: its anchors resolved through the tree-sitter index (built lazily on the
+// first check, never at activation), as editor locations.
+import * as vscode from 'vscode';
+import { createIndexer, type Indexer, type WorkspaceIndex } from '../core/index';
+import { resolveAnchors, type AnchorResolution } from '../core/intel/anchors';
+import { staticCoupling } from '../core/intel/coupling';
+import type { SpecProblem } from '../core/spec';
+import type { SpecFile } from '../core/spec/schema';
+import { SPECS_RELATIVE_PATH, type ValidSpecs } from './specStore';
+
+export interface AnchorLocations {
+  /** Resolved anchors per spec id; a spec without resolvable anchors is absent. */
+  bySpec: Map<string, vscode.Location[]>;
+  /** Anchors that did not resolve (unknown file or symbol), located in specs.json. */
+  problems: SpecProblem[];
+  /** Pairs of specs that can interact (shared anchors or import cones), found before anything runs. */
+  potential: Array<{ a: string; b: string; reason: string }>;
+}
+
+export class AnchorLocator implements vscode.Disposable {
+  private indexer: Indexer | undefined;
+
+  constructor(
+    private readonly folder: vscode.WorkspaceFolder,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  /** Indexes the workspace (incrementally, from the index cache) and resolves every spec's anchors. */
+  async analyze(specs: ValidSpecs, signal?: AbortSignal): Promise<{ index: WorkspaceIndex } & AnchorResolution> {
+    this.indexer ??= createIndexer({ workspaceDir: this.folder.uri.fsPath });
+    const started = performance.now();
+    const index = await this.indexer.indexWorkspace(signal ? { signal } : {});
+    const specFile: SpecFile = specs.result.specFile;
+    const resolution = resolveAnchors(specFile, index, {
+      workspaceDir: this.folder.uri.fsPath,
+      locations: specs.result.locations,
+      specFilePath: SPECS_RELATIVE_PATH,
+    });
+    this.log.debug(`anchors resolved in ${Math.round(performance.now() - started)} ms (${index.files.size} files indexed)`);
+    return { index, ...resolution };
+  }
+
+  /** The workspace index, built on first use (the panel's symbol picker). */
+  async index(): Promise<WorkspaceIndex> {
+    this.indexer ??= createIndexer({ workspaceDir: this.folder.uri.fsPath });
+    return this.indexer.current ?? (await this.indexer.indexWorkspace());
+  }
+
+  async locate(specs: ValidSpecs, signal?: AbortSignal): Promise<AnchorLocations> {
+    const { index, resolved, problems } = await this.analyze(specs, signal);
+    const coupling = staticCoupling({
+      specFile: specs.result.specFile,
+      index,
+      resolved,
+      workspaceDir: this.folder.uri.fsPath,
+    });
+    const potential = coupling.potential
+      .filter((p) => !p.declared)
+      .map((p) => ({ a: p.a, b: p.b, reason: couplingReason(p) }));
+    const bySpec = new Map<string, vscode.Location[]>();
+    const lineLengths = new Map<string, Promise<number[]>>();
+    for (const [specId, anchors] of resolved) {
+      const locations: vscode.Location[] = [];
+      for (const a of anchors) {
+        const uri = vscode.Uri.joinPath(this.folder.uri, a.file);
+        let endColumn = a.range.end.column;
+        if (a.range.end.line !== a.range.start.line) {
+          // A definition can span a whole class: underline its first line, where a reader looks.
+          if (!lineLengths.has(a.file)) lineLengths.set(a.file, lineLengthsOf(uri));
+          endColumn = (await lineLengths.get(a.file))?.[a.range.start.line] ?? a.range.start.column + 1;
+        }
+        locations.push(
+          new vscode.Location(uri, new vscode.Range(a.range.start.line, a.range.start.column, a.range.start.line, endColumn)),
+        );
+      }
+      if (locations.length > 0) bySpec.set(specId, locations);
+    }
+    return { bySpec, problems, potential };
+  }
+
+  dispose(): void {
+    this.indexer?.dispose();
+    this.indexer = undefined;
+  }
+}
+
+async function lineLengthsOf(uri: vscode.Uri): Promise<number[]> {
+  try {
+    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    return text.split('\n').map((l) => l.replace(/\r$/, '').length);
+  } catch {
+    return [];
+  }
+}
+
+function couplingReason(p: { sharedSymbols: string[]; sharedAnchorFiles: string[]; sharedConeFiles: string[] }): string {
+  if (p.sharedSymbols.length > 0) return `both anchored at ${p.sharedSymbols.join(', ')}`;
+  if (p.sharedAnchorFiles.length > 0) return `both anchored in ${p.sharedAnchorFiles.join(', ')}`;
+  return `both tests load ${p.sharedConeFiles.slice(0, 3).join(', ')}`;
+}

@@ -1,0 +1,137 @@
+// The one command table: every `weave.*` command the manifest contributes, and what it does. Commands return
+// a value (e.g. the CheckResult) so the side panel and the in-host tests can drive them like a person would.
+import * as vscode from 'vscode';
+import { findNodeAtLocation, parseTree } from 'jsonc-parser';
+import type { AffectedSelector } from './affected';
+import type { CheckResult, CheckService } from './checks';
+import { countResults, statusText } from './format';
+import { graphMarkdown } from './graphDocument';
+import { detectTestRunner, starterSpecText } from '../core/spec/starter';
+import { newSpecSnippet } from './specTemplates';
+import type { SpecStore } from './specStore';
+import { explainUntrusted } from './trust';
+
+export interface CommandContext {
+  store: SpecStore;
+  checks: CheckService;
+  affected: AffectedSelector;
+  log: vscode.LogOutputChannel;
+}
+
+/** Commands contributed by the side panel (src/extension/panel), used when it is there. */
+const PANEL_NEW_SPEC = 'weave.panel.newSpec';
+const PANEL_SHOW_GRAPH = 'weave.panel.showGraph';
+
+type CommandHandler = (ctx: CommandContext, ...args: unknown[]) => unknown;
+
+export const commandTable: Readonly<Record<string, CommandHandler>> = {
+  'weave.check': (ctx, args) => runCheck(ctx, { ...onlyFrom(args) }),
+  'weave.checkAffected': checkAffected,
+  'weave.newSpec': newSpec,
+  'weave.showGraph': showGraph,
+  'weave.init': initSpecs,
+  'weave.showOutput': (ctx) => ctx.log.show(true),
+};
+
+export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
+  return Object.entries(commandTable).map(([id, handler]) =>
+    vscode.commands.registerCommand(id, (...args: unknown[]) => handler(ctx, ...args)),
+  );
+}
+
+/** `weave.check` accepts `{ only: ['spec-id', …] }` (the panel's "check one" button). */
+function onlyFrom(args: unknown): { only?: string[] } {
+  if (typeof args !== 'object' || args === null || !('only' in args)) return {};
+  const only = (args as { only: unknown }).only;
+  return Array.isArray(only) && only.every((x) => typeof x === 'string') ? { only } : {};
+}
+
+async function runCheck(ctx: CommandContext, request: { only?: string[]; label?: string }): Promise<CheckResult> {
+  const result = await ctx.checks.check(request);
+  if (!result.ran) {
+    if (result.reason === 'untrusted') void explainUntrusted();
+    else if (result.reason === 'invalid-specs') void showProblemsOffer(result.message);
+    else if (result.reason === 'failed') void showOutputOffer(ctx, result.message);
+    return result;
+  }
+  const counts = countResults(result.outcome.run.results, result.outcome.report);
+  const text = statusText(counts);
+  // Routine results go to the status bar; a toast (never modal) only when something needs looking at.
+  if (counts.failing > 0) void showProblemsOffer(`${text}: see the Problems panel.`);
+  else vscode.window.setStatusBarMessage(`${text} — all checked specs pass`, 5000);
+  return result;
+}
+
+async function checkAffected(ctx: CommandContext): Promise<CheckResult> {
+  if (!vscode.workspace.isTrusted) return runCheck(ctx, {});
+  const { files, specIds } = await ctx.affected.affectedByWorkingTreeChanges();
+  ctx.log.info(`affected by ${files.length} changed file(s): ${specIds.join(', ') || 'no spec'}`);
+  if (specIds.length === 0) {
+    vscode.window.setStatusBarMessage(`Weave: no spec is affected by the ${files.length} changed file(s)`, 5000);
+    return { ran: false, reason: 'nothing-to-run', message: 'No spec is affected by the changed files.' };
+  }
+  return runCheck(ctx, { only: specIds, label: `${specIds.length} affected spec(s)` });
+}
+
+async function showProblemsOffer(message: string): Promise<void> {
+  const show = 'Show Problems';
+  if ((await vscode.window.showWarningMessage(message, show)) === show) {
+    await vscode.commands.executeCommand('workbench.actions.view.problems');
+  }
+}
+
+async function showOutputOffer(ctx: CommandContext, message: string): Promise<void> {
+  const show = 'Show Output';
+  if ((await vscode.window.showErrorMessage(message, show)) === show) ctx.log.show(true);
+}
+
+async function panelCommand(id: string): Promise<boolean> {
+  return (await vscode.commands.getCommands(true)).includes(id);
+}
+
+async function newSpec(ctx: CommandContext): Promise<void> {
+  if (await panelCommand(PANEL_NEW_SPEC)) {
+    await vscode.commands.executeCommand(PANEL_NEW_SPEC);
+    return;
+  }
+  if (!(await ctx.store.exists())) await initSpecs(ctx);
+  const doc = await vscode.workspace.openTextDocument(ctx.store.specsUri);
+  const editor = await vscode.window.showTextDocument(doc);
+  const specs = findNodeAtLocation(parseTree(doc.getText()) ?? { type: 'null', offset: 0, length: 0 }, ['specs']);
+  if (specs?.type !== 'array') {
+    void vscode.window.showWarningMessage('Weave: .weave/specs.json has no "specs" array to add to.');
+    return;
+  }
+  const last = specs.children?.at(-1);
+  const insertAt = last ? last.offset + last.length : specs.offset + 1;
+  await editor.insertSnippet(newSpecSnippet(last !== undefined), doc.positionAt(insertAt));
+}
+
+async function showGraph(ctx: CommandContext): Promise<void> {
+  if (await panelCommand(PANEL_SHOW_GRAPH)) {
+    await vscode.commands.executeCommand(PANEL_SHOW_GRAPH);
+    return;
+  }
+  const loaded = await ctx.store.get();
+  if (!loaded.result.ok) {
+    void showProblemsOffer('Weave: .weave/specs.json has problems; fix them to see the graph.');
+    return;
+  }
+  const doc = await vscode.workspace.openTextDocument({
+    language: 'markdown',
+    content: graphMarkdown(loaded.result.specFile, loaded.result.graph, ctx.checks.last),
+  });
+  await vscode.window.showTextDocument(doc, { preview: true });
+}
+
+async function initSpecs(ctx: CommandContext): Promise<void> {
+  if (await ctx.store.exists()) {
+    await vscode.window.showTextDocument(ctx.store.specsUri);
+    vscode.window.setStatusBarMessage('Weave: .weave/specs.json already exists', 5000);
+    return;
+  }
+  const runner = await detectTestRunner(ctx.store.folder.uri.fsPath);
+  await vscode.workspace.fs.writeFile(ctx.store.specsUri, new TextEncoder().encode(starterSpecText(runner)));
+  ctx.log.info(`created ${ctx.store.specsUri.fsPath}`);
+  await vscode.window.showTextDocument(ctx.store.specsUri);
+}

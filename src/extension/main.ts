@@ -1,0 +1,129 @@
+// Extension entry point: wires the thin VS Code adapters around the core. Activation only creates objects and
+// registers handlers; the spec file is read on first use and the workspace is indexed on the first check.
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import { AffectedSelector } from './affected';
+import { AnchorLocator } from './anchors';
+import { CheckService, type CheckOutcome } from './checks';
+import { registerCommands } from './commands';
+import { CheckDiagnostics } from './diagnostics';
+import { connectPanel } from './panelBridge';
+import { readSettings } from './settings';
+import { SPECS_RELATIVE_PATH, SpecStore } from './specStore';
+import { WeaveStatusBar } from './statusBar';
+import { SpecTests, type TestState } from './testing';
+
+/** What activate() returns: for the side panel, other extensions and the in-host tests. */
+export interface WeaveApi {
+  readonly folder: vscode.WorkspaceFolder;
+  readonly store: SpecStore;
+  readonly checks: CheckService;
+  readonly testController: vscode.TestController;
+  /** The Test Explorer's Run profile (the workbench asks for trust before it runs tests; this is the profile). */
+  readonly runProfile: vscode.TestRunProfile;
+  /** The latest completed check. */
+  lastRun(): CheckOutcome | undefined;
+  /** Weave's diagnostics on a file (check results and spec-file problems). */
+  diagnosticsFor(uri: vscode.Uri): vscode.Diagnostic[];
+  /** What the latest finished Test Explorer run reported per spec (VS Code gives extensions no read access). */
+  testResults(): { finishedRuns: number; states: ReadonlyMap<string, TestState> };
+  /** Milliseconds activate() took (the activation benchmark reads it). */
+  readonly activationMs: number;
+}
+
+const CHECK_ON_SAVE_DELAY_MS = 300;
+
+export function activate(context: vscode.ExtensionContext): WeaveApi | undefined {
+  const started = performance.now();
+  const log = vscode.window.createOutputChannel('Weave', { log: true });
+  context.subscriptions.push(log);
+  const folder = pickFolder();
+  if (!folder) {
+    log.info('no workspace folder open: Weave commands will ask for one');
+    for (const id of ['weave.check', 'weave.checkAffected', 'weave.newSpec', 'weave.showGraph', 'weave.init']) {
+      context.subscriptions.push(
+        vscode.commands.registerCommand(id, () => vscode.window.showInformationMessage('Weave: open a folder first.')),
+      );
+    }
+    context.subscriptions.push(vscode.commands.registerCommand('weave.showOutput', () => log.show(true)));
+    return undefined;
+  }
+
+  const specProblems = vscode.languages.createDiagnosticCollection('weave-specs');
+  const store = new SpecStore(folder, specProblems, log);
+  const anchors = new AnchorLocator(folder, log);
+  const checks = new CheckService(store, anchors, log);
+  const diagnostics = new CheckDiagnostics(store);
+  const affected = new AffectedSelector(store, anchors, log);
+  const tests = new SpecTests(store, checks, diagnostics, affected, log);
+  const statusBar = new WeaveStatusBar(store, checks);
+  context.subscriptions.push(specProblems, store, anchors, checks, diagnostics, tests, statusBar);
+  context.subscriptions.push(
+    checks.onDidFinish((outcome) => diagnostics.update(outcome)),
+    ...registerCommands({ store, checks, affected, log }),
+    checkOnSave(store, checks, affected, log),
+    connectPanel(context, store, checks, anchors, log),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => log.info('folder trusted: checks can run')),
+  );
+  // Validate an already open specs.json right away (cheap: one JSON file, not the workspace).
+  if (vscode.workspace.textDocuments.some((d) => store.isSpecsDocument(d))) void store.reload();
+
+  const activationMs = performance.now() - started;
+  log.info(
+    `activated in ${activationMs.toFixed(1)} ms for ${folder.uri.fsPath}` +
+      (vscode.workspace.isTrusted ? '' : ' (untrusted folder: specs are validated, nothing runs)'),
+  );
+  return {
+    folder,
+    store,
+    checks,
+    testController: tests.controller,
+    runProfile: tests.runProfile,
+    lastRun: () => checks.last,
+    testResults: () => tests.lastReported,
+    diagnosticsFor: (uri) => [...(diagnostics.collection.get(uri) ?? []), ...(specProblems.get(uri) ?? [])],
+    activationMs,
+  };
+}
+
+export function deactivate(): void {
+  // Everything is in context.subscriptions; the indexer's workers stop with AnchorLocator.dispose().
+}
+
+/** The first folder with a spec file, else the first folder (so "init specs" has somewhere to write). */
+function pickFolder(): vscode.WorkspaceFolder | undefined {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  // One synchronous stat per folder keeps activation free of awaits.
+  return folders.find((f) => fs.existsSync(vscode.Uri.joinPath(f.uri, SPECS_RELATIVE_PATH).fsPath)) ?? folders[0];
+}
+
+/** `weave.checkOnSave`: re-check the specs a saved file affects, in the background. */
+function checkOnSave(
+  store: SpecStore,
+  checks: CheckService,
+  affected: AffectedSelector,
+  log: vscode.LogOutputChannel,
+): vscode.Disposable {
+  const pending = new Map<string, vscode.Uri>();
+  let timer: NodeJS.Timeout | undefined;
+  const flush = async (): Promise<void> => {
+    const uris = [...pending.values()];
+    pending.clear();
+    const specIds = await affected.specsAffectedBy(uris);
+    log.info(`check on save: ${uris.length} file(s) saved, affected: ${specIds.join(', ') || 'none'}`);
+    if (specIds.length > 0) await checks.check({ only: specIds, label: 'affected specs (on save)', quiet: true });
+  };
+  const subscription = vscode.workspace.onDidSaveTextDocument((doc) => {
+    if (!readSettings(store.folder).checkOnSave || !vscode.workspace.isTrusted) return;
+    if (vscode.workspace.getWorkspaceFolder(doc.uri)?.uri.toString() !== store.folder.uri.toString()) return;
+    pending.set(doc.uri.toString(), doc.uri);
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      flush().catch((e: unknown) => log.error(`check on save failed: ${String(e)}`));
+    }, CHECK_ON_SAVE_DELAY_MS);
+  });
+  return new vscode.Disposable(() => {
+    clearTimeout(timer);
+    subscription.dispose();
+  });
+}

@@ -1,0 +1,259 @@
+// The Weave side panel (WebviewView `weave.specs`): shows the state the extension pushes, and turns the
+// webview's messages into actions. Every incoming message is checked against src/protocol.ts first; a
+// malformed one is logged and dropped. Spec edits become WorkspaceEdits of specs.json (undoable) and are
+// saved; nothing runs in an untrusted workspace.
+import * as vscode from 'vscode';
+import { parse } from 'jsonc-parser';
+import {
+  panelStateSchema,
+  parseToExtension,
+  type CheckTarget,
+  type PanelState,
+  type SymbolMatch,
+  type ToExtension,
+  type ToWebviewMessage,
+} from '../../protocol';
+import type { Spec } from '../../core/spec/schema';
+import { panelHtml, panelResourceRoots } from './html';
+import { validateSpecDraft, type SpecNeighbour } from './specRules';
+import { addSpecEdit, removeSpecEdit, SpecEditError, updateSpecEdit, type SpecTextEdit } from './specEdits';
+import { locateSpec } from './specLocation';
+
+export const SPECS_VIEW_ID = 'weave.specs';
+
+export interface SpecsPanelDeps {
+  /** Runs the checks; the extension pushes the new state through `update` as results come in. */
+  checkSpecs(target: string[] | 'affected' | 'all'): unknown;
+  /** Files and symbols of the tree-sitter index matching `query` (see `matchAnchors`). */
+  searchSymbols(query: string): Promise<SymbolMatch[]>;
+  log: vscode.LogOutputChannel;
+  /** The spec file the panel edits; by default `<first workspace folder>/.weave/specs.json`. */
+  specFileUri?: () => vscode.Uri | undefined;
+}
+
+const NEW_SPEC_FILE = '{\n  "version": 1,\n  "goal": "",\n  "specs": []\n}\n';
+
+export class SpecsViewProvider implements vscode.WebviewViewProvider {
+  private view: vscode.WebviewView | undefined;
+  /** True once the current view's script said `ready`: messages posted earlier would be lost. */
+  private ready = false;
+  private state: PanelState | undefined;
+  /** Shown once the view's script is ready (the view may be opening right now). */
+  private pendingFocus: 'showNewSpecForm' | 'showGraph' | undefined;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly deps: SpecsPanelDeps,
+  ) {}
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    this.ready = false;
+    view.webview.options = { enableScripts: true, localResourceRoots: panelResourceRoots(this.extensionUri) };
+    view.webview.html = panelHtml(view.webview, this.extensionUri);
+    const received = view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw));
+    view.onDidDispose(() => {
+      received.dispose();
+      if (this.view === view) {
+        this.view = undefined;
+        this.ready = false;
+      }
+    });
+  }
+
+  update(state: PanelState): void {
+    const checked = panelStateSchema.safeParse(state);
+    if (!checked.success) {
+      this.deps.log.error(`Weave panel: invalid state not shown: ${checked.error.issues[0]?.message ?? ''}`);
+      return;
+    }
+    this.state = state;
+    this.post({ type: 'state', state });
+  }
+
+  /** Reveals the panel and opens its "add spec" form, or scrolls to its graph. */
+  async reveal(what: 'showNewSpecForm' | 'showGraph'): Promise<void> {
+    this.pendingFocus = what;
+    await vscode.commands.executeCommand(`${SPECS_VIEW_ID}.focus`);
+    this.flushFocus();
+  }
+
+  private flushFocus(): void {
+    if (this.pendingFocus && this.ready) {
+      this.post({ type: this.pendingFocus });
+      this.pendingFocus = undefined;
+    }
+  }
+
+  private post(message: ToWebviewMessage): void {
+    if (!this.view || !this.ready) return;
+    this.view.webview.postMessage(message).then(undefined, (e: unknown) => {
+      this.deps.log.warn(`Weave panel: could not post ${message.type}: ${String(e)}`);
+    });
+  }
+
+  private receive(raw: unknown): void {
+    const parsed = parseToExtension(raw);
+    if (!parsed.ok) {
+      this.deps.log.warn(`Weave panel: ignored a ${parsed.error}`);
+      return;
+    }
+    const message = parsed.message;
+    switch (message.type) {
+      case 'ready':
+        this.ready = true;
+        if (this.state) this.post({ type: 'state', state: this.state });
+        this.flushFocus();
+        return;
+      case 'check':
+        this.check(message.target);
+        return;
+      case 'addSpec':
+      case 'updateSpec':
+      case 'removeSpec':
+        void this.edit(message);
+        return;
+      case 'searchSymbols':
+        void this.searchSymbols(message);
+        return;
+      case 'openSpec':
+        void this.report(this.openSpec(message.id), `open spec ${message.id}`);
+        return;
+      case 'openAnchor':
+        void this.report(this.openAnchor(message.anchor), `open anchor ${message.anchor}`);
+        return;
+      case 'log':
+        this.deps.log[message.level](`Weave panel (webview): ${message.message}`);
+        return;
+    }
+  }
+
+  private check(target: CheckTarget): void {
+    if (!vscode.workspace.isTrusted) {
+      this.deps.log.warn('Weave panel: check requested in an untrusted workspace; nothing runs.');
+      return;
+    }
+    const what = target === 'all' || target === 'affected' ? target : target.ids;
+    void this.report(Promise.resolve(this.deps.checkSpecs(what)), 'check');
+  }
+
+  private async report(work: Promise<unknown>, what: string): Promise<void> {
+    try {
+      await work;
+    } catch (e) {
+      this.deps.log.error(`Weave panel: ${what} failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  private async searchSymbols(message: ToExtension<'searchSymbols'>): Promise<void> {
+    try {
+      const symbols = await this.deps.searchSymbols(message.query);
+      this.post({ type: 'symbols', requestId: message.requestId, symbols });
+    } catch (e) {
+      const error = e instanceof Error ? e.message : String(e);
+      this.deps.log.warn(`Weave panel: symbol search failed: ${error}`);
+      this.post({ type: 'symbols', requestId: message.requestId, symbols: [], error });
+    }
+  }
+
+  private async edit(message: ToExtension<'addSpec' | 'updateSpec' | 'removeSpec'>): Promise<void> {
+    try {
+      await this.applyToSpecFile((text) => specEditFor(message, text));
+      this.deps.log.info(`Weave panel: ${message.type} ${message.type === 'addSpec' ? message.spec.id : message.id}`);
+      this.post({ type: 'editResult', requestId: message.requestId });
+    } catch (e) {
+      const error = e instanceof Error ? e.message : String(e);
+      if (!(e instanceof SpecEditError)) this.deps.log.error(`Weave panel: ${message.type} failed: ${error}`);
+      this.post({ type: 'editResult', requestId: message.requestId, error });
+    }
+  }
+
+  private specFileUri(): vscode.Uri {
+    const uri = this.deps.specFileUri?.() ?? defaultSpecFileUri();
+    if (!uri) throw new SpecEditError('Open a folder first: Weave keeps its specs in .weave/specs.json.');
+    return uri;
+  }
+
+  /** Applies the edit to the document (as the user sees it, unsaved changes included) and saves it. */
+  private async applyToSpecFile(compute: (text: string) => SpecTextEdit): Promise<void> {
+    const uri = this.specFileUri();
+    if (!(await exists(uri))) {
+      const create = new vscode.WorkspaceEdit();
+      create.createFile(uri, { ignoreIfExists: true, contents: new TextEncoder().encode(NEW_SPEC_FILE) });
+      if (!(await vscode.workspace.applyEdit(create))) throw new Error(`could not create ${uri.fsPath}`);
+    }
+    const document = await vscode.workspace.openTextDocument(uri);
+    const change = compute(document.getText());
+    const edit = new vscode.WorkspaceEdit();
+    const range = new vscode.Range(document.positionAt(change.offset), document.positionAt(change.offset + change.length));
+    edit.replace(uri, range, change.content);
+    if (!(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code did not apply the edit to specs.json');
+    if (!(await document.save())) throw new Error('specs.json was edited but could not be saved');
+  }
+
+  private async openSpec(id: string): Promise<void> {
+    const document = await vscode.workspace.openTextDocument(this.specFileUri());
+    const found = locateSpec(document.getText(), id);
+    const editor = await vscode.window.showTextDocument(document, { preview: false });
+    if (found) {
+      const start = document.positionAt(found.offset);
+      editor.selection = new vscode.Selection(start, start);
+      editor.revealRange(new vscode.Range(start, document.positionAt(found.offset + found.length)));
+    }
+  }
+
+  private async openAnchor(anchor: string): Promise<void> {
+    const hash = anchor.indexOf('#');
+    const file = hash === -1 ? anchor : anchor.slice(0, hash);
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (!folder) return;
+    // Ask the index for the symbol's line; fall back to the top of the file when it does not resolve.
+    const line =
+      hash === -1 ? undefined : (await this.deps.searchSymbols(anchor)).find((s) => s.anchor === anchor)?.line;
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder.uri, file));
+    const position = new vscode.Position(line ?? 0, 0);
+    await vscode.window.showTextDocument(document, {
+      preview: false,
+      selection: new vscode.Range(position, position),
+    });
+  }
+}
+
+function specEditFor(message: ToExtension<'addSpec' | 'updateSpec' | 'removeSpec'>, text: string): SpecTextEdit {
+  if (message.type === 'removeSpec') return removeSpecEdit(text, message.id);
+  const originalId = message.type === 'updateSpec' ? message.id : undefined;
+  const checked = validateSpecDraft(message.spec, specNeighbours(text), originalId);
+  if (!checked.ok) {
+    throw new SpecEditError(checked.issues.map((i) => `${i.field}: ${i.message}`).join('; '));
+  }
+  const spec: Spec = checked.spec;
+  return originalId === undefined ? addSpecEdit(text, spec) : updateSpecEdit(text, originalId, spec);
+}
+
+/** The specs as the file has them now (not as last loaded): the rules must see what the edit lands on. */
+function specNeighbours(text: string): SpecNeighbour[] {
+  const root: unknown = parse(text, [], { allowTrailingComma: true });
+  const specs = typeof root === 'object' && root !== null ? (root as { specs?: unknown }).specs : undefined;
+  if (!Array.isArray(specs)) return [];
+  return specs.flatMap((s: unknown) => {
+    if (typeof s !== 'object' || s === null) return [];
+    const { id, dependsOn } = s as { id?: unknown; dependsOn?: unknown };
+    if (typeof id !== 'string') return [];
+    const deps = Array.isArray(dependsOn) ? dependsOn.filter((d): d is string => typeof d === 'string') : [];
+    return [{ id, dependsOn: deps }];
+  });
+}
+
+function defaultSpecFileUri(): vscode.Uri | undefined {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  return folder ? vscode.Uri.joinPath(folder.uri, '.weave', 'specs.json') : undefined;
+}
+
+async function exists(uri: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(uri);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,87 @@
+// Connects the side panel (src/extension/panel, a WebviewView) to the rest of the extension: builds the whole
+// PanelState from the spec store, the check service and workspace trust, pushes it whenever any of them
+// changes, and answers the panel's requests (check, symbol search) with the same services the commands use.
+import * as vscode from 'vscode';
+import type { PanelState } from '../protocol';
+import type { AnchorLocator } from './anchors';
+import type { CheckService } from './checks';
+import { failureExcerpt } from './format';
+import { matchAnchors, registerSpecsPanel } from './panel';
+import { readSettings } from './settings';
+import { SPECS_RELATIVE_PATH, type SpecStore } from './specStore';
+
+export function connectPanel(
+  context: vscode.ExtensionContext,
+  store: SpecStore,
+  checks: CheckService,
+  anchors: AnchorLocator,
+  log: vscode.LogOutputChannel,
+): vscode.Disposable {
+  const panel = registerSpecsPanel(context, {
+    log,
+    specFileUri: () => store.specsUri,
+    checkSpecs: (target) => {
+      if (target === 'all') return vscode.commands.executeCommand('weave.check');
+      if (target === 'affected') return vscode.commands.executeCommand('weave.checkAffected');
+      return vscode.commands.executeCommand('weave.check', { only: target });
+    },
+    searchSymbols: async (query) => matchAnchors((await anchors.index()).files.values(), query),
+  });
+  let exists = false;
+  const push = (): void => panel.update(panelState(store, checks, exists));
+  const refresh = async (): Promise<void> => {
+    exists = await store.exists();
+    if (exists) await store.get();
+    push();
+  };
+  const safely = (): void => {
+    refresh().catch((e: unknown) => log.error(`panel state: ${String(e)}`));
+  };
+  safely();
+  const subscriptions = [
+    store.onDidChange(() => safely()),
+    checks.onDidFinish(push),
+    checks.onDidChangeRunning(push),
+    vscode.workspace.onDidGrantWorkspaceTrust(push),
+  ];
+  return vscode.Disposable.from(...subscriptions);
+}
+
+function panelState(store: SpecStore, checks: CheckService, exists: boolean): PanelState {
+  const valid = store.valid;
+  const current = store.current;
+  const failureLines = readSettings(store.folder).failureLines;
+  const known = checks.knownResults();
+  const last = checks.last;
+  const problems = [
+    ...(current ? (current.result.ok ? current.result.warnings : current.result.problems) : []),
+    ...(last?.anchors.problems ?? []),
+  ];
+  return {
+    specFile: exists ? SPECS_RELATIVE_PATH : null,
+    goal: valid?.result.ok ? valid.result.specFile.goal : '',
+    specs: valid?.result.ok ? valid.result.specFile.specs : [],
+    problems,
+    verdicts: Object.fromEntries(
+      known.results.map((r) => {
+        const excerpt = r.verdict === 'pass' ? '' : failureExcerpt(r.output, failureLines);
+        return [
+          r.id,
+          {
+            verdict: r.verdict,
+            durationMs: Math.max(0, r.durationMs),
+            ...(r.reason ? { reason: r.reason } : {}),
+            ...(excerpt ? { excerpt } : {}),
+          },
+        ];
+      }),
+    ),
+    changes: known.changes,
+    baseline: last?.report.baseline
+      ? { runId: last.report.baseline.runId, commit: last.report.baseline.commit }
+      : null,
+    potentialInteractions: last?.anchors.potential ?? [],
+    trusted: vscode.workspace.isTrusted,
+    running: checks.isRunning ? [...checks.runningIds] : [],
+  };
+}

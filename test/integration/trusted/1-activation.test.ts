@@ -1,0 +1,36 @@
+// The extension inside a real extension host, on a trusted copy of test/fixtures/vscode-ws.
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { EXTENSION_ID, weaveApi } from '../helpers';
+
+suite('activation and commands', () => {
+  test('the workspace is trusted in this session', () => {
+    assert.equal(vscode.workspace.isTrusted, true);
+  });
+
+  test('the extension activates and returns its API', async () => {
+    const api = await weaveApi();
+    assert.equal(vscode.extensions.getExtension(EXTENSION_ID)?.isActive, true);
+    assert.ok(api.activationMs >= 0 && api.activationMs < 2000, `activation took ${api.activationMs} ms`);
+  });
+
+  test('every Weave command is registered', async () => {
+    const all = new Set(await vscode.commands.getCommands(true));
+    for (const id of [
+      'weave.check',
+      'weave.checkAffected',
+      'weave.newSpec',
+      'weave.showGraph',
+      'weave.init',
+      'weave.showOutput',
+    ]) {
+      assert.ok(all.has(id), `${id} is not registered`);
+    }
+  });
+
+  test('activation did not run a check or index the workspace', async () => {
+    const api = await weaveApi();
+    assert.equal(api.lastRun(), undefined);
+    assert.equal(api.checks.isRunning, false);
+  });
+});

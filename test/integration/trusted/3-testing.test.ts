@@ -1,0 +1,39 @@
+// The Test Explorer: one item per spec grouped by kind, runs through the workbench's own "run all tests".
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { editAndSave, lineOf, until, weaveApi, workspaceUri } from '../helpers';
+
+suite('Test Explorer', () => {
+  test('items are the specs, grouped by kind, located at their anchors', async () => {
+    const api = await weaveApi();
+    const controller = api.testController;
+    // Expanding the tree is what the Test Explorer does first.
+    await controller.resolveHandler?.(undefined);
+    const groups = new Map<string, string[]>();
+    controller.items.forEach((g) => groups.set(g.id, [...g.children].map(([id]) => id).sort()));
+    assert.deepEqual(Object.fromEntries(groups), {
+      'kind:functional': ['add-works'],
+      'kind:interface': ['counter-increments'],
+      'kind:reliability': ['clamp-bounds'],
+    });
+    const clamp = controller.items.get('kind:reliability')?.children.get('clamp-bounds');
+    assert.equal(clamp?.uri?.toString(), workspaceUri('src', 'math.js').toString());
+    assert.equal(clamp?.range?.start.line, await lineOf(workspaceUri('src', 'math.js'), 'function clamp('));
+  });
+
+  test('"run all tests" runs every spec and reports each verdict', async () => {
+    const api = await weaveApi();
+    const math = workspaceUri('src', 'math.js');
+    // Re-introduce the clamp bug fixed by the check suite, so one spec fails.
+    await editAndSave(math, 'return Math.min(high, Math.max(low, value));', 'return Math.max(low, value);');
+    const tests = api.testResults();
+    const before = tests.finishedRuns;
+    await vscode.commands.executeCommand('testing.runAll');
+    await until('the test run to finish', () => (api.testResults().finishedRuns > before ? true : undefined), 90_000);
+    assert.deepEqual(Object.fromEntries(api.testResults().states), {
+      'add-works': 'passed',
+      'clamp-bounds': 'failed',
+      'counter-increments': 'passed',
+    });
+  });
+});

@@ -1,0 +1,307 @@
+// Round trip on the demo workspace in a temp git repository: export (with an uncommitted fix, a .env, a key
+// file and an ignored file around) → eval of gold, empty, fix-and-break, test-editing, non-applying, hanging
+// and malformed predictions. Real git, real node:test runs, real process trees.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { exportTask, type ExportResult } from '../../../src/core/bench/exportTask';
+import { evaluate, type EvalReport } from '../../../src/core/bench/evalTasks';
+import { taskSchema } from '../../../src/core/bench/taskFormat';
+import {
+  applyPatch,
+  eventually,
+  exportedTexts,
+  git,
+  isAlive,
+  makeDemoRepo,
+  readPatch,
+  treeFingerprint,
+  type DemoRepo,
+} from './demoRepo';
+
+const FAKE_OPENAI_KEY = 'sk-proj-abcdefghijklmnopqrstuvwxyz0123456789';
+const FAKE_AWS_KEY = 'AKIAIOSFODNN7EXAMPLE';
+
+describe('weave export + eval round trip on examples/', () => {
+  let repo: DemoRepo;
+  let scratch: string;
+  let taskDir: string;
+  let result: ExportResult;
+  let fingerprintBefore: Map<string, string>;
+  let fingerprintAfter: Map<string, string>;
+
+  before(async () => {
+    repo = makeDemoRepo();
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'weave-bench-out-'));
+    taskDir = path.join(scratch, 'task');
+    applyPatch(repo.workspace, readPatch('fix-secret-caching.patch'));
+    // Around the change: secrets (never exported), an ignored file, an untracked helper (exported).
+    fs.writeFileSync(path.join(repo.workspace, '.env'), `OPENAI_API_KEY=${FAKE_OPENAI_KEY}\n`);
+    fs.writeFileSync(path.join(repo.workspace, 'server.key'), 'not really a key, but named like one\n');
+    fs.writeFileSync(path.join(repo.workspace, 'notes.txt'), `aws ${FAKE_AWS_KEY} for later\n`);
+    fs.mkdirSync(path.join(repo.workspace, 'node_modules'));
+    fs.writeFileSync(path.join(repo.workspace, 'node_modules', 'ignored.js'), 'module.exports = "IGNORED_MARKER";\n');
+    fs.writeFileSync(path.join(repo.workspace, 'src', 'auth.js'), `// Lives in ${repo.workspace}\nmodule.exports = {};\n`);
+    fingerprintBefore = treeFingerprint(repo.root);
+    result = await exportTask({
+      workspaceDir: repo.workspace,
+      outDir: taskDir,
+      datasetFile: path.join(scratch, 'dataset.jsonl'),
+      weaveVersion: 'test',
+    });
+    fingerprintAfter = treeFingerprint(repo.root);
+  });
+
+  after(() => {
+    repo.cleanup();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('writes a verified task whose FAIL_TO_PASS is the fixed spec and PASS_TO_PASS the rest', () => {
+    assert.equal(result.written, true);
+    assert.equal(result.verified, true, JSON.stringify(result.reasons));
+    assert.equal(result.baseRef, 'HEAD', 'uncommitted changes make HEAD the default base');
+    assert.deepEqual(result.failToPass, ['no-secret-caching']);
+    assert.deepEqual(
+      [...result.passToPass].sort(),
+      ['cache-hit', 'header-names', 'hit-rate', 'no-error-caching', 'no-stale-read', 'response-shape', 'size-budget'],
+    );
+    for (const file of ['task.json', 'problem_statement.md', 'gold.patch', 'test.patch', 'eval.sh', 'base.bundle']) {
+      assert.ok(fs.existsSync(path.join(taskDir, file)), `${file} is written`);
+    }
+  });
+
+  it('task.json has SWE-bench’s 12 fields with their types, and Weave’s specs', () => {
+    const task = taskSchema.parse(JSON.parse(fs.readFileSync(path.join(taskDir, 'task.json'), 'utf8')));
+    assert.match(task.base_commit, /^[0-9a-f]{40}$/);
+    assert.equal(task.environment_setup_commit, task.base_commit);
+    assert.equal(task.patch, fs.readFileSync(path.join(taskDir, 'gold.patch'), 'utf8'));
+    assert.equal(task.test_patch, '', 'the fix touches no spec test file');
+    assert.ok(task.problem_statement.includes('no-secret-caching'));
+    assert.equal(task.specs.length, 8);
+    assert.equal(task.specs.find((s) => s.id === 'hit-rate')?.test.timeoutSeconds, 30);
+    assert.equal(task.specs.find((s) => s.id === 'cache-hit')?.test.timeoutSeconds, 60, 'defaults applied');
+    assert.ok(task.declared_interactions.some(([a, b]) => a === 'header-names' && b === 'no-secret-caching'));
+    assert.ok(task.potential_interactions.length > 0, 'static coupling found shared anchors');
+    assert.ok(task.spec_test_files.includes('test/no-secret-caching.test.js'));
+    const line = JSON.parse(fs.readFileSync(path.join(scratch, 'dataset.jsonl'), 'utf8').trim()) as Record<string, unknown>;
+    assert.equal(line.FAIL_TO_PASS, '["no-secret-caching"]', 'JSON-encoded string in the dataset line');
+    assert.equal(typeof line.PASS_TO_PASS, 'string');
+    assert.equal(line.instance_id, task.instance_id);
+  });
+
+  it('gold.patch holds the uncommitted fix and untracked files, not ignored ones', () => {
+    const gold = fs.readFileSync(path.join(taskDir, 'gold.patch'), 'utf8');
+    assert.match(gold, /^diff --git a\/src\/client\.js b\/src\/client\.js$/m);
+    assert.match(gold, /hasAuthorization/);
+    assert.match(gold, /^diff --git a\/src\/auth\.js b\/src\/auth\.js$/m, 'untracked, not ignored: included');
+    assert.doesNotMatch(gold, /IGNORED_MARKER|node_modules/);
+  });
+
+  it('never exports .env or key-like files, and says which it left out', () => {
+    assert.deepEqual(
+      result.excluded.map((e) => `${e.path}: ${e.reason}`),
+      ['.env: secret file name', 'notes.txt: secret-like content', 'server.key: secret file name'],
+    );
+    for (const [file, text] of exportedTexts(taskDir)) {
+      assert.ok(!text.includes(FAKE_OPENAI_KEY), `${file} carries the OpenAI-like key`);
+      assert.ok(!text.includes(FAKE_AWS_KEY), `${file} carries the AWS-like key`);
+      assert.ok(!text.includes('not really a key'), `${file} carries server.key`);
+    }
+  });
+
+  it('scrubs absolute temp paths and the home directory from every exported file and field', () => {
+    const forbidden = [repo.root, fs.realpathSync(repo.root), scratch, os.tmpdir(), os.homedir()];
+    for (const [file, text] of exportedTexts(taskDir)) {
+      for (const p of forbidden) assert.ok(!text.includes(p), `${file} contains ${p}`);
+    }
+    const gold = fs.readFileSync(path.join(taskDir, 'gold.patch'), 'utf8');
+    assert.match(gold, /^\+\/\/ Lives in \.$/m, 'the workspace path became "."');
+  });
+
+  it('leaves the user’s repository byte-identical (working tree, index, .git)', () => {
+    assert.deepEqual(fingerprintAfter, fingerprintBefore);
+  });
+
+  describe('eval', () => {
+    let report: EvalReport;
+    let predictionsFile: string;
+    let pidFile: string;
+    const id = (): string => result.instanceId;
+
+    before(async () => {
+      pidFile = path.join(scratch, 'hang.pid');
+      // More task copies so each kind of prediction has its own instance id.
+      const copies = ['fix-and-break', 'edits-tests', 'no-apply', 'hang', 'empty', 'fuzz', 'missing-eval'];
+      for (const name of copies) {
+        const dir = path.join(scratch, 'tasks', name);
+        fs.cpSync(taskDir, dir, { recursive: true });
+        const taskFile = path.join(dir, 'task.json');
+        const task = JSON.parse(fs.readFileSync(taskFile, 'utf8')) as Record<string, unknown>;
+        task.instance_id = name;
+        fs.writeFileSync(taskFile, JSON.stringify(task));
+      }
+      fs.rmSync(path.join(scratch, 'tasks', 'missing-eval', 'eval.sh'));
+      fs.mkdirSync(path.join(scratch, 'tasks', 'no-task-json'));
+      fs.writeFileSync(path.join(scratch, 'tasks', 'no-task-json', 'gold.patch'), '');
+
+      const fix = readPatch('fix-secret-caching.patch');
+      const lines = [
+        JSON.stringify({ instance_id: id(), model_name_or_path: 'gold-copy', model_patch: fix }),
+        JSON.stringify({ instance_id: 'fix-and-break', model_name_or_path: 'm', model_patch: fix + readPatch('break-staleness.patch') }),
+        '{"instance_id": "truncated line',
+        JSON.stringify({ instance_id: 'edits-tests', model_name_or_path: 'm', model_patch: testEditingPatch() }),
+        JSON.stringify({ instance_id: 'no-apply', model_name_or_path: 'm', model_patch: nonApplyingPatch() }),
+        JSON.stringify({ instance_id: 'hang', model_name_or_path: 'm', model_patch: hangingPatch(pidFile) }),
+        JSON.stringify({ instance_id: 'empty', model_name_or_path: 'm', model_patch: '' }),
+        JSON.stringify({ instance_id: 'fuzz', model_name_or_path: 'm', model_patch: fuzzyPatch(fix) }),
+        JSON.stringify({ instance_id: 'missing-eval', model_name_or_path: 'm', model_patch: fix }),
+        JSON.stringify({ instance_id: 'no-such-task', model_name_or_path: 'm', model_patch: fix }),
+        JSON.stringify({ model_name_or_path: 'm', model_patch: fix }),
+      ];
+      predictionsFile = path.join(scratch, 'preds.jsonl');
+      fs.writeFileSync(predictionsFile, `${lines.join('\n')}\n`);
+      report = await evaluate({
+        taskDirs: [taskDir, path.join(scratch, 'tasks')],
+        predictionsFile,
+        workers: 2,
+        timeoutSeconds: 20,
+      });
+    });
+
+    const instance = (name: string) => {
+      const r = report.instances[name];
+      assert.ok(r, `${name} is in the report`);
+      return r;
+    };
+
+    it('resolves the gold patch, applied with git apply', () => {
+      const r = instance(id());
+      assert.equal(r.resolved, true, JSON.stringify(r));
+      assert.equal(r.patch_applied_with, 'git-apply');
+      assert.deepEqual(r.tests_status.FAIL_TO_PASS, { success: ['no-secret-caching'], failure: [] });
+      assert.deepEqual(r.tests_status.PASS_TO_FAIL, { success: [], failure: [] });
+      assert.equal(r.compliance.strict, true);
+    });
+
+    it('does not resolve an empty patch, and says so', () => {
+      const r = instance('empty');
+      assert.equal(r.resolved, false);
+      assert.equal(r.patch_exists, false);
+      assert.deepEqual(r.tests_status.FAIL_TO_PASS.failure, ['no-secret-caching']);
+      assert.ok(report.empty_patch_ids.includes('empty'));
+      assert.match(r.error ?? '', /empty patch/);
+    });
+
+    it('shows a spec the patch broke under PASS_TO_FAIL while the fixed one passes', () => {
+      const r = instance('fix-and-break');
+      assert.equal(r.resolved, false);
+      assert.deepEqual(r.tests_status.FAIL_TO_PASS.success, ['no-secret-caching']);
+      assert.deepEqual(r.tests_status.PASS_TO_FAIL.failure, ['no-stale-read']);
+      assert.ok(r.tests_status.PASS_TO_PASS.failure.includes('no-stale-read'));
+      assert.equal(r.compliance.passed, 7);
+      const brokenByKind = Object.values(report.by_kind).reduce((sum, k) => sum + k.broken, 0);
+      const brokenByInstance = Object.values(report.instances).reduce(
+        (sum, i) => sum + i.tests_status.PASS_TO_FAIL.failure.length,
+        0,
+      );
+      assert.equal(brokenByKind, brokenByInstance, 'per-kind "broken" counts every PASS_TO_FAIL');
+    });
+
+    it('flags a patch that edits spec tests and scores it on the real tests', () => {
+      const r = instance('edits-tests');
+      assert.deepEqual(r.edits_spec_tests, ['test/no-secret-caching.test.js']);
+      assert.equal(r.patch_successfully_applied, true);
+      assert.equal(r.resolved, false, 'the edited test was reset, so the cheat does not pass');
+    });
+
+    it('reports a patch that does not apply', () => {
+      const r = instance('no-apply');
+      assert.equal(r.patch_successfully_applied, false);
+      assert.equal(r.resolved, false);
+      assert.match(r.error ?? '', /does not apply/);
+      assert.ok(report.error_ids.includes('no-apply'));
+    });
+
+    it('falls back to patch --fuzz when git apply cannot place a hunk', () => {
+      const r = instance('fuzz');
+      assert.equal(r.patch_applied_with, 'patch-fuzz');
+      assert.equal(r.resolved, true);
+    });
+
+    it('times out a hanging spec and leaves no process behind', async () => {
+      const r = instance('hang');
+      assert.match(r.error ?? '', /timed out after 20 s/);
+      assert.equal(r.resolved, false);
+      const pid = Number(fs.readFileSync(pidFile, 'utf8'));
+      assert.ok(pid > 0);
+      assert.ok(await eventually(() => !isAlive(pid), 5000), `process ${pid} outlived the eval`);
+    });
+
+    it('reports a task folder with a missing file as an instance error', () => {
+      const r = instance('missing-eval');
+      assert.match(r.error ?? '', /missing eval\.sh/);
+      assert.ok(report.problems.some((p) => /no-task-json: missing task\.json/.test(p.message)));
+    });
+
+    it('reports malformed lines by line number, unknown ids, and still runs the rest', () => {
+      const messages = report.problems.map((p) => p.message);
+      assert.ok(messages.some((m) => m.includes('preds.jsonl:3: not valid JSON')), messages.join('\n'));
+      assert.ok(messages.some((m) => m.includes('preds.jsonl:10: unknown instance_id no-such-task')));
+      assert.ok(messages.some((m) => m.includes('preds.jsonl:11: instance_id')));
+      assert.deepEqual(report.unknown_instance_ids, ['no-such-task']);
+      assert.equal(report.submitted_instances, 8);
+      assert.equal(report.total_instances, 8);
+    });
+
+    it('summarises resolved rate, strict and partial compliance', () => {
+      assert.deepEqual([...report.resolved_ids].sort(), ['fuzz', id()].sort());
+      assert.equal(report.resolved_rate, 2 / 8);
+      assert.ok(report.mean_partial_compliance > report.strict_compliance_rate);
+    });
+  });
+});
+
+function testEditingPatch(): string {
+  // Turns the secret-caching assertion into one that always holds.
+  return [
+    '--- a/test/no-secret-caching.test.js',
+    '+++ b/test/no-secret-caching.test.js',
+    '@@ -18,6 +18,6 @@',
+    "   await client.get('/me', { headers: { Authorization: 'Bearer s3cret' } });",
+    "   await client.get('/me', { headers: { authorization: 'Bearer s3cret' } });",
+    "-  assert.equal(client.cache.size, 0, 'the authorized response was stored in the cache');",
+    "+  assert.ok(client.cache.size >= 0);",
+    ' ',
+    "   const anonymous = await client.get('/me');",
+    "   assert.equal(anonymous.body, '{\"user\":\"anonymous\"}');",
+    '',
+  ].join('\n');
+}
+
+function nonApplyingPatch(): string {
+  return ['--- a/src/client.js', '+++ b/src/client.js', '@@ -1,3 +1,3 @@', '-this line is not there', '+nor this', ' at all', ''].join('\n');
+}
+
+function hangingPatch(pidFile: string): string {
+  return [
+    '--- a/src/client.js',
+    '+++ b/src/client.js',
+    '@@ -20,6 +20,7 @@ class Client {',
+    '    * @param {{headers?: Record<string, string>}} [options]',
+    '    */',
+    '   async get(url, { headers = {} } = {}) {',
+    `+    require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); for (;;);`,
+    '     const cached = this.cache.get(url);',
+    '     if (cached !== undefined) return copyResponse(cached);',
+    ' ',
+    '',
+  ].join('\n');
+}
+
+/** The fix with one context line changed, so only a fuzzy patch places the hunk. */
+function fuzzyPatch(fix: string): string {
+  return fix.replace('   * @param {{headers?: Record<string, string>}} [options]', '   * @param {{headers?: object}} [options]');
+}

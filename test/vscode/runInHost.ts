@@ -1,0 +1,186 @@
+// Runs the mocha suites of test/integration INSIDE the real extension host of code-server, driven by headless
+// Debian chromium (playwright-core). One code-server session per suite:
+//   trusted   — test/fixtures/vscode-ws, workspace trust disabled: checks, diagnostics, Test Explorer;
+//   untrusted — the same fixture with workspace trust ON and the folder not trusted: nothing may run;
+//   bench     — examples/, trusted: activation and command-to-diagnostics timings (npm run bench:vscode).
+// Then the UI end-to-end test (out/test/vscode/e2e.js) when present. Prints "N passed, N failed" last.
+// Usage: node out/test/vscode/runInHost.js [trusted] [untrusted] [bench] [--no-e2e]
+// Env: WEAVE_VSCODE_TIMEOUT_S (per session, default 240), WEAVE_BENCH_OUT (bench JSON, default out/bench-vscode.json)
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import {
+  freePort,
+  locateTools,
+  makeScratch,
+  prepareWorkspace,
+  REPO_ROOT,
+  startCodeServer,
+  type RunningCodeServer,
+  type VscodeTools,
+} from './codeServer';
+
+interface SuiteSpec {
+  name: string;
+  workspace: string;
+  trusted: boolean;
+}
+
+const SUITES: Record<string, SuiteSpec> = {
+  trusted: { name: 'trusted', workspace: 'test/fixtures/vscode-ws', trusted: true },
+  untrusted: { name: 'untrusted', workspace: 'test/fixtures/vscode-ws', trusted: false },
+  bench: { name: 'bench', workspace: 'examples', trusted: true },
+};
+
+interface SuiteOutcome {
+  passed: number;
+  failed: number;
+}
+
+/** Cleanups of the session in progress, run on Ctrl-C / SIGTERM too so no code-server is left behind. */
+const activeCleanups = new Set<() => Promise<void>>();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void Promise.allSettled([...activeCleanups].map((c) => c())).then(() => process.exit(130));
+  });
+}
+
+const started = Date.now();
+const say = (...a: unknown[]): void => console.log(`[in-host ${((Date.now() - started) / 1000).toFixed(1)}s]`, ...a);
+
+async function runSuite(tools: VscodeTools, suite: SuiteSpec): Promise<SuiteOutcome> {
+  const scratch = makeScratch(`weave-${suite.name}-`);
+  const resultsFile = path.join(scratch, 'results.json');
+  const workspace = prepareWorkspace(path.join(REPO_ROOT, suite.workspace), path.join(scratch, 'ws'));
+  const port = await freePort();
+  let server: RunningCodeServer | undefined;
+  let browser: Browser | undefined;
+  const timeoutS = Number(process.env.WEAVE_VSCODE_TIMEOUT_S ?? 240);
+  const cleanup = async (): Promise<void> => {
+    await browser?.close().catch(() => undefined);
+    await server?.stop();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  };
+  activeCleanups.add(cleanup);
+  try {
+    server = await startCodeServer({
+      tools,
+      scratch,
+      port,
+      trusted: suite.trusted,
+      smokeTestDriver: true,
+      logFile: path.join(REPO_ROOT, `out/code-server-${suite.name}.log`),
+    });
+    say(`${suite.name}: code-server on ${server.url}, workspace ${workspace}`);
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.on('pageerror', (e) => {
+      if (process.env.WEAVE_SHOW_BROWSER_CONSOLE) console.error('[page error]', e.message);
+    });
+    const exitCode = new Promise<number>((resolve) => {
+      void page.exposeFunction('codeAutomationExit', (code: number) => resolve(code));
+    });
+    await page.exposeFunction('codeAutomationLog', (type: string, args: unknown) => {
+      const parts = Array.isArray(args) ? args : [args];
+      if (type === 'error') console.error(...parts);
+      else console.log(...parts);
+    });
+    const remote = (p: string): string => `vscode-remote://127.0.0.1:${port}${p}`;
+    const payload = [
+      ['extensionDevelopmentPath', remote(REPO_ROOT)],
+      ['extensionTestsPath', remote(path.join(REPO_ROOT, 'out/test/integration/index.js'))],
+      [
+        'extensionEnvironment',
+        JSON.stringify({
+          WEAVE_SUITE: suite.name,
+          WEAVE_TEST_RESULTS: resultsFile,
+          WEAVE_BENCH_OUT: path.resolve(process.env.WEAVE_BENCH_OUT ?? path.join(REPO_ROOT, 'out/bench-vscode.json')),
+          WEAVE_REPO_ROOT: REPO_ROOT,
+        }),
+      ],
+      ['skipWelcome', 'true'],
+    ];
+    await page.goto(
+      `${server.url}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`,
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<number>((resolve) => {
+      timer = setTimeout(() => resolve(124), timeoutS * 1000);
+    });
+    const code = await Promise.race([exitCode, timedOut]);
+    clearTimeout(timer);
+    if (code === 124) say(`${suite.name}: TIMEOUT after ${timeoutS} s`);
+    else say(`${suite.name}: extension host exited with ${code}`);
+    if (!fs.existsSync(resultsFile)) return { passed: 0, failed: 1 };
+    const results = JSON.parse(fs.readFileSync(resultsFile, 'utf8')) as SuiteOutcome;
+    // A non-zero exit without a failed test (a crash after the suite) still counts as a failure.
+    return code === 0 || results.failed > 0 ? results : { passed: results.passed, failed: results.failed + 1 };
+  } catch (e) {
+    say(`${suite.name}: harness error: ${e instanceof Error ? e.message : String(e)}`);
+    return { passed: 0, failed: 1 };
+  } finally {
+    activeCleanups.delete(cleanup);
+    await cleanup();
+  }
+}
+
+/** The UI end-to-end test (PANEL helper's test/vscode/e2e.*), when built; its last line is "N passed, N failed". */
+function runE2e(): SuiteOutcome | undefined {
+  const e2e = path.join(REPO_ROOT, 'out/test/vscode/e2e.js');
+  if (!fs.existsSync(e2e)) return undefined;
+  say('UI end-to-end: out/test/vscode/e2e.js');
+  const r = spawnSync(process.execPath, [e2e], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  process.stdout.write(r.stdout);
+  const counts = /(\d+) passed, (\d+) failed\s*$/.exec(r.stdout.trim());
+  if (!counts) return { passed: 0, failed: 1 };
+  const outcome = { passed: Number(counts[1]), failed: Number(counts[2]) };
+  return r.status === 0 || outcome.failed > 0 ? outcome : { ...outcome, failed: outcome.failed + 1 };
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const names = args.filter((a) => !a.startsWith('--'));
+  const unknown = names.filter((n) => !(n in SUITES));
+  if (unknown.length > 0) {
+    console.error(`unknown suite(s): ${unknown.join(', ')} (known: ${Object.keys(SUITES).join(', ')})`);
+    process.exit(2);
+  }
+  const selected = (names.length > 0 ? names : ['trusted', 'untrusted']).map((n) => SUITES[n] as SuiteSpec);
+  const tools = locateTools();
+  const total: SuiteOutcome = { passed: 0, failed: 0 };
+  for (const suite of selected) {
+    const outcome = await runSuite(tools, suite);
+    say(`${suite.name}: ${outcome.passed} passed, ${outcome.failed} failed`);
+    total.passed += outcome.passed;
+    total.failed += outcome.failed;
+  }
+  if (!args.includes('--no-e2e') && names.length === 0) {
+    const e2e = runE2e();
+    if (e2e) {
+      total.passed += e2e.passed;
+      total.failed += e2e.failed;
+    }
+  }
+  say(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  console.log(`${total.passed} passed, ${total.failed} failed`);
+  process.exitCode = total.failed === 0 ? 0 : 1;
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  console.log('0 passed, 1 failed');
+  process.exitCode = 1;
+});

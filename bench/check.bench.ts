@@ -7,7 +7,7 @@
 // Environment: WEAVE_BENCH_SPECS (default 64), WEAVE_BENCH_WORK_MS (default 200), WEAVE_BENCH_ROUNDS (default 1).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { checkWorkspace } from '../src/core/check/checkWorkspace';
@@ -26,20 +26,38 @@ console.log(digest.toString('hex').slice(0, 8));
 console.log('1 passed, 0 failed');
 `;
 
-/** Rounds of hashing that take WORK_MS of CPU on this machine (measured in-process, single thread). */
+/** Rounds of hashing that take WORK_MS of CPU on this machine (CPU time, so a loaded machine does not skew it). */
 function calibrate(): number {
   let digest = Buffer.alloc(64, 1);
   const sample = 200_000;
-  const started = performance.now();
+  const started = process.cpuUsage();
   for (let i = 0; i < sample; i++) digest = createHash('sha256').update(digest).digest();
-  const perRoundMs = (performance.now() - started) / sample;
+  const used = process.cpuUsage(started);
+  const perRoundMs = (used.user + used.system) / 1000 / sample;
   return Math.round(WORK_MS / perRoundMs);
 }
 
-async function timed(fn: () => Promise<unknown> | unknown): Promise<number> {
+/**
+ * CPU milliseconds used by this process and by its waited-for descendants (Linux /proc/self/stat utime, stime,
+ * cutime, cstime): independent of how loaded the machine is, unlike wall time.
+ */
+function cpuMsWithChildren(): number {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
+  const ticks = [11, 12, 13, 14].reduce((n, i) => n + Number(fields[i] ?? 0), 0);
+  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+/** USER_HZ: 100 on every Linux architecture Node supports. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+const hasProcStat = process.platform === 'linux';
+
+/** Wall and total CPU (this process + children) of one measurement. */
+async function measure(fn: () => Promise<unknown> | unknown): Promise<{ wallMs: number; cpuMs: number }> {
+  const cpuBefore = hasProcStat ? cpuMsWithChildren() : 0;
   const started = performance.now();
   await fn();
-  return performance.now() - started;
+  const wallMs = performance.now() - started;
+  return { wallMs, cpuMs: hasProcStat ? cpuMsWithChildren() - cpuBefore : Number.NaN };
 }
 
 function median(values: number[]): number {
@@ -70,7 +88,7 @@ async function main(): Promise<void> {
     await fs.mkdir(path.join(dir, '.weave'));
     await fs.writeFile(path.join(dir, '.weave/specs.json'), JSON.stringify({ version: 1, specs }, null, 2));
 
-    const single = await timed(() => execFileSync('/bin/sh', ['-c', command], { cwd: dir }));
+    const single = (await measure(() => execFileSync('/bin/sh', ['-c', command], { cwd: dir }))).wallMs;
     const bareLoop = (): unknown =>
       execFileSync('/bin/sh', ['-c', `for i in $(seq ${SPECS}); do ${command} > /dev/null || exit 1; done`], {
         cwd: dir,
@@ -90,98 +108,78 @@ async function main(): Promise<void> {
     };
     // Interleaved rounds, medians: on a shared machine the load drifts, and interleaving spreads the drift
     // evenly over the four measurements.
-    const samples = {
-      bareLoop: [] as number[],
-      weaveSequential: [] as number[],
-      bareParallel: [] as number[],
-      weaveParallel: [] as number[],
+    type Sample = { wallMs: number; cpuMs: number };
+    const samples: Record<'bareLoop' | 'weaveSequential' | 'bareParallel' | 'weaveParallel', Sample[]> = {
+      bareLoop: [],
+      weaveSequential: [],
+      bareParallel: [],
+      weaveParallel: [],
     };
     const loadBefore = os.loadavg()[0] ?? 0;
     for (let round = 0; round < ROUNDS; round++) {
-      samples.bareLoop.push(await timed(bareLoop));
-      samples.weaveSequential.push(await timed(check(1)));
-      samples.bareParallel.push(await timed(bareParallel));
-      samples.weaveParallel.push(await timed(check(cores)));
+      samples.bareLoop.push(await measure(bareLoop));
+      samples.weaveSequential.push(await measure(check(1)));
+      samples.bareParallel.push(await measure(bareParallel));
+      samples.weaveParallel.push(await measure(check(cores)));
     }
     const loadAfter = os.loadavg()[0] ?? 0;
-    const bare = median(samples.bareLoop);
-    const sequential = median(samples.weaveSequential);
-    const xargs = median(samples.bareParallel);
-    const parallel = median(samples.weaveParallel);
-
+    const wall = (list: Sample[]): number => median(list.map((x) => x.wallMs));
+    const cpu = (list: Sample[]): number => median(list.map((x) => x.cpuMs));
+    const bare = wall(samples.bareLoop);
+    const sequential = wall(samples.weaveSequential);
+    const xargs = wall(samples.bareParallel);
+    const parallel = wall(samples.weaveParallel);
     const goal = (1.2 * sequential) / cores;
-    const overheadMs = (sequential - bare) / SPECS;
-    const cpuPerSpec = median(weaveCpuMs) / SPECS;
+    const wallOverheadMs = (sequential - bare) / SPECS;
+    const cpuOverheadMs = (cpu(samples.weaveSequential) - cpu(samples.bareLoop)) / SPECS;
+    const ownCpuMs = median(weaveCpuMs) / SPECS;
     const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
-    const widths = [44, 10, 30];
+    const ms = (value: number): string => `${value.toFixed(1)} ms`;
+
+    const rows: string[][] = [
+      ['measurement', 'value', 'ratio / note'],
+      ['bare sh loop (sequential yardstick)', seconds(bare), '1.00 × bare loop'],
+      ['weave check --concurrency 1', seconds(sequential), `${(sequential / bare).toFixed(2)} × bare loop`],
+      [
+        `bare xargs -P ${cores} (parallel yardstick)`,
+        seconds(xargs),
+        `${(xargs / bare).toFixed(2)} × bare loop`,
+      ],
+      [
+        `weave check --concurrency ${cores}`,
+        seconds(parallel),
+        `${(parallel / xargs).toFixed(2)} × xargs -P ${cores}`,
+      ],
+      [
+        'goal: 1.2 × weave sequential / cores',
+        seconds(goal),
+        `parallel = ${(parallel / goal).toFixed(2)} × goal`,
+      ],
+      [
+        'speed-up, weave parallel vs sequential',
+        `${(sequential / parallel).toFixed(2)} ×`,
+        `ideal ${cores}.00 ×`,
+      ],
+      [
+        'weave wall overhead per spec',
+        ms(wallOverheadMs),
+        `${((wallOverheadMs / (bare / SPECS)) * 100).toFixed(1)} % of a bare spec`,
+      ],
+      [
+        'total CPU per spec, bare loop',
+        ms(cpu(samples.bareLoop) / SPECS),
+        'test + node start (load-independent)',
+      ],
+      ['weave CPU overhead per spec', ms(cpuOverheadMs), 'total CPU, weave − bare loop'],
+      ['  of which in the weave process', ms(ownCpuMs), 'spawn, capture, verdict, record'],
+    ];
+    const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
     console.log(
-      `check: ${SPECS} specs × ~${WORK_MS} ms CPU (${rounds} SHA-256 rounds; one alone: ${Math.round(single)} ms wall incl. node start); ` +
-        `${cores} cores; Node ${process.version}; median of ${ROUNDS} interleaved round(s); load avg ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}`,
+      `check: ${SPECS} specs × ~${WORK_MS} ms CPU (${rounds} SHA-256 rounds; one alone: ${Math.round(single)} ms wall ` +
+        `incl. node start); ${cores} cores; Node ${process.version}; median of ${ROUNDS} interleaved round(s); ` +
+        `load avg ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}`,
     );
-    console.log(row(['measurement', 'wall', 'ratio'], widths));
-    console.log(row(['bare sh loop (sequential yardstick)', seconds(bare), '1.00 × bare loop'], widths));
-    console.log(
-      row(
-        ['weave check --concurrency 1', seconds(sequential), `${(sequential / bare).toFixed(2)} × bare loop`],
-        widths,
-      ),
-    );
-    console.log(
-      row(
-        [
-          `bare xargs -P ${cores} (parallel yardstick)`,
-          seconds(xargs),
-          `${(xargs / bare).toFixed(2)} × bare loop`,
-        ],
-        widths,
-      ),
-    );
-    console.log(
-      row(
-        [
-          `weave check --concurrency ${cores}`,
-          seconds(parallel),
-          `${(parallel / xargs).toFixed(2)} × xargs -P ${cores}`,
-        ],
-        widths,
-      ),
-    );
-    console.log(
-      row(
-        [
-          'goal: 1.2 × weave sequential / cores',
-          seconds(goal),
-          `parallel = ${(parallel / goal).toFixed(2)} × goal`,
-        ],
-        widths,
-      ),
-    );
-    console.log(
-      row(
-        [
-          'speed-up, weave parallel vs sequential',
-          `${(sequential / parallel).toFixed(2)} ×`,
-          `ideal ${cores}.00 ×`,
-        ],
-        widths,
-      ),
-    );
-    console.log(
-      row(
-        [
-          'weave wall overhead per spec (vs bare loop)',
-          `${overheadMs.toFixed(1)} ms`,
-          `${((overheadMs / (bare / SPECS)) * 100).toFixed(1)} % of a spec`,
-        ],
-        widths,
-      ),
-    );
-    console.log(
-      row(
-        ['weave process CPU per spec', `${cpuPerSpec.toFixed(1)} ms`, 'spawn, capture, verdict, record'],
-        widths,
-      ),
-    );
+    for (const r of rows) console.log(row(r, widths));
     console.log(parallel <= goal ? 'goal met' : 'GOAL MISSED: parallel wall above 1.2 × sequential / cores');
   } finally {
     await fs.rm(dir, { recursive: true, force: true });

@@ -21,7 +21,13 @@ function gitIn(dir: string, ...args: string[]): void {
   execFileSync('git', args, {
     cwd: dir,
     stdio: 'ignore',
-    env: { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@example.invalid', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@example.invalid' },
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 'b',
+      GIT_AUTHOR_EMAIL: 'b@example.invalid',
+      GIT_COMMITTER_NAME: 'b',
+      GIT_COMMITTER_EMAIL: 'b@example.invalid',
+    },
   });
 }
 
@@ -37,14 +43,21 @@ async function main(): Promise<number> {
     gitIn(dir, 'add', '-A');
     gitIn(dir, 'commit', '-q', '-m', 'fixture');
     const loaded = await loadSpecFile(dir);
-    if (!loaded.ok) throw new Error(`fixture spec file invalid: ${loaded.problems.map((p) => p.message).join('; ')}`);
+    if (!loaded.ok)
+      throw new Error(`fixture spec file invalid: ${loaded.problems.map((p) => p.message).join('; ')}`);
     const concurrency = os.availableParallelism();
     const runAll = async (): Promise<Map<string, Verdict>> =>
-      new Map((await runSpecs({ workspaceDir: dir, specFile: loaded.specFile, concurrency })).map((r) => [r.id, r.verdict]));
+      new Map(
+        (await runSpecs({ workspaceDir: dir, specFile: loaded.specFile, concurrency })).map((r) => [
+          r.id,
+          r.verdict,
+        ]),
+      );
 
     const baseline = await runAll();
     const notPassing = [...baseline].filter(([, v]) => v !== 'pass');
-    if (notPassing.length > 0) throw new Error(`fixture specs must pass before mutation: ${JSON.stringify(notPassing)}`);
+    if (notPassing.length > 0)
+      throw new Error(`fixture specs must pass before mutation: ${JSON.stringify(notPassing)}`);
 
     const mutants = seededMutants(dir, MUTANTS, SEED);
     let selectedTotal = 0;
@@ -79,7 +92,9 @@ async function main(): Promise<number> {
         if (selection.all) allSelected++;
         missedTotal += missed.length;
         if (missed.length > 0) {
-          missedRows.push(`${mutant.file}:${mutant.line + 1} (${mutant.operator}) missed ${missed.join(', ')}`);
+          missedRows.push(
+            `${mutant.file}:${mutant.line + 1} (${mutant.operator}) missed ${missed.join(', ')}`,
+          );
         }
       } finally {
         fs.writeFileSync(file, original);
@@ -98,15 +113,24 @@ async function main(): Promise<number> {
       ['verdict changes caught', String(brokenTotal - missedTotal), String(brokenTotal)],
       ['recall (goal 100%)', percent(recall), '100.0%'],
       ['mean fraction of specs run (goal ≤ 30%)', percent(meanFraction), '100.0%'],
-      ['median / max fraction', `${percent(sorted[Math.floor(n / 2)] ?? 0)} / ${percent(sorted[n - 1] ?? 0)}`, '100.0% / 100.0%'],
+      [
+        'median / max fraction',
+        `${percent(sorted[Math.floor(n / 2)] ?? 0)} / ${percent(sorted[n - 1] ?? 0)}`,
+        '100.0% / 100.0%',
+      ],
       ['mutants where every spec was selected', String(allSelected), String(n)],
       ['mean time to select (index + git diff)', `${(selectMs / n).toFixed(0)} ms`, '—'],
-      ['mean time to run the specs', `${((runAllMs / n) * meanFraction).toFixed(0)} ms (est.)`, `${(runAllMs / n).toFixed(0)} ms`],
+      [
+        'mean time to run the specs',
+        `${((runAllMs / n) * meanFraction).toFixed(0)} ms (est.)`,
+        `${(runAllMs / n).toFixed(0)} ms`,
+      ],
     ];
     const width = Math.max(...rows.map((r) => r[0].length));
     console.log(`Safe selection: weave affected vs running every spec (${concurrency} cores)\n`);
     console.log(`${''.padEnd(width)}  ${'weave affected'.padEnd(18)}  run every spec`);
-    for (const [label, ours, yardstick] of rows) console.log(`${label.padEnd(width)}  ${ours.padEnd(18)}  ${yardstick}`);
+    for (const [label, ours, yardstick] of rows)
+      console.log(`${label.padEnd(width)}  ${ours.padEnd(18)}  ${yardstick}`);
     if (missedRows.length > 0) {
       console.log('\nMISSED BREAKAGES:');
       for (const row of missedRows) console.log(`  ${row}`);

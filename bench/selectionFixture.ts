@@ -119,7 +119,8 @@ export function writeSelectionFixture(dir: string): number {
     for (const part of ['a', 'b', 'c'] as const) {
       const testFile = `test/m${k}-${part}.test.js`;
       files[testFile] = testSource(k, part);
-      const symbol = part === 'a' ? [`scale${k}`, `shout${k}`] : part === 'b' ? [`sumAbove${k}`] : [`parity${k}`];
+      const symbol =
+        part === 'a' ? [`scale${k}`, `shout${k}`] : part === 'b' ? [`sumAbove${k}`] : [`parity${k}`];
       specs.push({
         id: `m${k}-${part}`,
         title: `module ${k} part ${part}`,
@@ -133,7 +134,8 @@ export function writeSelectionFixture(dir: string): number {
       });
     }
   }
-  files['.weave/specs.json'] = JSON.stringify({ version: 1, goal: 'selection benchmark', specs }, null, 2) + '\n';
+  files['.weave/specs.json'] =
+    JSON.stringify({ version: 1, goal: 'selection benchmark', specs }, null, 2) + '\n';
   for (const [rel, content] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
     fs.writeFileSync(path.join(dir, rel), content);

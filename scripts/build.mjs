@@ -23,7 +23,10 @@ function listTs(dir) {
 
 // web-tree-sitter's ESM build reads import.meta.url; bundling to CJS needs its .cjs build (DESIGN.md).
 const webTreeSitterCjs = require.resolve('web-tree-sitter').replace(/\.js$/, '.cjs');
-const jsoncParserEsm = path.join(path.dirname(require.resolve('jsonc-parser/package.json')), 'lib/esm/main.js');
+const jsoncParserEsm = path.join(
+  path.dirname(require.resolve('jsonc-parser/package.json')),
+  'lib/esm/main.js',
+);
 const nodeBundle = {
   bundle: true,
   platform: 'node',

@@ -104,7 +104,11 @@ export const toExtensionSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('openSpec'), id: specIdRef }),
   z.strictObject({ type: z.literal('openAnchor'), anchor: z.string().min(1).max(1000) }),
   /** The webview's own problems (e.g. a message it rejected), for the extension's LogOutputChannel. */
-  z.strictObject({ type: z.literal('log'), level: z.enum(['info', 'warn', 'error']), message: z.string().max(2000) }),
+  z.strictObject({
+    type: z.literal('log'),
+    level: z.enum(['info', 'warn', 'error']),
+    message: z.string().max(2000),
+  }),
 ]);
 
 /** What the extension passes to `update` (defaults of the spec schema may be left out). */
@@ -119,7 +123,10 @@ export type CheckTarget = z.output<typeof checkTargetSchema>;
 export type ToWebviewMessage = z.input<typeof toWebviewSchema>;
 export type ToExtensionMessage = z.input<typeof toExtensionSchema>;
 /** The message map by direction: `ToWebview<'state'>` is the state message, and so on. */
-export type ToWebview<K extends ToWebviewMessage['type']> = Extract<z.output<typeof toWebviewSchema>, { type: K }>;
+export type ToWebview<K extends ToWebviewMessage['type']> = Extract<
+  z.output<typeof toWebviewSchema>,
+  { type: K }
+>;
 export type ToExtension<K extends ToExtensionMessage['type']> = Extract<
   z.output<typeof toExtensionSchema>,
   { type: K }
@@ -131,7 +138,9 @@ function parseWith<S extends z.ZodType>(schema: S, raw: unknown): ParsedMessage<
   const result = schema.safeParse(raw);
   if (result.success) return { ok: true, message: result.data };
   const type =
-    typeof raw === 'object' && raw !== null && 'type' in raw ? JSON.stringify((raw as { type: unknown }).type) : '?';
+    typeof raw === 'object' && raw !== null && 'type' in raw
+      ? JSON.stringify((raw as { type: unknown }).type)
+      : '?';
   const issues = result.error.issues
     .slice(0, 5)
     .map((i) => `${i.path.length ? i.path.join('.') : '(message)'}: ${i.message}`)

@@ -20,7 +20,9 @@ export class AnchorPicker {
 
   constructor(
     initial: readonly string[],
-    private readonly search: (query: string) => Promise<{ symbols: SymbolMatch[]; error?: string | undefined }>,
+    private readonly search: (
+      query: string,
+    ) => Promise<{ symbols: SymbolMatch[]; error?: string | undefined }>,
     private readonly onChange: () => void,
     describedBy: string,
   ) {
@@ -153,7 +155,8 @@ export class AnchorPicker {
         return item;
       }),
     );
-    if (open && this.active >= 0) this.input.setAttribute('aria-activedescendant', `anchor-option-${this.active}`);
+    if (open && this.active >= 0)
+      this.input.setAttribute('aria-activedescendant', `anchor-option-${this.active}`);
     else this.input.removeAttribute('aria-activedescendant');
   }
 

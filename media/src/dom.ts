@@ -9,7 +9,8 @@ function apply(element: Element, attrs: Attrs, children: Child[]): void {
   for (const [name, value] of Object.entries(attrs)) {
     if (typeof value === 'function') element.addEventListener(name.slice(2).toLowerCase(), value);
     else if (value === true) element.setAttribute(name, '');
-    else if (value !== false && value !== undefined && value !== null) element.setAttribute(name, String(value));
+    else if (value !== false && value !== undefined && value !== null)
+      element.setAttribute(name, String(value));
   }
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
@@ -45,7 +46,8 @@ export function codicon(name: string, extra = ''): HTMLSpanElement {
 /** Re-renders `root` while keeping keyboard focus on the element with the same data-key. */
 export function replaceKeepingFocus(root: HTMLElement, ...children: Node[]): void {
   const active = document.activeElement;
-  const key = active instanceof HTMLElement || active instanceof SVGElement ? active.dataset['key'] : undefined;
+  const key =
+    active instanceof HTMLElement || active instanceof SVGElement ? active.dataset['key'] : undefined;
   root.replaceChildren(...children);
   if (key) root.querySelector<HTMLElement>(`[data-key="${CSS.escape(key)}"]`)?.focus();
 }

@@ -7,8 +7,7 @@ import { validateSpecDraft, type SpecDraftResult } from '../../src/extension/pan
 import { AnchorPicker } from './anchorPicker';
 import { codicon, h } from './dom';
 
-const TEXT_FIELDS = ['id', 'title', 'kind', 'statement', 'command', 'files'] as const;
-type TextField = (typeof TEXT_FIELDS)[number];
+type TextField = 'id' | 'title' | 'kind' | 'statement' | 'command' | 'files';
 type ReferenceField = 'dependsOn' | 'interactsWith';
 
 /** Everything needed to bring the form back after the view was hidden (webview state). */
@@ -55,11 +54,11 @@ export function snapshotOf(state: ParsedPanelState, id: string): FormSnapshot | 
       kind: spec.kind,
       statement: spec.statement,
       command: spec.test.command,
-      files: (spec.test.files ?? []).join('\n'),
+      files: spec.test.files.join('\n'),
     },
-    anchors: [...(spec.anchors ?? [])],
-    dependsOn: [...(spec.dependsOn ?? [])],
-    interactsWith: [...(spec.interactsWith ?? [])],
+    anchors: [...spec.anchors],
+    dependsOn: [...spec.dependsOn],
+    interactsWith: [...spec.interactsWith],
     idEdited: true,
     touched: [],
   };
@@ -81,7 +80,10 @@ const ERROR_SLOT: Record<string, string> = {
 
 export class SpecForm {
   readonly element: HTMLFormElement;
-  private readonly controls = new Map<TextField, HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>();
+  private readonly controls = new Map<
+    TextField,
+    HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement
+  >();
   private readonly errors = new Map<string, HTMLElement>();
   private readonly references = new Map<ReferenceField, HTMLElement>();
   private readonly anchors: AnchorPicker;
@@ -97,9 +99,19 @@ export class SpecForm {
   ) {
     this.snapshot = structuredClone(initial);
     const editing = initial.originalId !== undefined;
-    this.anchors = new AnchorPicker(initial.anchors, (q) => host.search(q), () => this.changed('anchors'), 'err-anchors');
+    this.anchors = new AnchorPicker(
+      initial.anchors,
+      (q) => host.search(q),
+      () => this.changed('anchors'),
+      'err-anchors',
+    );
     this.status = h('p', { class: 'form-status', role: 'status', 'aria-live': 'polite' });
-    this.submit = h('button', { type: 'submit', class: 'primary' }, codicon('save'), editing ? ' Save spec' : ' Add spec');
+    this.submit = h(
+      'button',
+      { type: 'submit', class: 'primary' },
+      codicon('save'),
+      editing ? ' Save spec' : ' Add spec',
+    );
     const specError = h('p', { id: 'err-spec', class: 'field-error', role: 'alert', hidden: true });
     this.errors.set('spec', specError);
 
@@ -110,7 +122,12 @@ export class SpecForm {
       this.textField('title', 'Title', 'input', 'One line a person reads in lists.'),
       this.textField('id', 'Id', 'input', 'Lower-case letters, digits and dashes; unique.'),
       this.kindField(),
-      this.textField('statement', 'Statement', 'textarea', 'The requirement, e.g. “When …, the client shall …”.'),
+      this.textField(
+        'statement',
+        'Statement',
+        'textarea',
+        'The requirement, e.g. “When …, the client shall …”.',
+      ),
       this.textField('command', 'Test command', 'input', 'Shell command run in the workspace folder.'),
       this.textField('files', 'Test files', 'textarea', 'One path per line: the spec’s own tests.'),
       this.field('anchors', 'Anchors', this.anchors.element, 'field-anchors'),
@@ -143,7 +160,13 @@ export class SpecForm {
     this.validate();
   }
 
-  private field(name: string, label: string, control: HTMLElement, controlId: string, help?: string): HTMLElement {
+  private field(
+    name: string,
+    label: string,
+    control: HTMLElement,
+    controlId: string,
+    help?: string,
+  ): HTMLElement {
     const error = h('p', { id: `err-${name}`, class: 'field-error', hidden: true });
     this.errors.set(name, error);
     return h(
@@ -171,7 +194,10 @@ export class SpecForm {
     return this.field('kind', 'Kind', select, select.id, 'What sort of constraint this is.');
   }
 
-  private setupControl(name: TextField, control: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement): void {
+  private setupControl(
+    name: TextField,
+    control: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement,
+  ): void {
     control.id = `field-${name}`;
     control.name = name;
     control.value = this.snapshot.fields[name];
@@ -238,7 +264,12 @@ export class SpecForm {
   }
 
   private deleteButton(): HTMLButtonElement {
-    const button = h('button', { type: 'button', class: 'secondary danger' }, codicon('trash'), ' Delete spec');
+    const button = h(
+      'button',
+      { type: 'button', class: 'secondary danger' },
+      codicon('trash'),
+      ' Delete spec',
+    );
     button.addEventListener('click', () => {
       const id = this.snapshot.originalId;
       if (id === undefined) return;

@@ -69,9 +69,17 @@ export function renderSpecList(state: ParsedPanelState, actions: ListActions): H
         h(
           'div',
           { class: 'spec-actions' },
-          iconButton('play', `Check ${spec.id}`, `check:${spec.id}`, () => actions.check(spec.id), !state.trusted),
+          iconButton(
+            'play',
+            `Check ${spec.id}`,
+            `check:${spec.id}`,
+            () => actions.check(spec.id),
+            !state.trusted,
+          ),
           iconButton('edit', `Edit ${spec.id}`, `edit:${spec.id}`, () => actions.edit(spec.id)),
-          iconButton('go-to-file', `Open ${spec.id} in specs.json`, `open:${spec.id}`, () => actions.openSpec(spec.id)),
+          iconButton('go-to-file', `Open ${spec.id} in specs.json`, `open:${spec.id}`, () =>
+            actions.openSpec(spec.id),
+          ),
         ),
       );
     }),
@@ -87,7 +95,15 @@ export function iconButton(
 ): HTMLButtonElement {
   return h(
     'button',
-    { type: 'button', class: 'icon-button', 'aria-label': label, title: label, 'data-key': key, disabled, onclick: onClick },
+    {
+      type: 'button',
+      class: 'icon-button',
+      'aria-label': label,
+      title: label,
+      'data-key': key,
+      disabled,
+      onclick: onClick,
+    },
     codicon(icon),
   );
 }

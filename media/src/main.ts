@@ -10,7 +10,7 @@ import {
 } from '../../src/protocol';
 import { codicon, h, replaceKeepingFocus } from './dom';
 import { emptySnapshot, snapshotOf, SpecForm, type FormSnapshot } from './form';
-import { graphColumns, renderGraph } from './graph';
+import { renderGraph } from './graph';
 import { renderSpecList } from './list';
 import { statusOf, STATUS_LOOK, type SpecStatus } from './status';
 
@@ -88,12 +88,14 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   }
 });
 
-// Re-lay the graph out when the panel is resized enough to change how many nodes fit in a row.
-let columns = graphColumns(listView.clientWidth || document.body.clientWidth);
+// The graph is laid out for the panel's width: re-draw it when the panel is resized noticeably.
+const RESIZE_STEP_PX = 8;
+const panelWidth = (): number => listView.clientWidth || document.body.clientWidth;
+let graphWidth = panelWidth();
 new ResizeObserver(() => {
-  const next = graphColumns(listView.clientWidth || document.body.clientWidth);
-  if (next === columns) return;
-  columns = next;
+  const next = panelWidth();
+  if (Math.abs(next - graphWidth) < RESIZE_STEP_PX) return;
+  graphWidth = next;
   if (!form) render();
 }).observe(document.body);
 
@@ -111,7 +113,13 @@ function listContent(current: ParsedPanelState): Node[] {
     h(
       'div',
       { class: 'toolbar', role: 'toolbar', 'aria-label': 'Weave actions' },
-      toolbarButton('check-all', 'Check all', 'check-all', () => send({ type: 'check', target: 'all' }), !current.trusted),
+      toolbarButton(
+        'check-all',
+        'Check all',
+        'check-all',
+        () => send({ type: 'check', target: 'all' }),
+        !current.trusted,
+      ),
       toolbarButton(
         'check',
         'Check affected',
@@ -143,12 +151,21 @@ function listContent(current: ParsedPanelState): Node[] {
       h(
         'section',
         { class: 'problems', 'aria-label': 'Problems in the spec file' },
-        h('h2', {}, codicon('warning'), ` ${current.problems.length} problem${current.problems.length === 1 ? '' : 's'}`),
+        h(
+          'h2',
+          {},
+          codicon('warning'),
+          ` ${current.problems.length} problem${current.problems.length === 1 ? '' : 's'}`,
+        ),
         h(
           'ul',
           {},
           ...current.problems.map((p) =>
-            h('li', { class: `problem ${p.severity}` }, `${current.specFile ?? p.file}:${p.line}:${p.column} ${p.path}: ${p.message}`),
+            h(
+              'li',
+              { class: `problem ${p.severity}` },
+              `${current.specFile ?? p.file}:${p.line}:${p.column} ${p.path}: ${p.message}`,
+            ),
           ),
         ),
       ),
@@ -171,14 +188,20 @@ function listContent(current: ParsedPanelState): Node[] {
     'details',
     { class: 'graph-section', open: persisted.graphOpen ?? true },
     h('summary', { 'data-key': 'graph-summary' }, h('h2', {}, 'Graph')),
-    renderGraph(current, columns, (id) => editSpec(id)),
+    renderGraph(current, graphWidth, (id) => editSpec(id)),
   );
   graph.addEventListener('toggle', () => persist({ ...persisted, graphOpen: graph.open }));
   nodes.push(graph);
   return nodes;
 }
 
-function toolbarButton(icon: string, label: string, key: string, onClick: () => void, disabled = false): HTMLElement {
+function toolbarButton(
+  icon: string,
+  label: string,
+  key: string,
+  onClick: () => void,
+  disabled = false,
+): HTMLElement {
   return h(
     'button',
     { type: 'button', class: 'secondary', 'data-key': key, disabled, onclick: onClick },
@@ -221,7 +244,11 @@ function openForm(snapshot: FormSnapshot): void {
     {
       state: () => state as ParsedPanelState,
       search: async (query) => {
-        const answer = await request<ToWebview<'symbols'>>((requestId) => ({ type: 'searchSymbols', requestId, query }));
+        const answer = await request<ToWebview<'symbols'>>((requestId) => ({
+          type: 'searchSymbols',
+          requestId,
+          query,
+        }));
         return { symbols: answer.symbols, error: answer.error };
       },
       save: async (spec, originalId) => {
@@ -233,7 +260,11 @@ function openForm(snapshot: FormSnapshot): void {
         return answer.error;
       },
       remove: async (id) => {
-        const answer = await request<ToWebview<'editResult'>>((requestId) => ({ type: 'removeSpec', requestId, id }));
+        const answer = await request<ToWebview<'editResult'>>((requestId) => ({
+          type: 'removeSpec',
+          requestId,
+          id,
+        }));
         return answer.error;
       },
       close: (announcement) => closeForm(announcement),

@@ -3,16 +3,7 @@
 import type { ParsedPanelState } from '../../src/protocol';
 
 export type SpecStatus =
-  | 'pass'
-  | 'fail'
-  | 'error'
-  | 'blocked'
-  | 'skipped'
-  | 'flaky'
-  | 'broken'
-  | 'fixed'
-  | 'running'
-  | 'unchecked';
+  'pass' | 'fail' | 'error' | 'blocked' | 'skipped' | 'flaky' | 'broken' | 'fixed' | 'running' | 'unchecked';
 
 export const STATUS_LOOK: Record<SpecStatus, { icon: string; label: string }> = {
   pass: { icon: 'pass', label: 'pass' },
@@ -24,7 +15,7 @@ export const STATUS_LOOK: Record<SpecStatus, { icon: string; label: string }> = 
   broken: { icon: 'flame', label: 'broken' },
   fixed: { icon: 'check-all', label: 'fixed' },
   running: { icon: 'loading', label: 'running' },
-  unchecked: { icon: 'circle-large-outline', label: 'not checked' },
+  unchecked: { icon: 'circle-large-outline', label: 'unchecked' },
 };
 
 export function statusOf(state: ParsedPanelState, id: string): SpecStatus {

@@ -25,6 +25,7 @@ export function printAnchorProblems(problems: SpecProblem[]): void {
 
 function displayProblem(problem: SpecProblem): SpecProblem {
   const relative = path.relative(process.cwd(), problem.file);
-  const file = relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : problem.file;
+  const file =
+    relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : problem.file;
   return { ...problem, file };
 }

@@ -26,7 +26,10 @@ export class AnchorLocator implements vscode.Disposable {
   ) {}
 
   /** Indexes the workspace (incrementally, from the index cache) and resolves every spec's anchors. */
-  async analyze(specs: ValidSpecs, signal?: AbortSignal): Promise<{ index: WorkspaceIndex } & AnchorResolution> {
+  async analyze(
+    specs: ValidSpecs,
+    signal?: AbortSignal,
+  ): Promise<{ index: WorkspaceIndex } & AnchorResolution> {
     this.indexer ??= createIndexer({ workspaceDir: this.folder.uri.fsPath });
     const started = performance.now();
     const index = await this.indexer.indexWorkspace(signal ? { signal } : {});
@@ -36,7 +39,9 @@ export class AnchorLocator implements vscode.Disposable {
       locations: specs.result.locations,
       specFilePath: SPECS_RELATIVE_PATH,
     });
-    this.log.debug(`anchors resolved in ${Math.round(performance.now() - started)} ms (${index.files.size} files indexed)`);
+    this.log.debug(
+      `anchors resolved in ${Math.round(performance.now() - started)} ms (${index.files.size} files indexed)`,
+    );
     return { index, ...resolution };
   }
 
@@ -70,7 +75,10 @@ export class AnchorLocator implements vscode.Disposable {
           endColumn = (await lineLengths.get(a.file))?.[a.range.start.line] ?? a.range.start.column + 1;
         }
         locations.push(
-          new vscode.Location(uri, new vscode.Range(a.range.start.line, a.range.start.column, a.range.start.line, endColumn)),
+          new vscode.Location(
+            uri,
+            new vscode.Range(a.range.start.line, a.range.start.column, a.range.start.line, endColumn),
+          ),
         );
       }
       if (locations.length > 0) bySpec.set(specId, locations);
@@ -93,7 +101,11 @@ async function lineLengthsOf(uri: vscode.Uri): Promise<number[]> {
   }
 }
 
-function couplingReason(p: { sharedSymbols: string[]; sharedAnchorFiles: string[]; sharedConeFiles: string[] }): string {
+function couplingReason(p: {
+  sharedSymbols: string[];
+  sharedAnchorFiles: string[];
+  sharedConeFiles: string[];
+}): string {
   if (p.sharedSymbols.length > 0) return `both anchored at ${p.sharedSymbols.join(', ')}`;
   if (p.sharedAnchorFiles.length > 0) return `both anchored in ${p.sharedAnchorFiles.join(', ')}`;
   return `both tests load ${p.sharedConeFiles.slice(0, 3).join(', ')}`;

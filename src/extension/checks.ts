@@ -32,7 +32,11 @@ export interface CheckOutcome {
 
 export type CheckResult =
   | { ran: true; outcome: CheckOutcome }
-  | { ran: false; reason: 'untrusted' | 'invalid-specs' | 'cancelled' | 'nothing-to-run' | 'failed'; message: string };
+  | {
+      ran: false;
+      reason: 'untrusted' | 'invalid-specs' | 'cancelled' | 'nothing-to-run' | 'failed';
+      message: string;
+    };
 
 export class CheckService implements vscode.Disposable {
   private queue: Promise<unknown> = Promise.resolve();
@@ -62,7 +66,9 @@ export class CheckService implements vscode.Disposable {
   /** Latest known result of every spec still in the file, in file order, with its change against a baseline. */
   knownResults(): { results: SpecResult[]; changes: Record<string, Change> } {
     const ids = this.latest?.specFile.specs.map((s) => s.id) ?? [];
-    const results = ids.map((id) => this.resultBySpec.get(id)).filter((r): r is SpecResult => r !== undefined);
+    const results = ids
+      .map((id) => this.resultBySpec.get(id))
+      .filter((r): r is SpecResult => r !== undefined);
     const changes: Record<string, Change> = {};
     for (const r of results) {
       const change = this.changeBySpec.get(r.id);
@@ -136,7 +142,9 @@ export class CheckService implements vscode.Disposable {
       this.log.info(`check started${request.only ? ` (${request.only.join(', ')})` : ' (all specs)'}`);
       const onProgress = (event: RunProgress): void => {
         if (event.type !== 'finished') return;
-        this.log.info(`  ${event.result.id}: ${event.result.verdict} (${Math.round(event.result.durationMs)} ms)`);
+        this.log.info(
+          `  ${event.result.id}: ${event.result.verdict} (${Math.round(event.result.durationMs)} ms)`,
+        );
         reportProgress?.(event.result.id);
         request.onSpecFinished?.(event.result.id);
       };
@@ -152,14 +160,18 @@ export class CheckService implements vscode.Disposable {
         this.log.info('check cancelled');
         return { ran: false, reason: 'cancelled', message: 'Check cancelled.' };
       }
-      const anchors = await this.anchors
-        .locate(specs, signal)
-        .catch((e: unknown): AnchorLocations => {
-          // Without the index, diagnostics fall back to the specs' entries in specs.json.
-          this.log.warn(`could not resolve anchors: ${e instanceof Error ? e.message : String(e)}`);
-          return { bySpec: new Map(), problems: [], potential: [] };
-        });
-      const outcome: CheckOutcome = { run, report, specFile, anchors, durationMs: performance.now() - started };
+      const anchors = await this.anchors.locate(specs, signal).catch((e: unknown): AnchorLocations => {
+        // Without the index, diagnostics fall back to the specs' entries in specs.json.
+        this.log.warn(`could not resolve anchors: ${e instanceof Error ? e.message : String(e)}`);
+        return { bySpec: new Map(), problems: [], potential: [] };
+      });
+      const outcome: CheckOutcome = {
+        run,
+        report,
+        specFile,
+        anchors,
+        durationMs: performance.now() - started,
+      };
       this.latest = outcome;
       for (const r of run.results) this.resultBySpec.set(r.id, r);
       for (const [id, change] of Object.entries(report.changes)) this.changeBySpec.set(id, change);

@@ -46,7 +46,10 @@ function onlyFrom(args: unknown): { only?: string[] } {
   return Array.isArray(only) && only.every((x) => typeof x === 'string') ? { only } : {};
 }
 
-async function runCheck(ctx: CommandContext, request: { only?: string[]; label?: string }): Promise<CheckResult> {
+async function runCheck(
+  ctx: CommandContext,
+  request: { only?: string[]; label?: string },
+): Promise<CheckResult> {
   const result = await ctx.checks.check(request);
   if (!result.ran) {
     if (result.reason === 'untrusted') void explainUntrusted();
@@ -64,10 +67,23 @@ async function runCheck(ctx: CommandContext, request: { only?: string[]; label?:
 
 async function checkAffected(ctx: CommandContext): Promise<CheckResult> {
   if (!vscode.workspace.isTrusted) return runCheck(ctx, {});
-  const { files, specIds } = await ctx.affected.affectedByWorkingTreeChanges();
+  let files: string[];
+  let specIds: string[];
+  try {
+    ({ files, specIds } = await ctx.affected.affectedByWorkingTreeChanges());
+  } catch (e) {
+    // Typically: the folder is not in a git repository, so there is no "changed since HEAD".
+    const message = `Weave: cannot tell which specs are affected: ${e instanceof Error ? e.message : String(e)}`;
+    ctx.log.warn(message);
+    void showOutputOffer(ctx, message);
+    return { ran: false, reason: 'failed', message };
+  }
   ctx.log.info(`affected by ${files.length} changed file(s): ${specIds.join(', ') || 'no spec'}`);
   if (specIds.length === 0) {
-    vscode.window.setStatusBarMessage(`Weave: no spec is affected by the ${files.length} changed file(s)`, 5000);
+    vscode.window.setStatusBarMessage(
+      `Weave: no spec is affected by the ${files.length} changed file(s)`,
+      5000,
+    );
     return { ran: false, reason: 'nothing-to-run', message: 'No spec is affected by the changed files.' };
   }
   return runCheck(ctx, { only: specIds, label: `${specIds.length} affected spec(s)` });
@@ -97,7 +113,9 @@ async function newSpec(ctx: CommandContext): Promise<void> {
   if (!(await ctx.store.exists())) await initSpecs(ctx);
   const doc = await vscode.workspace.openTextDocument(ctx.store.specsUri);
   const editor = await vscode.window.showTextDocument(doc);
-  const specs = findNodeAtLocation(parseTree(doc.getText()) ?? { type: 'null', offset: 0, length: 0 }, ['specs']);
+  const specs = findNodeAtLocation(parseTree(doc.getText()) ?? { type: 'null', offset: 0, length: 0 }, [
+    'specs',
+  ]);
   if (specs?.type !== 'array') {
     void vscode.window.showWarningMessage('Weave: .weave/specs.json has no "specs" array to add to.');
     return;

@@ -67,7 +67,8 @@ export class CheckDiagnostics implements vscode.Disposable {
         : vscode.DiagnosticSeverity.Error;
     const related: vscode.DiagnosticRelatedInformation[] = [];
     const entry = this.store.entryLocation(result.id);
-    if (entry) related.push(new vscode.DiagnosticRelatedInformation(entry, `spec ${result.id} in specs.json`));
+    if (entry)
+      related.push(new vscode.DiagnosticRelatedInformation(entry, `spec ${result.id} in specs.json`));
     for (const otherId of spec.interactsWith) {
       const other = this.store.entryLocation(otherId);
       if (!other) continue;

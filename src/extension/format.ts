@@ -13,13 +13,18 @@ export interface ChangesView {
  * it as failing: its own test did not run, and the dependency that blocked it is the one to look at.
  */
 export function isBroken(result: SpecResult, report: ChangesView | undefined): boolean {
-  return report?.changes[result.id] === 'broken' && result.verdict !== 'blocked' && result.verdict !== 'skipped';
+  return (
+    report?.changes[result.id] === 'broken' && result.verdict !== 'blocked' && result.verdict !== 'skipped'
+  );
 }
 
 /** A spec failed, errored or was broken: what a diagnostic and a TestMessage are made for. */
 export function isViolation(result: SpecResult, report: ChangesView | undefined): boolean {
   return (
-    result.verdict === 'fail' || result.verdict === 'error' || result.verdict === 'flaky' || isBroken(result, report)
+    result.verdict === 'fail' ||
+    result.verdict === 'error' ||
+    result.verdict === 'flaky' ||
+    isBroken(result, report)
   );
 }
 
@@ -57,7 +62,8 @@ const NOISE_LINE =
  */
 export function failureExcerpt(output: string, maxLines: number): string {
   const lines = output
-    .replace(/\x1b\[[0-9;]*m/g, '')
+    // Colour escapes (ESC [ … m) from runners that colour even when not on a terminal.
+    .replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '')
     .split(/\r?\n/)
     .map((l) => l.trimEnd());
   const firstFailure = lines.findIndex((l) => FAILURE_LINE.test(l) && !/^\s*#\s/.test(l));

@@ -40,9 +40,17 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
   const folder = pickFolder();
   if (!folder) {
     log.info('no workspace folder open: Weave commands will ask for one');
-    for (const id of ['weave.check', 'weave.checkAffected', 'weave.newSpec', 'weave.showGraph', 'weave.init']) {
+    for (const id of [
+      'weave.check',
+      'weave.checkAffected',
+      'weave.newSpec',
+      'weave.showGraph',
+      'weave.init',
+    ]) {
       context.subscriptions.push(
-        vscode.commands.registerCommand(id, () => vscode.window.showInformationMessage('Weave: open a folder first.')),
+        vscode.commands.registerCommand(id, () =>
+          vscode.window.showInformationMessage('Weave: open a folder first.'),
+        ),
       );
     }
     context.subscriptions.push(vscode.commands.registerCommand('weave.showOutput', () => log.show(true)));
@@ -94,7 +102,9 @@ export function deactivate(): void {
 function pickFolder(): vscode.WorkspaceFolder | undefined {
   const folders = vscode.workspace.workspaceFolders ?? [];
   // One synchronous stat per folder keeps activation free of awaits.
-  return folders.find((f) => fs.existsSync(vscode.Uri.joinPath(f.uri, SPECS_RELATIVE_PATH).fsPath)) ?? folders[0];
+  return (
+    folders.find((f) => fs.existsSync(vscode.Uri.joinPath(f.uri, SPECS_RELATIVE_PATH).fsPath)) ?? folders[0]
+  );
 }
 
 /** `weave.checkOnSave`: re-check the specs a saved file affects, in the background. */
@@ -111,7 +121,8 @@ function checkOnSave(
     pending.clear();
     const specIds = await affected.specsAffectedBy(uris);
     log.info(`check on save: ${uris.length} file(s) saved, affected: ${specIds.join(', ') || 'none'}`);
-    if (specIds.length > 0) await checks.check({ only: specIds, label: 'affected specs (on save)', quiet: true });
+    if (specIds.length > 0)
+      await checks.check({ only: specIds, label: 'affected specs (on save)', quiet: true });
   };
   const subscription = vscode.workspace.onDidSaveTextDocument((doc) => {
     if (!readSettings(store.folder).checkOnSave || !vscode.workspace.isTrusted) return;

@@ -38,7 +38,9 @@ export class SpecStore implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.specsUri = vscode.Uri.joinPath(folder.uri, SPECS_RELATIVE_PATH);
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, SPECS_RELATIVE_PATH));
+    const watcher = vscode.workspace.createFileSystemWatcher(
+      new vscode.RelativePattern(folder, SPECS_RELATIVE_PATH),
+    );
     const reloadIfUsed = (): void => {
       if (this.loaded) this.scheduleReparse(0);
     };
@@ -96,7 +98,9 @@ export class SpecStore implements vscode.Disposable {
     if (!loaded?.result.ok) return undefined;
     const index = loaded.result.specFile.specs.findIndex((s) => s.id === specId);
     if (index < 0) return undefined;
-    const span = loaded.result.locations.locate(['specs', index, 'id']) ?? loaded.result.locations.locate(['specs', index]);
+    const span =
+      loaded.result.locations.locate(['specs', index, 'id']) ??
+      loaded.result.locations.locate(['specs', index]);
     if (!span) return undefined;
     return new vscode.Range(positionAt(loaded, span.offset), positionAt(loaded, span.offset + span.length));
   }
@@ -114,7 +118,9 @@ export class SpecStore implements vscode.Disposable {
   private scheduleReparse(delayMs: number): void {
     clearTimeout(this.reparseTimer);
     this.reparseTimer = setTimeout(() => {
-      this.reload().catch((e: unknown) => this.log.error(`reading ${SPECS_RELATIVE_PATH} failed: ${String(e)}`));
+      this.reload().catch((e: unknown) =>
+        this.log.error(`reading ${SPECS_RELATIVE_PATH} failed: ${String(e)}`),
+      );
     }, delayMs);
   }
 
@@ -156,7 +162,8 @@ export class SpecStore implements vscode.Disposable {
   }
 
   private publishProblems(loaded: LoadedSpecs): void {
-    const problems = loaded.text === '' ? [] : loaded.result.ok ? loaded.result.warnings : loaded.result.problems;
+    const problems =
+      loaded.text === '' ? [] : loaded.result.ok ? loaded.result.warnings : loaded.result.problems;
     const diagnostics = problems.map((p) => {
       const start = new vscode.Position(Math.max(0, p.line - 1), Math.max(0, p.column - 1));
       const lineText = loaded.text.slice(

@@ -6,12 +6,13 @@ export function newSpecSnippet(leadingComma: boolean): vscode.SnippetString {
   const snippet = new vscode.SnippetString(leadingComma ? ',\n' : '\n');
   snippet.appendText('    {\n      "id": "').appendPlaceholder('new-spec', 1);
   snippet.appendText('",\n      "title": "').appendPlaceholder('One line a person reads in lists', 2);
-  snippet.appendText('",\n      "kind": "').appendChoice(
-    ['functional', 'interface', 'security', 'performance', 'reliability', 'compatibility'],
-    3,
-  );
+  snippet
+    .appendText('",\n      "kind": "')
+    .appendChoice(['functional', 'interface', 'security', 'performance', 'reliability', 'compatibility'], 3);
   snippet.appendText('",\n      "statement": "').appendPlaceholder('When …, the system shall …', 4);
   snippet.appendText('",\n      "test": { "command": "').appendPlaceholder('npm test', 5);
-  snippet.appendText('", "files": [] },\n      "anchors": [],\n      "dependsOn": [],\n      "interactsWith": []\n    }');
+  snippet.appendText(
+    '", "files": [] },\n      "anchors": [],\n      "dependsOn": [],\n      "interactsWith": []\n    }',
+  );
   return snippet;
 }

@@ -45,13 +45,16 @@ export class WeaveStatusBar implements vscode.Disposable {
     let text: string;
     if (outcome && counts) {
       text = statusText(counts);
-      tooltip.appendMarkdown(`**Weave** — last check ${new Date(outcome.run.finishedAt).toLocaleTimeString()}\n\n`);
+      tooltip.appendMarkdown(
+        `**Weave** — last check ${new Date(outcome.run.finishedAt).toLocaleTimeString()}\n\n`,
+      );
       tooltip.appendCodeblock(verdictSummary(known.results), 'text');
     } else {
       text = this.specCount === undefined ? 'Weave' : `Weave ${this.specCount} specs`;
       tooltip.appendMarkdown('**Weave** — not checked yet: run *Weave: check constraints*.\n\n');
     }
-    if (this.specsInvalid) tooltip.appendMarkdown('\n\n$(error) `.weave/specs.json` has problems (see Problems).');
+    if (this.specsInvalid)
+      tooltip.appendMarkdown('\n\n$(error) `.weave/specs.json` has problems (see Problems).');
     if (!vscode.workspace.isTrusted) {
       text = `$(shield) ${text} · restricted`;
       tooltip.appendMarkdown(`\n\n$(shield) ${UNTRUSTED_REASON}`);

@@ -61,13 +61,18 @@ export class SpecTests implements vscode.Disposable {
   refresh(loaded: LoadedSpecs): void {
     if (!loaded.result.ok) return;
     const byKind = new Map<SpecKind, Spec[]>();
-    for (const spec of loaded.result.specFile.specs) byKind.set(spec.kind, [...(byKind.get(spec.kind) ?? []), spec]);
+    for (const spec of loaded.result.specFile.specs)
+      byKind.set(spec.kind, [...(byKind.get(spec.kind) ?? []), spec]);
     const groups: vscode.TestItem[] = [];
     for (const [kind, specs] of [...byKind].sort(([a], [b]) => a.localeCompare(b))) {
       const group = this.controller.createTestItem(KIND_PREFIX + kind, kind);
       for (const spec of specs) {
         const anchored = this.checks.last?.anchors.bySpec.get(spec.id)?.[0];
-        const item = this.controller.createTestItem(spec.id, spec.title, anchored?.uri ?? this.store.specsUri);
+        const item = this.controller.createTestItem(
+          spec.id,
+          spec.title,
+          anchored?.uri ?? this.store.specsUri,
+        );
         item.description = spec.id;
         item.tags = [new vscode.TestTag(kind)];
         const range = anchored?.range ?? this.store.entryRange(spec.id);
@@ -138,7 +143,9 @@ export class SpecTests implements vscode.Disposable {
       const abort = new AbortController();
       const onCancel = token.onCancellationRequested(() => abort.abort());
       for (const item of items) run.started(item);
-      const result = await this.checks.check({ only: specIds, signal: abort.signal }).finally(() => onCancel.dispose());
+      const result = await this.checks
+        .check({ only: specIds, signal: abort.signal })
+        .finally(() => onCancel.dispose());
       if (!result.ran) {
         run.appendOutput(`${result.message}\r\n`);
         for (const item of items) {
@@ -191,7 +198,8 @@ export class SpecTests implements vscode.Disposable {
         if (location) m.location = location;
         return m;
       };
-      if (result.verdict === 'pass' && !isViolation(result, outcome.report)) run.passed(item, result.durationMs);
+      if (result.verdict === 'pass' && !isViolation(result, outcome.report))
+        run.passed(item, result.durationMs);
       else if (result.verdict === 'error') run.errored(item, message(), result.durationMs);
       else if (result.verdict === 'blocked' || result.verdict === 'skipped') run.skipped(item);
       else run.failed(item, message(), result.durationMs);
@@ -203,10 +211,20 @@ export class SpecTests implements vscode.Disposable {
     const wanted = new Set(this.specIdsOf(request));
     return new Promise<void>((resolve) => {
       const onSave = vscode.workspace.onDidSaveTextDocument(async (doc) => {
-        if (token.isCancellationRequested || vscode.workspace.getWorkspaceFolder(doc.uri) !== this.store.folder) return;
-        const affected = (await this.affected.specsAffectedBy([doc.uri])).filter((id) => wanted.has(id));
-        this.log.info(`continuous run: ${doc.uri.fsPath} saved, affected: ${affected.join(', ') || 'none'}`);
-        if (affected.length > 0) await this.runOnce(request, affected, token);
+        if (
+          token.isCancellationRequested ||
+          vscode.workspace.getWorkspaceFolder(doc.uri) !== this.store.folder
+        )
+          return;
+        try {
+          const affected = (await this.affected.specsAffectedBy([doc.uri])).filter((id) => wanted.has(id));
+          this.log.info(
+            `continuous run: ${doc.uri.fsPath} saved, affected: ${affected.join(', ') || 'none'}`,
+          );
+          if (affected.length > 0) await this.runOnce(request, affected, token);
+        } catch (e) {
+          this.log.error(`continuous run after saving ${doc.uri.fsPath} failed: ${String(e)}`);
+        }
       });
       token.onCancellationRequested(() => {
         onSave.dispose();

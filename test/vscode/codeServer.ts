@@ -36,7 +36,9 @@ export function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -126,14 +128,21 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<RunningC
     'security.workspace.trust.startupPrompt': 'never',
     ...opts.settings,
   };
-  fs.writeFileSync(path.join(opts.scratch, 'user-data/User/settings.json'), JSON.stringify(settings, null, 2));
+  fs.writeFileSync(
+    path.join(opts.scratch, 'user-data/User/settings.json'),
+    JSON.stringify(settings, null, 2),
+  );
   const logFile = opts.logFile ?? path.join(opts.scratch, 'code-server.log');
   const log = fs.openSync(logFile, 'a');
-  const child = spawn(opts.tools.codeServer, [...codeServerArgs(opts), '--bind-addr', `127.0.0.1:${opts.port}`], {
-    detached: true,
-    stdio: ['ignore', log, log],
-    env: codeServerEnv(opts),
-  });
+  const child = spawn(
+    opts.tools.codeServer,
+    [...codeServerArgs(opts), '--bind-addr', `127.0.0.1:${opts.port}`],
+    {
+      detached: true,
+      stdio: ['ignore', log, log],
+      env: codeServerEnv(opts),
+    },
+  );
   fs.closeSync(log);
   const url = `http://127.0.0.1:${opts.port}`;
   const stop = async (): Promise<void> => {
@@ -150,7 +159,7 @@ export async function startCodeServer(opts: CodeServerOptions): Promise<RunningC
     await waitForHealth(url, child, 60_000);
   } catch (e) {
     await stop();
-    throw new Error(`${(e as Error).message}; see ${logFile}`);
+    throw new Error(`${(e as Error).message}; see ${logFile}`, { cause: e });
   }
   return { url, process: child, stop };
 }

@@ -8,7 +8,7 @@
 //   5. in a second session on an UNTRUSTED folder, the panel says why nothing runs and offers no check.
 // Screenshots of the panel and of Problems go to test-results/ (git-ignored).
 // Usage: npm run build && node out/test/vscode/e2e.js   (prints "N passed, N failed" last; exit 1 on failure)
-// Env: WEAVE_E2E_TIMEOUT_S (whole run, default 420), WEAVE_E2E_HEADED=1 (watch it, with a display).
+// Env: WEAVE_E2E_TIMEOUT_S (whole run, default 600), WEAVE_E2E_HEADED=1 (watch it, with a display).
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'jsonc-parser';
@@ -40,10 +40,15 @@ const NEW_SPEC = {
 };
 
 const started = Date.now();
-const say = (...a: unknown[]): void => console.log(`[e2e ${((Date.now() - started) / 1000).toFixed(1)}s]`, ...a);
+const say = (...a: unknown[]): void =>
+  console.log(`[e2e ${((Date.now() - started) / 1000).toFixed(1)}s]`, ...a);
 
 /** Polls `condition` until it holds or the deadline passes (no fixed sleeps as synchronisation). */
-async function until(what: string, timeoutMs: number, condition: () => Promise<boolean> | boolean): Promise<void> {
+async function until(
+  what: string,
+  timeoutMs: number,
+  condition: () => Promise<boolean> | boolean,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await condition()) return;
@@ -58,12 +63,24 @@ async function runCommand(page: Page, title: string): Promise<void> {
   await until(`"${title}" in the command palette`, 90_000, async () => {
     await page.keyboard.press('F1');
     await page.locator('.quick-input-widget input').fill(`>${title}`);
-    if (await row.first().waitFor({ timeout: 2000 }).then(() => true, () => false)) return true;
+    if (
+      await row
+        .first()
+        .waitFor({ timeout: 2000 })
+        .then(
+          () => true,
+          () => false,
+        )
+    )
+      return true;
     await page.keyboard.press('Escape');
     return false;
   });
   // The exact title, not "…affected constraints": pick the row whose label is exactly it.
-  await row.filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${title}$`) }) }).first().click();
+  await row
+    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${title}$`) }) })
+    .first()
+    .click();
 }
 
 function panelFrame(page: Page): FrameLocator {
@@ -108,7 +125,10 @@ class Sessions {
     const options: CodeServerOptions = { tools: this.tools, scratch: dir, port: await freePort(), trusted };
     installVsix(options, this.vsix);
     const workspace = prepareWorkspace(path.join(REPO_ROOT, 'examples'), path.join(dir, 'ws'));
-    const server = await startCodeServer({ ...options, logFile: path.join(REPO_ROOT, `out/code-server-e2e-${name}.log`) });
+    const server = await startCodeServer({
+      ...options,
+      logFile: path.join(REPO_ROOT, `out/code-server-e2e-${name}.log`),
+    });
     this.servers.push(server);
     say(`${name}: code-server up at ${server.url} (${trusted ? 'trusted' : 'untrusted'} folder)`);
     this.browser ??= await chromium.launch({
@@ -127,12 +147,18 @@ class Sessions {
     const page = await this.browser.newPage({ viewport: { width: 1400, height: 900 } });
     const cspViolations: string[] = [];
     page.on('console', (m) => {
-      if (/Content Security Policy|Refused to/.test(m.text()) && /webview|weave/i.test(m.location().url + m.text())) {
+      if (
+        /Content Security Policy|Refused to/.test(m.text()) &&
+        /webview|weave/i.test(m.location().url + m.text())
+      ) {
         cspViolations.push(m.text());
       }
     });
-    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`);
-    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`, {
+      waitUntil: 'domcontentloaded',
+      timeout: 120_000,
+    });
+    await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
     say(`${name}: workbench loaded`);
     const close = async (): Promise<void> => {
       await page.close();
@@ -149,7 +175,10 @@ class Sessions {
 }
 
 async function openWeavePanel(page: Page): Promise<FrameLocator> {
-  await page.getByRole('tab', { name: /^Weave/ }).first().click();
+  await page
+    .getByRole('tab', { name: /^Weave/ })
+    .first()
+    .click();
   const panel = panelFrame(page);
   await panel.locator('.spec-list').waitFor({ timeout: 60_000 });
   return panel;
@@ -162,7 +191,7 @@ async function main(): Promise<number> {
   const cleanup = async (): Promise<void> => {
     await sessions?.stop();
   };
-  const timeoutS = Number(process.env.WEAVE_E2E_TIMEOUT_S ?? 420);
+  const timeoutS = Number(process.env.WEAVE_E2E_TIMEOUT_S ?? 600);
   const watchdog = setTimeout(() => {
     say(`TIMEOUT after ${timeoutS} s`);
     void cleanup().finally(() => process.exit(124));
@@ -205,14 +234,22 @@ async function main(): Promise<number> {
     await step('the Weave side panel lists every spec with a verdict badge', async () => {
       await openWeavePanel(page);
       await until('a badge per spec, the failing one marked fail', 60_000, async () => {
-        const ids = await panel.locator('.spec-list > li').evaluateAll((els) => els.map((e) => e.getAttribute('data-spec-id')));
-        const failing = await panel.locator(`li[data-spec-id="${FAILING_SPEC}"] .badge`).innerText().catch(() => '');
+        const ids = await panel
+          .locator('.spec-list > li')
+          .evaluateAll((els) => els.map((e) => e.getAttribute('data-spec-id')));
+        const failing = await panel
+          .locator(`li[data-spec-id="${FAILING_SPEC}"] .badge`)
+          .innerText()
+          .catch(() => '');
         return ids.join() === expectedIds.join() && /fail|broken/.test(failing);
       });
       const badges = await panel.locator('.spec-list > li .spec-head .badge').allInnerTexts();
-      if (badges.length !== expectedIds.length) throw new Error(`${badges.length} badges for ${expectedIds.length} specs`);
-      if (!badges.some((b) => b.trim() === 'pass')) throw new Error(`no passing badge among ${badges.join(', ')}`);
-      if ((await panel.locator('svg.graph .node').count()) !== expectedIds.length) throw new Error('graph is missing nodes');
+      if (badges.length !== expectedIds.length)
+        throw new Error(`${badges.length} badges for ${expectedIds.length} specs`);
+      if (!badges.some((b) => b.trim() === 'pass'))
+        throw new Error(`no passing badge among ${badges.join(', ')}`);
+      if ((await panel.locator('svg.graph .node').count()) !== expectedIds.length)
+        throw new Error('graph is missing nodes');
       await page.locator('.part.sidebar').screenshot({ path: path.join(RESULTS_DIR, 'e2e-panel.png') });
       await panel.locator('svg.graph').scrollIntoViewIfNeeded();
       await page.locator('.part.sidebar').screenshot({ path: path.join(RESULTS_DIR, 'e2e-panel-graph.png') });
@@ -230,10 +267,16 @@ async function main(): Promise<number> {
       await panel.getByLabel('Test files').fill(NEW_SPEC.files);
       const anchors = panel.getByRole('combobox', { name: 'Anchors' });
       await anchors.fill(NEW_SPEC.anchorQuery);
-      await panel.getByRole('option', { name: new RegExp(NEW_SPEC.anchorQuery) }).first().waitFor({ timeout: 60_000 });
+      await panel
+        .getByRole('option', { name: new RegExp(NEW_SPEC.anchorQuery) })
+        .first()
+        .waitFor({ timeout: 60_000 });
       await anchors.press('Enter');
       await panel.locator('.chip', { hasText: NEW_SPEC.anchor }).waitFor({ timeout: 5000 });
-      await panel.locator('fieldset', { hasText: 'Depends on' }).getByLabel(NEW_SPEC.dependsOn, { exact: true }).check();
+      await panel
+        .locator('fieldset', { hasText: 'Depends on' })
+        .getByLabel(NEW_SPEC.dependsOn, { exact: true })
+        .check();
       await page.locator('.part.sidebar').screenshot({ path: path.join(RESULTS_DIR, 'e2e-panel-form.png') });
       await panel.getByRole('button', { name: 'Add spec' }).click();
 
@@ -255,7 +298,8 @@ async function main(): Promise<number> {
       if (JSON.stringify(added) !== JSON.stringify(expected)) {
         throw new Error(`written spec differs: ${JSON.stringify(added)}`);
       }
-      if (specs.length !== expectedIds.length + 1) throw new Error(`${specs.length} specs on disk after adding one`);
+      if (specs.length !== expectedIds.length + 1)
+        throw new Error(`${specs.length} specs on disk after adding one`);
       if (originalComments.length === 0) throw new Error('the demo specs.json has no comment to check');
       const lost = originalComments.filter((c) => !text.includes(c.trim()));
       if (lost.length > 0) throw new Error(`comments lost: ${lost.join(' | ')}`);
@@ -282,8 +326,11 @@ async function main(): Promise<number> {
         throw new Error('editing specs must stay possible in an untrusted folder');
       }
       const badges = await restricted.locator('.spec-list > li .badge').allInnerTexts();
-      if (badges.some((b) => b.trim() !== 'not checked')) throw new Error(`verdicts in an untrusted folder: ${badges}`);
-      await untrusted.page.locator('.part.sidebar').screenshot({ path: path.join(RESULTS_DIR, 'e2e-panel-untrusted.png') });
+      if (badges.some((b) => b.trim() !== 'unchecked'))
+        throw new Error(`verdicts in an untrusted folder: ${badges}`);
+      await untrusted.page
+        .locator('.part.sidebar')
+        .screenshot({ path: path.join(RESULTS_DIR, 'e2e-panel-untrusted.png') });
     });
   } catch (e) {
     outcomes.push({ name: 'set-up', error: e instanceof Error ? e.message : String(e) });

@@ -14,14 +14,22 @@ async function main(): Promise<void> {
   const resultsFile = path.join(scratch, 'results.json');
   let outcome = { passed: 0, failed: 1 };
   try {
-    const workspace = prepareWorkspace(path.join(REPO_ROOT, 'test/fixtures/vscode-ws'), path.join(scratch, 'ws'));
+    const workspace = prepareWorkspace(
+      path.join(REPO_ROOT, 'test/fixtures/vscode-ws'),
+      path.join(scratch, 'ws'),
+    );
     await runTests({
       extensionDevelopmentPath: REPO_ROOT,
       extensionTestsPath: path.join(REPO_ROOT, 'out/test/integration/index.js'),
       launchArgs: [workspace, '--disable-extensions', `--user-data-dir=${path.join(scratch, 'user-data')}`],
-      extensionTestsEnv: { WEAVE_SUITE: 'trusted', WEAVE_TEST_RESULTS: resultsFile, WEAVE_REPO_ROOT: REPO_ROOT },
+      extensionTestsEnv: {
+        WEAVE_SUITE: 'trusted',
+        WEAVE_TEST_RESULTS: resultsFile,
+        WEAVE_REPO_ROOT: REPO_ROOT,
+      },
     }).catch((e: unknown) => console.error(e instanceof Error ? e.message : e));
-    if (fs.existsSync(resultsFile)) outcome = JSON.parse(fs.readFileSync(resultsFile, 'utf8')) as typeof outcome;
+    if (fs.existsSync(resultsFile))
+      outcome = JSON.parse(fs.readFileSync(resultsFile, 'utf8')) as typeof outcome;
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }

@@ -47,7 +47,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 const started = Date.now();
-const say = (...a: unknown[]): void => console.log(`[in-host ${((Date.now() - started) / 1000).toFixed(1)}s]`, ...a);
+const say = (...a: unknown[]): void =>
+  console.log(`[in-host ${((Date.now() - started) / 1000).toFixed(1)}s]`, ...a);
 
 async function runSuite(tools: VscodeTools, suite: SuiteSpec): Promise<SuiteOutcome> {
   const scratch = makeScratch(`weave-${suite.name}-`);
@@ -107,7 +108,9 @@ async function runSuite(tools: VscodeTools, suite: SuiteSpec): Promise<SuiteOutc
         JSON.stringify({
           WEAVE_SUITE: suite.name,
           WEAVE_TEST_RESULTS: resultsFile,
-          WEAVE_BENCH_OUT: path.resolve(process.env.WEAVE_BENCH_OUT ?? path.join(REPO_ROOT, 'out/bench-vscode.json')),
+          WEAVE_BENCH_OUT: path.resolve(
+            process.env.WEAVE_BENCH_OUT ?? path.join(REPO_ROOT, 'out/bench-vscode.json'),
+          ),
           WEAVE_REPO_ROOT: REPO_ROOT,
         }),
       ],
@@ -127,7 +130,9 @@ async function runSuite(tools: VscodeTools, suite: SuiteSpec): Promise<SuiteOutc
     if (!fs.existsSync(resultsFile)) return { passed: 0, failed: 1 };
     const results = JSON.parse(fs.readFileSync(resultsFile, 'utf8')) as SuiteOutcome;
     // A non-zero exit without a failed test (a crash after the suite) still counts as a failure.
-    return code === 0 || results.failed > 0 ? results : { passed: results.passed, failed: results.failed + 1 };
+    return code === 0 || results.failed > 0
+      ? results
+      : { passed: results.passed, failed: results.failed + 1 };
   } catch (e) {
     say(`${suite.name}: harness error: ${e instanceof Error ? e.message : String(e)}`);
     return { passed: 0, failed: 1 };

@@ -49,7 +49,9 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  console.log(`\nWeave is running in VS Code (code-server) on ${path.relative(process.cwd(), folder) || folder}:`);
+  console.log(
+    `\nWeave is running in VS Code (code-server) on ${path.relative(process.cwd(), folder) || folder}:`,
+  );
   console.log(`\n  ${server.url}/?folder=${encodeURIComponent(folder)}\n`);
   console.log('Open it in a browser, then F1 → "Weave: check constraints". Ctrl-C stops it.');
   server.process.once('exit', (code) => {

@@ -73,8 +73,10 @@ export const affectedVerb: Verb = {
         process.stdout.write(`${spec.id}\n`);
         for (const reason of spec.reasons) process.stdout.write(`    ${reason}\n`);
       }
-      if (result.unaffected.length > 0) process.stdout.write(`Not affected: ${result.unaffected.join(', ')}\n`);
-      if (result.ignored.length > 0) process.stdout.write(`Ignored (Weave's own state): ${result.ignored.join(', ')}\n`);
+      if (result.unaffected.length > 0)
+        process.stdout.write(`Not affected: ${result.unaffected.join(', ')}\n`);
+      if (result.ignored.length > 0)
+        process.stdout.write(`Ignored (Weave's own state): ${result.ignored.join(', ')}\n`);
       return 0;
     } catch (error) {
       return reportInputError('affected', error);

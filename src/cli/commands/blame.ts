@@ -46,17 +46,23 @@ export const blameVerb: Verb = {
         allowPositionals: true,
       });
     } catch (error) {
-      process.stderr.write(`weave blame: ${error instanceof Error ? error.message : String(error)}\nRun 'weave blame --help' for its options.\n`);
+      process.stderr.write(
+        `weave blame: ${error instanceof Error ? error.message : String(error)}\nRun 'weave blame --help' for its options.\n`,
+      );
       return 2;
     }
     const { values: flags, positionals } = parsed;
     if (positionals.length !== 1) {
-      process.stderr.write(`weave blame: name exactly one spec id (got ${positionals.length})\nRun 'weave blame --help'.\n`);
+      process.stderr.write(
+        `weave blame: name exactly one spec id (got ${positionals.length})\nRun 'weave blame --help'.\n`,
+      );
       return 2;
     }
     const maxRuns = flags['max-runs'] === undefined ? DEFAULT_BLAME_MAX_RUNS : Number(flags['max-runs']);
     if (!Number.isInteger(maxRuns) || maxRuns < 2) {
-      process.stderr.write(`weave blame: --max-runs must be a whole number of at least 2 (got ${flags['max-runs'] ?? ''})\n`);
+      process.stderr.write(
+        `weave blame: --max-runs must be a whole number of at least 2 (got ${flags['max-runs'] ?? ''})\n`,
+      );
       return 2;
     }
     const controller = new AbortController();
@@ -72,7 +78,10 @@ export const blameVerb: Verb = {
         loadIndex: (dir, signal) => indexWorkspace(dir, signal ? { signal } : {}),
         ...(flags['baseline-ref'] !== undefined ? { baselineRef: flags['baseline-ref'] } : {}),
         onProgress: (p) => {
-          if (!flags.json) process.stderr.write(`  run ${p.run}/${p.maxRuns}: ${p.applied} of ${p.total} hunks → ${p.verdict}\n`);
+          if (!flags.json)
+            process.stderr.write(
+              `  run ${p.run}/${p.maxRuns}: ${p.applied} of ${p.total} hunks → ${p.verdict}\n`,
+            );
         },
       });
       if (flags.json) {
@@ -94,7 +103,8 @@ export const blameVerb: Verb = {
     } catch (error) {
       if (error instanceof BlameError) {
         process.stderr.write(`weave blame: ${error.message}\n`);
-        const noAnswer = error.code === 'not-broken' || error.code === 'fails-on-baseline' || error.code === 'empty-diff';
+        const noAnswer =
+          error.code === 'not-broken' || error.code === 'fails-on-baseline' || error.code === 'empty-diff';
         return error.code === 'cancelled' ? 1 : noAnswer ? 1 : 2;
       }
       return reportInputError('blame', error);

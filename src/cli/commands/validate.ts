@@ -1,4 +1,5 @@
 // `weave validate`: checks .weave/specs.json and prints every problem as file:line:column: path: message.
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { loadSpecFile } from '../../core/spec/load';
 import { formatProblem } from '../../core/spec/problems';
@@ -29,7 +30,13 @@ export const validateVerb: Verb = {
       json: { type: 'boolean', default: false },
     });
     if (flags === undefined) return 2;
-    const result = await loadSpecFile(path.resolve(flags.workspace));
+    const workspaceDir = path.resolve(flags.workspace);
+    const stat = await fs.stat(workspaceDir).catch(() => undefined);
+    if (stat === undefined || !stat.isDirectory()) {
+      process.stderr.write(`weave validate: ${workspaceDir} is not a folder\n`);
+      return 2;
+    }
+    const result = await loadSpecFile(workspaceDir);
     const file = displayPath(result.file);
     const problems = (result.ok ? result.warnings : result.problems).map((p) => ({
       ...p,

@@ -9,6 +9,8 @@ export class PathRefusal extends Error {
     message: string,
     /** 'outside': escapes the worktree; 'protected': a read-only file. */
     readonly reason: 'outside' | 'protected' | 'invalid',
+    /** The normalised workspace-relative path, when the path was inside the workspace. */
+    readonly relative?: string,
   ) {
     super(message);
     this.name = 'PathRefusal';
@@ -76,7 +78,8 @@ export class WorkspaceJail {
   async resolveForWrite(requested: unknown): Promise<ConfinedPath> {
     const resolved = await this.resolve(requested);
     const reason = await this.protectionOf(resolved);
-    if (reason) throw new PathRefusal(`'${resolved.relative}' is read-only: ${reason}`, 'protected');
+    if (reason)
+      throw new PathRefusal(`'${resolved.relative}' is read-only: ${reason}`, 'protected', resolved.relative);
     return resolved;
   }
 

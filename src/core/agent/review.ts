@@ -155,7 +155,9 @@ function normalise(p: string): string {
   return p.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
 }
 
-const STRING_LITERAL = /(['"`])((?:\\.|(?!\1).){4,}?)\1/g;
+// Every literal is matched (short ones too) so that scanning stays aligned with the real quotes.
+const STRING_LITERAL = /(['"`])((?:\\.|(?!\1)[^\\\n])*)\1/g;
+const MIN_STRING_LITERAL = 4;
 const NUMBER_LITERAL = /(?<![\w.])(\d{3,}(?:\.\d+)?|\d+\.\d{2,})(?![\w.])/g;
 
 /** Literals from test assertions that newly appear in source lines: a sign of hard-coding the expectation. */

@@ -134,7 +134,11 @@ export async function runTool(name: string, rawArguments: string, ctx: ToolConte
         ok: false,
         content: `Refused: ${error.message}.`,
         refused: error.reason,
-        ...(typeof pathArgument === 'string' ? { path: pathArgument } : {}),
+        ...(error.relative !== undefined
+          ? { path: error.relative }
+          : typeof pathArgument === 'string'
+            ? { path: pathArgument }
+            : {}),
       };
     }
     const message = error instanceof Error ? error.message : String(error);

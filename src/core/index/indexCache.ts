@@ -1,29 +1,78 @@
 // The on-disk index cache (default <workspace>/.weave/cache/index/, git-ignored by the `.gitignore` this
 // module writes into .weave/cache/). One JSON file: for each path, the size and mtime it had and what was
-// extracted from its content (keyed by the content's sha256). A file whose size and mtime are unchanged is
-// not even read on a warm run; a file whose mtime changed but whose content hashes the same is reused
-// without parsing. The whole cache is dropped when the grammars, queries or extractor change (fingerprint).
+// extracted from its content (with the content's sha256). A file whose size and mtime are unchanged is not
+// even read on a warm run; a file whose mtime changed but whose content hashes the same is reused without
+// parsing. The whole cache is dropped when the grammars, queries or extractor change (fingerprint).
+// The entries are stored compactly (names joined by newlines, ranges as flat integer arrays) because the
+// warm index is mostly the time to load this file: ~4× smaller and faster to parse than plain FileIndex JSON.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { languageIds } from './languages';
 import { joinedQuerySource } from './treeSitterHost';
-import type { FileIndex } from './types';
+import type { FileIndex, LanguageId, SymbolDef } from './types';
 
-/** Bump when extract.ts changes what it produces for the same tree. */
-const extractorVersion = 1;
-const cacheFileName = 'index-v1.json';
+/** Bump when extract.ts changes what it produces for the same tree, or when the encoding below changes. */
+const extractorVersion = 2;
+const cacheFileName = 'index-v2.json';
+
+/** What is kept per file: the extraction without `path` and `imports` (imports are resolved per run). */
+export type CachedFile = Omit<FileIndex, 'path' | 'imports'>;
 
 export interface CacheEntry {
   size: number;
   mtimeMs: number;
-  /** The extracted file, without `path` and `imports` (resolved per run against the current files). */
-  file: Omit<FileIndex, 'path' | 'imports'>;
+  file: CachedFile;
+  /** Resolved imports; valid only while the workspace's file list hashes to the cache's `fileListHash`. */
+  imports: string[];
 }
 
-interface CacheFile {
+export interface IndexCache {
+  /** sha256 of the workspace's file list when the imports were resolved. */
+  fileListHash: string;
+  entries: Map<string, CacheEntry>;
+}
+
+const symbolKinds: SymbolDef['kind'][] = [
+  'class',
+  'interface',
+  'function',
+  'method',
+  'module',
+  'type',
+  'enum',
+  'constant',
+  'other',
+];
+const kindCodes = new Map(symbolKinds.map((k, i) => [k, i]));
+/** Integers per symbol: kind, range (4), name range (4). */
+const intsPerSymbol = 9;
+
+/**
+ * [path, size, mtimeMs, language, hash, sizeBytes, hasSyntaxErrors, qualifiedNames, ints, references,
+ * importSpecifiers, imports, names?]. `names` is stored only when a name is not the last segment of its
+ * qualified name.
+ */
+type EncodedEntry = [
+  string,
+  number,
+  number,
+  LanguageId,
+  string,
+  number,
+  0 | 1,
+  string,
+  number[],
+  string,
+  string,
+  string,
+  string?,
+];
+
+interface CacheFileBody {
   fingerprint: string;
-  entries: Record<string, CacheEntry>;
+  fileListHash: string;
+  entries: EncodedEntry[];
 }
 
 export function cacheFingerprint(grammarsDir: string): string {
@@ -34,28 +83,107 @@ export function cacheFingerprint(grammarsDir: string): string {
   return h.digest('hex');
 }
 
-export function readIndexCache(cacheDir: string, fingerprint: string): Map<string, CacheEntry> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(fs.readFileSync(path.join(cacheDir, cacheFileName), 'utf8'));
-  } catch {
-    return new Map(); // no cache yet, or a damaged one: start cold
-  }
-  const file = parsed as Partial<CacheFile> | null;
-  if (!file || file.fingerprint !== fingerprint || typeof file.entries !== 'object' || file.entries === null) {
-    return new Map();
-  }
-  return new Map(Object.entries(file.entries));
+export function emptyIndexCache(): IndexCache {
+  return { fileListHash: '', entries: new Map() };
 }
 
-export function writeIndexCache(cacheDir: string, fingerprint: string, entries: Map<string, CacheEntry>): void {
+export function fileListHash(files: string[]): string {
+  return createHash('sha256').update(files.join('\n')).digest('hex');
+}
+
+export function readIndexCache(cacheDir: string, fingerprint: string): IndexCache {
+  let body: Partial<CacheFileBody> | null;
+  try {
+    body = JSON.parse(fs.readFileSync(path.join(cacheDir, cacheFileName), 'utf8')) as Partial<CacheFileBody> | null;
+  } catch {
+    return emptyIndexCache(); // no cache yet, or a damaged one: start cold
+  }
+  if (!body || body.fingerprint !== fingerprint || !Array.isArray(body.entries)) return emptyIndexCache();
+  const entries = new Map<string, CacheEntry>();
+  try {
+    for (const e of body.entries) entries.set(e[0], decodeEntry(e));
+  } catch {
+    return emptyIndexCache(); // a hand-edited or truncated entry: start cold rather than trust any of it
+  }
+  return { fileListHash: typeof body.fileListHash === 'string' ? body.fileListHash : '', entries };
+}
+
+export function writeIndexCache(cacheDir: string, fingerprint: string, cache: IndexCache): void {
   fs.mkdirSync(cacheDir, { recursive: true });
   ensureCacheIgnored(cacheDir);
-  const body: CacheFile = { fingerprint, entries: Object.fromEntries(entries) };
+  const body: CacheFileBody = {
+    fingerprint,
+    fileListHash: cache.fileListHash,
+    entries: [...cache.entries].map(([file, entry]) => encodeEntry(file, entry)),
+  };
   // Write then rename: a reader never sees half a file, and two writers leave one whole file.
   const tmp = path.join(cacheDir, `${cacheFileName}.${process.pid}.${Date.now()}.tmp`);
   fs.writeFileSync(tmp, JSON.stringify(body));
   fs.renameSync(tmp, path.join(cacheDir, cacheFileName));
+}
+
+function encodeEntry(file: string, { size, mtimeMs, file: f, imports }: CacheEntry): EncodedEntry {
+  const ints: number[] = [];
+  for (const s of f.symbols) {
+    const r = s.range;
+    const n = s.nameRange;
+    ints.push(kindCodes.get(s.kind) ?? symbolKinds.length - 1);
+    ints.push(r.start.line, r.start.column, r.end.line, r.end.column);
+    ints.push(n.start.line, n.start.column, n.end.line, n.end.column);
+  }
+  const encoded: EncodedEntry = [
+    file,
+    size,
+    mtimeMs,
+    f.language,
+    f.hash,
+    f.sizeBytes,
+    f.hasSyntaxErrors ? 1 : 0,
+    f.symbols.map((s) => s.qualifiedName).join('\n'),
+    ints,
+    f.references.join('\n'),
+    f.importSpecifiers.join('\n'),
+    imports.join('\n'),
+  ];
+  if (f.symbols.some((s) => s.name !== lastSegment(s.qualifiedName))) encoded.push(f.symbols.map((s) => s.name).join('\n'));
+  return encoded;
+}
+
+function lastSegment(qualifiedName: string): string {
+  return qualifiedName.slice(qualifiedName.lastIndexOf('.') + 1);
+}
+
+function decodeEntry(e: EncodedEntry): CacheEntry {
+  const [, size, mtimeMs, language, hash, sizeBytes, hasSyntaxErrors, qualified, ints, references, specifiers] = e;
+  const [, , , , , , , , , , , imports, names] = e;
+  const qualifiedNames = qualified === '' ? [] : qualified.split('\n');
+  const simpleNames = names?.split('\n');
+  if (ints.length !== qualifiedNames.length * intsPerSymbol) throw new Error('damaged cache entry');
+  const symbols: SymbolDef[] = qualifiedNames.map((qualifiedName, i) => {
+    const o = i * intsPerSymbol;
+    const at = (k: number) => ints[o + k]!;
+    return {
+      name: simpleNames?.[i] ?? lastSegment(qualifiedName),
+      qualifiedName,
+      kind: symbolKinds[at(0)] ?? 'other',
+      range: { start: { line: at(1), column: at(2) }, end: { line: at(3), column: at(4) } },
+      nameRange: { start: { line: at(5), column: at(6) }, end: { line: at(7), column: at(8) } },
+    };
+  });
+  return {
+    size,
+    mtimeMs,
+    imports: imports === '' ? [] : imports.split('\n'),
+    file: {
+      language,
+      hash,
+      sizeBytes,
+      symbols,
+      references: references === '' ? [] : references.split('\n'),
+      importSpecifiers: specifiers === '' ? [] : specifiers.split('\n'),
+      hasSyntaxErrors: hasSyntaxErrors === 1,
+    },
+  };
 }
 
 /** Git-ignores the cache: a `.gitignore` with `*` in `.weave/cache/` (or in a custom cache folder itself). */

@@ -6,7 +6,14 @@ import path from 'node:path';
 import type { Tree } from 'web-tree-sitter';
 import { extractFile } from './extract';
 import { locateGrammars, type GrammarLocation } from './grammarLocation';
-import { cacheFingerprint, readIndexCache, writeIndexCache, type CacheEntry } from './indexCache';
+import {
+  cacheFingerprint,
+  emptyIndexCache,
+  fileListHash,
+  readIndexCache,
+  writeIndexCache,
+  type CacheEntry,
+} from './indexCache';
 import { languageOfPath } from './languages';
 import { parseFileJob, contentHash, type ParseJob, type ParseOutcome } from './parseFile';
 import { parseInWorkers } from './parsePool';
@@ -113,8 +120,12 @@ class WorkspaceIndexer implements Indexer {
     signal?.throwIfAborted();
     const skipped: SkippedFile[] = [...listing.skipped];
     const fingerprint = this.useCache ? (this.fingerprint ??= cacheFingerprint(location.grammarsDir)) : '';
-    const cache = this.useCache ? readIndexCache(this.cacheDir, fingerprint) : new Map<string, CacheEntry>();
+    const cache = this.useCache ? readIndexCache(this.cacheDir, fingerprint) : emptyIndexCache();
     const nextCache = new Map<string, CacheEntry>();
+    // Imports depend on the other files (and on go.mod contents): cached ones hold while those are unchanged.
+    const listHash = fileListHash(this.importContext(listing.files));
+    const cachedImportsValid = cache.fileListHash === listHash;
+    const resolved = new Set<string>();
     const stats = new Map<string, fs.Stats>();
     const files = new Map<string, FileIndex>();
     const jobs: ParseJob[] = [];
@@ -142,9 +153,10 @@ class WorkspaceIndexer implements Indexer {
         continue;
       }
       stats.set(rel, stat);
-      const cached = cache.get(rel);
+      const cached = cache.entries.get(rel);
       if (cached && cached.size === stat.size && cached.mtimeMs === stat.mtimeMs && cached.file.language === language) {
-        files.set(rel, fromCache(rel, cached));
+        files.set(rel, fromCache(rel, cached, cachedImportsValid));
+        if (cachedImportsValid) resolved.add(rel);
         nextCache.set(rel, cached);
         cacheHits++;
         continue;
@@ -166,24 +178,38 @@ class WorkspaceIndexer implements Indexer {
         continue;
       }
       const rel = outcome.kind === 'indexed' ? outcome.file.path : outcome.path;
-      const stat = stats.get(rel)!;
       let file: FileIndex;
       if (outcome.kind === 'indexed') file = outcome.file;
       else {
         // Touched but unchanged: the cached extraction still holds.
-        file = fromCache(rel, cache.get(rel)!);
+        const cached = cache.entries.get(rel)!;
+        file = fromCache(rel, cached, cachedImportsValid);
+        if (cachedImportsValid) resolved.add(rel);
         cacheHits++;
       }
       files.set(rel, file);
-      const { path: _path, imports: _imports, ...stored } = file;
-      nextCache.set(rel, { size: stat.size, mtimeMs: stat.mtimeMs, file: stored });
     }
 
-    const resolver = createImportResolver(listing.files, (f) => readSmallText(path.join(this.workspaceDir, f)));
-    for (const file of files.values()) file.imports = resolver.resolve(file.path, file.language, file.importSpecifiers);
+    if (resolved.size < files.size) {
+      const resolver = createImportResolver(listing.files, (f) => readSmallText(path.join(this.workspaceDir, f)));
+      for (const file of files.values()) {
+        if (!resolved.has(file.path)) file.imports = resolver.resolve(file.path, file.language, file.importSpecifiers);
+      }
+    }
+    for (const file of files.values()) {
+      const stat = stats.get(file.path)!;
+      const previous = nextCache.get(file.path);
+      if (previous) previous.imports = file.imports;
+      else {
+        const { path: _path, imports, ...stored } = file;
+        nextCache.set(file.path, { size: stat.size, mtimeMs: stat.mtimeMs, file: stored, imports });
+      }
+    }
 
-    if (this.useCache && (jobs.length > 0 || nextCache.size !== cache.size)) {
-      writeIndexCache(this.cacheDir, fingerprint, nextCache);
+    const cacheChanged =
+      jobs.length > 0 || nextCache.size !== cache.entries.size || !cachedImportsValid || resolved.size < files.size;
+    if (this.useCache && cacheChanged) {
+      writeIndexCache(this.cacheDir, fingerprint, { fileListHash: listHash, entries: nextCache });
     }
     const sortedFiles = new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     const indexStats: IndexStats = {
@@ -292,6 +318,18 @@ class WorkspaceIndexer implements Indexer {
     return outcomes;
   }
 
+  /** What import resolution depends on besides a file's own specifiers: the file list, and go.mod contents. */
+  private importContext(files: string[]): string[] {
+    const context = [...files];
+    for (const f of files) {
+      if (f === 'go.mod' || f.endsWith('/go.mod')) {
+        const stat = fs.statSync(path.join(this.workspaceDir, f), { throwIfNoEntry: false });
+        context.push(`${f}\0${stat?.size}\0${stat?.mtimeMs}`);
+      }
+    }
+    return context;
+  }
+
   private grammarLocation(): GrammarLocation {
     return (this.location ??= locateGrammars());
   }
@@ -307,7 +345,7 @@ class WorkspaceIndexer implements Indexer {
 }
 
 /** A cached extraction as a FileIndex, with the keys in the same order as a fresh one (stable JSON output). */
-function fromCache(rel: string, entry: CacheEntry): FileIndex {
+function fromCache(rel: string, entry: CacheEntry, withImports: boolean): FileIndex {
   const f = entry.file;
   return {
     path: rel,
@@ -317,7 +355,7 @@ function fromCache(rel: string, entry: CacheEntry): FileIndex {
     symbols: f.symbols,
     references: f.references,
     importSpecifiers: f.importSpecifiers,
-    imports: [],
+    imports: withImports ? entry.imports : [],
     hasSyntaxErrors: f.hasSyntaxErrors,
   };
 }

@@ -107,11 +107,11 @@ export function createImportResolver(files: Iterable<string>, readText: (file: s
     return [];
   }
 
-  function resolveGo(file: string, spec: string): string[] {
+  function resolveGo(spec: string): string[] {
     for (const { module, dir } of goModulesOf()) {
       if (spec !== module && !spec.startsWith(`${module}/`)) continue;
       const pkgDir = path.normalize(path.join(dir, spec.slice(module.length)));
-      return (byDir.get(pkgDir) ?? []).filter((f) => f.endsWith('.go') && !f.endsWith('_test.go') && f !== file);
+      return (byDir.get(pkgDir) ?? []).filter((f) => f.endsWith('.go') && !f.endsWith('_test.go'));
     }
     return [];
   }
@@ -179,33 +179,39 @@ export function createImportResolver(files: Iterable<string>, readText: (file: s
     return javaFilesEndingWith(`${parts.join('/')}.java`);
   }
 
+  // Everything but Rust resolves the same way for every file of one folder: memoize per folder and specifier
+  // (a large workspace imports `os` or `./util` from hundreds of files).
+  const memo = new Map<string, string[]>();
+  const resolveOne = (file: string, language: LanguageId, spec: string): string[] => {
+    if (language === 'rust') return resolveRust(file, spec);
+    const key = `${language}\0${path.dirname(file)}\0${spec}`;
+    let found = memo.get(key);
+    if (found === undefined) {
+      switch (language) {
+        case 'python':
+          found = resolvePython(file, spec);
+          break;
+        case 'go':
+          found = resolveGo(spec);
+          break;
+        case 'java':
+          found = resolveJava(spec);
+          break;
+        default:
+          found = resolveJs(file, spec);
+      }
+      memo.set(key, found);
+    }
+    return found;
+  };
+
   return {
     resolve(file, language, specifiers) {
       const out = new Set<string>();
       const add = (list: string[]) => {
         for (const f of list) if (f !== file) out.add(f);
       };
-      for (const spec of specifiers) {
-        switch (language) {
-          case 'typescript':
-          case 'tsx':
-          case 'javascript':
-            add(resolveJs(file, spec));
-            break;
-          case 'python':
-            add(resolvePython(file, spec));
-            break;
-          case 'go':
-            add(resolveGo(file, spec));
-            break;
-          case 'rust':
-            add(resolveRust(file, spec));
-            break;
-          case 'java':
-            add(resolveJava(spec));
-            break;
-        }
-      }
+      for (const spec of specifiers) add(resolveOne(file, language, spec));
       if (language === 'go') add(siblings(file, '.go', !file.endsWith('_test.go')));
       if (language === 'java') add(siblings(file, '.java', false));
       return [...out].sort();

@@ -101,7 +101,11 @@ function resolveOne(
     const skip = skipped.get(anchorPath);
     const onDisk = skip !== undefined || existsFile(workspaceDir, anchorPath);
     if (!onDisk) {
-      return { problem: `anchor file ${anchorPath} does not exist in the workspace`, severity: 'error', fallback: [] };
+      return {
+        problem: `anchor file ${anchorPath} does not exist in the workspace`,
+        severity: 'error',
+        fallback: [],
+      };
     }
     const whole = { anchor, file: anchorPath, range: wholeFileRange(workspaceDir, anchorPath, undefined) };
     if (symbol === undefined) return { anchors: [whole] };
@@ -114,14 +118,20 @@ function resolveOne(
   }
 
   if (symbol === undefined) {
-    return { anchors: [{ anchor, file: anchorPath, range: wholeFileRange(workspaceDir, anchorPath, indexed) }] };
+    return {
+      anchors: [{ anchor, file: anchorPath, range: wholeFileRange(workspaceDir, anchorPath, indexed) }],
+    };
   }
 
   const matches = index.findSymbol(symbol, anchorPath);
   if (matches.length === 0) {
     const near = suggest(symbol, [indexed]);
     const hint = near.length > 0 ? ` (symbols there include ${near.join(', ')})` : '';
-    return { problem: `symbol ${symbol} is not defined in ${anchorPath}${hint}`, severity: 'error', fallback: [] };
+    return {
+      problem: `symbol ${symbol} is not defined in ${anchorPath}${hint}`,
+      severity: 'error',
+      fallback: [],
+    };
   }
   const byName = groupByQualifiedName(matches);
   if (byName.length > 1) {
@@ -165,7 +175,8 @@ function suggest(symbol: string, files: FileIndex[]): string[] {
   const names = new Set<string>();
   for (const f of files) {
     for (const s of f.symbols) {
-      if (s.name.toLowerCase().includes(last) || last.includes(s.name.toLowerCase())) names.add(s.qualifiedName);
+      if (s.name.toLowerCase().includes(last) || last.includes(s.name.toLowerCase()))
+        names.add(s.qualifiedName);
     }
   }
   return [...names].slice(0, 5);
@@ -192,20 +203,30 @@ function existsFile(workspaceDir: string | undefined, rel: string): boolean {
 }
 
 /** The whole file, from its text when we can read it, else up to the furthest symbol the index knows. */
-function wholeFileRange(workspaceDir: string | undefined, rel: string, fileIndex: FileIndex | undefined): Range {
+function wholeFileRange(
+  workspaceDir: string | undefined,
+  rel: string,
+  fileIndex: FileIndex | undefined,
+): Range {
   if (workspaceDir !== undefined) {
     try {
       const text = fs.readFileSync(path.join(workspaceDir, rel), 'utf8');
       const lines = text.split('\n');
-      return { start: { line: 0, column: 0 }, end: { line: lines.length - 1, column: lines[lines.length - 1]!.length } };
+      return {
+        start: { line: 0, column: 0 },
+        end: { line: lines.length - 1, column: lines[lines.length - 1]!.length },
+      };
     } catch {
       // Unreadable: fall through to what the index knows.
     }
   }
-  const end = (fileIndex?.symbols ?? []).reduce((max, s) => (s.range.end.line > max.line ? s.range.end : max), {
-    line: 0,
-    column: 0,
-  });
+  const end = (fileIndex?.symbols ?? []).reduce(
+    (max, s) => (s.range.end.line > max.line ? s.range.end : max),
+    {
+      line: 0,
+      column: 0,
+    },
+  );
   return { start: { line: 0, column: 0 }, end };
 }
 

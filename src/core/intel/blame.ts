@@ -98,7 +98,9 @@ export interface BlameResult {
 }
 
 export async function blameSpec(options: BlameOptions): Promise<BlameResult> {
-  const workspaceDir = await fs.realpath(path.resolve(options.workspaceDir)).catch(() => path.resolve(options.workspaceDir));
+  const workspaceDir = await fs
+    .realpath(path.resolve(options.workspaceDir))
+    .catch(() => path.resolve(options.workspaceDir));
   const maxRuns = options.maxRuns ?? DEFAULT_BLAME_MAX_RUNS;
   const loaded = await loadSpecFile(workspaceDir);
   if (!loaded.ok) throw new SpecLoadError(loaded.file, loaded.problems);
@@ -109,24 +111,46 @@ export async function blameSpec(options: BlameOptions): Promise<BlameResult> {
     throw new BlameError('unknown-spec', `unknown spec id '${options.specId}' (specs: ${known})`);
   }
   const root = await gitRoot(workspaceDir);
-  if (root === null) throw new BlameError('not-git', `${workspaceDir} is not in a git repository: blame needs a git baseline`);
+  if (root === null)
+    throw new BlameError('not-git', `${workspaceDir} is not in a git repository: blame needs a git baseline`);
   const prefix = toPosix(path.relative(root, workspaceDir));
 
   const baseline = await findBaseline(workspaceDir, options.baselineRef);
   const workingTree = await snapshotWorkingTree(root, workspaceDir);
   const pathspec = prefix === '' ? '.' : prefix;
   const rawDiff = await git(
-    ['diff', '--no-renames', '--binary', '--full-index', '-U0', '--no-color', '--no-ext-diff', baseline.commit, workingTree, '--', pathspec],
+    [
+      'diff',
+      '--no-renames',
+      '--binary',
+      '--full-index',
+      '-U0',
+      '--no-color',
+      '--no-ext-diff',
+      baseline.commit,
+      workingTree,
+      '--',
+      pathspec,
+    ],
     root,
   );
   const diff = parseDiff(rawDiff);
 
   // The spec file and the blamed spec's own tests are held at their current version in every probe (as
   // `weave check --baseline-ref` does): the question is which CODE change breaks today's test.
-  const toWorkspace = (repoPath: string): string => (prefix === '' ? repoPath : repoPath.slice(prefix.length + 1));
-  const pinnedFiles = new Set([normalizeWorkspacePath('.weave/specs.json'), ...spec.test.files.map(normalizeWorkspacePath)]);
-  const pinned = diff.hunks.filter((h) => pinnedFiles.has(toWorkspace(h.file)));
-  const candidates = diff.hunks.filter((h) => !pinnedFiles.has(toWorkspace(h.file)));
+  const toWorkspace = (repoPath: string): string =>
+    prefix === '' ? repoPath : repoPath.slice(prefix.length + 1);
+  const pinnedFiles = new Set([
+    normalizeWorkspacePath('.weave/specs.json'),
+    ...spec.test.files.map(normalizeWorkspacePath),
+  ]);
+  // Weave's own local state (run history, index cache) is never part of the change being blamed.
+  const relevant = diff.hunks.filter((h) => {
+    const file = toWorkspace(h.file);
+    return !file.startsWith('.weave/') || file === '.weave/specs.json';
+  });
+  const pinned = relevant.filter((h) => pinnedFiles.has(toWorkspace(h.file)));
+  const candidates = relevant.filter((h) => !pinnedFiles.has(toWorkspace(h.file)));
   if (candidates.length === 0) {
     const where = prefix === '' ? 'the working tree' : `the working tree's ${prefix}/`;
     throw new BlameError(
@@ -141,18 +165,37 @@ export async function blameSpec(options: BlameOptions): Promise<BlameResult> {
   let runs = 0;
   try {
     return await withWorktree(workspaceDir, baseline.commit, async (workspaceInCheckout) => {
-      const checkoutRoot = prefix === '' ? workspaceInCheckout : workspaceInCheckout.slice(0, -(prefix.length + 1));
+      const checkoutRoot =
+        prefix === '' ? workspaceInCheckout : workspaceInCheckout.slice(0, -(prefix.length + 1));
       const probe = async (subset: DiffHunk[]): Promise<Verdict> => {
         if (options.signal?.aborted) throw new BlameError('cancelled', 'blame was cancelled');
         runs++;
-        const verdict = await runProbe(checkoutRoot, workspaceInCheckout, scratch, diff, [...pinned, ...subset], spec, specFile, options.signal);
-        options.onProgress?.({ run: runs, maxRuns, applied: subset.length, total: candidates.length, verdict });
+        const verdict = await runProbe(
+          checkoutRoot,
+          workspaceInCheckout,
+          scratch,
+          diff,
+          [...pinned, ...subset],
+          spec,
+          specFile,
+          options.signal,
+        );
+        options.onProgress?.({
+          run: runs,
+          maxRuns,
+          applied: subset.length,
+          total: candidates.length,
+          verdict,
+        });
         return verdict;
       };
 
       const brokenVerdict = await probe(candidates);
       if (brokenVerdict === 'pass') {
-        throw new BlameError('not-broken', `${spec.id} passes with every change applied: it is not broken, there is nothing to blame`);
+        throw new BlameError(
+          'not-broken',
+          `${spec.id} passes with every change applied: it is not broken, there is nothing to blame`,
+        );
       }
       if (brokenVerdict === 'skipped') throw new BlameError('cancelled', 'blame was cancelled');
       const baseVerdict = await probe([]);
@@ -171,7 +214,9 @@ export async function blameSpec(options: BlameOptions): Promise<BlameResult> {
       };
       const found = await ddmin(candidates, test, Math.max(0, maxRuns - runs), (h) => h.id);
       const index = options.index ?? (await requireIndexLoader(options)(workspaceDir, options.signal));
-      const hunks = found.items.map((h) => describeBlamed(h, toWorkspace(h.file), spec, specFile, index, workspaceDir));
+      const hunks = found.items.map((h) =>
+        describeBlamed(h, toWorkspace(h.file), spec, specFile, index, workspaceDir),
+      );
       const result: BlameResult = {
         specId: spec.id,
         baseline,
@@ -189,7 +234,9 @@ export async function blameSpec(options: BlameOptions): Promise<BlameResult> {
   }
 }
 
-function requireIndexLoader(options: BlameOptions): (dir: string, signal?: AbortSignal) => Promise<IndexView> {
+function requireIndexLoader(
+  options: BlameOptions,
+): (dir: string, signal?: AbortSignal) => Promise<IndexView> {
   if (!options.loadIndex) throw new Error('blameSpec needs `index` or `loadIndex`');
   return options.loadIndex;
 }
@@ -199,7 +246,10 @@ async function findBaseline(workspaceDir: string, ref: string | undefined): Prom
     try {
       return { commit: await resolveCommit(workspaceDir, ref), ref };
     } catch {
-      throw new BlameError('baseline-missing', `baseline ${ref} does not exist: it is not a commit in this repository`);
+      throw new BlameError(
+        'baseline-missing',
+        `baseline ${ref} does not exist: it is not a commit in this repository`,
+      );
     }
   }
   const run = await latestCleanRun(workspaceDir);
@@ -233,7 +283,13 @@ async function snapshotWorkingTree(root: string, workspaceDir: string): Promise<
       () => true,
       () => false,
     );
-    if (!copied && (await git(['rev-parse', '--verify', '--quiet', 'HEAD'], root).then(() => true, () => false))) {
+    if (
+      !copied &&
+      (await git(['rev-parse', '--verify', '--quiet', 'HEAD'], root).then(
+        () => true,
+        () => false,
+      ))
+    ) {
       await gitWithEnv(['read-tree', 'HEAD'], root, env);
     }
     await gitWithEnv(['add', '-A', '--', '.'], workspaceDir, env);
@@ -307,7 +363,9 @@ function describeBlamed(
     }
   }
   const order = specFile.specs.map((s) => s.id);
-  const anchoredBy = [...(exact.size > 0 ? exact : inFile)].sort((x, y) => order.indexOf(x) - order.indexOf(y));
+  const anchoredBy = [...(exact.size > 0 ? exact : inFile)].sort(
+    (x, y) => order.indexOf(x) - order.indexOf(y),
+  );
   return {
     file,
     location: describeHunk({ ...hunk, file }),
@@ -327,7 +385,8 @@ function overlapsHunk(range: { start: { line: number }; end: { line: number } },
 
 function explain(h: BlamedHunk, specId: string): string {
   const what = h.symbols.length > 0 ? h.symbols.map((s) => `\`${s}\``).join(', ') : h.file;
-  const madeFor = h.anchoredBy.length > 0 ? `, made for ${h.anchoredBy.map((s) => `\`${s}\``).join(', ')},` : '';
+  const madeFor =
+    h.anchoredBy.length > 0 ? `, made for ${h.anchoredBy.map((s) => `\`${s}\``).join(', ')},` : '';
   return `the edit to ${what} (${h.location})${madeFor} breaks \`${specId}\``;
 }
 
@@ -341,9 +400,14 @@ function toPosix(p: string): string {
 
 function gitWithEnv(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('git', args, { cwd, env, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`git ${args.join(' ')}: ${stderr.trim() || error.message}`));
-      else resolve(stdout);
-    });
+    execFile(
+      'git',
+      args,
+      { cwd, env, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`git ${args.join(' ')}: ${stderr.trim() || error.message}`));
+        else resolve(stdout);
+      },
+    );
   });
 }

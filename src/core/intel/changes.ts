@@ -26,7 +26,10 @@ export class ChangeInputError extends Error {}
 
 export async function changedFilesSince(workspaceDir: string, ref: string): Promise<ChangedFile[]> {
   await requireCommit(workspaceDir, ref);
-  const nameStatus = await git(['diff', '--name-status', '-z', '--no-renames', '--relative', ref, '--'], workspaceDir);
+  const nameStatus = await git(
+    ['diff', '--name-status', '-z', '--no-renames', '--relative', ref, '--'],
+    workspaceDir,
+  );
   const fields = nameStatus.split('\0').filter((f) => f !== '');
   const byPath = new Map<string, ChangedFile>();
   for (let i = 0; i + 1 < fields.length; i += 2) {
@@ -39,7 +42,10 @@ export async function changedFilesSince(workspaceDir: string, ref: string): Prom
     const file = normalizeWorkspacePath(f);
     byPath.set(file, { path: file, status: 'untracked' });
   }
-  const hunks = await git(['diff', '-U0', '--no-renames', '--no-color', '--no-ext-diff', '--relative', ref, '--'], workspaceDir);
+  const hunks = await git(
+    ['diff', '-U0', '--no-renames', '--no-color', '--no-ext-diff', '--relative', ref, '--'],
+    workspaceDir,
+  );
   for (const [file, lines] of parseChangedLines(hunks)) {
     const entry = byPath.get(file);
     if (entry && entry.status === 'modified') entry.lines = lines;
@@ -90,7 +96,11 @@ export function parseChangedLines(diff: string): Map<string, LineSpan[]> {
       const start = Number(m[1]);
       const count = m[2] === undefined ? 1 : Number(m[2]);
       // A pure deletion (count 0) sits after line `start`: mark the line it touched.
-      current.push(count === 0 ? { start: Math.max(1, start), end: Math.max(1, start) } : { start, end: start + count - 1 });
+      current.push(
+        count === 0
+          ? { start: Math.max(1, start), end: Math.max(1, start) }
+          : { start, end: start + count - 1 },
+      );
     }
   }
   return out;
@@ -109,7 +119,9 @@ async function requireCommit(workspaceDir: string, ref: string): Promise<void> {
   try {
     await git(['rev-parse', '--is-inside-work-tree'], workspaceDir);
   } catch {
-    throw new ChangeInputError(`${workspaceDir} is not inside a git repository: --since needs git (use --files a,b)`);
+    throw new ChangeInputError(
+      `${workspaceDir} is not inside a git repository: --since needs git (use --files a,b)`,
+    );
   }
   try {
     await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], workspaceDir);

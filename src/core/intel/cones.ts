@@ -24,7 +24,11 @@ export interface ConeOptions {
   resolved?: Map<string, ResolvedAnchor[]>;
 }
 
-export function specCones(specFile: SpecFile, index: IndexView, options: ConeOptions = {}): Map<string, SpecCone> {
+export function specCones(
+  specFile: SpecFile,
+  index: IndexView,
+  options: ConeOptions = {},
+): Map<string, SpecCone> {
   const cones = new Map<string, SpecCone>();
   const resolver = new ImportResolver(index, options.workspaceDir);
   for (const spec of specFile.specs) {
@@ -72,7 +76,8 @@ function coneOf(
   while (queue.length > 0) {
     const file = queue.shift()!;
     const { files, unresolved } = resolver.dependenciesOf(file);
-    for (const u of unresolved) uncertain.push(`${file} imports '${u}', which Weave could not resolve to a file`);
+    for (const u of unresolved)
+      uncertain.push(`${file} imports '${u}', which Weave could not resolve to a file`);
     for (const dep of files) {
       if (!parent.has(dep)) {
         parent.set(dep, file);
@@ -159,7 +164,10 @@ class ImportResolver {
     this.pythonModules = new Map();
     for (const f of index.files.values()) {
       if (f.language !== 'python') continue;
-      const dotted = f.path.replace(/\/__init__\.py$/, '').replace(/\.py$/, '').split('/');
+      const dotted = f.path
+        .replace(/\/__init__\.py$/, '')
+        .replace(/\.py$/, '')
+        .split('/');
       // Register every suffix so `slugkit.core` finds src/slugkit/core.py (src layout) as well as slugkit/core.py.
       for (let i = 0; i < dotted.length; i++) {
         const key = dotted.slice(i).join('.');
@@ -190,7 +198,9 @@ class ImportResolver {
       }
       if (!isRelativeSpecifier(spec)) continue;
       // A root-absolute specifier ('/lib/x') is taken as workspace-rooted, as the index does.
-      const base = normalizeWorkspacePath(spec.startsWith('/') ? spec.slice(1) : path.posix.join(fromDir, spec));
+      const base = normalizeWorkspacePath(
+        spec.startsWith('/') ? spec.slice(1) : path.posix.join(fromDir, spec),
+      );
       if (base.startsWith('..')) {
         unresolved.push(spec);
         continue;
@@ -237,7 +247,8 @@ class ImportResolver {
       if (!asPackage.endsWith('__init__.py')) continue;
       const pkgDir = path.posix.dirname(asPackage);
       for (const f of this.index.files.keys()) {
-        if (f.startsWith(`${pkgDir}/`) && f.endsWith('.py') && !f.slice(pkgDir.length + 1).includes('/')) out.push(f);
+        if (f.startsWith(`${pkgDir}/`) && f.endsWith('.py') && !f.slice(pkgDir.length + 1).includes('/'))
+          out.push(f);
       }
     }
     return out;
@@ -267,7 +278,11 @@ class ImportResolver {
 
   private findOnDisk(base: string): string | undefined {
     if (this.workspaceDir === undefined) return undefined;
-    const candidates = [base, ...SOURCE_EXTENSIONS.map((e) => base + e), ...SOURCE_EXTENSIONS.map((e) => `${base}/index${e}`)];
+    const candidates = [
+      base,
+      ...SOURCE_EXTENSIONS.map((e) => base + e),
+      ...SOURCE_EXTENSIONS.map((e) => `${base}/index${e}`),
+    ];
     for (const c of candidates) {
       if (this.index.files.has(c)) return c;
       try {
@@ -281,7 +296,9 @@ class ImportResolver {
 }
 
 function isRelativeSpecifier(spec: string): boolean {
-  return spec === '.' || spec === '..' || spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/');
+  return (
+    spec === '.' || spec === '..' || spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/')
+  );
 }
 
 /** Does `./cache` (base `src/cache`) name `src/cache.js`, `src/cache/index.ts`, or `src/cache.ts` for `./cache.js`? */

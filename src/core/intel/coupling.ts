@@ -55,7 +55,10 @@ export function staticCoupling(input: CouplingInput): StaticCoupling {
       interacts.set(pair.join('\0'), pair);
     }
   }
-  const declaredKeys = new Set([...interacts.keys(), ...dependsOn.map(([x, y]) => orderedPair(x, y, ids).join('\0'))]);
+  const declaredKeys = new Set([
+    ...interacts.keys(),
+    ...dependsOn.map(([x, y]) => orderedPair(x, y, ids).join('\0')),
+  ]);
 
   const coneFiles = ids.map((id) => cones.get(id)!.parent);
   const loadedByEveryTest =
@@ -136,21 +139,27 @@ export function formatCouplingText(coupling: StaticCoupling): string {
   lines.push(`${coupling.specs.length} specs`);
   lines.push('');
   lines.push('Declared edges:');
-  if (coupling.declared.dependsOn.length + coupling.declared.interactsWith.length === 0) lines.push('  (none)');
+  if (coupling.declared.dependsOn.length + coupling.declared.interactsWith.length === 0)
+    lines.push('  (none)');
   for (const [from, to] of coupling.declared.dependsOn) lines.push(`  ${from} depends on ${to}`);
   for (const [a, b] of coupling.declared.interactsWith) lines.push(`  ${a} interacts with ${b}`);
   lines.push('');
   lines.push('Potential interactions found in the code:');
-  if (coupling.potential.length === 0) lines.push('  (none: no two specs share anchored code or test imports)');
+  if (coupling.potential.length === 0)
+    lines.push('  (none: no two specs share anchored code or test imports)');
   if (coupling.loadedByEveryTest.length > 0) {
-    lines.push(`  every spec's test loads ${summarizeList(coupling.loadedByEveryTest, 6)} (not counted per pair)`);
+    lines.push(
+      `  every spec's test loads ${summarizeList(coupling.loadedByEveryTest, 6)} (not counted per pair)`,
+    );
   }
   for (const p of coupling.potential) {
     const tag = p.declared ? '' : '  [not declared]';
     lines.push(`  ${p.a} ↔ ${p.b}${tag}`);
     if (p.sharedSymbols.length > 0) lines.push(`      shared symbols: ${p.sharedSymbols.join(', ')}`);
-    if (p.sharedAnchorFiles.length > 0) lines.push(`      shared anchored files: ${p.sharedAnchorFiles.join(', ')}`);
-    if (p.sharedConeFiles.length > 0) lines.push(`      files both tests load: ${summarizeList(p.sharedConeFiles, 6)}`);
+    if (p.sharedAnchorFiles.length > 0)
+      lines.push(`      shared anchored files: ${p.sharedAnchorFiles.join(', ')}`);
+    if (p.sharedConeFiles.length > 0)
+      lines.push(`      files both tests load: ${summarizeList(p.sharedConeFiles, 6)}`);
   }
   return lines.join('\n') + '\n';
 }
@@ -159,16 +168,25 @@ export function formatCouplingMermaid(coupling: StaticCoupling): string {
   const node = new Map(coupling.specs.map((s, i) => [s.id, `s${i}`]));
   const lines = ['flowchart LR'];
   for (const s of coupling.specs) lines.push(`  ${node.get(s.id)!}["${s.id}<br/><small>${s.kind}</small>"]`);
-  for (const [from, to] of coupling.declared.dependsOn) lines.push(`  ${node.get(from)!} -->|depends on| ${node.get(to) ?? to}`);
-  for (const [a, b] of coupling.declared.interactsWith) lines.push(`  ${node.get(a)!} <-.->|interacts| ${node.get(b) ?? b}`);
+  for (const [from, to] of coupling.declared.dependsOn)
+    lines.push(`  ${node.get(from)!} -->|depends on| ${node.get(to) ?? to}`);
+  for (const [a, b] of coupling.declared.interactsWith)
+    lines.push(`  ${node.get(a)!} <-.->|interacts| ${node.get(b) ?? b}`);
   // Declared pairs are drawn already; a potential edge is news only when the author did not declare it.
   for (const p of coupling.potential.filter((x) => !x.declared)) {
-    const label = p.sharedSymbols.length > 0 ? p.sharedSymbols.map((s) => s.split('#')[1]!).join(', ') : p.sharedAnchorFiles.length > 0 ? p.sharedAnchorFiles.join(', ') : `${p.sharedConeFiles.length} shared files`;
+    const label =
+      p.sharedSymbols.length > 0
+        ? p.sharedSymbols.map((s) => s.split('#')[1]!).join(', ')
+        : p.sharedAnchorFiles.length > 0
+          ? p.sharedAnchorFiles.join(', ')
+          : `${p.sharedConeFiles.length} shared files`;
     lines.push(`  ${node.get(p.a)!} -.-|"${label.replace(/"/g, "'")}"| ${node.get(p.b)!}`);
   }
   return lines.join('\n') + '\n';
 }
 
 function summarizeList(items: string[], max: number): string {
-  return items.length <= max ? items.join(', ') : `${items.slice(0, max).join(', ')} and ${items.length - max} more`;
+  return items.length <= max
+    ? items.join(', ')
+    : `${items.slice(0, max).join(', ')} and ${items.length - max} more`;
 }

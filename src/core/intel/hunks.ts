@@ -141,7 +141,8 @@ export function buildPatch(diff: ParsedDiff, keep: ReadonlySet<number>): string 
 /** `src/cache.js:42-43` style location of a hunk in the working tree. */
 export function describeHunk(h: DiffHunk): string {
   if (h.wholeFile) return `${h.file} (${h.kind === 'modified' ? 'binary or mode change' : `file ${h.kind}`})`;
-  if (h.newCount === 0) return `${h.file}:${Math.max(1, h.newStart)} (${h.oldCount} line${h.oldCount === 1 ? '' : 's'} deleted)`;
+  if (h.newCount === 0)
+    return `${h.file}:${Math.max(1, h.newStart)} (${h.oldCount} line${h.oldCount === 1 ? '' : 's'} deleted)`;
   const end = h.newStart + h.newCount - 1;
   return end === h.newStart ? `${h.file}:${h.newStart}` : `${h.file}:${h.newStart}-${end}`;
 }

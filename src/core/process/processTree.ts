@@ -147,16 +147,16 @@ export async function killProcessTree(
     for (const pid of pids) signalQuietly(pid, signal);
     return pids;
   };
-  let remaining = signalAll('SIGTERM');
+  const gone = (pids: number[]): boolean => pids.length === 0 && !groupExists(rootPid);
+  signalAll('SIGTERM');
   const deadline = Date.now() + graceMs;
   while (Date.now() < deadline) {
-    remaining = findTreePids(rootPid, markerValue, rootStartTime);
-    if (remaining.length === 0 && !groupExists(rootPid)) return;
+    if (gone(findTreePids(rootPid, markerValue, rootStartTime))) return;
     await delay(25);
   }
+  // signalAll returns what it found before killing: an empty result means nothing was left to kill.
   for (let round = 0; round < 20; round++) {
-    remaining = signalAll('SIGKILL');
-    if (remaining.length === 0 && !groupExists(rootPid)) return;
+    if (gone(signalAll('SIGKILL'))) return;
     await delay(10);
   }
 }

@@ -5,7 +5,8 @@ import * as vscode from 'vscode';
 
 export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
   const nonce = randomBytes(16).toString('hex');
-  const uri = (...path: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...path)).toString();
+  const uri = (...path: string[]) =>
+    webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...path)).toString();
   const csp = [
     "default-src 'none'",
     `style-src ${webview.cspSource}`,

@@ -3,7 +3,14 @@
 // rename carries over to the other specs' references and a removal drops them, so the file stays valid.
 // The provider applies the result as a WorkspaceEdit (undoable). No 'vscode' here: unit-tested in plain Node.
 import { parse, type ParseError } from 'jsonc-parser';
-import { addSpec, applyTextEdits, removeSpec, updateSpec, type SpecInput, type TextEdit } from '../../core/spec/edit';
+import {
+  addSpec,
+  applyTextEdits,
+  removeSpec,
+  updateSpec,
+  type SpecInput,
+  type TextEdit,
+} from '../../core/spec/edit';
 import type { Spec } from '../../core/spec/schema';
 
 /** Replace `length` characters at `offset` with `content`. */
@@ -12,7 +19,16 @@ export type SpecTextEdit = TextEdit;
 /** The edit cannot be made (bad file, unknown or duplicate id): the message is for the user. */
 export class SpecEditError extends Error {}
 
-const SPEC_KEYS = ['id', 'title', 'kind', 'statement', 'test', 'anchors', 'dependsOn', 'interactsWith'] as const;
+const SPEC_KEYS = [
+  'id',
+  'title',
+  'kind',
+  'statement',
+  'test',
+  'anchors',
+  'dependsOn',
+  'interactsWith',
+] as const;
 const REFERENCE_FIELDS = ['dependsOn', 'interactsWith'] as const;
 
 export function addSpecEdit(text: string, spec: Spec): SpecTextEdit {
@@ -75,8 +91,10 @@ class SpecDocument {
     this.text = original;
     const errors: ParseError[] = [];
     const root = parse(original, errors, { allowTrailingComma: true }) as unknown;
-    if (errors.length > 0) throw new SpecEditError('specs.json has syntax errors: fix them before editing specs');
-    if (!isRecord(root) || !Array.isArray(root['specs'])) throw new SpecEditError('specs.json has no "specs" array');
+    if (errors.length > 0)
+      throw new SpecEditError('specs.json has syntax errors: fix them before editing specs');
+    if (!isRecord(root) || !Array.isArray(root['specs']))
+      throw new SpecEditError('specs.json has no "specs" array');
   }
 
   private specs(): Record<string, unknown>[] {
@@ -119,7 +137,11 @@ class SpecDocument {
     while (start < max && before[start] === after[start]) start++;
     let end = 0;
     while (end < max - start && before[before.length - 1 - end] === after[after.length - 1 - end]) end++;
-    return { offset: start, length: before.length - start - end, content: after.slice(start, after.length - end) };
+    return {
+      offset: start,
+      length: before.length - start - end,
+      content: after.slice(start, after.length - end),
+    };
   }
 }
 

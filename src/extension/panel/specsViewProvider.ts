@@ -159,7 +159,9 @@ export class SpecsViewProvider implements vscode.WebviewViewProvider {
   private async edit(message: ToExtension<'addSpec' | 'updateSpec' | 'removeSpec'>): Promise<void> {
     try {
       await this.applyToSpecFile((text) => specEditFor(message, text));
-      this.deps.log.info(`Weave panel: ${message.type} ${message.type === 'addSpec' ? message.spec.id : message.id}`);
+      this.deps.log.info(
+        `Weave panel: ${message.type} ${message.type === 'addSpec' ? message.spec.id : message.id}`,
+      );
       this.post({ type: 'editResult', requestId: message.requestId });
     } catch (e) {
       const error = e instanceof Error ? e.message : String(e);
@@ -185,9 +187,13 @@ export class SpecsViewProvider implements vscode.WebviewViewProvider {
     const document = await vscode.workspace.openTextDocument(uri);
     const change = compute(document.getText());
     const edit = new vscode.WorkspaceEdit();
-    const range = new vscode.Range(document.positionAt(change.offset), document.positionAt(change.offset + change.length));
+    const range = new vscode.Range(
+      document.positionAt(change.offset),
+      document.positionAt(change.offset + change.length),
+    );
     edit.replace(uri, range, change.content);
-    if (!(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code did not apply the edit to specs.json');
+    if (!(await vscode.workspace.applyEdit(edit)))
+      throw new Error('VS Code did not apply the edit to specs.json');
     if (!(await document.save())) throw new Error('specs.json was edited but could not be saved');
   }
 
@@ -207,9 +213,16 @@ export class SpecsViewProvider implements vscode.WebviewViewProvider {
     const file = hash === -1 ? anchor : anchor.slice(0, hash);
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder) return;
+    // Anchors are workspace-relative; never let one open a file outside the folder.
+    if (file.startsWith('/') || /^[a-zA-Z]:/.test(file) || file.split(/[\\/]/).includes('..')) {
+      this.deps.log.warn(`Weave panel: anchor ${anchor} is not inside the workspace folder; not opened.`);
+      return;
+    }
     // Ask the index for the symbol's line; fall back to the top of the file when it does not resolve.
     const line =
-      hash === -1 ? undefined : (await this.deps.searchSymbols(anchor)).find((s) => s.anchor === anchor)?.line;
+      hash === -1
+        ? undefined
+        : (await this.deps.searchSymbols(anchor)).find((s) => s.anchor === anchor)?.line;
     const document = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder.uri, file));
     const position = new vscode.Position(line ?? 0, 0);
     await vscode.window.showTextDocument(document, {
@@ -219,7 +232,10 @@ export class SpecsViewProvider implements vscode.WebviewViewProvider {
   }
 }
 
-function specEditFor(message: ToExtension<'addSpec' | 'updateSpec' | 'removeSpec'>, text: string): SpecTextEdit {
+function specEditFor(
+  message: ToExtension<'addSpec' | 'updateSpec' | 'removeSpec'>,
+  text: string,
+): SpecTextEdit {
   if (message.type === 'removeSpec') return removeSpecEdit(text, message.id);
   const originalId = message.type === 'updateSpec' ? message.id : undefined;
   const checked = validateSpecDraft(message.spec, specNeighbours(text), originalId);

@@ -16,7 +16,8 @@ export function matchAnchors(files: Iterable<FileIndex>, query: string, limit = 
     if (fileQuery && !path.includes(fileQuery)) continue;
     if (hash === -1) {
       const score = rank(path, symbolQuery, baseName(path));
-      if (score > 0) scored.push({ score: score + 1, match: { anchor: file.path, file: file.path, kind: 'file' } });
+      if (score > 0)
+        scored.push({ score: score + 1, match: { anchor: file.path, file: file.path, kind: 'file' } });
     }
     for (const symbol of file.symbols) {
       const name = symbol.qualifiedName.toLowerCase();

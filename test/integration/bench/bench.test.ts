@@ -3,7 +3,7 @@
 // also builds the tree-sitter index; warm: later checks). Yardstick, same run, same workspace: the CLI's
 // `weave check` (same core, no editor). Figures go to WEAVE_BENCH_OUT as JSON and to the log as a table.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
@@ -20,7 +20,10 @@ function median(xs: number[]): number {
 function weaveDiagnosticCount(): number {
   return vscode.languages
     .getDiagnostics()
-    .reduce((n, [, ds]) => n + ds.filter((d) => d.source === 'weave' && typeof d.code === 'string').length, 0);
+    .reduce(
+      (n, [, ds]) => n + ds.filter((d) => d.source === 'weave' && typeof d.code === 'string').length,
+      0,
+    );
 }
 
 async function commandToDiagnostics(): Promise<number> {
@@ -32,17 +35,24 @@ async function commandToDiagnostics(): Promise<number> {
   return performance.now() - t0;
 }
 
-function cliCheck(): number {
+/** `weave check` as a child process (async: a blocked extension host would lose its connection). */
+async function cliCheck(): Promise<number> {
   const repo = process.env.WEAVE_REPO_ROOT;
   assert.ok(repo, 'WEAVE_REPO_ROOT not set');
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, [path.join(repo, 'dist/cli.js'), 'check', '--workspace', workspaceUri().fsPath], {
-    encoding: 'utf8',
-    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-  });
-  const ms = performance.now() - t0;
-  assert.ok(r.status === 0 || r.status === 1, `weave check exited ${r.status}: ${r.stderr}`);
-  return ms;
+  const child = spawn(
+    process.execPath,
+    [path.join(repo, 'dist/cli.js'), 'check', '--workspace', workspaceUri().fsPath],
+    {
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  assert.ok(status === 0 || status === 1, `weave check exited ${status}: ${stderr}`);
+  return performance.now() - t0;
 }
 
 suite('benchmark: examples/ in the real extension host', () => {
@@ -54,7 +64,7 @@ suite('benchmark: examples/ in the real extension host', () => {
     const warm: number[] = [];
     for (let i = 0; i < WARM_RUNS; i++) warm.push(await commandToDiagnostics());
     const cli: number[] = [];
-    for (let i = 0; i < WARM_RUNS; i++) cli.push(cliCheck());
+    for (let i = 0; i < WARM_RUNS; i++) cli.push(await cliCheck());
     const last = api.lastRun();
     const figures = {
       vscodeVersion: vscode.version,
@@ -69,9 +79,13 @@ suite('benchmark: examples/ in the real extension host', () => {
     };
     console.log('\nWeave in the extension host (examples/)');
     console.log(`  activation                         ${figures.activationMs} ms`);
-    console.log(`  command → diagnostics, cold        ${figures.commandToDiagnosticsColdMs} ms (incl. first index)`);
+    console.log(
+      `  command → diagnostics, cold        ${figures.commandToDiagnosticsColdMs} ms (incl. first index)`,
+    );
     console.log(`  command → diagnostics, warm median ${figures.commandToDiagnosticsWarmMedianMs} ms`);
-    console.log(`  yardstick: \`weave check\` CLI      ${figures.cliCheckMedianMs} ms (median of ${WARM_RUNS})`);
+    console.log(
+      `  yardstick: \`weave check\` CLI      ${figures.cliCheckMedianMs} ms (median of ${WARM_RUNS})`,
+    );
     const out = process.env.WEAVE_BENCH_OUT;
     if (out) {
       fs.mkdirSync(path.dirname(out), { recursive: true });

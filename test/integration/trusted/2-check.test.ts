@@ -19,7 +19,11 @@ suite('check constraints', () => {
     const result = await vscode.commands.executeCommand<CheckResult>('weave.check');
     assert.equal(result.ran, true, result.ran ? '' : result.message);
     const diagnostics = weaveDiagnostics(math);
-    assert.equal(diagnostics.length, 1, `diagnostics on math.js: ${diagnostics.map((d) => d.message).join(' | ')}`);
+    assert.equal(
+      diagnostics.length,
+      1,
+      `diagnostics on math.js: ${diagnostics.map((d) => d.message).join(' | ')}`,
+    );
     const [d] = diagnostics;
     assert.ok(d);
     assert.equal(d.range.start.line, await lineOf(math, 'function clamp('));
@@ -27,7 +31,10 @@ suite('check constraints', () => {
     assert.equal(d.severity, vscode.DiagnosticSeverity.Error);
     assert.match(d.message, /^\[clamp-bounds\] clamp keeps values inside the bounds — fail: /);
     // The excerpt is the test's own assertion message, not the runner's bookkeeping.
-    assert.match(d.message, /: not ok 1 - clamp keeps values inside the bounds\n.*clamp\(15, 0, 10\) must be 10/);
+    assert.match(
+      d.message,
+      /: not ok 1 - clamp keeps values inside the bounds\n.*clamp\(15, 0, 10\) must be 10/,
+    );
     assert.doesNotMatch(d.message, /duration_ms|location:/);
   });
 
@@ -48,7 +55,10 @@ suite('check constraints', () => {
   test('passing specs have no diagnostics', () => {
     assert.deepEqual(weaveDiagnostics(workspaceUri('src', 'counter.js')), []);
     const onSpecs = weaveDiagnostics(specs);
-    assert.deepEqual(onSpecs.map((d) => d.message), []);
+    assert.deepEqual(
+      onSpecs.map((d) => d.message),
+      [],
+    );
   });
 
   test('fixing the code and re-checking clears the diagnostic', async () => {
@@ -81,7 +91,10 @@ suite('check constraints', () => {
     await vscode.window.showTextDocument(doc);
     const offset = doc.getText().indexOf('"kind": "interface"');
     const edit = new vscode.WorkspaceEdit();
-    const range = new vscode.Range(doc.positionAt(offset), doc.positionAt(offset + '"kind": "interface"'.length));
+    const range = new vscode.Range(
+      doc.positionAt(offset),
+      doc.positionAt(offset + '"kind": "interface"'.length),
+    );
     edit.replace(specs, range, '"kind": "interfaces"');
     assert.ok(await vscode.workspace.applyEdit(edit));
     const problem = await until('a diagnostic on the bad kind', () =>
@@ -90,9 +103,15 @@ suite('check constraints', () => {
     assert.equal(problem.range.start.line, doc.positionAt(offset).line);
     assert.ok(vscode.languages.getDiagnostics(specs).some((d) => d.message === problem.message));
     const undo = new vscode.WorkspaceEdit();
-    undo.replace(specs, new vscode.Range(range.start, range.start.translate(0, '"kind": "interfaces"'.length)), '"kind": "interface"');
+    undo.replace(
+      specs,
+      new vscode.Range(range.start, range.start.translate(0, '"kind": "interfaces"'.length)),
+      '"kind": "interface"',
+    );
     assert.ok(await vscode.workspace.applyEdit(undo));
-    await until('the problem to clear', () => (api.diagnosticsFor(specs).some((d) => /kind/.test(d.message)) ? undefined : true));
+    await until('the problem to clear', () =>
+      api.diagnosticsFor(specs).some((d) => /kind/.test(d.message)) ? undefined : true,
+    );
     await doc.save();
   });
 });

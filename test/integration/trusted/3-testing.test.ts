@@ -29,7 +29,11 @@ suite('Test Explorer', () => {
     const tests = api.testResults();
     const before = tests.finishedRuns;
     await vscode.commands.executeCommand('testing.runAll');
-    await until('the test run to finish', () => (api.testResults().finishedRuns > before ? true : undefined), 90_000);
+    await until(
+      'the test run to finish',
+      () => (api.testResults().finishedRuns > before ? true : undefined),
+      90_000,
+    );
     assert.deepEqual(Object.fromEntries(api.testResults().states), {
       'add-works': 'passed',
       'clamp-bounds': 'failed',

@@ -50,7 +50,11 @@ suite('untrusted folder', () => {
     const doc = await vscode.workspace.openTextDocument(specs);
     const offset = doc.getText().indexOf('"version": 1');
     const edit = new vscode.WorkspaceEdit();
-    edit.replace(specs, new vscode.Range(doc.positionAt(offset), doc.positionAt(offset + 12)), '"version": 7');
+    edit.replace(
+      specs,
+      new vscode.Range(doc.positionAt(offset), doc.positionAt(offset + 12)),
+      '"version": 7',
+    );
     assert.ok(await vscode.workspace.applyEdit(edit));
     const problem = await until('a diagnostic on version', () =>
       api.diagnosticsFor(specs).find((d) => /version/.test(d.message)),

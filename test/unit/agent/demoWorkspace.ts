@@ -70,6 +70,7 @@ export function fingerprint(dir: string): string {
       const rel = path.relative(dir, full);
       if (entry.name === '.git' || rel.endsWith(path.join('.weave', 'runs'))) continue;
       if (entry.isDirectory()) walk(full);
+      else if (entry.isSymbolicLink()) hash.update(`${rel}\0->${fs.readlinkSync(full)}\0`);
       else {
         hash.update(rel + '\0');
         hash.update(fs.readFileSync(full));

@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BaselineReport, SpecResult } from '../../../src/core/check/types';
 import {
@@ -56,47 +56,58 @@ not ok 1 - clamp keeps values inside the bounds
 # fail 1
 `;
 
-test('the excerpt of a node:test failure is the failing test and its assertion message', () => {
-  assert.equal(
-    failureExcerpt(NODE_TEST_FAILURE, 3),
-    'not ok 1 - clamp keeps values inside the bounds\nerror: clamp(15, 0, 10) must be 10\nexpected: 10',
-  );
-});
+describe('extension wording (format.ts)', () => {
+  test('the excerpt of a node:test failure is the failing test and its assertion message', () => {
+    assert.equal(
+      failureExcerpt(NODE_TEST_FAILURE, 3),
+      'not ok 1 - clamp keeps values inside the bounds\nerror: clamp(15, 0, 10) must be 10\nexpected: 10',
+    );
+  });
 
-test('without a recognisable failure line the excerpt is the tail of the output', () => {
-  assert.equal(failureExcerpt('starting\nstep 1\nstep 2\nsegmentation fault\n', 2), 'step 2\nsegmentation fault');
-});
+  test('without a recognisable failure line the excerpt is the tail of the output', () => {
+    assert.equal(
+      failureExcerpt('starting\nstep 1\nstep 2\nsegmentation fault\n', 2),
+      'step 2\nsegmentation fault',
+    );
+  });
 
-test('colour codes and stack frames never reach the excerpt', () => {
-  assert.equal(
-    failureExcerpt('\x1b[31mAssertionError: boom\x1b[0m\n    at foo (a.js:1:1)\n    at bar (b.js:2:2)\nnext', 5),
-    'AssertionError: boom\nnext',
-  );
-});
+  test('colour codes and stack frames never reach the excerpt', () => {
+    assert.equal(
+      failureExcerpt(
+        '\x1b[31mAssertionError: boom\x1b[0m\n    at foo (a.js:1:1)\n    at bar (b.js:2:2)\nnext',
+        5,
+      ),
+      'AssertionError: boom\nnext',
+    );
+  });
 
-test('a broken spec names the baseline commit; a plain failure omits the runner bookkeeping', () => {
-  const broken = result('a', 'fail', 'AssertionError: x', 'exit code 1');
-  assert.equal(verdictText(broken, report({ a: 'broken' })), 'broken by changes since 0123456');
-  assert.equal(verdictText(broken, report({ a: 'still-failing' })), 'fail');
-  assert.equal(verdictText(result('b', 'error', '', 'timed out after 60 s'), undefined), 'error (timed out after 60 s)');
-});
+  test('a broken spec names the baseline commit; a plain failure omits the runner bookkeeping', () => {
+    const broken = result('a', 'fail', 'AssertionError: x', 'exit code 1');
+    assert.equal(verdictText(broken, report({ a: 'broken' })), 'broken by changes since 0123456');
+    assert.equal(verdictText(broken, report({ a: 'still-failing' })), 'fail');
+    assert.equal(
+      verdictText(result('b', 'error', '', 'timed out after 60 s'), undefined),
+      'error (timed out after 60 s)',
+    );
+  });
 
-test('a blocked spec is not a violation even when the baseline report counts it as broken', () => {
-  const blocked = result('c', 'blocked', '', 'dependency a failed');
-  assert.equal(isViolation(blocked, report({ c: 'broken' })), false);
-  assert.equal(verdictText(blocked, report({ c: 'broken' })), 'blocked (dependency a failed)');
-});
+  test('a blocked spec is not a violation even when the baseline report counts it as broken', () => {
+    const blocked = result('c', 'blocked', '', 'dependency a failed');
+    assert.equal(isViolation(blocked, report({ c: 'broken' })), false);
+    assert.equal(verdictText(blocked, report({ c: 'broken' })), 'blocked (dependency a failed)');
+  });
 
-test('the diagnostic message is "[id] title — verdict: excerpt"', () => {
-  assert.equal(
-    violationMessage(result('clamp', 'fail', NODE_TEST_FAILURE), 'clamp keeps values', undefined, 2),
-    '[clamp] clamp keeps values — fail: not ok 1 - clamp keeps values inside the bounds\nerror: clamp(15, 0, 10) must be 10',
-  );
-});
+  test('the diagnostic message is "[id] title — verdict: excerpt"', () => {
+    assert.equal(
+      violationMessage(result('clamp', 'fail', NODE_TEST_FAILURE), 'clamp keeps values', undefined, 2),
+      '[clamp] clamp keeps values — fail: not ok 1 - clamp keeps values inside the bounds\nerror: clamp(15, 0, 10) must be 10',
+    );
+  });
 
-test('the status bar text counts passes, then broken before failing', () => {
-  const results = [result('a', 'pass'), result('b', 'fail'), result('c', 'error'), result('d', 'pass')];
-  assert.equal(statusText(countResults(results, report({ b: 'broken' }))), 'Weave 2/4 · 1 broken');
-  assert.equal(statusText(countResults(results, undefined)), 'Weave 2/4 · 2 failing');
-  assert.equal(statusText(countResults([result('a', 'pass')], undefined)), 'Weave 1/1');
+  test('the status bar text counts passes, then broken before failing', () => {
+    const results = [result('a', 'pass'), result('b', 'fail'), result('c', 'error'), result('d', 'pass')];
+    assert.equal(statusText(countResults(results, report({ b: 'broken' }))), 'Weave 2/4 · 1 broken');
+    assert.equal(statusText(countResults(results, undefined)), 'Weave 2/4 · 2 failing');
+    assert.equal(statusText(countResults([result('a', 'pass')], undefined)), 'Weave 1/1');
+  });
 });

@@ -17,13 +17,18 @@ const spec = (id: string, testFile: string, extra: Record<string, unknown> = {})
 
 const PROJECT: Record<string, string> = {
   'package.json': '{ "name": "tiny", "version": "1.0.0" }\n',
-  'src/math.js': 'function add(a, b) {\n  return a + b;\n}\n\nfunction mul(a, b) {\n  return a * b;\n}\n\nmodule.exports = { add, mul };\n',
-  'src/format.js': "const { add } = require('./math');\nexports.total = (xs) => `total ${xs.reduce(add, 0)}`;\n",
+  'src/math.js':
+    'function add(a, b) {\n  return a + b;\n}\n\nfunction mul(a, b) {\n  return a * b;\n}\n\nmodule.exports = { add, mul };\n',
+  'src/format.js':
+    "const { add } = require('./math');\nexports.total = (xs) => `total ${xs.reduce(add, 0)}`;\n",
   'src/lonely.js': 'exports.alone = () => 1;\n',
   'src/unused.js': 'exports.nothing = () => 0;\n',
-  'test/math.test.js': "const test = require('node:test');\nconst { add } = require('../src/math');\ntest('add', () => { if (add(1, 2) !== 3) throw new Error('add'); });\n",
-  'test/format.test.js': "const test = require('node:test');\nconst { total } = require('../src/format');\ntest('total', () => { if (total([1, 2]) !== 'total 3') throw new Error('total'); });\n",
-  'test/lonely.test.js': "const test = require('node:test');\nconst { alone } = require('../src/lonely');\ntest('alone', () => { if (alone() !== 1) throw new Error('alone'); });\n",
+  'test/math.test.js':
+    "const test = require('node:test');\nconst { add } = require('../src/math');\ntest('add', () => { if (add(1, 2) !== 3) throw new Error('add'); });\n",
+  'test/format.test.js':
+    "const test = require('node:test');\nconst { total } = require('../src/format');\ntest('total', () => { if (total([1, 2]) !== 'total 3') throw new Error('total'); });\n",
+  'test/lonely.test.js':
+    "const test = require('node:test');\nconst { alone } = require('../src/lonely');\ntest('alone', () => { if (alone() !== 1) throw new Error('alone'); });\n",
   'test/report.test.js': "const test = require('node:test');\ntest('report', () => {});\n",
   '.weave/specs.json': JSON.stringify(
     {
@@ -52,22 +57,27 @@ function ids(result: { affected: Array<{ id: string }> }): string[] {
   return result.affected.map((s) => s.id);
 }
 
-test('--since HEAD: an uncommitted edit selects the specs whose tests import the file, with reasons', async () => {
+void test('--since HEAD: an uncommitted edit selects the specs whose tests import the file, with reasons', async () => {
   fs.writeFileSync(path.join(dir, 'src/math.js'), PROJECT['src/math.js']!.replace('a + b', 'b + a'));
   const result = await selectAffected({ workspaceDir: dir, since: 'HEAD' });
   assert.equal(result.all, false);
   assert.deepEqual(ids(result), ['math', 'format']);
   assert.deepEqual(result.unaffected, ['lonely', 'report']);
   const math = result.affected.find((s) => s.id === 'math')!;
-  assert.ok(math.reasons.some((r) => r === 'its anchored symbol add changed (src/math.js)'), math.reasons.join('\n'));
+  assert.ok(
+    math.reasons.some((r) => r === 'its anchored symbol add changed (src/math.js)'),
+    math.reasons.join('\n'),
+  );
   const format = result.affected.find((s) => s.id === 'format')!;
   assert.ok(
-    format.reasons.some((r) => r.startsWith('src/math.js (add) is in its import cone (src/format.js → src/math.js)')),
+    format.reasons.some((r) =>
+      r.startsWith('src/math.js (add) is in its import cone (src/format.js → src/math.js)'),
+    ),
     format.reasons.join('\n'),
   );
 });
 
-test('--since REF covers committed changes; a dependent of an affected spec is selected too', async () => {
+void test('--since REF covers committed changes; a dependent of an affected spec is selected too', async () => {
   const base = git(dir, 'rev-parse', 'HEAD').trim();
   fs.writeFileSync(path.join(dir, 'src/lonely.js'), 'exports.alone = () => 2;\n');
   git(dir, 'commit', '-qam', 'change lonely');
@@ -77,7 +87,7 @@ test('--since REF covers committed changes; a dependent of an affected spec is s
   assert.ok(result.affected[1]!.reasons.includes('it depends on lonely, which is affected'));
 });
 
-test('an untracked file that no test loads affects nothing; one a test file names is picked up', async () => {
+void test('an untracked file that no test loads affects nothing; one a test file names is picked up', async () => {
   writeFiles(dir, { 'src/extra.js': 'exports.x = 1;\n' });
   let result = await selectAffected({ workspaceDir: dir, since: 'HEAD' });
   assert.deepEqual(result.changes, [{ path: 'src/extra.js', status: 'untracked' }]);
@@ -87,17 +97,23 @@ test('an untracked file that no test loads affects nothing; one a test file name
   assert.deepEqual(ids(result), ['lonely', 'report']);
 });
 
-test('a deleted file selects every spec and says why', async () => {
+void test('a deleted file selects every spec and says why', async () => {
   fs.rmSync(path.join(dir, 'src/unused.js'));
   const result = await selectAffected({ workspaceDir: dir, since: 'HEAD' });
   assert.equal(result.all, true);
   assert.deepEqual(ids(result), ['math', 'format', 'lonely', 'report']);
-  assert.deepEqual(result.allReasons, ['src/unused.js was deleted: whatever loaded it can no longer be traced']);
+  assert.deepEqual(result.allReasons, [
+    'src/unused.js was deleted: whatever loaded it can no longer be traced',
+  ]);
 });
 
-test('a config file, a file without a grammar, or the spec file selects every spec', async () => {
+void test('a config file, a file without a grammar, or the spec file selects every spec', async () => {
   for (const [file, content, reason] of [
-    ['package.json', '{ "name": "tiny", "version": "1.0.1" }\n', /package\.json is a manifest, lockfile or tool configuration/],
+    [
+      'package.json',
+      '{ "name": "tiny", "version": "1.0.1" }\n',
+      /package\.json is a manifest, lockfile or tool configuration/,
+    ],
     ['data/fixture.csv', 'a,b\n', /data\/fixture\.csv cannot be traced \(Weave has no grammar for it\)/],
     ['tsconfig.json', '{}\n', /tsconfig\.json is a manifest/],
   ] as const) {
@@ -117,7 +133,7 @@ test('a config file, a file without a grammar, or the spec file selects every sp
   assert.match(result.allReasons[0]!, /\.weave\/specs\.json changed/);
 });
 
-test('--files: listed files are the changes; a missing one counts as deleted', async () => {
+void test('--files: listed files are the changes; a missing one counts as deleted', async () => {
   let result = await selectAffected({ workspaceDir: dir, files: ['src/format.js'] });
   assert.deepEqual(ids(result), ['format']);
   result = await selectAffected({ workspaceDir: dir, files: ['test/math.test.js', 'src/lonely.js'] });
@@ -128,16 +144,21 @@ test('--files: listed files are the changes; a missing one counts as deleted', a
   await assert.rejects(selectAffected({ workspaceDir: dir, files: ['../outside.js'] }), ChangeInputError);
 });
 
-test('an unresolved relative import makes the cone uncertain: that spec is selected for any change', async () => {
-  writeFiles(dir, { 'test/lonely.test.js': `${PROJECT['test/lonely.test.js']!}require('./helpers/' + 'gone');\nrequire('./missing-helper');\n` });
+void test('an unresolved relative import makes the cone uncertain: that spec is selected for any change', async () => {
+  writeFiles(dir, {
+    'test/lonely.test.js': `${PROJECT['test/lonely.test.js']!}require('./helpers/' + 'gone');\nrequire('./missing-helper');\n`,
+  });
   git(dir, 'commit', '-qam', 'missing helper');
   const result = await selectAffected({ workspaceDir: dir, files: ['src/math.js'] });
   assert.deepEqual(ids(result), ['math', 'format', 'lonely', 'report']);
   const lonely = result.affected.find((s) => s.id === 'lonely')!;
-  assert.match(lonely.reasons[0]!, /import cone is incomplete \(test\/lonely\.test\.js imports '\.\/missing-helper'/);
+  assert.match(
+    lonely.reasons[0]!,
+    /import cone is incomplete \(test\/lonely\.test\.js imports '\.\/missing-helper'/,
+  );
 });
 
-test('bad refs and folders outside git are clear input errors', async () => {
+void test('bad refs and folders outside git are clear input errors', async () => {
   await assert.rejects(selectAffected({ workspaceDir: dir, since: 'no-such-branch' }), (e: unknown) => {
     assert.ok(e instanceof ChangeInputError);
     assert.match(e.message, /no-such-branch is not a commit/);
@@ -146,22 +167,31 @@ test('bad refs and folders outside git are clear input errors', async () => {
   const plain = tempDir();
   try {
     writeFiles(plain, { '.weave/specs.json': PROJECT['.weave/specs.json']!, 'test/math.test.js': '' });
-    await assert.rejects(selectAffected({ workspaceDir: plain, since: 'HEAD' }), /not inside a git repository/);
+    await assert.rejects(
+      selectAffected({ workspaceDir: plain, since: 'HEAD' }),
+      /not inside a git repository/,
+    );
   } finally {
     removeDir(plain);
   }
 });
 
-test('a workspace in a subfolder of its repository sees workspace-relative paths', async () => {
+void test('a workspace in a subfolder of its repository sees workspace-relative paths', async () => {
   const outer = tempDir();
   try {
-    fs.cpSync(dir, path.join(outer, 'pkg'), { recursive: true, filter: (p) => !p.includes(`${path.sep}.git`) });
+    fs.cpSync(dir, path.join(outer, 'pkg'), {
+      recursive: true,
+      filter: (p) => !p.includes(`${path.sep}.git`),
+    });
     writeFiles(outer, { 'README.md': 'outer\n' });
     initRepo(outer);
     writeFiles(outer, { 'README.md': 'changed outside the workspace\n' });
     fs.writeFileSync(path.join(outer, 'pkg/src/lonely.js'), 'exports.alone = () => 3;\n');
     const result = await selectAffected({ workspaceDir: path.join(outer, 'pkg'), since: 'HEAD' });
-    assert.deepEqual(result.changes.map((c) => c.path), ['src/lonely.js']);
+    assert.deepEqual(
+      result.changes.map((c) => c.path),
+      ['src/lonely.js'],
+    );
     assert.deepEqual(ids(result), ['lonely', 'report']);
   } finally {
     removeDir(outer);

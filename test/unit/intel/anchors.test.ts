@@ -31,7 +31,8 @@ before(async () => {
   dir = tempDir();
   writeFiles(dir, {
     'src/cache.js': CACHE_JS,
-    'src/client.js': "const { LruCache } = require('./cache');\nfunction fetchAll() {}\nmodule.exports = { fetchAll };\n",
+    'src/client.js':
+      "const { LruCache } = require('./cache');\nfunction fetchAll() {}\nmodule.exports = { fetchAll };\n",
     'docs/notes.md': '# notes\n',
   });
   index = await indexWorkspace(dir, { useCache: false });
@@ -39,7 +40,14 @@ before(async () => {
 after(() => removeDir(dir));
 
 function specText(anchors: string[]): string {
-  const spec = { id: 'a', title: 't', kind: 'functional', statement: 's', test: { command: 'true', files: [] }, anchors };
+  const spec = {
+    id: 'a',
+    title: 't',
+    kind: 'functional',
+    statement: 's',
+    test: { command: 'true', files: [] },
+    anchors,
+  };
   // One anchor per line so the reported line tells which anchor a problem belongs to.
   return `{\n"version": 1,\n"specs": [${JSON.stringify(spec, null, 1)}]\n}\n`;
 }
@@ -61,7 +69,7 @@ function lineOf(text: string, needle: string): number {
   return text.split('\n').findIndex((l) => l.includes(JSON.stringify(needle))) + 1;
 }
 
-test('a qualified symbol resolves to its definition range; a file anchor to the whole file', () => {
+void test('a qualified symbol resolves to its definition range; a file anchor to the whole file', () => {
   const { resolved, problems } = resolve(['src/cache.js#LruCache.set', 'src/client.js']);
   assert.deepEqual(problems, []);
   const [set, file] = resolved.get('a')!;
@@ -74,7 +82,7 @@ test('a qualified symbol resolves to its definition range; a file anchor to the 
   assert.equal(file!.range.end.line, 3);
 });
 
-test('an anchor to a missing file is an error located at the anchor string', () => {
+void test('an anchor to a missing file is an error located at the anchor string', () => {
   const { resolved, problems, text } = resolve(['src/cache.js#LruCache.get', 'src/gone.js#x']);
   assert.equal(problems.length, 1);
   const [p] = problems;
@@ -87,29 +95,32 @@ test('an anchor to a missing file is an error located at the anchor string', () 
   assert.equal(resolved.get('a')!.length, 1);
 });
 
-test('a symbol that is not defined is an error naming the file', () => {
+void test('a symbol that is not defined is an error naming the file', () => {
   const { problems, text } = resolve(['src/cache.js#LruCache.evict']);
   assert.equal(problems.length, 1);
   assert.equal(problems[0]!.line, lineOf(text, 'src/cache.js#LruCache.evict'));
   assert.match(problems[0]!.message, /symbol LruCache\.evict is not defined in src\/cache\.js/);
 });
 
-test('an ambiguous simple name lists every match with its line and asks for one', () => {
+void test('an ambiguous simple name lists every match with its line and asks for one', () => {
   const { problems, resolved } = resolve(['src/cache.js#get']);
   assert.equal(problems.length, 1);
   const message = problems[0]!.message;
-  assert.match(message, /`get` matches LruCache\.get \(src\/cache\.js:2\) and TtlCache\.get \(src\/cache\.js:11\)/);
+  assert.match(
+    message,
+    /`get` matches LruCache\.get \(src\/cache\.js:2\) and TtlCache\.get \(src\/cache\.js:11\)/,
+  );
   assert.match(message, /write one of them \(src\/cache\.js#LruCache\.get or src\/cache\.js#TtlCache\.get\)/);
   assert.deepEqual(resolved.get('a'), []);
 });
 
-test('a unique simple name resolves by suffix', () => {
+void test('a unique simple name resolves by suffix', () => {
   const { problems, resolved } = resolve(['src/cache.js#set']);
   assert.deepEqual(problems, []);
   assert.equal(resolved.get('a')![0]!.symbol, 'LruCache.set');
 });
 
-test('a file without a grammar: a file anchor is fine, a symbol in it is a warning and covers the file', () => {
+void test('a file without a grammar: a file anchor is fine, a symbol in it is a warning and covers the file', () => {
   const ok = resolve(['docs/notes.md']);
   assert.deepEqual(ok.problems, []);
   assert.equal(ok.resolved.get('a')![0]!.file, 'docs/notes.md');
@@ -117,6 +128,9 @@ test('a file without a grammar: a file anchor is fine, a symbol in it is a warni
   const { problems, resolved } = resolve(['docs/notes.md#Intro']);
   assert.equal(problems.length, 1);
   assert.equal(problems[0]!.severity, 'warning');
-  assert.match(problems[0]!.message, /cannot resolve symbol Intro in docs\/notes\.md: no tree-sitter grammar/);
+  assert.match(
+    problems[0]!.message,
+    /cannot resolve symbol Intro in docs\/notes\.md: no tree-sitter grammar/,
+  );
   assert.equal(resolved.get('a')![0]!.file, 'docs/notes.md');
 });

@@ -29,13 +29,17 @@ async function blameError(promise: Promise<unknown>, code: string): Promise<Blam
   return caught;
 }
 
-test('break-staleness.patch: blame finds the hunk in LruCache.get, made for cache-hit, without touching the tree', async () => {
+void test('break-staleness.patch: blame finds the hunk in LruCache.get, made for cache-hit, without touching the tree', async () => {
   git(dir, 'apply', 'patches/break-staleness.patch');
   const before = snapshot(dir);
   const statusBefore = git(dir, 'status', '--porcelain');
   const progress: string[] = [];
   const result = await blameSpec(
-    options({ specId: 'no-stale-read', baselineRef: 'HEAD', onProgress: (p) => progress.push(`${p.applied}/${p.total}:${p.verdict}`) }),
+    options({
+      specId: 'no-stale-read',
+      baselineRef: 'HEAD',
+      onProgress: (p) => progress.push(`${p.applied}/${p.total}:${p.verdict}`),
+    }),
   );
   assert.equal(result.baseline.commit, base);
   assert.equal(result.totalHunks, 2);
@@ -63,36 +67,62 @@ test('break-staleness.patch: blame finds the hunk in LruCache.get, made for cach
   assert.equal(git(dir, 'worktree', 'list').trim().split('\n').length, 1);
 });
 
-test('the baseline defaults to the commit of the latest clean recorded run', async () => {
+void test('the baseline defaults to the commit of the latest clean recorded run', async () => {
   const now = new Date().toISOString();
-  await saveRun(dir, { id: '2026-11-30T00-00-00-000Z-test', startedAt: now, finishedAt: now, commit: base, clean: true, specIds: [], results: [] });
+  await saveRun(dir, {
+    id: '2026-11-30T00-00-00-000Z-test',
+    startedAt: now,
+    finishedAt: now,
+    commit: base,
+    clean: true,
+    specIds: [],
+    results: [],
+  });
   git(dir, 'apply', 'patches/break-staleness.patch');
   const result = await blameSpec(options({ specId: 'no-stale-read' }));
   assert.equal(result.baseline.commit, base);
   assert.equal(result.baseline.runId, '2026-11-30T00-00-00-000Z-test');
-  assert.deepEqual(result.hunks.map((h) => h.symbols), [['LruCache.get']]);
+  assert.deepEqual(
+    result.hunks.map((h) => h.symbols),
+    [['LruCache.get']],
+  );
 });
 
-test('a spec that still passes is not broken; one that failed on the baseline too is not either', async () => {
+void test('a spec that still passes is not broken; one that failed on the baseline too is not either', async () => {
   git(dir, 'apply', 'patches/break-staleness.patch');
-  const notBroken = await blameError(blameSpec(options({ specId: 'cache-hit', baselineRef: 'HEAD' })), 'not-broken');
+  const notBroken = await blameError(
+    blameSpec(options({ specId: 'cache-hit', baselineRef: 'HEAD' })),
+    'not-broken',
+  );
   assert.match(notBroken.message, /cache-hit passes with every change applied/);
-  const already = await blameError(blameSpec(options({ specId: 'no-secret-caching', baselineRef: 'HEAD' })), 'fails-on-baseline');
+  const already = await blameError(
+    blameSpec(options({ specId: 'no-secret-caching', baselineRef: 'HEAD' })),
+    'fails-on-baseline',
+  );
   assert.match(already.message, /does not pass on the baseline [0-9a-f]{12} either \(fail\)/);
 });
 
-test('an empty diff, a missing baseline, an unknown spec: clear errors before any run', async () => {
-  const empty = await blameError(blameSpec(options({ specId: 'no-stale-read', baselineRef: 'HEAD' })), 'empty-diff');
+void test('an empty diff, a missing baseline, an unknown spec: clear errors before any run', async () => {
+  const empty = await blameError(
+    blameSpec(options({ specId: 'no-stale-read', baselineRef: 'HEAD' })),
+    'empty-diff',
+  );
   assert.match(empty.message, /nothing changed between the baseline [0-9a-f]{12} and the working tree/);
-  const missing = await blameError(blameSpec(options({ specId: 'no-stale-read', baselineRef: 'v9-nope' })), 'baseline-missing');
+  const missing = await blameError(
+    blameSpec(options({ specId: 'no-stale-read', baselineRef: 'v9-nope' })),
+    'baseline-missing',
+  );
   assert.match(missing.message, /baseline v9-nope does not exist/);
   const none = await blameError(blameSpec(options({ specId: 'no-stale-read' })), 'no-baseline');
   assert.match(none.message, /pass --baseline-ref REF/);
-  const unknown = await blameError(blameSpec(options({ specId: 'no-such-spec', baselineRef: 'HEAD' })), 'unknown-spec');
+  const unknown = await blameError(
+    blameSpec(options({ specId: 'no-such-spec', baselineRef: 'HEAD' })),
+    'unknown-spec',
+  );
   assert.match(unknown.message, /unknown spec id 'no-such-spec' \(specs: response-shape, cache-hit/);
 });
 
-test('the run budget bounds the probes; an abort stops blame and leaves no worktree behind', async () => {
+void test('the run budget bounds the probes; an abort stops blame and leaves no worktree behind', async () => {
   git(dir, 'apply', 'patches/break-staleness.patch');
   const bounded = await blameSpec(options({ specId: 'no-stale-read', baselineRef: 'HEAD', maxRuns: 2 }));
   assert.equal(bounded.runs, 2);
@@ -102,7 +132,12 @@ test('the run budget bounds the probes; an abort stops blame and leaves no workt
   const before = snapshot(dir);
   const controller = new AbortController();
   const cancelled = blameSpec(
-    options({ specId: 'no-stale-read', baselineRef: 'HEAD', signal: controller.signal, onProgress: () => controller.abort() }),
+    options({
+      specId: 'no-stale-read',
+      baselineRef: 'HEAD',
+      signal: controller.signal,
+      onProgress: () => controller.abort(),
+    }),
   );
   await blameError(cancelled, 'cancelled');
   assert.deepEqual(snapshot(dir), before);

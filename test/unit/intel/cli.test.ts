@@ -19,18 +19,24 @@ function weave(...args: string[]) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-test('weave affected --files prints the selected specs with reasons; --json is parseable', () => {
+void test('weave affected --files prints the selected specs with reasons; --json is parseable', () => {
   const text = weave('affected', '--files', 'test/clock.js');
   assert.equal(text.code, 0, text.stderr);
   assert.match(text.stdout, /^1 changed file \(--files\): 3 of 8 specs affected\n/);
-  assert.match(text.stdout, /cache-hit\n {4}test\/clock\.js is in its import cone \(test\/cache-hit\.test\.js → test\/clock\.js\)/);
+  assert.match(
+    text.stdout,
+    /cache-hit\n {4}test\/clock\.js is in its import cone \(test\/cache-hit\.test\.js → test\/clock\.js\)/,
+  );
   const json = weave('affected', '--files', 'test/clock.js', '--json');
   const parsed = JSON.parse(json.stdout) as { affected: Array<{ id: string }>; all: boolean };
-  assert.deepEqual(parsed.affected.map((s) => s.id), ['cache-hit', 'no-stale-read', 'hit-rate']);
+  assert.deepEqual(
+    parsed.affected.map((s) => s.id),
+    ['cache-hit', 'no-stale-read', 'hit-rate'],
+  );
   assert.equal(parsed.all, false);
 });
 
-test('weave affected: bad input exits 2 with a message, not a stack trace', () => {
+void test('weave affected: bad input exits 2 with a message, not a stack trace', () => {
   const badRef = weave('affected', '--since', 'no-such-ref');
   assert.equal(badRef.code, 2);
   assert.equal(badRef.stderr, 'weave affected: --since: no-such-ref is not a commit in this repository\n');
@@ -42,7 +48,7 @@ test('weave affected: bad input exits 2 with a message, not a stack trace', () =
   assert.match(unknown.stderr, /Unknown option '--frobnicate'/);
 });
 
-test('weave graph: text, --mermaid and --json; an invalid spec file is reported at its line', () => {
+void test('weave graph: text, --mermaid and --json; an invalid spec file is reported at its line', () => {
   const text = weave('graph');
   assert.equal(text.code, 0, text.stderr);
   assert.match(text.stdout, /Potential interactions found in the code:/);
@@ -52,7 +58,10 @@ test('weave graph: text, --mermaid and --json; an invalid spec file is reported 
 
   const broken = copyWorkspace(dir);
   try {
-    fs.writeFileSync(path.join(broken, '.weave/specs.json'), '{\n  "version": 1,\n  "specs": [ { "id": "x" } ]\n}\n');
+    fs.writeFileSync(
+      path.join(broken, '.weave/specs.json'),
+      '{\n  "version": 1,\n  "specs": [ { "id": "x" } ]\n}\n',
+    );
     const r = spawnSync(process.execPath, [cli, 'graph', '--workspace', broken], { encoding: 'utf8' });
     assert.equal(r.status, 2);
     assert.match(r.stderr, /specs\.json:3:\d+: specs\[0\]/);
@@ -62,7 +71,7 @@ test('weave graph: text, --mermaid and --json; an invalid spec file is reported 
   }
 });
 
-test('weave blame: usage errors exit 2, nothing to blame exits 1, a breakage is explained', () => {
+void test('weave blame: usage errors exit 2, nothing to blame exits 1, a breakage is explained', () => {
   assert.equal(weave('blame').code, 2);
   assert.equal(weave('blame', 'no-stale-read', '--max-runs', 'lots').code, 2);
   const missing = weave('blame', 'no-stale-read', '--baseline-ref', 'v0-missing');
@@ -75,6 +84,12 @@ test('weave blame: usage errors exit 2, nothing to blame exits 1, a breakage is 
   git(dir, 'apply', 'patches/break-staleness.patch');
   const blamed = weave('blame', 'no-stale-read', '--baseline-ref', 'HEAD');
   assert.equal(blamed.code, 0, blamed.stderr);
-  assert.match(blamed.stdout, /^no-stale-read is broken \(fail\) since HEAD \([0-9a-f]{12}\): 1 of 2 hunks break it, found in 3 runs/);
-  assert.match(blamed.stdout, /the edit to `LruCache\.get` \(src\/cache\.js:\d+-\d+\), made for `cache-hit`, breaks `no-stale-read`/);
+  assert.match(
+    blamed.stdout,
+    /^no-stale-read is broken \(fail\) since HEAD \([0-9a-f]{12}\): 1 of 2 hunks break it, found in 3 runs/,
+  );
+  assert.match(
+    blamed.stdout,
+    /the edit to `LruCache\.get` \(src\/cache\.js:\d+-\d+\), made for `cache-hit`, breaks `no-stale-read`/,
+  );
 });

@@ -9,15 +9,21 @@ async function couplingOf(source: string) {
   try {
     const ws = await loadIntelWorkspace(dir, { useCache: false });
     assert.deepEqual(ws.anchorProblems, []);
-    return staticCoupling({ specFile: ws.specFile, index: ws.index, resolved: ws.resolved, workspaceDir: dir });
+    return staticCoupling({
+      specFile: ws.specFile,
+      index: ws.index,
+      resolved: ws.resolved,
+      workspaceDir: dir,
+    });
   } finally {
     removeDir(dir);
   }
 }
 
-test('examples/: specs anchored at the same symbol are potential interactions, undeclared ones are flagged', async () => {
+void test('examples/: specs anchored at the same symbol are potential interactions, undeclared ones are flagged', async () => {
   const coupling = await couplingOf(examplesDir);
-  const pair = (a: string, b: string) => coupling.potential.find((p) => (p.a === a && p.b === b) || (p.a === b && p.b === a));
+  const pair = (a: string, b: string) =>
+    coupling.potential.find((p) => (p.a === a && p.b === b) || (p.a === b && p.b === a));
 
   const staleness = pair('cache-hit', 'no-stale-read');
   assert.ok(staleness);
@@ -38,14 +44,17 @@ test('examples/: specs anchored at the same symbol are potential interactions, u
   assert.ok(coupling.declared.interactsWith.some(([a, b]) => a === 'cache-hit' && b === 'no-stale-read'));
 
   const text = formatCouplingText(coupling);
-  assert.match(text, /cache-hit ↔ size-budget {2}\[not declared\]\n {6}shared symbols: src\/cache\.js#LruCache\.get, src\/cache\.js#LruCache\.set/);
+  assert.match(
+    text,
+    /cache-hit ↔ size-budget {2}\[not declared\]\n {6}shared symbols: src\/cache\.js#LruCache\.get, src\/cache\.js#LruCache\.set/,
+  );
   const mermaid = formatCouplingMermaid(coupling);
   assert.match(mermaid, /^flowchart LR\n/);
   assert.match(mermaid, /s2 -->\|depends on\| s1/);
   assert.match(mermaid, /s1 -\.-\|"LruCache\.get, LruCache\.set"\| s4/);
 });
 
-test('a Python package we did not write (src layout, pytest, conftest): shared anchored file and shared imports', async () => {
+void test('a Python package we did not write (src layout, pytest, conftest): shared anchored file and shared imports', async () => {
   const coupling = await couplingOf(slugkitFixture);
   assert.deepEqual(
     coupling.potential.map((p) => [p.a, p.b, p.sharedSymbols, p.sharedAnchorFiles]),

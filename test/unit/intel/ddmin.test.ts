@@ -4,7 +4,7 @@ import { ddmin, type ProbeOutcome } from '../../../src/core/intel/ddmin';
 
 const items = Array.from({ length: 16 }, (_, i) => i);
 
-test('ddmin finds the two changes that together cause the failure', async () => {
+void test('ddmin finds the two changes that together cause the failure', async () => {
   let calls = 0;
   const result = await ddmin(
     items,
@@ -20,7 +20,7 @@ test('ddmin finds the two changes that together cause the failure', async () => 
   assert.equal(result.probes, calls);
 });
 
-test('ddmin treats unresolved probes as not failing and stops at the budget', async () => {
+void test('ddmin treats unresolved probes as not failing and stops at the budget', async () => {
   const unresolvedWithout7 = async (subset: number[]): Promise<ProbeOutcome> =>
     subset.includes(5) ? (subset.includes(7) ? 'fails' : 'unresolved') : 'passes';
   const full = await ddmin(items, unresolvedWithout7, 100, (x) => x);

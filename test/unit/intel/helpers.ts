@@ -31,7 +31,13 @@ export function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, {
     cwd,
     encoding: 'utf8',
-    env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.invalid' },
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@example.invalid',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@example.invalid',
+    },
   });
 }
 
@@ -51,7 +57,9 @@ export function copyWorkspace(source: string): string {
     recursive: true,
     filter: (src) => {
       const rel = path.relative(from, src).split(path.sep);
-      return !(rel[0] === '.weave' && (rel[1] === 'runs' || rel[1] === 'cache')) && !rel.includes('__pycache__');
+      return (
+        !(rel[0] === '.weave' && (rel[1] === 'runs' || rel[1] === 'cache')) && !rel.includes('__pycache__')
+      );
     },
   });
   return dir;

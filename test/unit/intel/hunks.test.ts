@@ -5,9 +5,10 @@ import { test } from 'node:test';
 import { buildPatch, parseDiff } from '../../../src/core/intel/hunks';
 import { git, initRepo, removeDir, tempDir, writeFiles } from './helpers';
 
-const lines = (n: number, tag = '') => Array.from({ length: n }, (_, i) => `line ${i + 1}${tag}`).join('\n') + '\n';
+const lines = (n: number, tag = '') =>
+  Array.from({ length: n }, (_, i) => `line ${i + 1}${tag}`).join('\n') + '\n';
 
-test('every subset of -U0 hunks applies to the base and gives exactly those edits', () => {
+void test('every subset of -U0 hunks applies to the base and gives exactly those edits', () => {
   const dir = tempDir();
   try {
     writeFiles(dir, { 'a.txt': lines(20), 'gone.txt': 'bye\n', 'bin.dat': '\u0000\u0001' });
@@ -16,11 +17,22 @@ test('every subset of -U0 hunks applies to the base and gives exactly those edit
     edited.splice(2, 1, 'line 3 changed'); // replace
     edited.splice(8, 0, 'inserted after 8', 'second insert'); // insert
     edited.splice(16, 2); // delete two lines (old 15-16)
-    writeFiles(dir, { 'a.txt': edited.join('\n'), 'new.txt': 'hello\nworld\n', 'bin.dat': '\u0000\u0002\u0003' });
+    writeFiles(dir, {
+      'a.txt': edited.join('\n'),
+      'new.txt': 'hello\nworld\n',
+      'bin.dat': '\u0000\u0002\u0003',
+    });
     fs.rmSync(path.join(dir, 'gone.txt'));
     git(dir, 'add', '-A');
-    const wanted = new Map(['a.txt', 'new.txt', 'bin.dat', 'gone.txt'].map((f) => [f, fs.existsSync(path.join(dir, f)) ? fs.readFileSync(path.join(dir, f)) : null]));
-    const diff = parseDiff(git(dir, 'diff', '--cached', '--no-renames', '--binary', '--full-index', '-U0', base));
+    const wanted = new Map(
+      ['a.txt', 'new.txt', 'bin.dat', 'gone.txt'].map((f) => [
+        f,
+        fs.existsSync(path.join(dir, f)) ? fs.readFileSync(path.join(dir, f)) : null,
+      ]),
+    );
+    const diff = parseDiff(
+      git(dir, 'diff', '--cached', '--no-renames', '--binary', '--full-index', '-U0', base),
+    );
     assert.equal(diff.hunks.length, 6);
     assert.deepEqual(
       diff.hunks.map((h) => [h.file, h.kind, h.wholeFile]),
@@ -48,11 +60,15 @@ test('every subset of -U0 hunks applies to the base and gives exactly those edit
       const a = fs.readFileSync(path.join(dir, 'a.txt'), 'utf8');
       if (aIds.every((id) => keep.has(id))) assert.equal(a, wanted.get('a.txt')!.toString());
       if (aIds.every((id) => !keep.has(id))) assert.equal(a, lines(20));
-      if (keep.has(aIds[0]!) && !keep.has(aIds[1]!)) assert.match(a, /^line 1\nline 2\nline 3 changed\nline 4\n/);
+      if (keep.has(aIds[0]!) && !keep.has(aIds[1]!))
+        assert.match(a, /^line 1\nline 2\nline 3 changed\nline 4\n/);
       if (keep.has(aIds[2]!)) assert.ok(!a.includes('line 15\n') && !a.includes('line 16\n'));
       else assert.ok(a.includes('line 15\nline 16\n'));
       const binId = diff.hunks.find((h) => h.file === 'bin.dat')!.id;
-      assert.deepEqual(fs.readFileSync(path.join(dir, 'bin.dat')), keep.has(binId) ? wanted.get('bin.dat') : Buffer.from('\u0000\u0001'));
+      assert.deepEqual(
+        fs.readFileSync(path.join(dir, 'bin.dat')),
+        keep.has(binId) ? wanted.get('bin.dat') : Buffer.from('\u0000\u0001'),
+      );
       const goneId = diff.hunks.find((h) => h.file === 'gone.txt')!.id;
       assert.equal(fs.existsSync(path.join(dir, 'gone.txt')), !keep.has(goneId));
       const newId = diff.hunks.find((h) => h.file === 'new.txt')!.id;

@@ -27,7 +27,9 @@ const state: PanelState = {
 
 test('well-formed messages pass in both directions', () => {
   assert.ok(parseToWebview({ type: 'state', state }).ok);
-  assert.ok(parseToWebview({ type: 'symbols', requestId: 3, symbols: [{ anchor: 'src/a.js', file: 'src/a.js' }] }).ok);
+  assert.ok(
+    parseToWebview({ type: 'symbols', requestId: 3, symbols: [{ anchor: 'src/a.js', file: 'src/a.js' }] }).ok,
+  );
   assert.ok(parseToExtension({ type: 'check', target: { ids: ['a'] } }).ok);
   assert.ok(parseToExtension({ type: 'check', target: 'affected' }).ok);
   assert.ok(parseToExtension({ type: 'addSpec', requestId: 1, spec }).ok);
@@ -49,7 +51,10 @@ test('malformed messages are rejected with a reason naming the field', () => {
     assert.ok(!parsed.ok, JSON.stringify(raw));
     assert.match(parsed.error, reason);
   }
-  const badState = parseToWebview({ type: 'state', state: { ...state, verdicts: { a: { verdict: 'great' } } } });
+  const badState = parseToWebview({
+    type: 'state',
+    state: { ...state, verdicts: { a: { verdict: 'great' } } },
+  });
   assert.ok(!badState.ok);
   assert.match(badState.error, /state\.verdicts\.a\.verdict/);
 });

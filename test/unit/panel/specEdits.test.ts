@@ -73,10 +73,17 @@ test('renaming a spec renames the references other specs hold', () => {
   assert.ok(old);
   const after = applied(DEMO, updateSpecEdit(DEMO, 'cache-hit', { ...old, id: 'single-fetch' }));
   const specs = specsOf(after);
-  assert.equal(specs.some((s) => s.id === 'cache-hit'), false);
+  assert.equal(
+    specs.some((s) => s.id === 'cache-hit'),
+    false,
+  );
   assert.ok(specs.some((s) => s.id === 'single-fetch'));
   for (const spec of specs) {
-    assert.equal(spec.dependsOn.includes('cache-hit') || spec.interactsWith.includes('cache-hit'), false, spec.id);
+    assert.equal(
+      spec.dependsOn.includes('cache-hit') || spec.interactsWith.includes('cache-hit'),
+      false,
+      spec.id,
+    );
   }
   assert.ok(specs.find((s) => s.id === 'no-stale-read')?.dependsOn.includes('single-fetch'));
 });
@@ -84,7 +91,10 @@ test('renaming a spec renames the references other specs hold', () => {
 test('removing a spec removes it and every reference to it', () => {
   const after = applied(DEMO, removeSpecEdit(DEMO, 'response-shape'));
   const specs = specsOf(after);
-  assert.equal(specs.some((s) => s.id === 'response-shape'), false);
+  assert.equal(
+    specs.some((s) => s.id === 'response-shape'),
+    false,
+  );
   for (const spec of specs) assert.equal(spec.dependsOn.includes('response-shape'), false, spec.id);
   assert.equal(specs.length, specsOf(DEMO).length - 1);
 });

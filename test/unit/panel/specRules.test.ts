@@ -17,7 +17,8 @@ const draft = (over: Record<string, unknown> = {}) => ({
   interactsWith: ['a'],
   ...over,
 });
-const fields = (result: ReturnType<typeof validateSpecDraft>) => (result.ok ? [] : result.issues.map((i) => i.field));
+const fields = (result: ReturnType<typeof validateSpecDraft>) =>
+  result.ok ? [] : result.issues.map((i) => i.field);
 
 test('a good draft passes and comes back parsed', () => {
   const result = validateSpecDraft(draft(), others);
@@ -26,12 +27,17 @@ test('a good draft passes and comes back parsed', () => {
 });
 
 test('schema problems are reported per form field', () => {
-  const result = validateSpecDraft(draft({ id: 'Bad Id', title: '', test: { command: ' ', files: [] } }), others);
+  const result = validateSpecDraft(
+    draft({ id: 'Bad Id', title: '', test: { command: ' ', files: [] } }),
+    others,
+  );
   assert.deepEqual(fields(result).sort(), ['id', 'test.command', 'title']);
 });
 
 test('an id already taken by another spec is refused, but a spec may keep its own id', () => {
-  assert.deepEqual(fields(validateSpecDraft(draft({ id: 'a', dependsOn: [], interactsWith: [] }), others)), ['id']);
+  assert.deepEqual(fields(validateSpecDraft(draft({ id: 'a', dependsOn: [], interactsWith: [] }), others)), [
+    'id',
+  ]);
   assert.ok(validateSpecDraft(draft({ id: 'b', dependsOn: ['a'], interactsWith: [] }), others, 'b').ok);
 });
 
@@ -41,7 +47,10 @@ test('unknown, self and duplicate references are refused', () => {
   const messages = result.issues.map((i) => `${i.field}: ${i.message}`);
   assert.ok(messages.includes('dependsOn: unknown spec id "zz"'), messages.join('\n'));
   assert.ok(messages.includes('dependsOn: dependsOn lists a spec twice'), messages.join('\n'));
-  assert.ok(messages.includes('interactsWith: a spec cannot list itself in interactsWith'), messages.join('\n'));
+  assert.ok(
+    messages.includes('interactsWith: a spec cannot list itself in interactsWith'),
+    messages.join('\n'),
+  );
 });
 
 test('a dependency cycle through the other specs is refused', () => {

@@ -23,7 +23,11 @@ const file = (path: string, symbols: SymbolDef[]): FileIndex => ({
   hasSyntaxErrors: false,
 });
 const files = [
-  file('src/cache.js', [symbol('LruCache', 3, 'class'), symbol('LruCache.get', 10), symbol('LruCache.set', 20)]),
+  file('src/cache.js', [
+    symbol('LruCache', 3, 'class'),
+    symbol('LruCache.get', 10),
+    symbol('LruCache.set', 20),
+  ]),
   file('src/client.js', [symbol('Client', 1, 'class'), symbol('Client.get', 8)]),
 ];
 

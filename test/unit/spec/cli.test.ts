@@ -144,11 +144,11 @@ test('init refuses to overwrite without --force, and keeps existing .gitignore l
   }
 });
 
-test('init on a folder that does not exist is bad input', async () => {
-  const result = await runCli(
-    ['init', '--workspace', path.join(os.tmpdir(), 'weave-no-such-folder-xyz')],
-    os.tmpdir(),
-  );
-  assert.equal(result.code, 2);
-  assert.match(result.stderr, /is not a folder/);
+test('init and validate on a folder that does not exist is bad input', async () => {
+  for (const verb of ['init', 'validate']) {
+    const missing = path.join(os.tmpdir(), 'weave-no-such-folder-xyz');
+    const result = await runCli([verb, '--workspace', missing], os.tmpdir());
+    assert.equal(result.code, 2, verb);
+    assert.match(result.stderr, /is not a folder/);
+  }
 });

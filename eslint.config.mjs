@@ -26,7 +26,11 @@ export default tseslint.config(
         'error',
         {
           allowForKnownSafeCalls: [
-            { from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite', 'before', 'after'] },
+            {
+              from: 'package',
+              package: 'node:test',
+              name: ['test', 'it', 'describe', 'suite', 'before', 'after'],
+            },
           ],
         },
       ],
@@ -39,7 +43,11 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [{ name: 'vscode', message: 'src/core and src/cli are plain Node: adapt them in src/extension.' }] },
+        {
+          paths: [
+            { name: 'vscode', message: 'src/core and src/cli are plain Node: adapt them in src/extension.' },
+          ],
+        },
       ],
     },
   },

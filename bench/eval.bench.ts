@@ -24,7 +24,10 @@ async function main(): Promise<void> {
     const ws = path.join(dir, 'ws');
     await fs.cp(examples, ws, { recursive: true });
     const git = (...args: string[]): string =>
-      execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@localhost', ...args], { cwd: ws, encoding: 'utf8' });
+      execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@localhost', ...args], {
+        cwd: ws,
+        encoding: 'utf8',
+      });
     git('init', '-q');
     git('add', '-A');
     git('commit', '-qm', 'demo');
@@ -33,7 +36,8 @@ async function main(): Promise<void> {
     const exportStarted = performance.now();
     const exported = await exportTask({ workspaceDir: ws, outDir: path.join(dir, 'task') });
     const exportMs = performance.now() - exportStarted;
-    if (!exported.verified) throw new Error(`the demo task did not verify: ${JSON.stringify(exported.reasons)}`);
+    if (!exported.verified)
+      throw new Error(`the demo task did not verify: ${JSON.stringify(exported.reasons)}`);
 
     const tasksDir = path.join(dir, 'tasks');
     for (let i = 0; i < TASKS; i++) {
@@ -67,19 +71,40 @@ async function main(): Promise<void> {
 
     const widths = [30, 10, 14, 12, 10];
     const one = runs[0]?.ms ?? 1;
-    console.log(`${TASKS} copies of the demo task (8 specs each, node:test), ${os.availableParallelism()} cores; export took ${(exportMs / 1000).toFixed(1)} s`);
+    console.log(
+      `${TASKS} copies of the demo task (8 specs each, node:test), ${os.availableParallelism()} cores; export took ${(exportMs / 1000).toFixed(1)} s`,
+    );
     console.log(row(['run', 'wall s', 'per task s', 'vs 1 worker', 'resolved'], widths));
-    console.log(row(['bare sh loop (yardstick)', (bareMs / 1000).toFixed(1), (bareMs / TASKS / 1000).toFixed(2), (bareMs / one).toFixed(2), '-'], widths));
+    console.log(
+      row(
+        [
+          'bare sh loop (yardstick)',
+          (bareMs / 1000).toFixed(1),
+          (bareMs / TASKS / 1000).toFixed(2),
+          (bareMs / one).toFixed(2),
+          '-',
+        ],
+        widths,
+      ),
+    );
     for (const r of runs) {
       console.log(
         row(
-          [`weave eval --workers ${r.workers}`, (r.ms / 1000).toFixed(1), (r.ms / TASKS / 1000).toFixed(2), (r.ms / one).toFixed(2), `${r.resolved}/${TASKS}`],
+          [
+            `weave eval --workers ${r.workers}`,
+            (r.ms / 1000).toFixed(1),
+            (r.ms / TASKS / 1000).toFixed(2),
+            (r.ms / one).toFixed(2),
+            `${r.resolved}/${TASKS}`,
+          ],
           widths,
         ),
       );
     }
     const two = runs[1]?.ms ?? one;
-    console.log(`speed-up 2 workers vs 1: ${(one / two).toFixed(2)}×; weave overhead vs bare loop at 1 worker: ${(((one - bareMs) / TASKS)).toFixed(0)} ms per task`);
+    console.log(
+      `speed-up 2 workers vs 1: ${(one / two).toFixed(2)}×; weave overhead vs bare loop at 1 worker: ${((one - bareMs) / TASKS).toFixed(0)} ms per task`,
+    );
     if (runs.some((r) => r.resolved !== TASKS)) process.exitCode = 1;
   } finally {
     await fs.rm(dir, { recursive: true, force: true });

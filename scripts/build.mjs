@@ -18,7 +18,9 @@ function listTs(dir) {
     .readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts'))
     .map((e) => path.join(e.parentPath ?? e.path, e.name))
-    .filter((f) => !/(^|\/)(fixtures|work|node_modules)\//.test(path.relative(root, f).split(path.sep).join('/')));
+    .filter(
+      (f) => !/(^|\/)(fixtures|work|node_modules)\//.test(path.relative(root, f).split(path.sep).join('/')),
+    );
 }
 
 // web-tree-sitter's ESM build reads import.meta.url; bundling to CJS needs its .cjs build (DESIGN.md).
@@ -64,7 +66,10 @@ await Promise.all(
   ),
 );
 if (fs.existsSync(path.join(root, 'dist/cli.js'))) fs.chmodSync(path.join(root, 'dist/cli.js'), 0o755);
-fs.copyFileSync(require.resolve('web-tree-sitter/web-tree-sitter.wasm'), path.join(root, 'dist/web-tree-sitter.wasm'));
+fs.copyFileSync(
+  require.resolve('web-tree-sitter/web-tree-sitter.wasm'),
+  path.join(root, 'dist/web-tree-sitter.wasm'),
+);
 
 // webview front end (browser bundle)
 if (fs.existsSync(path.join(root, 'media/src/main.ts'))) {
@@ -82,10 +87,15 @@ if (fs.existsSync(path.join(root, 'media/src/main.ts'))) {
 }
 const codicons = path.dirname(require.resolve('@vscode/codicons/dist/codicon.css'));
 fs.mkdirSync(path.join(root, 'dist/codicons'), { recursive: true });
-for (const f of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(path.join(codicons, f), path.join(root, 'dist/codicons', f));
+for (const f of ['codicon.css', 'codicon.ttf'])
+  fs.copyFileSync(path.join(codicons, f), path.join(root, 'dist/codicons', f));
 
 // 3. plain-Node transpile (no bundling) for node --test and the in-host mocha suites
-const sources = [...listTs(path.join(root, 'src')), ...listTs(path.join(root, 'test')), ...listTs(path.join(root, 'bench'))];
+const sources = [
+  ...listTs(path.join(root, 'src')),
+  ...listTs(path.join(root, 'test')),
+  ...listTs(path.join(root, 'bench')),
+];
 await esbuild.build({
   entryPoints: sources,
   outdir: path.join(root, 'out'),
@@ -102,6 +112,9 @@ await esbuild.build({
 const schemaModule = path.join(root, 'out/src/core/spec/jsonSchema.js');
 if (fs.existsSync(schemaModule)) {
   const { specFileJsonSchema } = require(schemaModule);
-  fs.writeFileSync(path.join(root, 'dist/specs.schema.json'), JSON.stringify(specFileJsonSchema(), null, 2) + '\n');
+  fs.writeFileSync(
+    path.join(root, 'dist/specs.schema.json'),
+    JSON.stringify(specFileJsonSchema(), null, 2) + '\n',
+  );
 }
 console.log(`built ${entries.length} bundles, ${sources.length} transpiled files`);

@@ -80,7 +80,6 @@ export const checkTargetSchema = z.union([
 export const toWebviewSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('state'), state: panelStateSchema }),
   z.strictObject({ type: z.literal('showNewSpecForm') }),
-  z.strictObject({ type: z.literal('showGraph') }),
   z.strictObject({
     type: z.literal('symbols'),
     requestId,

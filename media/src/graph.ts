@@ -8,12 +8,12 @@ import { h, svg } from './dom';
 import { STATUS_LOOK, statusOf } from './status';
 
 const NODE_H = 24;
-const MIN_NODE_W = 84;
+const MIN_NODE_W = 70;
 const MAX_NODE_W = 160;
-const GAP_COLUMN = 30;
+const GAP_COLUMN = 22;
 const GAP_ROW = 12;
 const PAD = 6;
-const CHAR_W = 6.6;
+const CHAR_W = 6.1;
 const BEND = 14;
 
 interface Placed {

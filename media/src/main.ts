@@ -77,9 +77,6 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     case 'showNewSpecForm':
       openForm(emptySnapshot());
       return;
-    case 'showGraph':
-      showGraph();
-      return;
     case 'symbols':
     case 'editResult':
       pending.get(message.requestId)?.(message);
@@ -219,16 +216,6 @@ function summary(current: ParsedPanelState): string {
   const parts = [...counts].map(([status, n]) => `${n} ${STATUS_LOOK[status].label}`);
   const total = `${current.specs.length} spec${current.specs.length === 1 ? '' : 's'}`;
   return [total, ...parts].join(' · ');
-}
-
-function showGraph(): void {
-  if (form) closeForm();
-  persist({ ...persisted, graphOpen: true });
-  const graph = listView.querySelector<HTMLDetailsElement>('details.graph-section');
-  if (!graph) return; // no state yet: the graph opens with the first render
-  graph.open = true;
-  graph.scrollIntoView({ block: 'start' });
-  graph.querySelector<HTMLElement>('summary')?.focus();
 }
 
 function editSpec(id: string): void {

@@ -125,21 +125,23 @@ async function newSpec(ctx: CommandContext): Promise<void> {
   await editor.insertSnippet(newSpecSnippet(last !== undefined), doc.positionAt(insertAt));
 }
 
-async function showGraph(ctx: CommandContext): Promise<void> {
+/** Opens the graph (the panel's, or a Markdown document); returns the document it opened, if any. */
+async function showGraph(ctx: CommandContext): Promise<vscode.TextDocument | undefined> {
   if (await panelCommand(PANEL_SHOW_GRAPH)) {
     await vscode.commands.executeCommand(PANEL_SHOW_GRAPH);
-    return;
+    return undefined;
   }
   const loaded = await ctx.store.get();
   if (!loaded.result.ok) {
     void showProblemsOffer('Weave: .weave/specs.json has problems; fix them to see the graph.');
-    return;
+    return undefined;
   }
   const doc = await vscode.workspace.openTextDocument({
     language: 'markdown',
     content: graphMarkdown(loaded.result.specFile, loaded.result.graph, ctx.checks.last),
   });
   await vscode.window.showTextDocument(doc, { preview: true });
+  return doc;
 }
 
 async function initSpecs(ctx: CommandContext): Promise<void> {

@@ -3,10 +3,8 @@
 import * as vscode from 'vscode';
 
 export interface WeaveSettings {
-  /** 0 = the engine's default (one per core, capped). */
+  /** 0 = the engine's default (one per CPU core). */
   concurrency: number;
-  /** Overrides the spec file's `defaults.timeoutSeconds`; undefined = keep the file's. */
-  timeoutSeconds: number | undefined;
   checkOnSave: boolean;
   /** '' = the last run recorded on a clean tree; otherwise a git ref. */
   baseline: string;
@@ -15,10 +13,8 @@ export interface WeaveSettings {
 
 export function readSettings(scope?: vscode.ConfigurationScope): WeaveSettings {
   const config = vscode.workspace.getConfiguration('weave', scope);
-  const timeout = config.get<number | null>('timeoutSeconds', null);
   return {
     concurrency: Math.max(0, Math.floor(config.get<number>('concurrency', 0))),
-    timeoutSeconds: typeof timeout === 'number' && timeout > 0 ? timeout : undefined,
     checkOnSave: config.get<boolean>('checkOnSave', false),
     baseline: config.get<string>('baseline', '').trim(),
     failureLines: Math.min(20, Math.max(1, Math.floor(config.get<number>('failureLines', 3)))),

@@ -6,7 +6,7 @@
 // Then the UI end-to-end test (out/test/vscode/e2e.js) when present. Prints "N passed, N failed" last.
 // Usage: node out/test/vscode/runInHost.js [trusted] [untrusted] [bench] [--no-e2e]
 // Env: WEAVE_VSCODE_TIMEOUT_S (per session, default 240), WEAVE_BENCH_OUT (bench JSON, default out/bench-vscode.json)
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
@@ -143,16 +143,21 @@ async function runSuite(tools: VscodeTools, suite: SuiteSpec): Promise<SuiteOutc
 }
 
 /** The UI end-to-end test (PANEL helper's test/vscode/e2e.*), when built; its last line is "N passed, N failed". */
-function runE2e(): SuiteOutcome | undefined {
+async function runE2e(): Promise<SuiteOutcome | undefined> {
   const e2e = path.join(REPO_ROOT, 'out/test/vscode/e2e.js');
   if (!fs.existsSync(e2e)) return undefined;
   say('UI end-to-end: out/test/vscode/e2e.js');
-  const r = spawnSync(process.execPath, [e2e], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
-  process.stdout.write(r.stdout);
-  const counts = /(\d+) passed, (\d+) failed\s*$/.exec(r.stdout.trim());
+  const child = spawn(process.execPath, [e2e], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let stdout = '';
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+    process.stdout.write(d);
+  });
+  const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const counts = /(\d+) passed, (\d+) failed\s*$/.exec(stdout.trim());
   if (!counts) return { passed: 0, failed: 1 };
   const outcome = { passed: Number(counts[1]), failed: Number(counts[2]) };
-  return r.status === 0 || outcome.failed > 0 ? outcome : { ...outcome, failed: outcome.failed + 1 };
+  return status === 0 || outcome.failed > 0 ? outcome : { ...outcome, failed: outcome.failed + 1 };
 }
 
 async function main(): Promise<void> {
@@ -173,7 +178,7 @@ async function main(): Promise<void> {
     total.failed += outcome.failed;
   }
   if (!args.includes('--no-e2e') && names.length === 0) {
-    const e2e = runE2e();
+    const e2e = await runE2e();
     if (e2e) {
       total.passed += e2e.passed;
       total.failed += e2e.failed;

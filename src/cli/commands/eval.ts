@@ -1,7 +1,13 @@
 // `weave eval`: scores predictions on exported tasks and writes a SWE-bench-shaped report (core/bench/evalTasks.ts).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { defaultWorkers, evaluate, EvalInputError, type EvalReport, type InstanceReport } from '../../core/bench/evalTasks';
+import {
+  defaultWorkers,
+  evaluate,
+  EvalInputError,
+  type EvalReport,
+  type InstanceReport,
+} from '../../core/bench/evalTasks';
 import { parseVerbFlags } from '../flags';
 import type { Verb } from '../verb';
 
@@ -55,11 +61,14 @@ export const evalVerb: Verb = {
       return 2;
     };
     if (taskDirs.length === 0) return bad('--tasks DIR... is required');
-    if (flags.gold === (flags.predictions !== undefined)) return bad('give exactly one of --predictions FILE and --gold');
+    if (flags.gold === (flags.predictions !== undefined))
+      return bad('give exactly one of --predictions FILE and --gold');
     const workers = flags.workers === undefined ? undefined : wholeNumber(flags.workers);
     if (workers === null) return bad(`--workers must be a whole number ≥ 1, got '${flags.workers}'`);
-    const timeout = flags['timeout-seconds'] === undefined ? undefined : wholeNumber(flags['timeout-seconds']);
-    if (timeout === null) return bad(`--timeout-seconds must be a whole number ≥ 1, got '${flags['timeout-seconds']}'`);
+    const timeout =
+      flags['timeout-seconds'] === undefined ? undefined : wholeNumber(flags['timeout-seconds']);
+    if (timeout === null)
+      return bad(`--timeout-seconds must be a whole number ≥ 1, got '${flags['timeout-seconds']}'`);
 
     const controller = new AbortController();
     const onSigint = (): void => controller.abort();
@@ -85,7 +94,9 @@ export const evalVerb: Verb = {
         await fs.mkdir(path.dirname(path.resolve(outFile)), { recursive: true });
         await fs.writeFile(outFile, `${JSON.stringify(report, null, 2)}\n`);
       }
-      process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, outFile));
+      process.stdout.write(
+        flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, outFile),
+      );
       return report.problems.length > 0 || report.error_instances > 0 ? 1 : 0;
     } catch (error) {
       if (error instanceof EvalInputError) {
@@ -122,7 +133,8 @@ function instanceLine(r: InstanceReport): string {
   const state = r.resolved ? 'resolved' : 'not resolved';
   const broke = r.tests_status.PASS_TO_FAIL.failure;
   const parts = [state, `${r.compliance.passed}/${r.compliance.total} specs pass`];
-  if (r.patch_applied_with !== null && r.patch_applied_with !== 'none') parts.push(`applied with ${r.patch_applied_with}`);
+  if (r.patch_applied_with !== null && r.patch_applied_with !== 'none')
+    parts.push(`applied with ${r.patch_applied_with}`);
   if (broke.length > 0) parts.push(`broke ${broke.join(', ')}`);
   if (r.edits_spec_tests.length > 0) parts.push(`EDITS SPEC TESTS ${r.edits_spec_tests.join(', ')}`);
   if (r.error !== undefined) parts.push(r.error);
@@ -140,9 +152,14 @@ function formatReport(report: EvalReport, outFile: string | undefined): string {
   if (report.error_instances > 0) lines.push(`Errors: ${report.error_ids.join(', ')}`);
   const kinds = Object.entries(report.by_kind);
   if (kinds.length > 0) {
-    lines.push('', `${'kind'.padEnd(14)} ${'specs'.padStart(6)} ${'passed'.padStart(7)} ${'rate'.padStart(7)} ${'broken'.padStart(7)}`);
+    lines.push(
+      '',
+      `${'kind'.padEnd(14)} ${'specs'.padStart(6)} ${'passed'.padStart(7)} ${'rate'.padStart(7)} ${'broken'.padStart(7)}`,
+    );
     for (const [kind, k] of kinds) {
-      lines.push(`${kind.padEnd(14)} ${String(k.specs).padStart(6)} ${String(k.passed).padStart(7)} ${pct(k.pass_rate).padStart(7)} ${String(k.broken).padStart(7)}`);
+      lines.push(
+        `${kind.padEnd(14)} ${String(k.specs).padStart(6)} ${String(k.passed).padStart(7)} ${pct(k.pass_rate).padStart(7)} ${String(k.broken).padStart(7)}`,
+      );
     }
   }
   if (Object.keys(report.instances).length > 0) lines.push('');

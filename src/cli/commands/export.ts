@@ -51,7 +51,9 @@ export const exportVerb: Verb = {
     });
     if (flags === undefined) return 2;
     if (flags.out === undefined) {
-      process.stderr.write("weave export: --out DIR is required (the task folder to write)\nRun 'weave export --help' for its options.\n");
+      process.stderr.write(
+        "weave export: --out DIR is required (the task folder to write)\nRun 'weave export --help' for its options.\n",
+      );
       return 2;
     }
     const controller = new AbortController();
@@ -69,7 +71,9 @@ export const exportVerb: Verb = {
         weaveVersion: WEAVE_VERSION,
         ...(flags.json ? {} : { onProgress: (m: string) => process.stderr.write(`${m}\n`) }),
       });
-      process.stdout.write(flags.json ? `${JSON.stringify(toJson(result), null, 2)}\n` : formatResult(result, flags.out));
+      process.stdout.write(
+        flags.json ? `${JSON.stringify(toJson(result), null, 2)}\n` : formatResult(result, flags.out),
+      );
       return result.written ? 0 : 1;
     } catch (error) {
       if (error instanceof ExportInputError) {
@@ -102,11 +106,17 @@ function formatResult(result: ExportResult, outArg: string): string {
   const lines: string[] = [];
   const where = path.relative(process.cwd(), result.outDir) || outArg;
   if (result.written) {
-    lines.push(`Task ${result.instanceId} written to ${where}${result.verified ? ' (verified)' : ' — NOT verified'}`);
+    lines.push(
+      `Task ${result.instanceId} written to ${where}${result.verified ? ' (verified)' : ' — NOT verified'}`,
+    );
   } else {
-    lines.push(`Task ${result.instanceId} did not verify, so nothing was written (--allow-unverified writes it anyway):`);
+    lines.push(
+      `Task ${result.instanceId} did not verify, so nothing was written (--allow-unverified writes it anyway):`,
+    );
   }
-  lines.push(`  base          ${result.baseRef} → base_commit ${result.task.base_commit.slice(0, 12)} (in base.bundle)`);
+  lines.push(
+    `  base          ${result.baseRef} → base_commit ${result.task.base_commit.slice(0, 12)} (in base.bundle)`,
+  );
   lines.push(`  FAIL_TO_PASS  ${result.failToPass.join(', ') || '(none)'}`);
   lines.push(`  PASS_TO_PASS  ${result.passToPass.join(', ') || '(none)'}`);
   for (const r of result.reasons) lines.push(`  ✗ ${r.spec === '*' ? 'task' : r.spec}: ${r.reason}`);

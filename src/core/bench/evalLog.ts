@@ -59,9 +59,10 @@ function runOf(log: string, spec: TaskSpec, notRun: string, interrupted: string 
   const start = starts.at(-1);
   if (start?.index === undefined) return { verdict: 'error', exitCode: null, reason: notRun, outputTail: '' };
   const bodyStart = start.index + start[0].length + 1;
-  const end = new RegExp(`^<<<<< WEAVE SPEC END ${id} exit=(\\d+) timed_out=([01]) seconds=(\\d+)$`, 'm').exec(
-    log.slice(bodyStart),
-  );
+  const end = new RegExp(
+    `^<<<<< WEAVE SPEC END ${id} exit=(\\d+) timed_out=([01]) seconds=(\\d+)$`,
+    'm',
+  ).exec(log.slice(bodyStart));
   if (!end || end.index === undefined) {
     const output = log.slice(bodyStart);
     return {

@@ -19,7 +19,14 @@ export interface EvalScriptInput {
   specs: TaskSpec[];
 }
 
-export const EVAL_EXIT = { allPassed: 0, someFailed: 1, usage: 2, patchFailed: 3, testPatchFailed: 4, setupFailed: 5 };
+export const EVAL_EXIT = {
+  allPassed: 0,
+  someFailed: 1,
+  usage: 2,
+  patchFailed: 3,
+  testPatchFailed: 4,
+  setupFailed: 5,
+};
 
 /** Single-quotes a string for sh. */
 export function shQuote(text: string): string {
@@ -71,9 +78,12 @@ export function renderEvalScript(input: EvalScriptInput): string {
     '# 2. The spec tests are the task’s, whatever the patch did to them.',
   ];
   if (input.protectedInBase.length > 0) {
-    lines.push(`git checkout -q "$BASE_COMMIT" -- ${input.protectedInBase.map(shQuote).join(' ')} 2>/dev/null`);
+    lines.push(
+      `git checkout -q "$BASE_COMMIT" -- ${input.protectedInBase.map(shQuote).join(' ')} 2>/dev/null`,
+    );
   }
-  if (input.protectedNotInBase.length > 0) lines.push(`rm -rf -- ${input.protectedNotInBase.map(shQuote).join(' ')}`);
+  if (input.protectedNotInBase.length > 0)
+    lines.push(`rm -rf -- ${input.protectedNotInBase.map(shQuote).join(' ')}`);
   if (input.testPatch.trim() === '') {
     lines.push('echo ">>>>> WEAVE TEST PATCH APPLIED (empty)"');
   } else {
@@ -121,11 +131,7 @@ export function renderEvalScript(input: EvalScriptInput): string {
       `printf '\\n<<<<< WEAVE SPEC END %s exit=%s timed_out=%s seconds=%s\\n' ${shQuote(spec.id)} "$weave_code" "$weave_timed_out" "$(( $(date +%s) - weave_started ))"`,
     );
   }
-  lines.push(
-    'echo ">>>>> WEAVE EVAL END exit=$WEAVE_FAILED"',
-    'exit "$WEAVE_FAILED"',
-    '',
-  );
+  lines.push('echo ">>>>> WEAVE EVAL END exit=$WEAVE_FAILED"', 'exit "$WEAVE_FAILED"', '');
   return lines.join('\n');
 }
 

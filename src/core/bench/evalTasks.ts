@@ -45,7 +45,10 @@ export interface InstanceReport {
   tests_status: TestsStatus;
   /** Strict compliance: every spec passes. Partial: the share that does. */
   compliance: { passed: number; total: number; strict: boolean; partial: number };
-  spec_results: Record<string, { kind: SpecKind; verdict: Verdict; exit_code: number | null; reason?: string }>;
+  spec_results: Record<
+    string,
+    { kind: SpecKind; verdict: Verdict; exit_code: number | null; reason?: string }
+  >;
   /** Why the instance could not be scored properly (missing task file, empty patch, timeout…). */
   error?: string;
   duration_ms: number;
@@ -108,7 +111,9 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
   const started = performance.now();
   const { tasks, problems } = await loadTasks(options.taskDirs);
   if (tasks.length === 0) {
-    throw new EvalInputError(`no task folder found in ${options.taskDirs.join(', ')}${formatProblems(problems)}`);
+    throw new EvalInputError(
+      `no task folder found in ${options.taskDirs.join(', ')}${formatProblems(problems)}`,
+    );
   }
   const byId = new Map<string, LoadedTask>();
   for (const t of tasks) {
@@ -126,8 +131,15 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
   if (options.gold) {
     predictions = [];
     for (const t of byId.values()) {
-      const patch = await fs.readFile(path.join(t.dir, TASK_FILES.goldPatch), 'utf8').catch(() => t.task.patch);
-      predictions.push({ instance_id: t.task.instance_id, model_name_or_path: 'gold', model_patch: patch, line: 0 });
+      const patch = await fs
+        .readFile(path.join(t.dir, TASK_FILES.goldPatch), 'utf8')
+        .catch(() => t.task.patch);
+      predictions.push({
+        instance_id: t.task.instance_id,
+        model_name_or_path: 'gold',
+        model_patch: patch,
+        line: 0,
+      });
     }
   } else {
     if (options.predictionsFile === undefined) throw new EvalInputError('give --predictions FILE or --gold');
@@ -135,7 +147,9 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
     try {
       text = await fs.readFile(options.predictionsFile, 'utf8');
     } catch (error) {
-      throw new EvalInputError(`cannot read predictions ${options.predictionsFile}: ${(error as Error).message}`);
+      throw new EvalInputError(
+        `cannot read predictions ${options.predictionsFile}: ${(error as Error).message}`,
+      );
     }
     const parsed = parsePredictions(text, options.predictionsFile);
     problems.push(...parsed.problems);
@@ -171,7 +185,11 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
   return summarize(instances, byId.size, unknown, problems, performance.now() - started, workers, jobs);
 }
 
-async function evaluateInstance(prediction: Prediction, loaded: LoadedTask, options: EvalOptions): Promise<InstanceReport> {
+async function evaluateInstance(
+  prediction: Prediction,
+  loaded: LoadedTask,
+  options: EvalOptions,
+): Promise<InstanceReport> {
   const started = performance.now();
   const { task } = loaded;
   const patch = prediction.model_patch ?? '';
@@ -193,9 +211,15 @@ async function evaluateInstance(prediction: Prediction, loaded: LoadedTask, opti
     spec_results: {},
     duration_ms: 0,
   };
-  const finish = (report: InstanceReport): InstanceReport => ({ ...report, duration_ms: Math.round(performance.now() - started) });
+  const finish = (report: InstanceReport): InstanceReport => ({
+    ...report,
+    duration_ms: Math.round(performance.now() - started),
+  });
   if (loaded.missingFiles.length > 0) {
-    return finish({ ...base, error: `task folder ${loaded.dir} is missing ${loaded.missingFiles.join(', ')}` });
+    return finish({
+      ...base,
+      error: `task folder ${loaded.dir} is missing ${loaded.missingFiles.join(', ')}`,
+    });
   }
   const setupAllowance = task.environment_setup.length > 0 ? 300 : 30;
   const timeoutSeconds =
@@ -232,7 +256,10 @@ async function evaluateInstance(prediction: Prediction, loaded: LoadedTask, opti
   }
   const passes = (id: string): boolean => spec_results[id]?.verdict === 'pass';
   const passedBefore = (id: string): boolean => task.verification.base_results[id]?.verdict === 'pass';
-  const split = (ids: string[]): TestsStatusGroup => ({ success: ids.filter(passes), failure: ids.filter((id) => !passes(id)) });
+  const split = (ids: string[]): TestsStatusGroup => ({
+    success: ids.filter(passes),
+    failure: ids.filter((id) => !passes(id)),
+  });
   const allIds = task.specs.map((s) => s.id);
   const tests_status: TestsStatus = {
     FAIL_TO_PASS: split(task.FAIL_TO_PASS),
@@ -245,7 +272,8 @@ async function evaluateInstance(prediction: Prediction, loaded: LoadedTask, opti
   const passed = allIds.filter(passes).length;
   const errors: string[] = [];
   if (!base.patch_exists) errors.push('empty patch');
-  if (parsed.patchFailed) errors.push('the patch does not apply (git apply, git apply --3way and patch --fuzz=3 all failed)');
+  if (parsed.patchFailed)
+    errors.push('the patch does not apply (git apply, git apply --3way and patch --fuzz=3 all failed)');
   if (parsed.testPatchFailed) errors.push('the task’s test.patch did not apply');
   if (parsed.setupFailed) errors.push('environment set-up failed');
   if (run.timedOut) errors.push(`timed out after ${timeoutSeconds} s (every process of the run was killed)`);
@@ -261,7 +289,12 @@ async function evaluateInstance(prediction: Prediction, loaded: LoadedTask, opti
     patch_applied_with: parsed.patchMethod,
     resolved,
     tests_status,
-    compliance: { passed, total: allIds.length, strict: passed === allIds.length, partial: allIds.length === 0 ? 0 : passed / allIds.length },
+    compliance: {
+      passed,
+      total: allIds.length,
+      strict: passed === allIds.length,
+      partial: allIds.length === 0 ? 0 : passed / allIds.length,
+    },
     spec_results,
     ...(errors.length > 0 ? { error: errors.join('; ') } : {}),
   });
@@ -313,8 +346,10 @@ function summarize(
     empty_patch_instances: list.filter(isEmpty).length,
     error_instances: list.filter(isError).length,
     resolved_rate: list.length === 0 ? 0 : resolved.length / list.length,
-    strict_compliance_rate: scored.length === 0 ? 0 : scored.filter((r) => r.compliance.strict).length / scored.length,
-    mean_partial_compliance: scored.length === 0 ? 0 : scored.reduce((sum, r) => sum + r.compliance.partial, 0) / scored.length,
+    strict_compliance_rate:
+      scored.length === 0 ? 0 : scored.filter((r) => r.compliance.strict).length / scored.length,
+    mean_partial_compliance:
+      scored.length === 0 ? 0 : scored.reduce((sum, r) => sum + r.compliance.partial, 0) / scored.length,
     by_kind: byKind,
     resolved_ids: resolved.map((r) => r.instance_id),
     unresolved_ids: list.filter((r) => !r.resolved).map((r) => r.instance_id),
@@ -350,7 +385,11 @@ export async function loadTasks(dirs: string[]): Promise<{ tasks: LoadedTask[]; 
       found = true;
       await loadTask(sub, tasks, problems);
     }
-    if (!found) problems.push({ task_dir: dir, message: `${dir}: not a task folder (no ${TASK_FILES.task}) and holds none` });
+    if (!found)
+      problems.push({
+        task_dir: dir,
+        message: `${dir}: not a task folder (no ${TASK_FILES.task}) and holds none`,
+      });
   }
   return { tasks, problems };
 }
@@ -365,14 +404,20 @@ async function loadTask(dir: string, tasks: LoadedTask[], problems: InputProblem
   try {
     text = await fs.readFile(path.join(dir, TASK_FILES.task), 'utf8');
   } catch {
-    problems.push({ task_dir: dir, message: `${dir}: missing ${TASK_FILES.task}, so its instance cannot be scored` });
+    problems.push({
+      task_dir: dir,
+      message: `${dir}: missing ${TASK_FILES.task}, so its instance cannot be scored`,
+    });
     return;
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    problems.push({ task_dir: dir, message: `${path.join(dir, TASK_FILES.task)}: not valid JSON (${(error as Error).message})` });
+    problems.push({
+      task_dir: dir,
+      message: `${path.join(dir, TASK_FILES.task)}: not valid JSON (${(error as Error).message})`,
+    });
     return;
   }
   const parsed = taskSchema.safeParse(json);

@@ -18,7 +18,15 @@ import { snapshotCommit, snapshotWorkingTree } from './snapshot';
 import { renderEvalScript } from './evalScript';
 import { renderHints, renderProblemStatement } from './problemStatement';
 import { runTaskPatch, type TaskRunResult } from './taskRunner';
-import { BASE_BRANCH, TASK_FILES, TASK_FORMAT, toDatasetLine, type SpecOutcome, type Task, type TaskSpec } from './taskFormat';
+import {
+  BASE_BRANCH,
+  TASK_FILES,
+  TASK_FORMAT,
+  toDatasetLine,
+  type SpecOutcome,
+  type Task,
+  type TaskSpec,
+} from './taskFormat';
 import { environmentSetupCommands } from './environmentSetup';
 import { potentialInteractions } from './interactions';
 
@@ -64,12 +72,16 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
 
   const loaded = await loadSpecFile(workspaceDir);
   if (!loaded.ok) {
-    throw new ExportInputError(`the spec file has problems:\n${loaded.problems.map(formatProblem).join('\n')}`);
+    throw new ExportInputError(
+      `the spec file has problems:\n${loaded.problems.map(formatProblem).join('\n')}`,
+    );
   }
   const { specFile } = loaded;
-  if (specFile.specs.length === 0) throw new ExportInputError(`${loaded.file} declares no spec: nothing to score`);
+  if (specFile.specs.length === 0)
+    throw new ExportInputError(`${loaded.file} declares no spec: nothing to score`);
 
-  const dirty = (await git(['--no-optional-locks', 'status', '--porcelain', '--', '.'], { cwd: workspaceDir })) !== '';
+  const dirty =
+    (await git(['--no-optional-locks', 'status', '--porcelain', '--', '.'], { cwd: workspaceDir })) !== '';
   const baseRef = options.base ?? (dirty ? 'HEAD' : 'HEAD~1');
   const sourceCommit = await resolveBase(workspaceDir, baseRef, options.base === undefined);
   await checkOutDir(outDir);
@@ -106,8 +118,13 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
     });
     const baseCommit = (await git(['rev-parse', 'HEAD'], inTaskRepo)).trim();
     // Only the base is bundled: the target state's objects are unreachable from it and stay out.
-    await git(['bundle', 'create', '-q', path.join(stage, TASK_FILES.baseBundle), 'HEAD', BASE_BRANCH], inTaskRepo);
-    const baseFiles = new Set(splitNul(await git(['ls-tree', '-r', '-z', '--name-only', 'HEAD'], inTaskRepo)));
+    await git(
+      ['bundle', 'create', '-q', path.join(stage, TASK_FILES.baseBundle), 'HEAD', BASE_BRANCH],
+      inTaskRepo,
+    );
+    const baseFiles = new Set(
+      splitNul(await git(['ls-tree', '-r', '-z', '--name-only', 'HEAD'], inTaskRepo)),
+    );
 
     progress('Snapshotting the working tree…');
     for (const entry of await fs.readdir(taskRepo)) {
@@ -115,10 +132,14 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
     }
     const targetSnapshot = await snapshotWorkingTree({ ...snapshotOptions, destination: taskRepo });
     await git(['add', '-A', '-f'], inTaskRepo);
-    const changed = splitNul(await git(['diff', '--cached', '--name-only', '-z', '--no-renames', 'HEAD'], inTaskRepo));
+    const changed = splitNul(
+      await git(['diff', '--cached', '--name-only', '-z', '--no-renames', 'HEAD'], inTaskRepo),
+    );
 
     const specTestFiles = [
-      ...new Set(specFile.specs.flatMap((s) => s.test.files.map(normalizeRelative)).concat('.weave/specs.json')),
+      ...new Set(
+        specFile.specs.flatMap((s) => s.test.files.map(normalizeRelative)).concat('.weave/specs.json'),
+      ),
     ].sort();
     const isTestSide = (file: string): boolean =>
       file.startsWith('.weave/') || specTestFiles.some((t) => file === t || file.startsWith(`${t}/`));
@@ -164,7 +185,8 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
     }
     const setupCommands = await environmentSetupCommands(taskRepo);
     const protectedPaths = [...new Set([...specTestFiles, ...changed.filter(isTestSide)])];
-    const inBase = (p: string): boolean => baseFiles.has(p) || [...baseFiles].some((f) => f.startsWith(`${p}/`));
+    const inBase = (p: string): boolean =>
+      baseFiles.has(p) || [...baseFiles].some((f) => f.startsWith(`${p}/`));
     await fs.writeFile(
       path.join(stage, TASK_FILES.evalScript),
       renderEvalScript({
@@ -183,7 +205,9 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
 
     progress('Verifying: running every spec on base + test.patch and with the gold patch…');
     const timeoutMs =
-      (specs.reduce((sum, s) => sum + s.test.timeoutSeconds, 0) + (setupCommands.length > 0 ? SETUP_ALLOWANCE_SECONDS : 30)) * 1000;
+      (specs.reduce((sum, s) => sum + s.test.timeoutSeconds, 0) +
+        (setupCommands.length > 0 ? SETUP_ALLOWANCE_SECONDS : 30)) *
+      1000;
     const run = (patch: string): Promise<TaskRunResult> =>
       runTaskPatch({
         taskDir: stage,
@@ -212,7 +236,13 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
       patch: goldPatch,
       test_patch: testPatch,
       problem_statement: problemStatement,
-      hints_text: redactSecrets(renderHints(scrubbedSpecs, declared, potential.filter((p) => !p.declared))),
+      hints_text: redactSecrets(
+        renderHints(
+          scrubbedSpecs,
+          declared,
+          potential.filter((p) => !p.declared),
+        ),
+      ),
       created_at: new Date().toISOString(),
       version: await workspaceVersion(taskRepo),
       FAIL_TO_PASS: verification.failToPass,
@@ -258,7 +288,8 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
     await fs.writeFile(path.join(stage, TASK_FILES.task), `${JSON.stringify(task, null, 2)}\n`);
     await fs.writeFile(path.join(stage, TASK_FILES.problemStatement), problemStatement);
     await fs.mkdir(outDir, { recursive: true });
-    for (const file of Object.values(TASK_FILES)) await fs.copyFile(path.join(stage, file), path.join(outDir, file));
+    for (const file of Object.values(TASK_FILES))
+      await fs.copyFile(path.join(stage, file), path.join(outDir, file));
     await fs.chmod(path.join(outDir, TASK_FILES.evalScript), 0o755);
     if (options.datasetFile !== undefined) {
       await fs.mkdir(path.dirname(path.resolve(options.datasetFile)), { recursive: true });
@@ -361,8 +392,10 @@ function classify(
   const reasons: Array<{ spec: string; reason: string }> = [];
   const failToPass: string[] = [];
   const passToPass: string[] = [];
-  if (baseRun.parsed.testPatchFailed) reasons.push({ spec: '*', reason: 'test.patch does not apply to the base' });
-  if (goldRun.parsed.patchFailed) reasons.push({ spec: '*', reason: 'gold.patch does not apply to the base' });
+  if (baseRun.parsed.testPatchFailed)
+    reasons.push({ spec: '*', reason: 'test.patch does not apply to the base' });
+  if (goldRun.parsed.patchFailed)
+    reasons.push({ spec: '*', reason: 'gold.patch does not apply to the base' });
   for (const spec of specs) {
     const before = baseRun.parsed.specs[spec.id];
     const after = goldRun.parsed.specs[spec.id];
@@ -373,7 +406,10 @@ function classify(
     else failToPass.push(spec.id);
   }
   if (failToPass.length === 0 && reasons.length === 0) {
-    reasons.push({ spec: '*', reason: 'no spec fails on base + test.patch, so the gold patch fixes nothing a test sees' });
+    reasons.push({
+      spec: '*',
+      reason: 'no spec fails on base + test.patch, so the gold patch fixes nothing a test sees',
+    });
   }
   return {
     failToPass,
@@ -394,7 +430,11 @@ function outcomes(specs: readonly TaskSpec[], run: TaskRunResult): Record<string
   for (const spec of specs) {
     const r = run.parsed.specs[spec.id];
     if (!r) continue;
-    out[spec.id] = { verdict: r.verdict, exit_code: r.exitCode, ...(r.reason === undefined ? {} : { reason: r.reason }) };
+    out[spec.id] = {
+      verdict: r.verdict,
+      exit_code: r.exitCode,
+      ...(r.reason === undefined ? {} : { reason: r.reason }),
+    };
   }
   return out;
 }
@@ -411,15 +451,27 @@ function declaredInteractions(specs: readonly TaskSpec[]): Array<[string, string
 }
 
 function defaultInstanceId(repoName: string, baseCommit: string, gold: string, test: string): string {
-  const slug = repoName.replace(/\//g, '__').replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'task';
-  const digest = createHash('sha256').update(baseCommit).update('\0').update(gold).update('\0').update(test).digest('hex');
+  const slug =
+    repoName
+      .replace(/\//g, '__')
+      .replace(/[^A-Za-z0-9._-]/g, '-')
+      .replace(/^[^A-Za-z0-9]+/, '') || 'task';
+  const digest = createHash('sha256')
+    .update(baseCommit)
+    .update('\0')
+    .update(gold)
+    .update('\0')
+    .update(test)
+    .digest('hex');
   return `${slug}-${digest.slice(0, 8)}`;
 }
 
 /** SWE-bench's `version` selects an environment; here the workspace's own package version when it has one. */
 async function workspaceVersion(treeDir: string): Promise<string> {
   try {
-    const pkg = JSON.parse(await fs.readFile(path.join(treeDir, 'package.json'), 'utf8')) as { version?: unknown };
+    const pkg = JSON.parse(await fs.readFile(path.join(treeDir, 'package.json'), 'utf8')) as {
+      version?: unknown;
+    };
     if (typeof pkg.version === 'string') return pkg.version;
   } catch {
     // no package.json: fall through

@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { realpathSync } from 'node:fs';
 
-export type ExclusionReason = 'secret file name' | 'secret-like content' | 'not a regular file' | 'export output';
+export type ExclusionReason =
+  'secret file name' | 'secret-like content' | 'not a regular file' | 'export output';
 
 export interface ExcludedFile {
   path: string;
@@ -54,7 +55,10 @@ export function redactSecrets(text: string): string {
 
 /** `https://user:token@host/owner/name.git` → `owner/name`; `git@host:owner/name.git` → `owner/name`. */
 export function repoNameFromRemote(url: string): string | undefined {
-  const trimmed = url.trim().replace(/\.git$/, '').replace(/\/+$/, '');
+  const trimmed = url
+    .trim()
+    .replace(/\.git$/, '')
+    .replace(/\/+$/, '');
   const scp = /^[^@/]+@[^:/]+:(.+)$/.exec(trimmed);
   let repoPath = scp?.[1];
   if (repoPath === undefined) {
@@ -92,7 +96,10 @@ export class PathScrubber {
     // Longest first, so a workspace inside the home directory becomes "." rather than "~/…/ws".
     variants.sort((a, b) => b.dir.length - a.dir.length);
     for (const { dir, replacement } of variants) {
-      this.rules.push({ pattern: new RegExp(`${escapeRegExp(dir)}(?=[/\\\\"'\`\\s:;,)\\]}>]|$)`, 'gm'), replacement });
+      this.rules.push({
+        pattern: new RegExp(`${escapeRegExp(dir)}(?=[/\\\\"'\`\\s:;,)\\]}>]|$)`, 'gm'),
+        replacement,
+      });
     }
   }
 

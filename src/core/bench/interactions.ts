@@ -18,7 +18,10 @@ export interface InteractionsResult {
   problem?: string;
 }
 
-export async function potentialInteractions(treeDir: string, specFile: SpecFile): Promise<InteractionsResult> {
+export async function potentialInteractions(
+  treeDir: string,
+  specFile: SpecFile,
+): Promise<InteractionsResult> {
   const indexer = createIndexer({ workspaceDir: treeDir, useCache: false, workers: 0 });
   try {
     const index = await indexer.indexWorkspace();

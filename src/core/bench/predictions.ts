@@ -23,7 +23,10 @@ const predictionSchema = z.object({
   model_patch: z.string().nullable().default(null),
 });
 
-export function parsePredictions(text: string, file: string): { predictions: Prediction[]; problems: InputProblem[] } {
+export function parsePredictions(
+  text: string,
+  file: string,
+): { predictions: Prediction[]; problems: InputProblem[] } {
   const predictions: Prediction[] = [];
   const problems: InputProblem[] = [];
   const firstLines = new Map<string, number>();
@@ -32,7 +35,10 @@ export function parsePredictions(text: string, file: string): { predictions: Pre
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const field = issue?.path.join('.') ?? '';
-      problems.push({ line, message: `${file}:${line}: ${field === '' ? '' : `${field}: `}${issue?.message ?? 'invalid'}` });
+      problems.push({
+        line,
+        message: `${file}:${line}: ${field === '' ? '' : `${field}: `}${issue?.message ?? 'invalid'}`,
+      });
       return;
     }
     const first = firstLines.get(parsed.data.instance_id);

@@ -2,8 +2,17 @@
 // constraints that are easy to break (security, performance, reliability) are as visible as the headline.
 import type { TaskSpec } from './taskFormat';
 
-export function renderProblemStatement(goal: string, specs: readonly TaskSpec[], specTestFiles: string[]): string {
-  const lines: string[] = ['# Task', '', goal.trim() === '' ? '(no goal was written for this workspace)' : goal.trim(), ''];
+export function renderProblemStatement(
+  goal: string,
+  specs: readonly TaskSpec[],
+  specTestFiles: string[],
+): string {
+  const lines: string[] = [
+    '# Task',
+    '',
+    goal.trim() === '' ? '(no goal was written for this workspace)' : goal.trim(),
+    '',
+  ];
   lines.push(
     '## Constraints',
     '',
@@ -39,7 +48,8 @@ export function renderHints(
   for (const [a, b] of declared) lines.push(`The author expects ${a} and ${b} to interact.`);
   for (const p of potential) lines.push(`${p.specs[0]} and ${p.specs[1]} may interact: ${p.reason}.`);
   for (const spec of specs) {
-    if (spec.dependsOn.length > 0) lines.push(`${spec.id} is only meaningful when ${spec.dependsOn.join(', ')} hold.`);
+    if (spec.dependsOn.length > 0)
+      lines.push(`${spec.id} is only meaningful when ${spec.dependsOn.join(', ')} hold.`);
   }
   return lines.join('\n');
 }

@@ -34,8 +34,11 @@ interface Entry {
 
 /** Writes the tree of `commit` (the workspace part of it) into `destination`. */
 export async function snapshotCommit(commit: string, options: SnapshotOptions): Promise<SnapshotResult> {
-  const treeish = options.prefix === '' ? `${commit}^{tree}` : `${commit}:${options.prefix.replace(/\/$/, '')}`;
-  const listing = splitNul(await git(['ls-tree', '-r', '-z', '--full-tree', treeish], { cwd: options.workspaceDir }));
+  const treeish =
+    options.prefix === '' ? `${commit}^{tree}` : `${commit}:${options.prefix.replace(/\/$/, '')}`;
+  const listing = splitNul(
+    await git(['ls-tree', '-r', '-z', '--full-tree', treeish], { cwd: options.workspaceDir }),
+  );
   const blobs = new BlobReader(options.workspaceDir);
   const entries: Entry[] = [];
   const excluded: ExcludedFile[] = [];
@@ -76,7 +79,11 @@ export async function snapshotWorkingTree(options: SnapshotOptions): Promise<Sna
       continue; // deleted in the working tree: absent from the target state
     }
     if (stat.isSymbolicLink()) {
-      entries.push({ path: file, kind: 'symlink', read: async () => Buffer.from(await fs.readlink(absolute)) });
+      entries.push({
+        path: file,
+        kind: 'symlink',
+        read: async () => Buffer.from(await fs.readlink(absolute)),
+      });
     } else if (stat.isFile()) {
       const kind = (stat.mode & 0o111) !== 0 ? 'executable' : 'file';
       entries.push({ path: file, kind, read: () => fs.readFile(absolute) });
@@ -96,6 +103,8 @@ async function writeEntries(entries: Entry[], options: SnapshotOptions): Promise
       excluded.push({ path: entry.path, reason: 'export output' });
       continue;
     }
+    // Not user content, so not listed either (an index cache holds hundreds of files).
+    if (isWeaveState(entry.path)) continue;
     if (isSecretFileName(entry.path)) {
       excluded.push({ path: entry.path, reason: 'secret file name' });
       continue;
@@ -113,6 +122,14 @@ async function writeEntries(entries: Entry[], options: SnapshotOptions): Promise
     files++;
   }
   return { files, excluded };
+}
+
+// Of .weave/, a task carries the spec file (and its .gitignore); runs, caches and trajectories are this
+// machine's state, whether or not a .gitignore says so.
+const WEAVE_FILES_IN_TASKS = new Set(['.weave/specs.json', '.weave/.gitignore']);
+
+function isWeaveState(file: string): boolean {
+  return file.startsWith('.weave/') && !WEAVE_FILES_IN_TASKS.has(file);
 }
 
 /** `git cat-file --batch`: one process for all blobs of a tree instead of one per file. */

@@ -47,7 +47,9 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
       });
       await git(['checkout', '-q', '--detach', input.baseCommit], { cwd: checkout, isolated: true });
     } catch (error) {
-      throw new TaskRunError(`could not recreate the base from ${TASK_FILES.baseBundle}: ${(error as Error).message}`);
+      throw new TaskRunError(
+        `could not recreate the base from ${TASK_FILES.baseBundle}: ${(error as Error).message}`,
+      );
     }
     const patchFile = path.join(scratchDir, 'prediction.patch');
     await fs.writeFile(patchFile, input.patch);
@@ -61,7 +63,8 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
       timeoutMs: input.timeoutMs,
       ...(input.signal ? { signal: input.signal } : {}),
     });
-    if (outcome.spawnError !== undefined) throw new TaskRunError(`could not start eval.sh: ${outcome.spawnError}`);
+    if (outcome.spawnError !== undefined)
+      throw new TaskRunError(`could not start eval.sh: ${outcome.spawnError}`);
     const log = await fs.readFile(logFile, 'utf8').catch(() => '');
     const interrupted = outcome.timedOut
       ? `task timed out after ${Math.round(input.timeoutMs / 1000)} s`

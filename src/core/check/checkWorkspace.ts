@@ -81,8 +81,11 @@ export async function checkWorkspace(options: CheckWorkspaceOptions): Promise<Ch
     results,
   };
 
-  let baselineRun: RunRecord | null;
-  if (options.baselineRef !== undefined) {
+  let baselineRun: RunRecord | null = null;
+  const cancelled = options.signal?.aborted === true;
+  if (options.baselineRef === undefined) {
+    baselineRun = await latestCleanRun(workspaceDir, run.specIds);
+  } else if (!cancelled) {
     const ref = options.baselineRef;
     const baseCommit = await resolveCommit((await gitRoot(workspaceDir)) ?? workspaceDir, ref);
     baselineRun = await withWorktree(workspaceDir, baseCommit, async (dir) => {
@@ -99,11 +102,10 @@ export async function checkWorkspace(options: CheckWorkspaceOptions): Promise<Ch
         results: baseResults,
       };
     });
-  } else {
-    baselineRun = await latestCleanRun(workspaceDir, run.specIds);
   }
   const report = compareToBaseline(run, baselineRun, options.baselineRef);
-  const savedTo = options.record === false ? undefined : await saveRun(workspaceDir, run);
+  // A cancelled run is not recorded: its skipped specs would make a useless baseline.
+  const savedTo = options.record === false || cancelled ? undefined : await saveRun(workspaceDir, run);
   return {
     run,
     report,

@@ -22,9 +22,13 @@ export type CachedFile = Omit<FileIndex, 'path' | 'imports'>;
 export interface CacheEntry {
   size: number;
   mtimeMs: number;
+  /** For an entry read from disk, `symbols` is decoded on first access (most of a warm run's cost otherwise). */
   file: CachedFile;
+  symbolCount: number;
   /** Resolved imports; valid only while the workspace's file list hashes to the cache's `fileListHash`. */
   imports: string[];
+  /** The stored form, re-used when the cache is written again and the entry did not change. */
+  encoded?: EncodedEntry;
 }
 
 export interface IndexCache {
@@ -62,7 +66,7 @@ type EncodedEntry = [
   number,
   0 | 1,
   string,
-  number[],
+  string,
   string,
   string,
   string,
@@ -122,7 +126,12 @@ export function writeIndexCache(cacheDir: string, fingerprint: string, cache: In
   fs.renameSync(tmp, path.join(cacheDir, cacheFileName));
 }
 
-function encodeEntry(file: string, { size, mtimeMs, file: f, imports }: CacheEntry): EncodedEntry {
+function encodeEntry(file: string, entry: CacheEntry): EncodedEntry {
+  const { size, mtimeMs, file: f, imports, encoded: stored } = entry;
+  if (stored && stored[0] === file && stored[1] === size && stored[2] === mtimeMs) {
+    stored[11] = imports.join('\n');
+    return stored;
+  }
   const ints: number[] = [];
   for (const s of f.symbols) {
     const r = s.range;
@@ -140,7 +149,7 @@ function encodeEntry(file: string, { size, mtimeMs, file: f, imports }: CacheEnt
     f.sizeBytes,
     f.hasSyntaxErrors ? 1 : 0,
     f.symbols.map((s) => s.qualifiedName).join('\n'),
-    ints,
+    Buffer.from(Int32Array.from(ints).buffer).toString('base64'),
     f.references.join('\n'),
     f.importSpecifiers.join('\n'),
     imports.join('\n'),
@@ -154,12 +163,18 @@ function lastSegment(qualifiedName: string): string {
 }
 
 function decodeEntry(e: EncodedEntry): CacheEntry {
-  const [, size, mtimeMs, language, hash, sizeBytes, hasSyntaxErrors, qualified, ints, references, specifiers] = e;
+  const [, size, mtimeMs, language, hash, sizeBytes, hasSyntaxErrors, qualified, packedInts, references, specifiers] = e;
   const [, , , , , , , , , , , imports, names] = e;
   const qualifiedNames = qualified === '' ? [] : qualified.split('\n');
-  const simpleNames = names?.split('\n');
-  if (ints.length !== qualifiedNames.length * intsPerSymbol) throw new Error('damaged cache entry');
-  const symbols: SymbolDef[] = qualifiedNames.map((qualifiedName, i) => {
+  // base64 of little-endian int32s: 4 bytes each, so the length tells the count without decoding.
+  if (Math.floor((packedInts.length * 3) / 4 / 4) < qualifiedNames.length * intsPerSymbol) {
+    throw new Error('damaged cache entry');
+  }
+  const decodeSymbols = (): SymbolDef[] => {
+    const bytes = Buffer.from(packedInts, 'base64');
+    const ints = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
+    const simpleNames = names?.split('\n');
+    return qualifiedNames.map((qualifiedName, i) => {
     const o = i * intsPerSymbol;
     const at = (k: number) => ints[o + k]!;
     return {
@@ -169,21 +184,55 @@ function decodeEntry(e: EncodedEntry): CacheEntry {
       range: { start: { line: at(1), column: at(2) }, end: { line: at(3), column: at(4) } },
       nameRange: { start: { line: at(5), column: at(6) }, end: { line: at(7), column: at(8) } },
     };
-  });
+    });
+  };
+  const file: CachedFile = {
+    language,
+    hash,
+    sizeBytes,
+    symbols: [],
+    references: [],
+    importSpecifiers: specifiers === '' ? [] : specifiers.split('\n'),
+    hasSyntaxErrors: hasSyntaxErrors === 1,
+  };
+  defineLazy(file, 'symbols', decodeSymbols);
+  defineLazy(file, 'references', () => (references === '' ? [] : references.split('\n')));
   return {
     size,
     mtimeMs,
+    file,
+    symbolCount: qualifiedNames.length,
     imports: imports === '' ? [] : imports.split('\n'),
-    file: {
-      language,
-      hash,
-      sizeBytes,
-      symbols,
-      references: references === '' ? [] : references.split('\n'),
-      importSpecifiers: specifiers === '' ? [] : specifiers.split('\n'),
-      hasSyntaxErrors: hasSyntaxErrors === 1,
-    },
+    encoded: e,
   };
+}
+
+type LazyKey = 'symbols' | 'references';
+
+/**
+ * Makes `target[key]` decode on first read (then a plain data property). It stays an own enumerable property
+ * in its original place, so JSON output and deep equality see an ordinary object.
+ */
+function defineLazy<K extends LazyKey>(target: Pick<FileIndex, K>, key: K, decode: () => FileIndex[K]): void {
+  let decoded: FileIndex[K] | undefined;
+  const settle = (value: FileIndex[K]) => {
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+    return value;
+  };
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    configurable: true,
+    get: () => settle((decoded ??= decode())),
+    set: (value: FileIndex[K]) => settle(value),
+  });
+}
+
+/** Shares a cached file's lazily decoded symbols and references with a FileIndex built from it. */
+export function copyLazyFields(from: CachedFile, to: Pick<FileIndex, LazyKey>): void {
+  for (const key of ['symbols', 'references'] as const) {
+    if (Object.getOwnPropertyDescriptor(from, key)?.get) defineLazy(to, key, () => from[key]);
+    else (to as Record<LazyKey, unknown>)[key] = from[key];
+  }
 }
 
 /** Git-ignores the cache: a `.gitignore` with `*` in `.weave/cache/` (or in a custom cache folder itself). */

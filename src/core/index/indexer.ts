@@ -12,6 +12,7 @@ import {
   fileListHash,
   readIndexCache,
   writeIndexCache,
+  copyLazyFields,
   type CacheEntry,
 } from './indexCache';
 import { languageOfPath } from './languages';
@@ -202,7 +203,13 @@ class WorkspaceIndexer implements Indexer {
       if (previous) previous.imports = file.imports;
       else {
         const { path: _path, imports, ...stored } = file;
-        nextCache.set(file.path, { size: stat.size, mtimeMs: stat.mtimeMs, file: stored, imports });
+        nextCache.set(file.path, {
+          size: stat.size,
+          mtimeMs: stat.mtimeMs,
+          file: stored,
+          symbolCount: file.symbols.length,
+          imports,
+        });
       }
     }
 
@@ -223,7 +230,7 @@ class WorkspaceIndexer implements Indexer {
     };
     for (const f of sortedFiles.values()) {
       indexStats.bytes += f.sizeBytes;
-      indexStats.symbols += f.symbols.length;
+      indexStats.symbols += nextCache.get(f.path)!.symbolCount;
       indexStats.byLanguage[f.language] = (indexStats.byLanguage[f.language] ?? 0) + 1;
     }
     skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -347,17 +354,19 @@ class WorkspaceIndexer implements Indexer {
 /** A cached extraction as a FileIndex, with the keys in the same order as a fresh one (stable JSON output). */
 function fromCache(rel: string, entry: CacheEntry, withImports: boolean): FileIndex {
   const f = entry.file;
-  return {
+  const file: FileIndex = {
     path: rel,
     language: f.language,
     hash: f.hash,
     sizeBytes: f.sizeBytes,
-    symbols: f.symbols,
-    references: f.references,
+    symbols: [],
+    references: [],
     importSpecifiers: f.importSpecifiers,
     imports: withImports ? entry.imports : [],
     hasSyntaxErrors: f.hasSyntaxErrors,
   };
+  copyLazyFields(f, file);
+  return file;
 }
 
 /** go.mod and similar manifests the import resolver reads; anything big or missing reads as undefined. */

@@ -5,16 +5,18 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import {
   createScanner,
+  getNodePath,
   getNodeValue,
   parseTree,
   printParseErrorCode,
   stripComments,
+  type Node as JsonNode,
   type ParseError,
 } from 'jsonc-parser';
 import { SpecGraph } from './graph';
 import { LineMap, SpecLocations } from './locations';
 import { ProblemCollector } from './problemCollector';
-import type { SpecProblem } from './problems';
+import { formatJsonPath, type SpecProblem } from './problems';
 import { reportReferenceProblems } from './referenceChecks';
 import { specFileSchema, type SpecFile } from './schema';
 import { reportSchemaIssues } from './schemaProblems';
@@ -123,6 +125,7 @@ export function parseSpecText(text: string, file: string): SpecLoadResult {
     return { ok: false, file, problems: collector.problems };
   }
   reportTrailingCommas(source, collector);
+  reportDuplicateKeys(root, collector);
 
   const value: unknown = getNodeValue(root);
   const parsed = specFileSchema.safeParse(value);
@@ -165,6 +168,27 @@ function offsetBeyondDepth(source: string, maxDepth: number): number | undefined
     }
   }
   return undefined;
+}
+
+/** JSON keeps only the last of two equal keys, silently dropping the first: almost always a paste mistake. */
+function reportDuplicateKeys(node: JsonNode, collector: ProblemCollector): void {
+  if (node.type === 'object') {
+    const seen = new Set<string>();
+    for (const property of node.children ?? []) {
+      const key = property.children?.[0];
+      if (key === undefined || typeof key.value !== 'string') continue;
+      if (seen.has(key.value)) {
+        collector.addAtOffset(
+          key.offset,
+          `duplicate key "${key.value}": JSON keeps only the last one`,
+          'error',
+          formatJsonPath(getNodePath(key)),
+        );
+      }
+      seen.add(key.value);
+    }
+  }
+  for (const child of node.children ?? []) reportDuplicateKeys(child, collector);
 }
 
 // jsonc-parser's SyntaxKind values (a const enum in its typings, which isolatedModules cannot inline).

@@ -10,8 +10,6 @@ export type { PanelState };
 
 /** Focuses the panel and opens its "add spec" form. */
 export const NEW_SPEC_COMMAND = 'weave.panel.newSpec';
-/** Focuses the panel and brings its graph into view. */
-export const SHOW_GRAPH_COMMAND = 'weave.panel.showGraph';
 
 export interface SpecsPanel {
   /** Shows this state (validated: an invalid one is logged and not shown). Cheap; call it freely. */
@@ -23,11 +21,10 @@ export function registerSpecsPanel(context: vscode.ExtensionContext, deps: Specs
   const provider = new SpecsViewProvider(context.extensionUri, deps);
   context.subscriptions.push(
     vscode.window.registerWebviewViewProvider(SPECS_VIEW_ID, provider),
-    vscode.commands.registerCommand(NEW_SPEC_COMMAND, () => provider.reveal('showNewSpecForm')),
-    vscode.commands.registerCommand(SHOW_GRAPH_COMMAND, () => provider.reveal('showGraph')),
+    vscode.commands.registerCommand(NEW_SPEC_COMMAND, () => provider.showNewSpecForm()),
   );
   return {
     update: (state) => provider.update(state),
-    showNewSpecForm: () => provider.reveal('showNewSpecForm'),
+    showNewSpecForm: () => provider.showNewSpecForm(),
   };
 }

@@ -3,7 +3,6 @@
 // malformed one is logged and dropped. Spec edits become WorkspaceEdits of specs.json (undoable) and are
 // saved; nothing runs in an untrusted workspace.
 import * as vscode from 'vscode';
-import { parse } from 'jsonc-parser';
 import {
   panelStateSchema,
   parseToExtension,
@@ -13,10 +12,9 @@ import {
   type ToExtension,
   type ToWebviewMessage,
 } from '../../protocol';
-import type { Spec } from '../../core/spec/schema';
 import { panelHtml, panelResourceRoots } from './html';
-import { validateSpecDraft, type SpecNeighbour } from './specRules';
-import { addSpecEdit, removeSpecEdit, SpecEditError, updateSpecEdit, type SpecTextEdit } from './specEdits';
+import { SpecEditError } from './specEdits';
+import { applySpecEditMessage } from './specFileEdits';
 import { locateSpec } from './specLocation';
 
 export const SPECS_VIEW_ID = 'weave.specs';
@@ -31,15 +29,13 @@ export interface SpecsPanelDeps {
   specFileUri?: () => vscode.Uri | undefined;
 }
 
-const NEW_SPEC_FILE = '{\n  "version": 1,\n  "goal": "",\n  "specs": []\n}\n';
-
 export class SpecsViewProvider implements vscode.WebviewViewProvider {
   private view: vscode.WebviewView | undefined;
   /** True once the current view's script said `ready`: messages posted earlier would be lost. */
   private ready = false;
   private state: PanelState | undefined;
   /** Shown once the view's script is ready (the view may be opening right now). */
-  private pendingFocus: 'showNewSpecForm' | 'showGraph' | undefined;
+  private newSpecFormPending = false;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -71,17 +67,17 @@ export class SpecsViewProvider implements vscode.WebviewViewProvider {
     this.post({ type: 'state', state });
   }
 
-  /** Reveals the panel and opens its "add spec" form, or scrolls to its graph. */
-  async reveal(what: 'showNewSpecForm' | 'showGraph'): Promise<void> {
-    this.pendingFocus = what;
+  /** Reveals the panel and opens its "add spec" form. */
+  async showNewSpecForm(): Promise<void> {
+    this.newSpecFormPending = true;
     await vscode.commands.executeCommand(`${SPECS_VIEW_ID}.focus`);
-    this.flushFocus();
+    this.flushNewSpecForm();
   }
 
-  private flushFocus(): void {
-    if (this.pendingFocus && this.ready) {
-      this.post({ type: this.pendingFocus });
-      this.pendingFocus = undefined;
+  private flushNewSpecForm(): void {
+    if (this.newSpecFormPending && this.ready) {
+      this.newSpecFormPending = false;
+      this.post({ type: 'showNewSpecForm' });
     }
   }
 
@@ -103,7 +99,7 @@ export class SpecsViewProvider implements vscode.WebviewViewProvider {
       case 'ready':
         this.ready = true;
         if (this.state) this.post({ type: 'state', state: this.state });
-        this.flushFocus();
+        this.flushNewSpecForm();
         return;
       case 'check':
         this.check(message.target);
@@ -158,7 +154,7 @@ export class SpecsViewProvider implements vscode.WebviewViewProvider {
 
   private async edit(message: ToExtension<'addSpec' | 'updateSpec' | 'removeSpec'>): Promise<void> {
     try {
-      await this.applyToSpecFile((text) => specEditFor(message, text));
+      await applySpecEditMessage(message, this.specFileUri());
       this.deps.log.info(
         `Weave panel: ${message.type} ${message.type === 'addSpec' ? message.spec.id : message.id}`,
       );
@@ -174,27 +170,6 @@ export class SpecsViewProvider implements vscode.WebviewViewProvider {
     const uri = this.deps.specFileUri?.() ?? defaultSpecFileUri();
     if (!uri) throw new SpecEditError('Open a folder first: Weave keeps its specs in .weave/specs.json.');
     return uri;
-  }
-
-  /** Applies the edit to the document (as the user sees it, unsaved changes included) and saves it. */
-  private async applyToSpecFile(compute: (text: string) => SpecTextEdit): Promise<void> {
-    const uri = this.specFileUri();
-    if (!(await exists(uri))) {
-      const create = new vscode.WorkspaceEdit();
-      create.createFile(uri, { ignoreIfExists: true, contents: new TextEncoder().encode(NEW_SPEC_FILE) });
-      if (!(await vscode.workspace.applyEdit(create))) throw new Error(`could not create ${uri.fsPath}`);
-    }
-    const document = await vscode.workspace.openTextDocument(uri);
-    const change = compute(document.getText());
-    const edit = new vscode.WorkspaceEdit();
-    const range = new vscode.Range(
-      document.positionAt(change.offset),
-      document.positionAt(change.offset + change.length),
-    );
-    edit.replace(uri, range, change.content);
-    if (!(await vscode.workspace.applyEdit(edit)))
-      throw new Error('VS Code did not apply the edit to specs.json');
-    if (!(await document.save())) throw new Error('specs.json was edited but could not be saved');
   }
 
   private async openSpec(id: string): Promise<void> {
@@ -232,44 +207,7 @@ export class SpecsViewProvider implements vscode.WebviewViewProvider {
   }
 }
 
-function specEditFor(
-  message: ToExtension<'addSpec' | 'updateSpec' | 'removeSpec'>,
-  text: string,
-): SpecTextEdit {
-  if (message.type === 'removeSpec') return removeSpecEdit(text, message.id);
-  const originalId = message.type === 'updateSpec' ? message.id : undefined;
-  const checked = validateSpecDraft(message.spec, specNeighbours(text), originalId);
-  if (!checked.ok) {
-    throw new SpecEditError(checked.issues.map((i) => `${i.field}: ${i.message}`).join('; '));
-  }
-  const spec: Spec = checked.spec;
-  return originalId === undefined ? addSpecEdit(text, spec) : updateSpecEdit(text, originalId, spec);
-}
-
-/** The specs as the file has them now (not as last loaded): the rules must see what the edit lands on. */
-function specNeighbours(text: string): SpecNeighbour[] {
-  const root: unknown = parse(text, [], { allowTrailingComma: true });
-  const specs = typeof root === 'object' && root !== null ? (root as { specs?: unknown }).specs : undefined;
-  if (!Array.isArray(specs)) return [];
-  return specs.flatMap((s: unknown) => {
-    if (typeof s !== 'object' || s === null) return [];
-    const { id, dependsOn } = s as { id?: unknown; dependsOn?: unknown };
-    if (typeof id !== 'string') return [];
-    const deps = Array.isArray(dependsOn) ? dependsOn.filter((d): d is string => typeof d === 'string') : [];
-    return [{ id, dependsOn: deps }];
-  });
-}
-
 function defaultSpecFileUri(): vscode.Uri | undefined {
   const folder = vscode.workspace.workspaceFolders?.[0];
   return folder ? vscode.Uri.joinPath(folder.uri, '.weave', 'specs.json') : undefined;
-}
-
-async function exists(uri: vscode.Uri): Promise<boolean> {
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -5,11 +5,11 @@ import { readText, until, workspaceUri } from '../helpers';
 
 suite('graph and init commands', () => {
   test('"show spec graph" opens a Mermaid graph of the specs with their edges and verdicts', async () => {
-    await vscode.commands.executeCommand('weave.showGraph');
-    const editor = await until('the graph document', () =>
-      vscode.window.activeTextEditor?.document.languageId === 'markdown'
-        ? vscode.window.activeTextEditor
-        : undefined,
+    const doc = await vscode.commands.executeCommand<vscode.TextDocument | undefined>('weave.showGraph');
+    assert.ok(doc, 'no graph document was opened');
+    assert.equal(doc.languageId, 'markdown');
+    const editor = await until('the graph document in an editor', () =>
+      vscode.window.visibleTextEditors.find((e) => e.document === doc),
     );
     const text = editor.document.getText();
     assert.match(text, /```mermaid\ngraph LR/);

@@ -35,7 +35,8 @@ export function makeDemoRepo(options: { subdir?: string } = {}): DemoRepo {
   const workspace = options.subdir === undefined ? root : path.join(root, options.subdir);
   fs.cpSync(EXAMPLES, workspace, {
     recursive: true,
-    filter: (src) => !src.includes(`${path.sep}node_modules`) && !src.includes(`${path.sep}.weave${path.sep}runs`),
+    filter: (src) =>
+      !src.includes(`${path.sep}node_modules`) && !src.includes(`${path.sep}.weave${path.sep}runs`),
   });
   git(root, 'init', '-q', '-b', 'main');
   git(root, 'config', 'user.name', 'Test');
@@ -58,7 +59,10 @@ export function treeFingerprint(dir: string): Map<string, string> {
     if (entry.isSymbolicLink()) out.set(rel, `link:${fs.readlinkSync(full)}`);
     else if (entry.isFile()) {
       const stat = fs.statSync(full);
-      out.set(rel, `${stat.mode.toString(8)}:${createHash('sha256').update(fs.readFileSync(full)).digest('hex')}`);
+      out.set(
+        rel,
+        `${stat.mode.toString(8)}:${createHash('sha256').update(fs.readFileSync(full)).digest('hex')}`,
+      );
     }
   }
   return out;

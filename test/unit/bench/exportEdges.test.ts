@@ -41,7 +41,10 @@ describe('weave export: choices and refusals', () => {
       git(repo.root, 'remote', 'add', 'origin', 'https://someone:ghp_notreal@github.com/acme/widgets.git');
       applyPatch(repo.root, prefixPatch(readPatch('fix-secret-caching.patch'), 'packages/demo/'));
       git(repo.root, 'commit', '-qam', 'fix');
-      fs.writeFileSync(path.join(repo.root, 'outside.js'), 'changes outside the workspace are not part of it\n');
+      fs.writeFileSync(
+        path.join(repo.root, 'outside.js'),
+        'changes outside the workspace are not part of it\n',
+      );
       const before = treeFingerprint(repo.root);
       const result = await exportTask({ workspaceDir: repo.workspace, outDir: out('sub') });
       assert.deepEqual(treeFingerprint(repo.root), before);
@@ -72,11 +75,21 @@ describe('weave export: choices and refusals', () => {
         ['no-stale-read', 'no-secret-caching'],
         JSON.stringify(refused.reasons),
       );
-      assert.match(refused.reasons[0]?.reason ?? '', /passes on base \+ test\.patch but does not pass with the gold patch: fail/);
+      assert.match(
+        refused.reasons[0]?.reason ?? '',
+        /passes on base \+ test\.patch but does not pass with the gold patch: fail/,
+      );
 
-      const written = await exportTask({ workspaceDir: repo.workspace, outDir: out('broken'), allowUnverified: true });
+      const written = await exportTask({
+        workspaceDir: repo.workspace,
+        outDir: out('broken'),
+        allowUnverified: true,
+      });
       assert.equal(written.written, true);
-      const task = JSON.parse(fs.readFileSync(path.join(out('broken'), 'task.json'), 'utf8')) as { verified: boolean; verification: { reasons: unknown[] } };
+      const task = JSON.parse(fs.readFileSync(path.join(out('broken'), 'task.json'), 'utf8')) as {
+        verified: boolean;
+        verification: { reasons: unknown[] };
+      };
       assert.equal(task.verified, false);
       assert.equal(task.verification.reasons.length, 2);
     } finally {
@@ -87,11 +100,17 @@ describe('weave export: choices and refusals', () => {
   it('refuses when there is nothing to export, and a non-empty --out', async () => {
     const repo = makeDemoRepo();
     try {
-      await assert.rejects(exportTask({ workspaceDir: repo.workspace, outDir: out('x') }), /HEAD has no parent/);
+      await assert.rejects(
+        exportTask({ workspaceDir: repo.workspace, outDir: out('x') }),
+        /HEAD has no parent/,
+      );
       fs.writeFileSync(path.join(repo.workspace, 'README.md'), 'changed\n');
       fs.mkdirSync(out('busy'));
       fs.writeFileSync(path.join(out('busy'), 'mine.txt'), 'keep me');
-      await assert.rejects(exportTask({ workspaceDir: repo.workspace, outDir: out('busy') }), /is not empty \(mine\.txt\)/);
+      await assert.rejects(
+        exportTask({ workspaceDir: repo.workspace, outDir: out('busy') }),
+        /is not empty \(mine\.txt\)/,
+      );
       assert.equal(fs.readFileSync(path.join(out('busy'), 'mine.txt'), 'utf8'), 'keep me');
     } finally {
       repo.cleanup();
@@ -108,8 +127,20 @@ describe('weave export: choices and refusals', () => {
           version: 1,
           goal: 'Say yes.',
           specs: [
-            { id: 'hangs', title: 'Hangs', kind: 'reliability', statement: 'Never ends.', test: { command: 'sleep 60', timeoutSeconds: 1 } },
-            { id: 'says-yes', title: 'Says yes', kind: 'functional', statement: 'flag.txt says yes.', test: { command: 'grep -q yes flag.txt' } },
+            {
+              id: 'hangs',
+              title: 'Hangs',
+              kind: 'reliability',
+              statement: 'Never ends.',
+              test: { command: 'sleep 60', timeoutSeconds: 1 },
+            },
+            {
+              id: 'says-yes',
+              title: 'Says yes',
+              kind: 'functional',
+              statement: 'flag.txt says yes.',
+              test: { command: 'grep -q yes flag.txt' },
+            },
           ],
         }),
       );
@@ -120,7 +151,10 @@ describe('weave export: choices and refusals', () => {
       fs.writeFileSync(path.join(ws, 'flag.txt'), 'yes\n');
       const result = await exportTask({ workspaceDir: ws, outDir: out('mini'), allowUnverified: true });
       assert.deepEqual(result.failToPass, ['says-yes']);
-      assert.deepEqual(result.reasons.map((r) => [r.spec, /timed out after 1 s/.test(r.reason)]), [['hangs', true]]);
+      assert.deepEqual(
+        result.reasons.map((r) => [r.spec, /timed out after 1 s/.test(r.reason)]),
+        [['hangs', true]],
+      );
       const started = Date.now();
       const report = await evaluate({ taskDirs: [out('mini')], gold: true, workers: 1 });
       assert.ok(Date.now() - started < 30_000, 'the 60 s sleep was cut short');
@@ -136,14 +170,20 @@ describe('weave export: choices and refusals', () => {
   it('CLI: exit 2 with a clear message for bad input, 0 and a summary for a task', () => {
     const plain = fs.mkdtempSync(path.join(os.tmpdir(), 'weave-bench-cli-'));
     try {
-      const noGit = spawnSync(process.execPath, [CLI, 'export', '--workspace', plain, '--out', out('cli-x')], { encoding: 'utf8' });
+      const noGit = spawnSync(
+        process.execPath,
+        [CLI, 'export', '--workspace', plain, '--out', out('cli-x')],
+        { encoding: 'utf8' },
+      );
       assert.equal(noGit.status, 2);
       assert.match(noGit.stderr, /^weave export: .* is not in a git repository/m);
       assert.doesNotMatch(noGit.stderr, /\n\s+at /, 'no stack trace');
       const noOut = spawnSync(process.execPath, [CLI, 'export'], { encoding: 'utf8' });
       assert.equal(noOut.status, 2);
       assert.match(noOut.stderr, /--out DIR is required/);
-      const badEval = spawnSync(process.execPath, [CLI, 'eval', '--tasks', plain, '--gold'], { encoding: 'utf8' });
+      const badEval = spawnSync(process.execPath, [CLI, 'eval', '--tasks', plain, '--gold'], {
+        encoding: 'utf8',
+      });
       assert.equal(badEval.status, 2);
       assert.match(badEval.stderr, /no task folder found/);
       const both = spawnSync(process.execPath, [CLI, 'eval', '--tasks', plain], { encoding: 'utf8' });

@@ -13,7 +13,6 @@ import {
   applyPatch,
   eventually,
   exportedTexts,
-  git,
   isAlive,
   makeDemoRepo,
   readPatch,
@@ -42,8 +41,16 @@ describe('weave export + eval round trip on examples/', () => {
     fs.writeFileSync(path.join(repo.workspace, 'server.key'), 'not really a key, but named like one\n');
     fs.writeFileSync(path.join(repo.workspace, 'notes.txt'), `aws ${FAKE_AWS_KEY} for later\n`);
     fs.mkdirSync(path.join(repo.workspace, 'node_modules'));
-    fs.writeFileSync(path.join(repo.workspace, 'node_modules', 'ignored.js'), 'module.exports = "IGNORED_MARKER";\n');
-    fs.writeFileSync(path.join(repo.workspace, 'src', 'auth.js'), `// Lives in ${repo.workspace}\nmodule.exports = {};\n`);
+    fs.writeFileSync(
+      path.join(repo.workspace, 'node_modules', 'ignored.js'),
+      'module.exports = "IGNORED_MARKER";\n',
+    );
+    fs.writeFileSync(
+      path.join(repo.workspace, 'src', 'auth.js'),
+      `// Lives in ${repo.workspace}\nmodule.exports = {};\n`,
+    );
+    fs.mkdirSync(path.join(repo.workspace, '.weave', 'cache'), { recursive: true });
+    fs.writeFileSync(path.join(repo.workspace, '.weave', 'cache', 'index.json'), '"WEAVE_CACHE_MARKER"\n');
     fingerprintBefore = treeFingerprint(repo.root);
     result = await exportTask({
       workspaceDir: repo.workspace,
@@ -64,11 +71,23 @@ describe('weave export + eval round trip on examples/', () => {
     assert.equal(result.verified, true, JSON.stringify(result.reasons));
     assert.equal(result.baseRef, 'HEAD', 'uncommitted changes make HEAD the default base');
     assert.deepEqual(result.failToPass, ['no-secret-caching']);
-    assert.deepEqual(
-      [...result.passToPass].sort(),
-      ['cache-hit', 'header-names', 'hit-rate', 'no-error-caching', 'no-stale-read', 'response-shape', 'size-budget'],
-    );
-    for (const file of ['task.json', 'problem_statement.md', 'gold.patch', 'test.patch', 'eval.sh', 'base.bundle']) {
+    assert.deepEqual([...result.passToPass].sort(), [
+      'cache-hit',
+      'header-names',
+      'hit-rate',
+      'no-error-caching',
+      'no-stale-read',
+      'response-shape',
+      'size-budget',
+    ]);
+    for (const file of [
+      'task.json',
+      'problem_statement.md',
+      'gold.patch',
+      'test.patch',
+      'eval.sh',
+      'base.bundle',
+    ]) {
       assert.ok(fs.existsSync(path.join(taskDir, file)), `${file} is written`);
     }
   });
@@ -86,7 +105,10 @@ describe('weave export + eval round trip on examples/', () => {
     assert.ok(task.declared_interactions.some(([a, b]) => a === 'header-names' && b === 'no-secret-caching'));
     assert.ok(task.potential_interactions.length > 0, 'static coupling found shared anchors');
     assert.ok(task.spec_test_files.includes('test/no-secret-caching.test.js'));
-    const line = JSON.parse(fs.readFileSync(path.join(scratch, 'dataset.jsonl'), 'utf8').trim()) as Record<string, unknown>;
+    const line = JSON.parse(fs.readFileSync(path.join(scratch, 'dataset.jsonl'), 'utf8').trim()) as Record<
+      string,
+      unknown
+    >;
     assert.equal(line.FAIL_TO_PASS, '["no-secret-caching"]', 'JSON-encoded string in the dataset line');
     assert.equal(typeof line.PASS_TO_PASS, 'string');
     assert.equal(line.instance_id, task.instance_id);
@@ -98,6 +120,9 @@ describe('weave export + eval round trip on examples/', () => {
     assert.match(gold, /hasAuthorization/);
     assert.match(gold, /^diff --git a\/src\/auth\.js b\/src\/auth\.js$/m, 'untracked, not ignored: included');
     assert.doesNotMatch(gold, /IGNORED_MARKER|node_modules/);
+    for (const [file, text] of exportedTexts(taskDir)) {
+      assert.ok(!text.includes('WEAVE_CACHE_MARKER'), `${file} carries Weave's own state (.weave/cache)`);
+    }
   });
 
   it('never exports .env or key-like files, and says which it left out', () => {
@@ -151,9 +176,17 @@ describe('weave export + eval round trip on examples/', () => {
       const fix = readPatch('fix-secret-caching.patch');
       const lines = [
         JSON.stringify({ instance_id: id(), model_name_or_path: 'gold-copy', model_patch: fix }),
-        JSON.stringify({ instance_id: 'fix-and-break', model_name_or_path: 'm', model_patch: fix + readPatch('break-staleness.patch') }),
+        JSON.stringify({
+          instance_id: 'fix-and-break',
+          model_name_or_path: 'm',
+          model_patch: fix + readPatch('break-staleness.patch'),
+        }),
         '{"instance_id": "truncated line',
-        JSON.stringify({ instance_id: 'edits-tests', model_name_or_path: 'm', model_patch: testEditingPatch() }),
+        JSON.stringify({
+          instance_id: 'edits-tests',
+          model_name_or_path: 'm',
+          model_patch: testEditingPatch(),
+        }),
         JSON.stringify({ instance_id: 'no-apply', model_name_or_path: 'm', model_patch: nonApplyingPatch() }),
         JSON.stringify({ instance_id: 'empty', model_name_or_path: 'm', model_patch: '' }),
         JSON.stringify({ instance_id: 'fuzz', model_name_or_path: 'm', model_patch: fuzzyPatch(fix) }),
@@ -166,10 +199,17 @@ describe('weave export + eval round trip on examples/', () => {
       // The hanging prediction gets its own run with a short per-instance timeout; the others keep the
       // default (the sum of the spec timeouts), which a loaded machine needs.
       const hangFile = path.join(scratch, 'hang.jsonl');
-      fs.writeFileSync(hangFile, `${JSON.stringify({ instance_id: 'hang', model_name_or_path: 'm', model_patch: hangingPatch(pidFile) })}\n`);
+      fs.writeFileSync(
+        hangFile,
+        `${JSON.stringify({ instance_id: 'hang', model_name_or_path: 'm', model_patch: hangingPatch(pidFile) })}\n`,
+      );
       [report, hangReport] = await Promise.all([
         evaluate({ taskDirs: [taskDir, path.join(scratch, 'tasks')], predictionsFile, workers: 2 }),
-        evaluate({ taskDirs: [path.join(scratch, 'tasks', 'hang')], predictionsFile: hangFile, timeoutSeconds: 8 }),
+        evaluate({
+          taskDirs: [path.join(scratch, 'tasks', 'hang')],
+          predictionsFile: hangFile,
+          timeoutSeconds: 8,
+        }),
       ]);
     });
 
@@ -252,7 +292,10 @@ describe('weave export + eval round trip on examples/', () => {
 
     it('reports malformed lines by line number, unknown ids, and still runs the rest', () => {
       const messages = report.problems.map((p) => p.message);
-      assert.ok(messages.some((m) => m.includes('preds.jsonl:3: not valid JSON')), messages.join('\n'));
+      assert.ok(
+        messages.some((m) => m.includes('preds.jsonl:3: not valid JSON')),
+        messages.join('\n'),
+      );
       assert.ok(messages.some((m) => m.includes('preds.jsonl:9: unknown instance_id no-such-task')));
       assert.ok(messages.some((m) => m.includes('preds.jsonl:10: instance_id')));
       assert.deepEqual(report.unknown_instance_ids, ['no-such-task']);
@@ -277,16 +320,24 @@ function testEditingPatch(): string {
     "   await client.get('/me', { headers: { Authorization: 'Bearer s3cret' } });",
     "   await client.get('/me', { headers: { authorization: 'Bearer s3cret' } });",
     "-  assert.equal(client.cache.size, 0, 'the authorized response was stored in the cache');",
-    "+  assert.ok(client.cache.size >= 0);",
+    '+  assert.ok(client.cache.size >= 0);',
     ' ',
     "   const anonymous = await client.get('/me');",
-    "   assert.equal(anonymous.body, '{\"user\":\"anonymous\"}');",
+    '   assert.equal(anonymous.body, \'{"user":"anonymous"}\');',
     '',
   ].join('\n');
 }
 
 function nonApplyingPatch(): string {
-  return ['--- a/src/client.js', '+++ b/src/client.js', '@@ -1,3 +1,3 @@', '-this line is not there', '+nor this', ' at all', ''].join('\n');
+  return [
+    '--- a/src/client.js',
+    '+++ b/src/client.js',
+    '@@ -1,3 +1,3 @@',
+    '-this line is not there',
+    '+nor this',
+    ' at all',
+    '',
+  ].join('\n');
 }
 
 function hangingPatch(pidFile: string): string {
@@ -307,5 +358,8 @@ function hangingPatch(pidFile: string): string {
 
 /** The fix with one context line changed, so only a fuzzy patch places the hunk. */
 function fuzzyPatch(fix: string): string {
-  return fix.replace('   * @param {{headers?: Record<string, string>}} [options]', '   * @param {{headers?: object}} [options]');
+  return fix.replace(
+    '   * @param {{headers?: Record<string, string>}} [options]',
+    '   * @param {{headers?: object}} [options]',
+  );
 }

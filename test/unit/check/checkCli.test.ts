@@ -1,10 +1,11 @@
 // `weave check` end to end: spawns the built CLI (dist/cli.js) on temp workspaces and checks exit codes, the
 // table, --json, --junit and --github, and that bad input gives located messages and exit 2, never a stack.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { isProcessAlive } from '../../../src/core/process/processTree';
 import { gitIn, makeRepo, writeFiles } from './gitRepo';
 
 const cli = path.resolve(__dirname, '../../../../dist/cli.js');
@@ -160,5 +161,32 @@ describe('weave check (CLI)', () => {
       assert.match(r.stderr, message);
       noStack(r.stderr);
     }
+  });
+
+  it('stops on SIGINT (Ctrl-C): kills every test process, records nothing, exits 130', async () => {
+    const ws = await workspace([{ id: 'hangs', command: 'sleep 1000 & echo $! > bg.pid; wait' }]);
+    const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true' };
+    delete env.NODE_TEST_CONTEXT;
+    const child = spawn(process.execPath, [cli, 'check'], {
+      cwd: ws,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const pidFile = path.join(ws, 'bg.pid');
+    const deadline = Date.now() + 20_000;
+    let pid = 0;
+    while (!(pid > 0)) {
+      if (Date.now() > deadline) assert.fail('the spec never started');
+      pid = Number(await fs.readFile(pidFile, 'utf8').catch(() => '0'));
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    child.kill('SIGINT');
+    assert.equal(await exited, 130);
+    assert.match(stderr, /stopping \(killing running tests\)/);
+    assert.equal(isProcessAlive(pid), false);
+    await assert.rejects(fs.readdir(path.join(ws, '.weave/runs')), 'a cancelled run is not recorded');
   });
 });

@@ -140,6 +140,20 @@ describe('checkWorkspace', () => {
     assert.equal(gitIn(ws, 'worktree', 'list', '--porcelain').match(/^worktree /gm)?.length, 1);
   });
 
+  it('does not record a cancelled run', async () => {
+    const ws = await workspace();
+    const controller = new AbortController();
+    controller.abort();
+    const result = await checkWorkspace({ workspaceDir: ws, signal: controller.signal, baselineRef: 'HEAD' });
+    assert.deepEqual(
+      result.run.results.map((r) => r.verdict),
+      ['skipped', 'skipped', 'skipped'],
+    );
+    assert.equal(result.savedTo, undefined);
+    assert.equal(result.baselineRun, null);
+    assert.deepEqual(await listRuns(ws), []);
+  });
+
   it('throws SpecLoadError with located problems for a bad spec file', async () => {
     const ws = await workspace();
     await writeFiles(ws, { '.weave/specs.json': '{ "version": 1, "specs": [ { "id": "Bad Id" } ] }' });

@@ -56,6 +56,7 @@ const expectations: Record<string, Expectation> = {
   'broken-json-missing-comma': { path: '', at: '"statement"', message: /expected ','/ },
   'cycle-of-2': { path: 'specs[0].dependsOn[0]', at: '"b"', message: /dependsOn cycle: a → b → a/ },
   'cycle-of-3': { path: 'specs[0].dependsOn[0]', at: '"b"', message: /dependsOn cycle: a → b → c → a/ },
+  'duplicate-key': { path: 'specs[0].kind', at: '"kind"', occurrence: 1, message: /duplicate key "kind"/ },
   'duplicate-ids': {
     path: 'specs[2].id',
     at: '"cache-hit"',

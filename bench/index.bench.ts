@@ -9,11 +9,12 @@
 //   - incremental re-parse after one-character edits in a 2 MB TypeScript file (tree compared with a fresh parse).
 // The corpus (≥ 40 MB, ≥ 2,000 files, each ≤ 2 MB so Weave's default size cap keeps them all) is copied from
 // installed packages into bench/work/corpus/: TypeScript's lib, the machine's Python standard library, and the
-// JavaScript sources of eslint and @typescript-eslint. The native binding is a bench-only dependency
+// JavaScript sources of eslint, @typescript-eslint, openai and zod. The native binding is a bench-only dependency
 // (bench/package.json), installed on first use.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { createIndexer, documentEditFor } from '../src/core/index';
 
@@ -39,16 +40,27 @@ function corpusSources(): CorpusSource[] {
     encoding: 'utf8',
   }).trim();
   return [
-    { name: 'typescript-lib', dir: path.join(root, 'node_modules/typescript/lib'), extensions: ['.ts', '.js'] },
+    {
+      name: 'typescript-lib',
+      dir: path.join(root, 'node_modules/typescript/lib'),
+      extensions: ['.ts', '.js'],
+    },
     { name: 'python-stdlib', dir: stdlib, extensions: ['.py'], exclude: /(^|\/)site-packages\// },
     { name: 'eslint', dir: path.join(root, 'node_modules/eslint/lib'), extensions: ['.js'] },
-    { name: 'typescript-eslint', dir: path.join(root, 'node_modules/@typescript-eslint'), extensions: ['.js'] },
+    {
+      name: 'typescript-eslint',
+      dir: path.join(root, 'node_modules/@typescript-eslint'),
+      extensions: ['.js'],
+    },
+    { name: 'openai', dir: path.join(root, 'node_modules/openai'), extensions: ['.js'] },
+    { name: 'zod', dir: path.join(root, 'node_modules/zod'), extensions: ['.js'] },
   ];
 }
 
 function assembleCorpus(): { files: number; bytes: number } {
   const marker = path.join(corpusDir, '.corpus.json');
-  if (fs.existsSync(marker)) return JSON.parse(fs.readFileSync(marker, 'utf8')) as { files: number; bytes: number };
+  if (fs.existsSync(marker))
+    return JSON.parse(fs.readFileSync(marker, 'utf8')) as { files: number; bytes: number };
   fs.rmSync(corpusDir, { recursive: true, force: true });
   let files = 0;
   let bytes = 0;
@@ -83,8 +95,13 @@ function ensureNativeBinding(): boolean {
 
 // ---- child measurements -------------------------------------------------------------------------------
 
-interface ColdResult {
+/** Wall time and the process's CPU time (all threads): under load, CPU time is the steadier figure. */
+interface Timed {
   ms: number;
+  cpuMs: number;
+}
+
+interface ColdResult extends Timed {
   files: number;
   bytes: number;
   symbols: number;
@@ -97,12 +114,12 @@ async function measureCold(): Promise<ColdResult> {
   const cacheDir = path.join(workDir, 'cache');
   fs.rmSync(cacheDir, { recursive: true, force: true });
   const indexer = createIndexer({ workspaceDir: corpusDir, cacheDir, workers });
-  const started = performance.now();
+  const clock = startClock();
   const index = await indexer.indexWorkspace();
-  const ms = performance.now() - started;
+  const time = clock();
   fs.writeFileSync(fileListPath, JSON.stringify([...index.files.keys()]));
   const result: ColdResult = {
-    ms,
+    ...time,
     files: index.stats.files,
     bytes: index.stats.bytes,
     symbols: index.stats.symbols,
@@ -114,13 +131,32 @@ async function measureCold(): Promise<ColdResult> {
   return result;
 }
 
-async function measureWarm(): Promise<{ ms: number; cacheHits: number; files: number }> {
+interface WarmResult extends Timed {
+  cacheHits: number;
+  files: number;
+  /** Then decoding every file's symbols (they are decoded lazily) with a workspace-wide findSymbol. */
+  materializeMs: number;
+}
+
+async function measureWarm(): Promise<WarmResult> {
   const indexer = createIndexer({ workspaceDir: corpusDir, cacheDir: path.join(workDir, 'cache'), workers });
-  const started = performance.now();
+  const clock = startClock();
   const index = await indexer.indexWorkspace();
-  const ms = performance.now() - started;
+  const time = clock();
+  const t0 = performance.now();
+  index.findSymbol('no-such-symbol');
+  const materializeMs = performance.now() - t0;
   indexer.dispose();
-  return { ms, cacheHits: index.stats.cacheHits, files: index.stats.files };
+  return { ...time, cacheHits: index.stats.cacheHits, files: index.stats.files, materializeMs };
+}
+
+function startClock(): () => Timed {
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  return () => {
+    const used = process.cpuUsage(cpu);
+    return { ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
+  };
 }
 
 interface NativeParser {
@@ -128,7 +164,12 @@ interface NativeParser {
   parse(text: string): unknown;
 }
 
-async function measureNative(mode: 'plain' | 'gc'): Promise<{ ms: number; bytes: number; maxRssMb: number }> {
+interface NativeResult extends Timed {
+  bytes: number;
+  maxRssMb: number;
+}
+
+async function measureNative(mode: 'plain' | 'gc'): Promise<NativeResult> {
   const requireBench = createRequire(path.join(benchDir, 'package.json'));
   const Parser = requireBench('tree-sitter') as new () => NativeParser;
   const languages: Record<string, unknown> = {
@@ -141,27 +182,27 @@ async function measureNative(mode: 'plain' | 'gc'): Promise<{ ms: number; bytes:
   if (mode === 'gc' && !gc) throw new Error('native-gc needs node --expose-gc');
   const parser = new Parser();
   let bytes = 0;
-  const started = performance.now();
+  const clock = startClock();
   for (const file of files) {
     const language = languages[path.extname(file)];
     if (language === undefined) throw new Error(`no native grammar for ${file}`);
-    const text = fs.readFileSync(path.join(corpusDir, file), 'utf8');
-    bytes += Buffer.byteLength(text);
+    const content = fs.readFileSync(path.join(corpusDir, file));
+    bytes += content.length;
     parser.setLanguage(language);
-    parser.parse(text);
+    parser.parse(content.toString('utf8'));
     if (mode === 'gc') {
       await new Promise((resolve) => setImmediate(resolve));
       gc!();
     }
   }
-  const ms = performance.now() - started;
-  return { ms, bytes, maxRssMb: process.resourceUsage().maxRSS / 1024 };
+  return { ...clock(), bytes, maxRssMb: process.resourceUsage().maxRSS / 1024 };
 }
 
 interface IncrementalResult {
   fileBytes: number;
   coldParseMs: number;
   editMs: number[];
+  editCpuMs: number[];
   indexMs: number[];
   equalTrees: number;
   edits: number;
@@ -170,7 +211,9 @@ interface IncrementalResult {
 async function measureIncremental(): Promise<IncrementalResult> {
   const lib = path.join(root, 'node_modules/typescript/lib');
   // lib.dom.d.ts + lib.es5.d.ts: 2.0 MiB of valid TypeScript.
-  let text = ['lib.dom.d.ts', 'lib.es5.d.ts'].map((f) => fs.readFileSync(path.join(lib, f), 'utf8')).join('\n');
+  let text = ['lib.dom.d.ts', 'lib.es5.d.ts']
+    .map((f) => fs.readFileSync(path.join(lib, f), 'utf8'))
+    .join('\n');
   const file = 'incremental/big.d.ts';
   const indexer = createIndexer({ workspaceDir: corpusDir, useCache: false, workers: 0 });
   const fresh = createIndexer({ workspaceDir: corpusDir, useCache: false, workers: 0 });
@@ -180,6 +223,7 @@ async function measureIncremental(): Promise<IncrementalResult> {
     fileBytes: Buffer.byteLength(text),
     coldParseMs: first.parseMs,
     editMs: [],
+    editCpuMs: [],
     indexMs: [],
     equalTrees: 0,
     edits: incrementalEdits,
@@ -196,7 +240,10 @@ async function measureIncremental(): Promise<IncrementalResult> {
     const offset = at + 1;
     const edit = documentEditFor(text, offset, 0, 'x');
     text = text.slice(0, offset) + 'x' + text.slice(offset);
+    const cpu = process.cpuUsage();
     const doc = await indexer.parseDocument(file, text, edit);
+    const used = process.cpuUsage(cpu);
+    result.editCpuMs.push((used.user + used.system) / 1000);
     const scratch = await fresh.parseDocument(file, text);
     if (!doc || !scratch) throw new Error('parse failed');
     result.editMs.push(doc.parseMs);
@@ -224,7 +271,11 @@ function child<T>(measure: string, nodeFlags: string[] = []): T {
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+  return s.length === 0
+    ? NaN
+    : s.length % 2 === 1
+      ? s[(s.length - 1) / 2]!
+      : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 const mb = (bytes: number) => bytes / 1024 / 1024;
 
@@ -238,7 +289,9 @@ function printTable(rows: string[][]): void {
 
 async function main(): Promise<number> {
   const corpus = assembleCorpus();
-  console.log(`corpus: ${corpus.files} files, ${mb(corpus.bytes).toFixed(1)} MB in ${path.relative(root, corpusDir)}`);
+  console.log(
+    `corpus: ${corpus.files} files, ${mb(corpus.bytes).toFixed(1)} MB in ${path.relative(root, corpusDir)}`,
+  );
   // Read everything once so both sides start with the files in the page cache.
   for (const f of fs.readdirSync(corpusDir, { recursive: true }).map(String)) {
     const p = path.join(corpusDir, f);
@@ -246,20 +299,29 @@ async function main(): Promise<number> {
   }
   const nativeAvailable = ensureNativeBinding();
 
+  const loadBefore = os.loadavg()[0]!;
   const cold = child<ColdResult>('cold');
-  const warm = Array.from({ length: warmRuns }, () => child<{ ms: number; cacheHits: number; files: number }>('warm'));
-  const plain = nativeAvailable ? child<{ ms: number; bytes: number; maxRssMb: number }>('native-plain') : undefined;
-  const gced = nativeAvailable
-    ? child<{ ms: number; bytes: number; maxRssMb: number }>('native-gc', ['--expose-gc'])
-    : undefined;
+  const warm = Array.from({ length: warmRuns }, () => child<WarmResult>('warm'));
+  const plain = nativeAvailable ? child<NativeResult>('native-plain') : undefined;
+  const gced = nativeAvailable ? child<NativeResult>('native-gc', ['--expose-gc']) : undefined;
   const inc = child<IncrementalResult>('incremental');
+  const loadAfter = os.loadavg()[0]!;
 
-  const coldMbps = mb(cold.bytes) / (cold.ms / 1000);
-  const plainMbps = plain ? mb(plain.bytes) / (plain.ms / 1000) : NaN;
-  const gcMbps = gced ? mb(gced.bytes) / (gced.ms / 1000) : NaN;
+  const rate = (bytes: number, ms: number) => mb(bytes) / (ms / 1000);
+  const coldMbps = rate(cold.bytes, cold.ms);
+  const plainMbps = plain ? rate(plain.bytes, plain.ms) : NaN;
+  const gcMbps = gced ? rate(gced.bytes, gced.ms) : NaN;
   const warmMedian = median(warm.map((w) => w.ms));
   const editMedian = median(inc.editMs);
   const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+  const throughput = (r: Timed & { bytes: number }) =>
+    `${rate(r.bytes, r.ms).toFixed(1)} (${(r.ms / 1000).toFixed(1)} s; ${rate(r.bytes, r.cpuMs).toFixed(1)} MB per CPU-s)`;
+  console.log(
+    `machine: ${os.availableParallelism()} cores, load average ${loadBefore.toFixed(1)} before / ${loadAfter.toFixed(1)} after` +
+      (loadBefore > os.availableParallelism()
+        ? ' — LOADED: wall-clock figures are inflated; compare CPU-s'
+        : ''),
+  );
   console.log(
     `indexed ${cold.files} files, ${mb(cold.bytes).toFixed(1)} MB, ${cold.symbols} symbols; ` +
       `native parsed ${plain ? `${plain.bytes === cold.bytes ? 'the same' : 'DIFFERENT'} bytes` : '(unavailable)'}`,
@@ -267,10 +329,10 @@ async function main(): Promise<number> {
   printTable([
     ['measure', 'Weave (web-tree-sitter 0.27)', 'native plain loop', 'native yield + GC', 'goal', 'result'],
     [
-      `cold index, ${workers} workers (MB/s)`,
-      `${coldMbps.toFixed(1)} (${(cold.ms / 1000).toFixed(2)} s)`,
-      `${plainMbps.toFixed(1)} (${plain ? (plain.ms / 1000).toFixed(2) : '?'} s)`,
-      `${gcMbps.toFixed(1)} (${gced ? (gced.ms / 1000).toFixed(2) : '?'} s)`,
+      `cold index, ${workers} workers vs native 1 thread (MB/s)`,
+      throughput(cold),
+      plain ? throughput(plain) : 'unavailable',
+      gced ? throughput(gced) : 'unavailable',
       '≥ 2× native',
       `${(coldMbps / plainMbps).toFixed(2)}× plain, ${(coldMbps / gcMbps).toFixed(2)}× GC: ${verdict(coldMbps >= 2 * plainMbps)} vs plain, ${verdict(coldMbps >= 2 * gcMbps)} vs GC`,
     ],
@@ -284,7 +346,8 @@ async function main(): Promise<number> {
     ],
     [
       `warm index, nothing changed (ms, median of ${warmRuns} processes)`,
-      `${warmMedian.toFixed(0)} (runs: ${warm.map((w) => w.ms.toFixed(0)).join(', ')}; ${warm[0]!.cacheHits}/${warm[0]!.files} from cache)`,
+      `${warmMedian.toFixed(0)} (runs: ${warm.map((w) => w.ms.toFixed(0)).join(', ')}; CPU ${median(warm.map((w) => w.cpuMs)).toFixed(0)} ms; ` +
+        `${warm[0]!.cacheHits}/${warm[0]!.files} from cache; +${median(warm.map((w) => w.materializeMs)).toFixed(0)} ms to decode all symbols)`,
       '',
       '',
       '≤ 300',
@@ -292,7 +355,7 @@ async function main(): Promise<number> {
     ],
     [
       `incremental re-parse, 1-char edit, ${mb(inc.fileBytes).toFixed(1)} MB file (ms, median of ${inc.edits})`,
-      `${editMedian.toFixed(1)} (fresh parse ${inc.coldParseMs.toFixed(0)}; trees equal ${inc.equalTrees}/${inc.edits})`,
+      `${editMedian.toFixed(1)} (CPU ${median(inc.editCpuMs).toFixed(1)}; fresh parse ${inc.coldParseMs.toFixed(0)}; trees equal ${inc.equalTrees}/${inc.edits})`,
       '',
       '',
       '≤ 25, equal trees',

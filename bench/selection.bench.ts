@@ -69,7 +69,8 @@ async function main(): Promise<number> {
     let runAllMs = 0;
     const fractions: number[] = [];
     const missedRows: string[] = [];
-    for (const mutant of mutants) {
+    for (const [i, mutant] of mutants.entries()) {
+      process.stderr.write(`\rmutant ${i + 1}/${mutants.length}`);
       const file = path.join(dir, mutant.file);
       const original = fs.readFileSync(file, 'utf8');
       const lines = original.split('\n');
@@ -101,6 +102,7 @@ async function main(): Promise<number> {
       }
     }
 
+    process.stderr.write('\n');
     const n = mutants.length;
     const recall = brokenTotal === 0 ? 1 : (brokenTotal - missedTotal) / brokenTotal;
     const sorted = [...fractions].sort((a, b) => a - b);
@@ -120,11 +122,7 @@ async function main(): Promise<number> {
       ],
       ['mutants where every spec was selected', String(allSelected), String(n)],
       ['mean time to select (index + git diff)', `${(selectMs / n).toFixed(0)} ms`, '—'],
-      [
-        'mean time to run the specs',
-        `${((runAllMs / n) * meanFraction).toFixed(0)} ms (est.)`,
-        `${(runAllMs / n).toFixed(0)} ms`,
-      ],
+      ['mean time to run every spec (yardstick)', '—', `${(runAllMs / n).toFixed(0)} ms`],
     ];
     const width = Math.max(...rows.map((r) => r[0].length));
     console.log(`Safe selection: weave affected vs running every spec (${concurrency} cores)\n`);

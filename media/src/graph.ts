@@ -15,6 +15,8 @@ const GAP_ROW = 12;
 const PAD = 6;
 const CHAR_W = 6.1;
 const BEND = 14;
+/** Room right of the last layer for interactions that bow out of it. */
+const RIGHT_MARGIN = BEND + 4;
 
 interface Placed {
   id: string;
@@ -32,7 +34,7 @@ export function renderGraph(
   if (state.specs.length === 0) return h('p', { class: 'muted' }, 'The graph appears once there are specs.');
   const { placed, nodeW } = layout(state, width);
   const at = new Map(placed.map((p) => [p.id, p]));
-  const graphW = Math.max(...placed.map((p) => p.x + nodeW)) + PAD;
+  const graphW = Math.max(...placed.map((p) => p.x + nodeW)) + RIGHT_MARGIN;
   const graphH = Math.max(...placed.map((p) => p.y + NODE_H)) + PAD;
 
   const edges: SVGElement[] = [];
@@ -151,7 +153,7 @@ function layout(state: ParsedPanelState, width: number): { placed: Placed[]; nod
   for (const spec of state.specs) (layers[depth(spec.id, new Set())] ??= []).push(spec.id);
 
   const count = layers.length;
-  const share = Math.floor((width - 2 * PAD - (count - 1) * GAP_COLUMN) / count);
+  const share = Math.floor((width - PAD - RIGHT_MARGIN - (count - 1) * GAP_COLUMN) / count);
   const nodeW = Math.max(MIN_NODE_W, Math.min(MAX_NODE_W, share));
   const placed: Placed[] = [];
   const y = new Map<string, number>();
@@ -197,7 +199,7 @@ function interactionEdge(
     // Same column: bow out to the right instead of running through the specs stacked in between.
     const x = a.x + nodeW;
     const [y1, y2] = [a.y + NODE_H / 2, b.y + NODE_H / 2];
-    const out = BEND + Math.abs(y2 - y1) * 0.15;
+    const out = BEND + Math.min(Math.abs(y2 - y1) * 0.1, 8);
     return svg('path', { class: className, d: `M${x},${y1} C${x + out},${y1} ${x + out},${y2} ${x},${y2}` });
   }
   const [left, right] = a.x < b.x ? [a, b] : [b, a];

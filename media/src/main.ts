@@ -86,19 +86,19 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 });
 
 // The graph is laid out for the panel's width: re-draw it when the panel is resized noticeably.
+// `app` holds both views, so it has the usable width even while the form hides the list.
 const RESIZE_STEP_PX = 8;
-const panelWidth = (): number => listView.clientWidth || document.body.clientWidth;
-let graphWidth = panelWidth();
+let graphWidth = app.clientWidth;
 new ResizeObserver(() => {
-  const next = panelWidth();
-  if (Math.abs(next - graphWidth) < RESIZE_STEP_PX) return;
-  graphWidth = next;
+  if (Math.abs(app.clientWidth - graphWidth) < RESIZE_STEP_PX) return;
+  graphWidth = app.clientWidth;
   if (!form) render();
-}).observe(document.body);
+}).observe(app);
 
 function render(): void {
   if (!state) return;
   const current = state;
+  graphWidth = app.clientWidth || graphWidth;
   if (form) form.refresh();
   else if (persisted.form) openForm(persisted.form);
   replaceKeepingFocus(listView, ...listContent(current));

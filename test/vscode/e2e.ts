@@ -5,7 +5,8 @@
 //   3. the panel's form adds a spec (anchor from the symbol picker, a dependency) → it is in
 //      .weave/specs.json on disk, the file's comments survived, and the panel lists it;
 //   4. no CSP violation from the webview;
-//   5. in a second session on an UNTRUSTED folder, the panel says why nothing runs and offers no check.
+//   5. in a second session on an UNTRUSTED folder: "Weave: New spec" opens the (not yet shown) panel on its
+//      form, and the panel says why nothing runs and offers no check.
 // Screenshots of the panel and of Problems go to test-results/ (git-ignored).
 // Usage: npm run build && node out/test/vscode/e2e.js   (prints "N passed, N failed" last; exit 1 on failure)
 // Env: WEAVE_E2E_TIMEOUT_S (whole run, default 600), WEAVE_E2E_HEADED=1 (watch it, with a display).
@@ -175,10 +176,9 @@ class Sessions {
 }
 
 async function openWeavePanel(page: Page): Promise<FrameLocator> {
-  await page
-    .getByRole('tab', { name: /^Weave/ })
-    .first()
-    .click();
+  const tab = page.getByRole('tab', { name: /^Weave/ }).first();
+  // Clicking the tab of the view already shown would collapse the sidebar.
+  if ((await tab.getAttribute('aria-selected')) !== 'true') await tab.click();
   const panel = panelFrame(page);
   await panel.locator('.spec-list').waitFor({ timeout: 60_000 });
   return panel;
@@ -314,6 +314,12 @@ async function main(): Promise<number> {
     await trusted.close();
 
     const untrusted = await sessions.open('untrusted', false);
+    await step('"Weave: New spec" opens the panel (not open yet) on its form', async () => {
+      await runCommand(untrusted.page, 'Weave: New spec');
+      const form = panelFrame(untrusted.page).getByRole('form', { name: 'New spec' });
+      await form.waitFor({ timeout: 60_000 });
+      await form.getByRole('button', { name: 'Cancel' }).click();
+    });
     await step('in an untrusted folder the panel says nothing runs and offers no check', async () => {
       const restricted = await openWeavePanel(untrusted.page);
       await restricted.getByText('Weave runs nothing in an untrusted folder').waitFor({ timeout: 30_000 });

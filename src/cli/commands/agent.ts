@@ -8,7 +8,8 @@ import {
   ModelError,
   type ModelClient,
 } from '../../core/agent/modelClient';
-import { runMatrix, type Cell, type MatrixResult } from '../../core/agent/matrix';
+import { runMatrix } from '../../core/agent/matrix';
+import { formatMatrix } from '../../core/agent/matrixTable';
 import {
   runAgent,
   type AgentProgress,
@@ -212,16 +213,6 @@ function printProgress(event: AgentProgress): void {
   } else process.stderr.write(`${tag}   ${event.ok ? '✓' : '✗'} ${event.name}: ${event.summary}\n`);
 }
 
-const SYMBOL: Record<Cell, string> = {
-  pass: '✓',
-  fail: '✗',
-  error: 'E',
-  blocked: 'B',
-  skipped: '-',
-  flaky: '~',
-  'not-run': '·',
-};
-
 function formatRun(result: AgentRunResult, workspaceDir: string, applied: string | undefined): string {
   const lines: string[] = [];
   const width = Math.max(4, ...result.verdicts.map((v) => v.id.length));
@@ -277,47 +268,4 @@ function jsonOf(result: AgentRunResult, applied: string | undefined): unknown {
     after: brief(result.after),
     ...(applied ? { applied } : {}),
   };
-}
-
-export function formatMatrix(matrix: MatrixResult): string {
-  const ids = matrix.specIds;
-  const broke = new Set(matrix.brokeBy.map((b) => `${b.solved}→${b.broke}`));
-  const rowWidth = Math.max('all together'.length, 'before'.length, ...ids.map((id) => id.length)) + 4;
-  const lines: string[] = [
-    'Interaction matrix: row = what the agent solved, column = each spec’s verdict after.',
-    '',
-  ];
-  ids.forEach((id, i) => lines.push(`  ${String(i + 1).padStart(2)}  ${id}`));
-  lines.push('');
-  const header = ' '.repeat(rowWidth) + ids.map((_, i) => String(i + 1).padStart(4)).join('');
-  lines.push(header);
-  const row = (label: string, cells: Record<string, Cell> | undefined, solved?: string) =>
-    label.padEnd(rowWidth) +
-    ids
-      .map((j) => {
-        const cell = cells?.[j] ?? 'not-run';
-        const flag = solved !== undefined && broke.has(`${solved}→${j}`) ? '!' : solved === j ? '*' : ' ';
-        return `${SYMBOL[cell]}${flag}`.padStart(4);
-      })
-      .join('');
-  lines.push(row('before', matrix.before));
-  ids.forEach((id, i) => lines.push(row(`${String(i + 1).padStart(2)} ${id}`, matrix.alone[id], id)));
-  lines.push(row('all together', matrix.together));
-  lines.push(
-    '',
-    '✓ pass  ✗ fail  E error  B blocked  - skipped  ~ flaky  · not run;  * the solved spec;  ! broken by it',
-    '',
-  );
-  if (matrix.brokeBy.length === 0) lines.push('No spec broke another when solved alone.');
-  for (const b of matrix.brokeBy) lines.push(`solving ${b.solved} broke ${b.broke}`);
-  if (matrix.aloneNotTogether.length === 0) lines.push('Every spec satisfiable alone also holds together.');
-  for (const id of matrix.aloneNotTogether) lines.push(`${id}: satisfiable alone, not together`);
-  const failed = matrix.runs.filter((r) => r.stopReason !== 'finished');
-  for (const r of failed) lines.push(`run ${r.target}: ${r.stopReason}${r.error ? ` (${r.error})` : ''}`);
-  const findings = matrix.runs.flatMap((r) =>
-    r.findings.map((f) => `run ${r.target}: ${f.check}: ${f.message}`),
-  );
-  if (findings.length > 0) lines.push('', 'Review findings:', ...findings.map((f) => `  ${f}`));
-  lines.push('', `${matrix.runs.length} agent runs in ${(matrix.durationMs / 1000).toFixed(1)} s`);
-  return lines.join('\n') + '\n';
 }

@@ -44,7 +44,9 @@ export const indexVerb: Verb = {
     if (flags.workers !== undefined) {
       workers = Number(flags.workers);
       if (!Number.isInteger(workers) || workers < 0 || workers > 64) {
-        process.stderr.write(`weave index: --workers ${flags.workers}: expected a whole number from 0 to 64\n`);
+        process.stderr.write(
+          `weave index: --workers ${flags.workers}: expected a whole number from 0 to 64\n`,
+        );
         return 2;
       }
     }
@@ -65,7 +67,13 @@ export const indexVerb: Verb = {
           imports: f.imports,
           hasSyntaxErrors: f.hasSyntaxErrors,
         }));
-        const report = { workspace: workspaceDir, stats, languages: stats.byLanguage, files, skipped: index.skipped };
+        const report = {
+          workspace: workspaceDir,
+          stats,
+          languages: stats.byLanguage,
+          files,
+          skipped: index.skipped,
+        };
         process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
         return 0;
       }
@@ -97,10 +105,13 @@ function describeSkipped(skipped: SkippedFile[]): string[] {
   if (skipped.length === 0) return ['skipped: none'];
   const byReason = new Map<string, SkippedFile[]>();
   for (const s of skipped) byReason.set(s.reason, [...(byReason.get(s.reason) ?? []), s]);
-  const lines = [`skipped ${skipped.length}: ${[...byReason].map(([r, l]) => `${r} ${l.length}`).join(', ')}`];
+  const lines = [
+    `skipped ${skipped.length}: ${[...byReason].map(([r, l]) => `${r} ${l.length}`).join(', ')}`,
+  ];
   for (const [reason, list] of byReason) {
     if (reason === 'unknown-language') continue;
-    for (const s of list) lines.push(`  ${s.path}: ${reason}${s.detail !== undefined ? ` (${s.detail})` : ''}`);
+    for (const s of list)
+      lines.push(`  ${s.path}: ${reason}${s.detail !== undefined ? ` (${s.detail})` : ''}`);
   }
   return lines;
 }

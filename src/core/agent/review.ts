@@ -199,8 +199,9 @@ function copiedExpectations(
 
 function literalsOf(line: string): string[] {
   const out: string[] = [];
-  for (const m of line.matchAll(STRING_LITERAL))
-    out.push(`${m[1]}${m[2]}${m[1]}`.replace(/^['`]|['`]$/g, '"'));
+  for (const m of line.matchAll(STRING_LITERAL)) {
+    if (m[2]!.length >= MIN_STRING_LITERAL) out.push(`"${m[2]}"`);
+  }
   for (const m of line.matchAll(NUMBER_LITERAL)) {
     const n = Number(m[1]);
     // Three-digit integers in the HTTP status range are everyday code, not copied expectations.

@@ -104,7 +104,8 @@ export interface EvalOptions {
 export class EvalInputError extends Error {}
 
 export function defaultWorkers(): number {
-  return Math.max(1, Math.min(8, Math.floor(os.availableParallelism() / 2)));
+  // Each instance runs its specs one after another, so one instance per core keeps the machine busy.
+  return Math.max(1, Math.min(4, os.availableParallelism()));
 }
 
 export async function evaluate(options: EvalOptions): Promise<EvalReport> {
@@ -215,6 +216,7 @@ async function evaluateInstance(
     ...report,
     duration_ms: Math.round(performance.now() - started),
   });
+  if (options.signal?.aborted) return finish({ ...base, error: 'cancelled before it started' });
   if (loaded.missingFiles.length > 0) {
     return finish({
       ...base,

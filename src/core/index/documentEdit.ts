@@ -2,14 +2,22 @@
 // (VS Code's TextDocumentContentChangeEvent: rangeOffset, rangeLength, text), all in UTF-16 code units.
 import type { DocumentEdit, Position } from './types';
 
-export function documentEditFor(oldText: string, offset: number, deletedLength: number, inserted: string): DocumentEdit {
+export function documentEditFor(
+  oldText: string,
+  offset: number,
+  deletedLength: number,
+  inserted: string,
+): DocumentEdit {
   const startPosition = positionAt(oldText, offset);
   const oldEndPosition = positionAt(oldText, offset + deletedLength);
   const insertedLines = inserted.split('\n');
   const newEndPosition: Position =
     insertedLines.length === 1
       ? { line: startPosition.line, column: startPosition.column + inserted.length }
-      : { line: startPosition.line + insertedLines.length - 1, column: insertedLines[insertedLines.length - 1]!.length };
+      : {
+          line: startPosition.line + insertedLines.length - 1,
+          column: insertedLines[insertedLines.length - 1]!.length,
+        };
   return {
     startIndex: offset,
     oldEndIndex: offset + deletedLength,

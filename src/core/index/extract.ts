@@ -56,7 +56,11 @@ export function extractFile(tree: Tree, lang: LoadedLanguage): ExtractedFile {
       else if (c.startsWith('import')) addImport(lang.id, c, capture.node, importSpecifiers);
     }
     if (qualifierNode && qualifierName) {
-      qualifiers.push({ start: qualifierNode.startIndex, end: qualifierNode.endIndex, name: qualifierName.text });
+      qualifiers.push({
+        start: qualifierNode.startIndex,
+        end: qualifierNode.endIndex,
+        name: qualifierName.text,
+      });
     }
     if (!nameNode) continue;
     if (defNode && defKind !== undefined) {
@@ -102,7 +106,10 @@ function qualify(defs: Scoped[], qualifiers: Scoped[]): SymbolDef[] {
   const stack: Scoped[] = [];
   const symbols: SymbolDef[] = [];
   for (const item of all) {
-    while (stack.length > 0 && !(stack[stack.length - 1]!.start <= item.start && item.end <= stack[stack.length - 1]!.end)) {
+    while (
+      stack.length > 0 &&
+      !(stack[stack.length - 1]!.start <= item.start && item.end <= stack[stack.length - 1]!.end)
+    ) {
       stack.pop();
     }
     if (item.def) {

@@ -23,7 +23,8 @@ export function locateGrammars(fromDir: string = __dirname): GrammarLocation {
       path.join(dir, 'dist', 'web-tree-sitter.wasm'),
       path.join(dir, 'node_modules', 'web-tree-sitter', 'web-tree-sitter.wasm'),
     ].find((f) => fs.existsSync(f));
-    if (!grammarsDir && fs.existsSync(path.join(dir, 'grammars', 'manifest.json'))) grammarsDir = path.join(dir, 'grammars');
+    if (!grammarsDir && fs.existsSync(path.join(dir, 'grammars', 'manifest.json')))
+      grammarsDir = path.join(dir, 'grammars');
     if ((grammarsDir && runtimeWasm) || path.dirname(dir) === dir) break;
   }
   if (!grammarsDir || !runtimeWasm) {

@@ -98,7 +98,9 @@ export function fileListHash(files: string[]): string {
 export function readIndexCache(cacheDir: string, fingerprint: string): IndexCache {
   let body: Partial<CacheFileBody> | null;
   try {
-    body = JSON.parse(fs.readFileSync(path.join(cacheDir, cacheFileName), 'utf8')) as Partial<CacheFileBody> | null;
+    body = JSON.parse(
+      fs.readFileSync(path.join(cacheDir, cacheFileName), 'utf8'),
+    ) as Partial<CacheFileBody> | null;
   } catch {
     return emptyIndexCache(); // no cache yet, or a damaged one: start cold
   }
@@ -154,7 +156,8 @@ function encodeEntry(file: string, entry: CacheEntry): EncodedEntry {
     f.importSpecifiers.join('\n'),
     imports.join('\n'),
   ];
-  if (f.symbols.some((s) => s.name !== lastSegment(s.qualifiedName))) encoded.push(f.symbols.map((s) => s.name).join('\n'));
+  if (f.symbols.some((s) => s.name !== lastSegment(s.qualifiedName)))
+    encoded.push(f.symbols.map((s) => s.name).join('\n'));
   return encoded;
 }
 
@@ -163,11 +166,24 @@ function lastSegment(qualifiedName: string): string {
 }
 
 function decodeEntry(e: EncodedEntry): CacheEntry {
-  const [, size, mtimeMs, language, hash, sizeBytes, hasSyntaxErrors, qualified, packedInts, references, specifiers] = e;
+  const [
+    ,
+    size,
+    mtimeMs,
+    language,
+    hash,
+    sizeBytes,
+    hasSyntaxErrors,
+    qualified,
+    packedInts,
+    references,
+    specifiers,
+  ] = e;
   const [, , , , , , , , , , , imports, names] = e;
   const qualifiedNames = qualified === '' ? [] : qualified.split('\n');
-  // base64 of little-endian int32s: 4 bytes each, so the length tells the count without decoding.
-  if (Math.floor((packedInts.length * 3) / 4 / 4) < qualifiedNames.length * intsPerSymbol) {
+  // base64 of int32s (4 bytes each): the length gives the count without decoding.
+  const padding = packedInts.endsWith('==') ? 2 : packedInts.endsWith('=') ? 1 : 0;
+  if ((packedInts.length * 3) / 4 - padding !== qualifiedNames.length * intsPerSymbol * 4) {
     throw new Error('damaged cache entry');
   }
   const decodeSymbols = (): SymbolDef[] => {
@@ -175,15 +191,15 @@ function decodeEntry(e: EncodedEntry): CacheEntry {
     const ints = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
     const simpleNames = names?.split('\n');
     return qualifiedNames.map((qualifiedName, i) => {
-    const o = i * intsPerSymbol;
-    const at = (k: number) => ints[o + k]!;
-    return {
-      name: simpleNames?.[i] ?? lastSegment(qualifiedName),
-      qualifiedName,
-      kind: symbolKinds[at(0)] ?? 'other',
-      range: { start: { line: at(1), column: at(2) }, end: { line: at(3), column: at(4) } },
-      nameRange: { start: { line: at(5), column: at(6) }, end: { line: at(7), column: at(8) } },
-    };
+      const o = i * intsPerSymbol;
+      const at = (k: number) => ints[o + k]!;
+      return {
+        name: simpleNames?.[i] ?? lastSegment(qualifiedName),
+        qualifiedName,
+        kind: symbolKinds[at(0)] ?? 'other',
+        range: { start: { line: at(1), column: at(2) }, end: { line: at(3), column: at(4) } },
+        nameRange: { start: { line: at(5), column: at(6) }, end: { line: at(7), column: at(8) } },
+      };
     });
   };
   const file: CachedFile = {

@@ -155,7 +155,12 @@ class WorkspaceIndexer implements Indexer {
       }
       stats.set(rel, stat);
       const cached = cache.entries.get(rel);
-      if (cached && cached.size === stat.size && cached.mtimeMs === stat.mtimeMs && cached.file.language === language) {
+      if (
+        cached &&
+        cached.size === stat.size &&
+        cached.mtimeMs === stat.mtimeMs &&
+        cached.file.language === language
+      ) {
         files.set(rel, fromCache(rel, cached, cachedImportsValid));
         if (cachedImportsValid) resolved.add(rel);
         nextCache.set(rel, cached);
@@ -192,9 +197,12 @@ class WorkspaceIndexer implements Indexer {
     }
 
     if (resolved.size < files.size) {
-      const resolver = createImportResolver(listing.files, (f) => readSmallText(path.join(this.workspaceDir, f)));
+      const resolver = createImportResolver(listing.files, (f) =>
+        readSmallText(path.join(this.workspaceDir, f)),
+      );
       for (const file of files.values()) {
-        if (!resolved.has(file.path)) file.imports = resolver.resolve(file.path, file.language, file.importSpecifiers);
+        if (!resolved.has(file.path))
+          file.imports = resolver.resolve(file.path, file.language, file.importSpecifiers);
       }
     }
     for (const file of files.values()) {
@@ -214,7 +222,10 @@ class WorkspaceIndexer implements Indexer {
     }
 
     const cacheChanged =
-      jobs.length > 0 || nextCache.size !== cache.entries.size || !cachedImportsValid || resolved.size < files.size;
+      jobs.length > 0 ||
+      nextCache.size !== cache.entries.size ||
+      !cachedImportsValid ||
+      resolved.size < files.size;
     if (this.useCache && cacheChanged) {
       writeIndexCache(this.cacheDir, fingerprint, { fileListHash: listHash, entries: nextCache });
     }
@@ -279,9 +290,8 @@ class WorkspaceIndexer implements Indexer {
           imports: [],
         };
         if (this.current) {
-          const resolver = createImportResolver(
-            [...this.current.files.keys(), rel],
-            (f) => readSmallText(path.join(this.workspaceDir, f)),
+          const resolver = createImportResolver([...this.current.files.keys(), rel], (f) =>
+            readSmallText(path.join(this.workspaceDir, f)),
           );
           indexed.imports = resolver.resolve(rel, language, indexed.importSpecifiers);
           this.current.updateFile(indexed);
@@ -309,10 +319,18 @@ class WorkspaceIndexer implements Indexer {
     this.host = undefined;
   }
 
-  private async runJobs(jobs: ParseJob[], location: GrammarLocation, signal?: AbortSignal): Promise<ParseOutcome[]> {
+  private async runJobs(
+    jobs: ParseJob[],
+    location: GrammarLocation,
+    signal?: AbortSignal,
+  ): Promise<ParseOutcome[]> {
     const bytes = jobs.reduce((sum, j) => sum + j.sizeBytes, 0);
     if (this.workers > 0 && bytes > inThreadMaxBytes && jobs.length > 1) {
-      const result = await parseInWorkers(jobs, { workers: this.workers, location, ...(signal ? { signal } : {}) });
+      const result = await parseInWorkers(jobs, {
+        workers: this.workers,
+        location,
+        ...(signal ? { signal } : {}),
+      });
       this.workerLiveTrees = result.liveTrees;
       return result.outcomes;
     }

@@ -36,8 +36,16 @@ export const languages: Record<LanguageId, LanguageSpec> = {
   },
   python: { id: 'python', wasm: 'python.wasm', queries: ['python/tags.scm', 'python/imports.scm'] },
   go: { id: 'go', wasm: 'go.wasm', queries: ['go/tags.scm', 'go/definitions.scm', 'go/imports.scm'] },
-  rust: { id: 'rust', wasm: 'rust.wasm', queries: ['rust/tags.scm', 'rust/definitions.scm', 'rust/imports.scm'] },
-  java: { id: 'java', wasm: 'java.wasm', queries: ['java/tags.scm', 'java/definitions.scm', 'java/imports.scm'] },
+  rust: {
+    id: 'rust',
+    wasm: 'rust.wasm',
+    queries: ['rust/tags.scm', 'rust/definitions.scm', 'rust/imports.scm'],
+  },
+  java: {
+    id: 'java',
+    wasm: 'java.wasm',
+    queries: ['java/tags.scm', 'java/definitions.scm', 'java/imports.scm'],
+  },
 };
 
 const byExtension: Record<string, LanguageId> = {

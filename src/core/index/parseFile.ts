@@ -33,10 +33,14 @@ export async function parseFileJob(host: TreeSitterHost, job: ParseJob): Promise
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ELOOP') return { kind: 'skipped', skipped: { path: job.path, reason: 'symlink-loop' } };
-    return { kind: 'skipped', skipped: { path: job.path, reason: 'unreadable', detail: errorMessage(error) } };
+    return {
+      kind: 'skipped',
+      skipped: { path: job.path, reason: 'unreadable', detail: errorMessage(error) },
+    };
   }
   // The size was checked before reading; a file can grow in between.
-  if (content.length > job.maxFileBytes) return { kind: 'skipped', skipped: { path: job.path, reason: 'too-large' } };
+  if (content.length > job.maxFileBytes)
+    return { kind: 'skipped', skipped: { path: job.path, reason: 'too-large' } };
   if (content.includes(0)) return { kind: 'skipped', skipped: { path: job.path, reason: 'binary' } };
   const hash = contentHash(content);
   if (hash === job.expectHash) return { kind: 'unchanged', path: job.path, hash };
@@ -48,7 +52,10 @@ export async function parseFileJob(host: TreeSitterHost, job: ParseJob): Promise
     return { kind: 'indexed', file };
   } catch (error) {
     // One file tree-sitter cannot take must not sink the whole index; it is reported with the reason.
-    return { kind: 'skipped', skipped: { path: job.path, reason: 'unreadable', detail: errorMessage(error) } };
+    return {
+      kind: 'skipped',
+      skipped: { path: job.path, reason: 'unreadable', detail: errorMessage(error) },
+    };
   }
 }
 

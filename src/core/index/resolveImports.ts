@@ -22,7 +22,10 @@ export interface ImportResolver {
 
 const jsExtensions = ['.ts', '.tsx', '.d.ts', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts'];
 
-export function createImportResolver(files: Iterable<string>, readText: (file: string) => string | undefined): ImportResolver {
+export function createImportResolver(
+  files: Iterable<string>,
+  readText: (file: string) => string | undefined,
+): ImportResolver {
   const fileSet = new Set(files);
   const byDir = new Map<string, string[]>();
   for (const f of fileSet) {
@@ -66,8 +69,17 @@ export function createImportResolver(files: Iterable<string>, readText: (file: s
     if (!spec.startsWith('.') && !spec.startsWith('/')) return [];
     const base = spec.startsWith('/') ? path.normalize(spec.slice(1)) : path.join(path.dirname(file), spec);
     if (base.startsWith('..')) return [];
-    const candidates = [base, ...jsExtensions.map((e) => base + e), ...jsExtensions.map((e) => `${base}/index${e}`)];
-    const jsToTs: Record<string, string[]> = { '.js': ['.ts', '.tsx'], '.jsx': ['.tsx'], '.mjs': ['.mts'], '.cjs': ['.cts'] };
+    const candidates = [
+      base,
+      ...jsExtensions.map((e) => base + e),
+      ...jsExtensions.map((e) => `${base}/index${e}`),
+    ];
+    const jsToTs: Record<string, string[]> = {
+      '.js': ['.ts', '.tsx'],
+      '.jsx': ['.tsx'],
+      '.mjs': ['.mts'],
+      '.cjs': ['.cts'],
+    };
     const ext = path.extname(base);
     for (const alt of jsToTs[ext] ?? []) candidates.push(base.slice(0, -ext.length) + alt);
     const found = candidates.find(has);
@@ -145,7 +157,10 @@ export function createImportResolver(files: Iterable<string>, readText: (file: s
 
   function resolveRust(file: string, spec: string): string[] {
     if (spec.startsWith('mod ')) return rustModuleFiles(rustModuleDir(file), [spec.slice(4)]);
-    const segments = spec.replace(/[{}].*$/, '').split('::').filter((s) => s !== '');
+    const segments = spec
+      .replace(/[{}].*$/, '')
+      .split('::')
+      .filter((s) => s !== '');
     const head = segments.shift();
     if (head === 'crate') {
       const root = rustCrateRoot(file);

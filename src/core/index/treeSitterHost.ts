@@ -104,7 +104,9 @@ export class TreeSitterHost {
       query = new Query(language, joinedQuerySource(this.location.grammarsDir, id));
     } catch (error) {
       parser.delete();
-      throw new Error(`the ${id} queries do not compile: ${error instanceof Error ? error.message : String(error)}`);
+      throw new Error(
+        `the ${id} queries do not compile: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     return { id, parser, query };
   }

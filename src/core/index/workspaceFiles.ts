@@ -24,7 +24,9 @@ export interface WorkspaceListing {
 export async function listWorkspaceFiles(workspaceDir: string): Promise<WorkspaceListing> {
   const fromGit = await gitListing(workspaceDir);
   const listing = fromGit ?? walkListing(workspaceDir);
-  listing.files = listing.files.filter((f) => !f.split('/').some((segment) => alwaysExcluded.has(segment))).sort();
+  listing.files = listing.files
+    .filter((f) => !f.split('/').some((segment) => alwaysExcluded.has(segment)))
+    .sort();
   return listing;
 }
 

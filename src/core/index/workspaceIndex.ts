@@ -72,7 +72,8 @@ export class WorkspaceIndex {
     for (let f = pending.pop(); f !== undefined; f = pending.pop()) {
       if (cone.has(f)) continue;
       cone.add(f);
-      for (const imported of this.files.get(f)?.imports ?? []) if (!cone.has(imported)) pending.push(imported);
+      for (const imported of this.files.get(f)?.imports ?? [])
+        if (!cone.has(imported)) pending.push(imported);
     }
     return cone;
   }

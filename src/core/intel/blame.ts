@@ -115,7 +115,7 @@ export async function blameSpec(options: BlameOptions): Promise<BlameResult> {
     throw new BlameError('not-git', `${workspaceDir} is not in a git repository: blame needs a git baseline`);
   const prefix = toPosix(path.relative(root, workspaceDir));
 
-  const baseline = await findBaseline(workspaceDir, options.baselineRef);
+  const baseline = await findBaseline(workspaceDir, options.baselineRef, spec.id);
   const workingTree = await snapshotWorkingTree(root, workspaceDir);
   const pathspec = prefix === '' ? '.' : prefix;
   const rawDiff = await git(
@@ -241,7 +241,11 @@ function requireIndexLoader(
   return options.loadIndex;
 }
 
-async function findBaseline(workspaceDir: string, ref: string | undefined): Promise<BlameResult['baseline']> {
+async function findBaseline(
+  workspaceDir: string,
+  ref: string | undefined,
+  specId: string,
+): Promise<BlameResult['baseline']> {
   if (ref !== undefined) {
     try {
       return { commit: await resolveCommit(workspaceDir, ref), ref };
@@ -252,7 +256,7 @@ async function findBaseline(workspaceDir: string, ref: string | undefined): Prom
       );
     }
   }
-  const run = await latestCleanRun(workspaceDir);
+  const run = await latestCleanRun(workspaceDir, [specId]);
   if (run === null || run.commit === null) {
     throw new BlameError(
       'no-baseline',

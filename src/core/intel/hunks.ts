@@ -140,11 +140,14 @@ export function buildPatch(diff: ParsedDiff, keep: ReadonlySet<number>): string 
 
 /** `src/cache.js:42-43` style location of a hunk in the working tree. */
 export function describeHunk(h: DiffHunk): string {
-  if (h.wholeFile) return `${h.file} (${h.kind === 'modified' ? 'binary or mode change' : `file ${h.kind}`})`;
-  if (h.newCount === 0)
-    return `${h.file}:${Math.max(1, h.newStart)} (${h.oldCount} line${h.oldCount === 1 ? '' : 's'} deleted)`;
+  if (h.kind === 'deleted') return `${h.file} (file deleted)`;
+  if (h.wholeFile) return `${h.file} (${h.kind === 'added' ? 'new file' : 'binary or mode change'})`;
   const end = h.newStart + h.newCount - 1;
-  return end === h.newStart ? `${h.file}:${h.newStart}` : `${h.file}:${h.newStart}-${end}`;
+  if (h.newCount === 0) {
+    return `${h.file}:${Math.max(1, h.newStart)} (${h.oldCount} line${h.oldCount === 1 ? '' : 's'} deleted)`;
+  }
+  const lines = end === h.newStart ? `${h.file}:${h.newStart}` : `${h.file}:${h.newStart}-${end}`;
+  return h.kind === 'added' ? `${lines} (new file)` : lines;
 }
 
 function unquote(p: string): string {

@@ -73,6 +73,8 @@ suite('benchmark: examples/ in the real extension host', () => {
       commandToDiagnosticsColdMs: Math.round(cold),
       commandToDiagnosticsWarmMedianMs: Math.round(median(warm)),
       cliCheckMedianMs: Math.round(median(cli)),
+      lastCheckInsideExtensionMs: Math.round(last?.durationMs ?? NaN),
+      lastAnchorsMs: Math.round(last?.anchorsMs ?? NaN),
       warmRuns: warm.map(Math.round),
       cliRuns: cli.map(Math.round),
       diagnostics: weaveDiagnosticCount(),

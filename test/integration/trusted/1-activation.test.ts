@@ -1,7 +1,8 @@
 // The extension inside a real extension host, on a trusted copy of test/fixtures/vscode-ws.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, weaveApi } from '../helpers';
+import { EXTENSION_ID, weaveApi, workspaceUri } from '../helpers';
 
 suite('activation and commands', () => {
   test('the workspace is trusted in this session', () => {
@@ -32,5 +33,8 @@ suite('activation and commands', () => {
     const api = await weaveApi();
     assert.equal(api.lastRun(), undefined);
     assert.equal(api.checks.isRunning, false);
+    // The index writes its cache on its first build: none yet.
+    assert.equal(fs.existsSync(workspaceUri('.weave', 'cache').fsPath), false, 'the workspace was indexed');
+    assert.equal(fs.existsSync(workspaceUri('.weave', 'runs').fsPath), false, 'a run was recorded');
   });
 });

@@ -3,8 +3,8 @@
 // all together in a way that breaks no-stale-read: the matrix must show both interactions.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatMatrix } from '../../../src/cli/commands/agent';
 import { runMatrix } from '../../../src/core/agent/matrix';
+import { formatMatrix } from '../../../src/core/agent/matrixTable';
 import type { Script, ScriptStep } from '../../support/scriptedOpenAiServer';
 import { fingerprint } from './demoWorkspace';
 import { disableCacheSteps, finishOnlySteps, fixSecretCachingSteps } from './demoScripts';

@@ -146,6 +146,19 @@ describe('weave check (CLI)', () => {
     noStack(dirInstead.stderr);
   });
 
+  it('exits 2 with a located problem for every malformed spec file fixture, running nothing', async () => {
+    const fixtures = path.resolve(__dirname, '../../../../test/fixtures/specs-bad');
+    const names = await fs.readdir(fixtures);
+    assert.ok(names.length >= 25, `only ${names.length} fixtures`);
+    for (const name of names) {
+      const r = weave(process.cwd(), '--workspace', path.join(fixtures, name), '--no-record');
+      assert.equal(r.code, 2, `${name}: ${r.stderr}`);
+      assert.match(r.stderr, /specs\.json:\d+:\d+: /, name);
+      assert.equal(r.stdout, '', name);
+      noStack(r.stderr);
+    }
+  });
+
   it('exits 2 for wrong flags, unknown ids and unknown refs', async () => {
     const ws = await workspace([{ id: 'alpha', command: 'true' }]);
     const cases: Array<[string[], RegExp]> = [

@@ -32,7 +32,10 @@ describe('index: bad input', () => {
     skipped.find((s) => s.path === file)?.reason;
 
   it('a binary file with a source extension is skipped as binary', async () => {
-    const dir = workspace({ 'ok.js': 'function ok() {}\n', 'blob.js': Buffer.from([0x66, 0x00, 0x01, 0x02, 0xff]) });
+    const dir = workspace({
+      'ok.js': 'function ok() {}\n',
+      'blob.js': Buffer.from([0x66, 0x00, 0x01, 0x02, 0xff]),
+    });
     const result = await index(dir);
     assert.equal(reasonOf(result.skipped, 'blob.js'), 'binary');
     assert.deepEqual([...result.files.keys()], ['ok.js']);
@@ -54,7 +57,12 @@ describe('index: bad input', () => {
   });
 
   it('unknown extensions are listed as unknown-language, not parsed', async () => {
-    const dir = workspace({ 'a.ts': 'export const a = 1;\n', 'notes.md': '# hi\n', 'data.bin': 'x', Makefile: 'all:\n' });
+    const dir = workspace({
+      'a.ts': 'export const a = 1;\n',
+      'notes.md': '# hi\n',
+      'data.bin': 'x',
+      Makefile: 'all:\n',
+    });
     const result = await index(dir);
     assert.deepEqual(
       result.skipped.map((s) => `${s.path}:${s.reason}`),

@@ -79,7 +79,10 @@ describe('index: on-disk cache', () => {
     const dir = fixtureCopy();
     execFileSync('git', ['init', '-q'], { cwd: dir });
     await run(dir);
-    const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: dir, encoding: 'utf8' });
+    const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
     assert.doesNotMatch(status, /\.weave/);
     assert.match(status, /web\/client\.ts/);
   });

@@ -39,7 +39,9 @@ describe('weave index (CLI)', () => {
       { path: 'blob.py', reason: 'binary' },
       { path: 'gosrc/go.mod', reason: 'unknown-language' },
     ]);
-    const noCache = JSON.parse(weave(['index', '--workspace', dir, '--json', '--no-cache']).stdout) as typeof report;
+    const noCache = JSON.parse(
+      weave(['index', '--workspace', dir, '--json', '--no-cache']).stdout,
+    ) as typeof report;
     assert.equal(noCache.stats.cacheHits, 0);
   });
 

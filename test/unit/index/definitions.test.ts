@@ -112,7 +112,8 @@ describe('index: definitions and qualified names per language', () => {
 
   it('references: called names', () => {
     const refs = index.files.get('pkg/core.py')!.references;
-    for (const name of ['fk', 'normalize', 'getcwd', 'inner']) assert.ok(refs.includes(name), `missing ${name}`);
+    for (const name of ['fk', 'normalize', 'getcwd', 'inner'])
+      assert.ok(refs.includes(name), `missing ${name}`);
     assert.ok(index.files.get('gosrc/main.go')!.references.includes('Get'));
   });
 

@@ -14,7 +14,13 @@ describe('index: incremental parsing of open documents', () => {
   });
 
   /** Applies the change to `text`, re-parses incrementally, and compares with a from-scratch parse. */
-  const editAndCompare = async (file: string, text: string, offset: number, deleted: number, inserted: string) => {
+  const editAndCompare = async (
+    file: string,
+    text: string,
+    offset: number,
+    deleted: number,
+    inserted: string,
+  ) => {
     const edit = documentEditFor(text, offset, deleted, inserted);
     const next = text.slice(0, offset) + inserted + text.slice(offset + deleted);
     const incremental = await indexer.parseDocument(file, next, edit);
@@ -36,7 +42,9 @@ describe('index: incremental parsing of open documents', () => {
     text = next;
     assert.ok(incremental.index().symbols.some((s) => s.qualifiedName === 'Client.gets'));
     // a multi-line insertion with non-ASCII text, then a deletion that introduces a syntax error
-    text = (await editAndCompare(file, text, text.indexOf('export const'), 0, '// café ☕ 😀\nconst é = "ü";\n')).next;
+    text = (
+      await editAndCompare(file, text, text.indexOf('export const'), 0, '// café ☕ 😀\nconst é = "ü";\n')
+    ).next;
     const broken = await editAndCompare(file, text, text.indexOf('{}'), 1, '');
     assert.equal(broken.incremental.hasSyntaxErrors, true);
   });
@@ -62,7 +70,8 @@ describe('index: incremental parsing of open documents', () => {
     );
     assert.equal(await indexer.parseDocument('notes.md', '# no grammar'), undefined);
     assert.equal(indexer.liveTreeCount(), 3); // web/client.ts, big/lib.dom.d.ts, x.py
-    for (const f of ['web/client.ts', 'big/lib.dom.d.ts', path.join(langsFixture, 'x.py')]) indexer.closeDocument(f);
+    for (const f of ['web/client.ts', 'big/lib.dom.d.ts', path.join(langsFixture, 'x.py')])
+      indexer.closeDocument(f);
     assert.equal(indexer.liveTreeCount(), 0);
   });
 
@@ -70,7 +79,10 @@ describe('index: incremental parsing of open documents', () => {
     const ws = createIndexer({ workspaceDir: langsFixture, useCache: false, workers: 0 });
     try {
       const index = await ws.indexWorkspace();
-      const doc = await ws.parseDocument('web/lib/cache.ts', 'export class Renamed { get() { return 1; } }\n');
+      const doc = await ws.parseDocument(
+        'web/lib/cache.ts',
+        'export class Renamed { get() { return 1; } }\n',
+      );
       doc!.index();
       assert.deepEqual(
         index.findSymbol('get', 'web/lib/cache.ts').map((s) => s.qualifiedName),

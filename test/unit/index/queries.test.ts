@@ -22,7 +22,11 @@ describe('index: imports resolved to workspace files', () => {
 
   it('Python: relative imports, submodules named in from-imports, absolute packages with their __init__', () => {
     assert.deepEqual(importsOf('pkg/__init__.py'), ['pkg/core.py']);
-    assert.deepEqual(importsOf('pkg/core.py'), ['pkg/__init__.py', 'pkg/sub/__init__.py', 'pkg/sub/helpers.py']);
+    assert.deepEqual(importsOf('pkg/core.py'), [
+      'pkg/__init__.py',
+      'pkg/sub/__init__.py',
+      'pkg/sub/helpers.py',
+    ]);
     assert.deepEqual(importsOf('main.py'), [
       'pkg/__init__.py',
       'pkg/core.py',

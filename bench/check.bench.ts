@@ -5,7 +5,7 @@
 //   - Weave, parallel (concurrency = cores) vs `xargs -P cores` of the same commands, and against the goal
 //     parallel ≤ 1.2 × sequential / cores.
 // Environment: WEAVE_BENCH_SPECS (default 64), WEAVE_BENCH_WORK_MS (default 200), WEAVE_BENCH_ROUNDS (default 1).
-import { execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { promises as fs, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -60,6 +60,19 @@ async function measure(fn: () => Promise<unknown> | unknown): Promise<{ wallMs: 
   return { wallMs, cpuMs: hasProcStat ? cpuMsWithChildren() - cpuBefore : Number.NaN };
 }
 
+/**
+ * Runs a yardstick script in its own session, as Weave runs spec commands: with the kernel's autogroup
+ * scheduling every session is its own scheduling group, so on a busy machine running in the caller's session
+ * instead would give the yardstick a different share of the CPU than Weave's commands get.
+ */
+function runShell(script: string, cwd: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('/bin/sh', ['-c', script], { cwd, detached: true, stdio: 'ignore' });
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`'${script}' exited ${code}`))));
+  });
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -88,15 +101,10 @@ async function main(): Promise<void> {
     await fs.mkdir(path.join(dir, '.weave'));
     await fs.writeFile(path.join(dir, '.weave/specs.json'), JSON.stringify({ version: 1, specs }, null, 2));
 
-    const single = (await measure(() => execFileSync('/bin/sh', ['-c', command], { cwd: dir }))).wallMs;
-    const bareLoop = (): unknown =>
-      execFileSync('/bin/sh', ['-c', `for i in $(seq ${SPECS}); do ${command} > /dev/null || exit 1; done`], {
-        cwd: dir,
-      });
-    const bareParallel = (): unknown =>
-      execFileSync('/bin/sh', ['-c', `seq ${SPECS} | xargs -P ${cores} -I{} ${command} > /dev/null`], {
-        cwd: dir,
-      });
+    const shell = (script: string) => (): Promise<void> => runShell(script, dir);
+    const single = (await measure(shell(command))).wallMs;
+    const bareLoop = shell(`for i in $(seq ${SPECS}); do ${command} > /dev/null || exit 1; done`);
+    const bareParallel = shell(`seq ${SPECS} | xargs -P ${cores} -I{} ${command} > /dev/null`);
     const weaveCpuMs: number[] = [];
     const check = (concurrency: number) => async (): Promise<void> => {
       const cpu = process.cpuUsage();

@@ -72,6 +72,7 @@ export class AnchorPicker {
 
   private async runSearch(query: string): Promise<void> {
     this.latestQuery = query;
+    this.status.textContent = 'Searching…';
     const { symbols, error } = await this.search(query);
     if (query !== this.latestQuery || this.input.value.trim() !== query) return; // a newer search is on its way
     this.options = symbols.filter((s) => !this.anchors.includes(s.anchor));

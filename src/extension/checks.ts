@@ -99,6 +99,11 @@ export class CheckService implements vscode.Disposable {
       this.log.warn(`check not run: ${UNTRUSTED_REASON}`);
       return { ran: false, reason: 'untrusted', message: UNTRUSTED_REASON };
     }
+    // The engine runs the spec file on disk: running while the editor shows other specs would mislead.
+    if (vscode.workspace.textDocuments.some((d) => this.store.isSpecsDocument(d) && d.isDirty)) {
+      const message = `${SPECS_RELATIVE_PATH} has unsaved changes; save it to check the specs you see.`;
+      return { ran: false, reason: 'unsaved-specs', message };
+    }
     const specs = await this.store.reload();
     if (!isValid(specs)) {
       const count = specs.result.ok ? 0 : specs.result.problems.length;

@@ -54,6 +54,7 @@ async function runCheck(
   if (!result.ran) {
     if (result.reason === 'untrusted') void explainUntrusted();
     else if (result.reason === 'invalid-specs') void showProblemsOffer(result.message);
+    else if (result.reason === 'unsaved-specs') void saveSpecsOffer(ctx, result.message, request);
     else if (result.reason === 'failed') void showOutputOffer(ctx, result.message);
     return result;
   }
@@ -94,6 +95,17 @@ async function showProblemsOffer(message: string): Promise<void> {
   if ((await vscode.window.showWarningMessage(message, show)) === show) {
     await vscode.commands.executeCommand('workbench.actions.view.problems');
   }
+}
+
+async function saveSpecsOffer(
+  ctx: CommandContext,
+  message: string,
+  request: { only?: string[]; label?: string },
+): Promise<void> {
+  const save = 'Save and Check';
+  if ((await vscode.window.showWarningMessage(`Weave: ${message}`, save)) !== save) return;
+  const doc = vscode.workspace.textDocuments.find((d) => ctx.store.isSpecsDocument(d));
+  if (doc && (await doc.save())) await runCheck(ctx, request);
 }
 
 async function showOutputOffer(ctx: CommandContext, message: string): Promise<void> {

@@ -37,11 +37,12 @@ export interface TaskRunResult {
 export class TaskRunError extends Error {}
 
 export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> {
+  const taskDir = path.resolve(input.taskDir);
   const scratchDir = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-eval-'));
   try {
     const checkout = path.join(scratchDir, 'repo');
     try {
-      await git(['clone', '-q', '--no-checkout', path.join(input.taskDir, TASK_FILES.baseBundle), checkout], {
+      await git(['clone', '-q', '--no-checkout', path.join(taskDir, TASK_FILES.baseBundle), checkout], {
         cwd: scratchDir,
         isolated: true,
       });
@@ -55,7 +56,7 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
     await fs.writeFile(patchFile, input.patch);
     const logFile = path.join(scratchDir, 'eval.log');
     // The log goes to a file, not through runCommand's capped output: the markers can be anywhere in it.
-    const evalScript = path.join(path.resolve(input.taskDir), TASK_FILES.evalScript);
+    const evalScript = path.join(taskDir, TASK_FILES.evalScript);
     const outcome = await runCommand({
       command: `sh ${shQuote(evalScript)} ${shQuote(patchFile)} > ${shQuote(logFile)} 2>&1`,
       cwd: checkout,

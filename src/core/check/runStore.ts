@@ -95,7 +95,14 @@ export async function latestCleanRun(
   workspaceDir: string,
   covering: readonly string[] = [],
 ): Promise<RunRecord | null> {
-  const clean = (await listRuns(workspaceDir)).filter((r) => r.clean);
-  const complete = clean.find((r) => covering.every((id) => r.results.some((res) => res.id === id)));
-  return complete ?? clean[0] ?? null;
+  // Newest first, one file at a time: the answer is usually the first clean run, so most files are never read.
+  const dir = runsDir(workspaceDir);
+  let newestClean: RunRecord | null = null;
+  for (const name of (await runFileNames(dir)).reverse()) {
+    const run = await readRun(path.join(dir, name));
+    if (!run?.clean) continue;
+    if (covering.every((id) => run.results.some((r) => r.id === id))) return run;
+    newestClean ??= run;
+  }
+  return newestClean;
 }

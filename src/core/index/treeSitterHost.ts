@@ -106,6 +106,7 @@ export class TreeSitterHost {
       parser.delete();
       throw new Error(
         `the ${id} queries do not compile: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
       );
     }
     return { id, parser, query };

@@ -63,6 +63,11 @@ function coneOf(
   if (roots.size === 0) {
     uncertain.push('it declares no test.files and its test command names no workspace file');
   }
+  for (const root of roots.keys()) {
+    // A test Weave cannot parse (a shell script, a data-driven runner file) may load anything.
+    if (!index.files.has(root))
+      uncertain.push(`its test file ${root} has no grammar, so what it loads is unknown`);
+  }
   for (const anchor of options.resolved?.get(spec.id) ?? []) {
     if (!roots.has(anchor.file)) roots.set(anchor.file, `anchor ${anchor.anchor}`);
   }

@@ -14,8 +14,16 @@ import { agentScript, API_KEY, assertNothingLeftBehind, harness, isReviewConvers
 
 describe('agent run on the demo workspace', () => {
   test('fixes no-secret-caching through real edits and spec runs, leaving the user tree alone', async () => {
+    // Between the first and the second step the server rate-limits once and then cuts a stream mid-way: the
+    // client's retry and the one retry of a cut step must carry the run through.
+    const [first, ...rest] = fixSecretCachingSteps();
     const h = await harness([
-      agentScript(fixSecretCachingSteps()),
+      agentScript([
+        first!,
+        { kind: 'http', status: 429, headers: { 'retry-after': '0' } },
+        { kind: 'cut' },
+        ...rest,
+      ]),
       { matches: isReviewConversation, steps: [reviewAnswer(['no-secret-caching', 'cache-hit'])] },
     ]);
     try {
@@ -71,7 +79,11 @@ describe('agent run on the demo workspace', () => {
         ],
       );
       // The model got the real spec results back from run_specs.
-      const afterRunSpecs = h.server.chatRequests()[3]!.body!.messages!.at(-1)!;
+      const lastAgentRequest = h.server
+        .chatRequests()
+        .filter((r) => !isReviewConversation(String(r.body?.messages?.[0]?.content)))
+        .at(-1)!;
+      const afterRunSpecs = lastAgentRequest.body!.messages!.at(-1)!;
       assert.equal(afterRunSpecs.role, 'tool');
       assert.match(String(afterRunSpecs.content), /^8\/8 specs pass\./);
 
@@ -93,10 +105,23 @@ describe('agent run on the demo workspace', () => {
         );
       }
       const events = readTrajectory(result.trajectoryFile);
+      const tools = events.flatMap((e) => (e.type === 'tool' ? [e] : []));
       assert.deepEqual(
-        events.flatMap((e) => (e.type === 'tool' ? [e.name] : [])),
-        ['read_file', 'edit', 'edit', 'edit', 'run_specs', 'finish'],
+        tools.map((e) => e.name),
+        ['find_symbol', 'read_file', 'edit', 'edit', 'edit', 'run_specs', 'finish'],
       );
+      assert.match(
+        tools[0]!.result,
+        /^src\/client\.js:\d+-\d+ {2}method Client\.get$/m,
+        'find_symbol uses the index',
+      );
+      const modelEvents = events.flatMap((e) => (e.type === 'model' ? [e] : []));
+      assert.deepEqual(
+        modelEvents.map((e) => e.retriedAfterCut),
+        [false, true, false, false],
+        'step 2 survived a 429 and a cut stream',
+      );
+      assert.equal(h.server.chatRequests().filter((r) => r.step?.kind === 'http').length, 1);
       assert.deepEqual(
         events.map((e) => e.type).filter((t) => t !== 'tool' && t !== 'model'),
         ['start', 'specs', 'prompt', 'prompt', 'specs', 'end'],

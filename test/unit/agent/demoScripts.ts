@@ -5,7 +5,13 @@ import type { ScriptStep } from '../../support/scriptedOpenAiServer';
 /** Fixes no-secret-caching the way examples/patches/fix-secret-caching.patch does, through real edits. */
 export function fixSecretCachingSteps(): ScriptStep[] {
   return [
-    { kind: 'tools', calls: [{ name: 'read_file', arguments: { path: 'src/client.js' } }] },
+    {
+      kind: 'tools',
+      calls: [
+        { name: 'find_symbol', arguments: { name: 'Client.get' } },
+        { name: 'read_file', arguments: { path: 'src/client.js' } },
+      ],
+    },
     {
       kind: 'tools',
       content: 'Bypass the cache for requests that carry an Authorization header.',

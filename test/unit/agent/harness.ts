@@ -46,7 +46,13 @@ export async function harness(
     ...(setup.git === false ? { git: false } : {}),
   });
   const server = await startScriptedServer({ scripts, apiKey: API_KEY });
-  const specFile = await loadSpecs(repo.workspace);
+  const loaded = await loadSpecs(repo.workspace);
+  // This machine is shared with other test suites: a spec test that times out under load would be an
+  // environment failure, not an agent one, so the tests get a generous per-spec timeout.
+  const specFile = {
+    ...loaded,
+    specs: loaded.specs.map((s) => ({ ...s, test: { ...s.test, timeoutSeconds: 600 } })),
+  };
   const client = createModelClient({
     baseURL: server.baseURL,
     model: 'scripted-model',

@@ -59,6 +59,24 @@ describe('index: on-disk cache', () => {
     assert.deepEqual(next.files.get('web/client.ts')!.imports, ['web/lib/index.ts', 'web/util.js']);
   });
 
+  it('cached imports are resolved again when files are added (an import that now resolves)', async () => {
+    const dir = fixtureCopy();
+    fs.writeFileSync(
+      path.join(dir, 'web/late.ts'),
+      "import { later } from './later';\nexport const x = later;\n",
+    );
+    const first = await run(dir);
+    assert.deepEqual(first.files.get('web/late.ts')!.imports, []);
+    fs.writeFileSync(path.join(dir, 'web/later.ts'), 'export const later = 1;\n');
+    const next = await run(dir);
+    assert.equal(next.stats.cacheHits, next.stats.files - 1);
+    assert.deepEqual(next.files.get('web/late.ts')!.imports, ['web/later.ts']);
+    assert.deepEqual(next.importersOf('web/later.ts'), ['web/late.ts']);
+    // symbols decoded lazily from the cache answer queries like freshly parsed ones
+    assert.equal(next.findSymbol('LruCache.get').length, 2);
+    assert.equal(next.enclosingSymbol('web/lib/cache.ts', 4)?.qualifiedName, 'LruCache.get');
+  });
+
   it('a damaged cache file is ignored (cold run), then rewritten', async () => {
     const dir = fixtureCopy();
     await run(dir);

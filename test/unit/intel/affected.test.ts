@@ -197,3 +197,17 @@ void test('a workspace in a subfolder of its repository sees workspace-relative 
     removeDir(outer);
   }
 });
+
+void test('a test file without a grammar (a shell script) may load anything: its spec is selected for any change', async () => {
+  const specs = JSON.parse(PROJECT['.weave/specs.json']!) as { specs: unknown[] };
+  specs.specs.push(spec('shell', 'test/run.sh'));
+  writeFiles(dir, {
+    'test/run.sh': 'node -e "require(\'./src/lonely\')"\n',
+    '.weave/specs.json': JSON.stringify(specs),
+  });
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', 'shell spec');
+  const result = await selectAffected({ workspaceDir: dir, files: ['src/lonely.js'] });
+  assert.deepEqual(ids(result), ['lonely', 'report', 'shell']);
+  assert.match(result.affected[2]!.reasons[0]!, /its test file test\/run\.sh has no grammar/);
+});

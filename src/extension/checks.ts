@@ -35,7 +35,7 @@ export type CheckResult =
   | { ran: true; outcome: CheckOutcome }
   | {
       ran: false;
-      reason: 'untrusted' | 'invalid-specs' | 'cancelled' | 'nothing-to-run' | 'failed';
+      reason: 'untrusted' | 'invalid-specs' | 'unsaved-specs' | 'cancelled' | 'nothing-to-run' | 'failed';
       message: string;
     };
 

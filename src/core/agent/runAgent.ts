@@ -188,7 +188,12 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
 
         const diff = await diffWorkspace(dir, baseTree);
         let after: SpecResult[] = [];
-        if (!userSignal.aborted) {
+        if (!userSignal.aborted && diff.files.length === 0) {
+          // Nothing changed: the code is the code the "before" verdicts were measured on.
+          phase('specs-after', 'nothing changed: the verdicts are those from before');
+          after = before;
+          trajectory.write({ type: 'specs', phase: 'after', results: brief(after), unchangedTree: true });
+        } else if (!userSignal.aborted) {
           phase('specs-after', 'running every spec after the change');
           after = await run(undefined, userSignal);
           trajectory.write({ type: 'specs', phase: 'after', results: brief(after) });

@@ -21,6 +21,8 @@ export type TrajectoryEvent =
       type: 'specs';
       phase: 'before' | 'after';
       results: Array<{ id: string; verdict: string; reason?: string }>;
+      /** After a run that changed nothing, the before verdicts stand (the same code is not run twice). */
+      unchangedTree?: boolean;
     }
   | {
       type: 'model';

@@ -292,8 +292,10 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
       await fs.copyFile(path.join(stage, file), path.join(outDir, file));
     await fs.chmod(path.join(outDir, TASK_FILES.evalScript), 0o755);
     if (options.datasetFile !== undefined) {
-      await fs.mkdir(path.dirname(path.resolve(options.datasetFile)), { recursive: true });
-      await fs.appendFile(options.datasetFile, `${toDatasetLine(task)}\n`);
+      const datasetDir = path.dirname(path.resolve(options.datasetFile));
+      await fs.mkdir(datasetDir, { recursive: true });
+      const taskDirFromDataset = path.relative(datasetDir, outDir).split(path.sep).join('/') || '.';
+      await fs.appendFile(options.datasetFile, `${toDatasetLine(task, taskDirFromDataset)}\n`);
     }
     return { ...result, written: true };
   } finally {

@@ -85,11 +85,16 @@ export type Task = z.infer<typeof taskSchema>;
 export type TaskSpec = z.infer<typeof taskSpecSchema>;
 export type SpecOutcome = z.infer<typeof specOutcomeSchema>;
 
-/** One line of a SWE-bench-style dataset: the same fields, with FAIL_TO_PASS / PASS_TO_PASS as JSON strings. */
-export function toDatasetLine(task: Task): string {
+/**
+ * One line of a SWE-bench-style dataset: the same fields, with FAIL_TO_PASS / PASS_TO_PASS as JSON strings, and
+ * `base_bundle` / `task_dir` relative to the dataset file so a harness finds the base and eval.sh from the line.
+ */
+export function toDatasetLine(task: Task, taskDirFromDataset: string): string {
   return JSON.stringify({
     ...task,
     FAIL_TO_PASS: JSON.stringify(task.FAIL_TO_PASS),
     PASS_TO_PASS: JSON.stringify(task.PASS_TO_PASS),
+    task_dir: taskDirFromDataset,
+    base_bundle: taskDirFromDataset === '.' ? task.base_bundle : `${taskDirFromDataset}/${task.base_bundle}`,
   });
 }

@@ -1,9 +1,12 @@
-// Runs parse jobs on a pool of worker threads (parseWorker.ts), largest files first, in small batches that
-// each worker pulls when it is free, so one huge file does not leave the other workers idle at the end.
+// Runs parse jobs on a pool of worker threads (parseWorker.ts), in small batches that each worker pulls when it
+// is free, largest files first so one big file does not leave the other workers idle at the end. A worker
+// prefers batches of languages it has already loaded: compiling a language's query costs up to ~0.5 s per
+// worker (JavaScript/TypeScript), so spreading every language over every worker would waste that much.
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { GrammarLocation } from './grammarLocation';
 import type { ParseJob, ParseOutcome } from './parseFile';
+import type { LanguageId } from './types';
 import type { WorkerBatch, WorkerReply } from './parseWorker';
 
 const batchMaxFiles = 32;
@@ -19,22 +22,25 @@ export async function parseInWorkers(
   jobs: ParseJob[],
   options: { workers: number; location: GrammarLocation; signal?: AbortSignal },
 ): Promise<PoolResult> {
-  const batches = makeBatches(jobs);
+  const queues = makeBatchQueues(jobs);
+  const batchCount = [...queues.values()].reduce((n, q) => n + q.batches.length, 0);
   const outcomes: ParseOutcome[] = [];
   const liveTreesByWorker = new Map<Worker, number>();
   // parseWorker.js sits next to this module both in dist/ (bundles) and in out/src/core/index/ (transpiled).
   const script = path.join(__dirname, 'parseWorker.js');
-  const count = Math.max(1, Math.min(options.workers, batches.length));
+  const count = Math.max(1, Math.min(options.workers, batchCount));
   const workers: Worker[] = [];
   try {
     await new Promise<void>((resolve, reject) => {
-      let next = 0;
+      const loadedBy = new Map<Worker, Set<LanguageId>>();
       let running = 0;
       const onAbort = () => reject(options.signal?.reason ?? new Error('indexing was cancelled'));
       if (options.signal?.aborted) return onAbort();
       options.signal?.addEventListener('abort', onAbort, { once: true });
       const feed = (worker: Worker) => {
-        const batch = batches[next++];
+        const loaded = loadedBy.get(worker) ?? new Set<LanguageId>();
+        loadedBy.set(worker, loaded);
+        const batch = nextBatch(queues, loaded);
         if (batch === undefined) {
           if (--running === 0) {
             options.signal?.removeEventListener('abort', onAbort);
@@ -69,20 +75,48 @@ export async function parseInWorkers(
   return { outcomes, liveTrees };
 }
 
-function makeBatches(jobs: ParseJob[]): ParseJob[][] {
+interface LanguageQueue {
+  batches: ParseJob[][];
+  /** Bytes in the batches not handed out yet. */
+  remainingBytes: number;
+}
+
+/** Per language: batches of up to batchMaxFiles files / batchMaxBytes, largest files first. */
+function makeBatchQueues(jobs: ParseJob[]): Map<LanguageId, LanguageQueue> {
+  const queues = new Map<LanguageId, LanguageQueue>();
   const sorted = [...jobs].sort((a, b) => b.sizeBytes - a.sizeBytes);
-  const batches: ParseJob[][] = [];
-  let current: ParseJob[] = [];
-  let bytes = 0;
+  const open = new Map<LanguageId, { jobs: ParseJob[]; bytes: number }>();
   for (const job of sorted) {
-    if (current.length > 0 && (current.length >= batchMaxFiles || bytes + job.sizeBytes > batchMaxBytes)) {
-      batches.push(current);
-      current = [];
-      bytes = 0;
+    let queue = queues.get(job.language);
+    if (!queue) queues.set(job.language, (queue = { batches: [], remainingBytes: 0 }));
+    queue.remainingBytes += job.sizeBytes;
+    const current = open.get(job.language);
+    if (current && current.jobs.length < batchMaxFiles && current.bytes + job.sizeBytes <= batchMaxBytes) {
+      current.jobs.push(job);
+      current.bytes += job.sizeBytes;
+    } else {
+      const fresh = { jobs: [job], bytes: job.sizeBytes };
+      open.set(job.language, fresh);
+      queue.batches.push(fresh.jobs);
     }
-    current.push(job);
-    bytes += job.sizeBytes;
   }
-  if (current.length > 0) batches.push(current);
-  return batches;
+  return queues;
+}
+
+/** The next batch for a worker: from its loaded languages first, else from the language with most left. */
+function nextBatch(queues: Map<LanguageId, LanguageQueue>, loaded: Set<LanguageId>): ParseJob[] | undefined {
+  let best: [LanguageId, LanguageQueue] | undefined;
+  for (const preferLoaded of [true, false]) {
+    for (const [language, queue] of queues) {
+      if (queue.batches.length === 0 || (preferLoaded && !loaded.has(language))) continue;
+      if (!best || queue.remainingBytes > best[1].remainingBytes) best = [language, queue];
+    }
+    if (best) break;
+  }
+  if (!best) return undefined;
+  const [language, queue] = best;
+  const batch = queue.batches.shift()!;
+  for (const job of batch) queue.remainingBytes -= job.sizeBytes;
+  loaded.add(language);
+  return batch;
 }

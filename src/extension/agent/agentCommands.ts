@@ -24,17 +24,16 @@ export interface AgentRunOutcome {
   decision: ReviewDecision | 'nothing-to-apply';
 }
 
+/** Registers the agent's commands; the caller adds the returned disposables to context.subscriptions. */
 export function registerAgentCommands(
   context: vscode.ExtensionContext,
   deps: AgentCommandDeps,
 ): vscode.Disposable[] {
-  const disposables = [
+  return [
     vscode.commands.registerCommand('weave.agent.setApiKey', () => setApiKey(context)),
     vscode.commands.registerCommand('weave.agent.runAll', () => runAll(context, deps)),
     vscode.commands.registerCommand('weave.agent.matrix', () => showMatrix(context, deps)),
   ];
-  context.subscriptions.push(...disposables);
-  return disposables;
 }
 
 async function setApiKey(context: vscode.ExtensionContext): Promise<void> {

@@ -1,7 +1,8 @@
 // The other commands of the table: the spec graph document and "init specs" on a folder that has specs.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { readText, until, workspaceUri } from '../helpers';
+import type { CheckResult } from '../../../src/extension/checks';
+import { readText, until, weaveApi, workspaceUri } from '../helpers';
 
 suite('graph and init commands', () => {
   test('"show spec graph" opens a Mermaid graph of the specs with their edges and verdicts', async () => {
@@ -30,5 +31,33 @@ suite('graph and init commands', () => {
       vscode.window.activeTextEditor?.document.uri.toString() === specs.toString() ? true : undefined,
     );
     assert.equal(await readText(specs), before);
+  });
+
+  test('a check with unsaved changes in specs.json runs nothing and asks to save', async () => {
+    const specs = workspaceUri('.weave', 'specs.json');
+    const api = await weaveApi();
+    const previous = api.lastRun()?.run.id;
+    const doc = await vscode.workspace.openTextDocument(specs);
+    const title = 'add returns the sum';
+    const offset = doc.getText().indexOf(title);
+    const range = new vscode.Range(doc.positionAt(offset), doc.positionAt(offset + title.length));
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(specs, range, 'add returns the total');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    try {
+      const result = await vscode.commands.executeCommand<CheckResult>('weave.check');
+      assert.equal(result.ran, false);
+      assert.ok(!result.ran && result.reason === 'unsaved-specs');
+      assert.equal(api.lastRun()?.run.id, previous);
+    } finally {
+      const undo = new vscode.WorkspaceEdit();
+      undo.replace(
+        specs,
+        new vscode.Range(range.start, range.start.translate(0, 'add returns the total'.length)),
+        title,
+      );
+      assert.ok(await vscode.workspace.applyEdit(undo));
+      await doc.save();
+    }
   });
 });

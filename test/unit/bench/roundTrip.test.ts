@@ -112,6 +112,8 @@ describe('weave export + eval round trip on examples/', () => {
     assert.equal(line.FAIL_TO_PASS, '["no-secret-caching"]', 'JSON-encoded string in the dataset line');
     assert.equal(typeof line.PASS_TO_PASS, 'string');
     assert.equal(line.instance_id, task.instance_id);
+    assert.equal(line.task_dir, 'task', 'the task folder, relative to the dataset file');
+    assert.equal(line.base_bundle, 'task/base.bundle');
   });
 
   it('gold.patch holds the uncommitted fix and untracked files, not ignored ones', () => {

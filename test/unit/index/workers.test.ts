@@ -41,7 +41,7 @@ describe('index: worker threads', () => {
     assert.equal(pooled.liveTrees, 0);
   });
 
-  it('an aborted index rejects and leaves no worker behind', async () => {
+  it('an aborted index rejects with the abort reason (the pool workers are terminated)', async () => {
     const indexer = createIndexer({ workspaceDir: dir, useCache: false, workers: 2 });
     const controller = new AbortController();
     const pending = indexer.indexWorkspace({ signal: controller.signal });

@@ -6,8 +6,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { SpecResult, Verdict } from '../check/types';
 import { runSpecs } from '../check/runSpecs';
+import { withAgentCheckout } from './isolatedCheckout';
 import { newRunId } from '../check/runStore';
-import { withWorktree, WORKING_TREE } from '../git/worktree';
 import type { SpecFile } from '../spec/schema';
 import { runAgentLoop, type AgentBudgets, type LoopOutcome, type StopReason } from './agentLoop';
 import type { ModelClient, ModelUsage } from './modelClient';
@@ -122,9 +122,8 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
   });
 
   phase('worktree', 'creating a throw-away worktree');
-  const outcome = await withWorktree(
+  const outcome = await withAgentCheckout(
     options.workspaceDir,
-    WORKING_TREE,
     async (dir): Promise<WorktreeOutcome> => {
       const run = (ids: string[] | undefined, signal: AbortSignal): Promise<SpecResult[]> =>
         runSpecs({

@@ -33,6 +33,7 @@ export async function parseInWorkers(
   try {
     await new Promise<void>((resolve, reject) => {
       const loadedBy = new Map<Worker, Set<LanguageId>>();
+      const loadedAnywhere = new Set<LanguageId>();
       let running = 0;
       const onAbort = () => reject(options.signal?.reason ?? new Error('indexing was cancelled'));
       if (options.signal?.aborted) return onAbort();
@@ -40,7 +41,7 @@ export async function parseInWorkers(
       const feed = (worker: Worker) => {
         const loaded = loadedBy.get(worker) ?? new Set<LanguageId>();
         loadedBy.set(worker, loaded);
-        const batch = nextBatch(queues, loaded);
+        const batch = nextBatch(queues, loaded, loadedAnywhere);
         if (batch === undefined) {
           if (--running === 0) {
             options.signal?.removeEventListener('abort', onAbort);
@@ -103,12 +104,24 @@ function makeBatchQueues(jobs: ParseJob[]): Map<LanguageId, LanguageQueue> {
   return queues;
 }
 
-/** The next batch for a worker: from its loaded languages first, else from the language with most left. */
-function nextBatch(queues: Map<LanguageId, LanguageQueue>, loaded: Set<LanguageId>): ParseJob[] | undefined {
+/**
+ * The next batch for a worker, from the language with most work left among, in this order: the languages it
+ * has loaded, those no worker has loaded yet, any.
+ */
+function nextBatch(
+  queues: Map<LanguageId, LanguageQueue>,
+  loaded: Set<LanguageId>,
+  loadedAnywhere: Set<LanguageId>,
+): ParseJob[] | undefined {
+  const tiers: Array<(language: LanguageId) => boolean> = [
+    (language) => loaded.has(language),
+    (language) => !loadedAnywhere.has(language),
+    () => true,
+  ];
   let best: [LanguageId, LanguageQueue] | undefined;
-  for (const preferLoaded of [true, false]) {
+  for (const eligible of tiers) {
     for (const [language, queue] of queues) {
-      if (queue.batches.length === 0 || (preferLoaded && !loaded.has(language))) continue;
+      if (queue.batches.length === 0 || !eligible(language)) continue;
       if (!best || queue.remainingBytes > best[1].remainingBytes) best = [language, queue];
     }
     if (best) break;
@@ -118,5 +131,6 @@ function nextBatch(queues: Map<LanguageId, LanguageQueue>, loaded: Set<LanguageI
   const batch = queue.batches.shift()!;
   for (const job of batch) queue.remainingBytes -= job.sizeBytes;
   loaded.add(language);
+  loadedAnywhere.add(language);
   return batch;
 }

@@ -39,12 +39,13 @@ async function gitListing(workspaceDir: string): Promise<WorkspaceListing | unde
   } catch {
     return undefined;
   }
+  // `check-ignore .` exits 0 when the workspace folder itself is ignored (ls-files would list nothing), 1 when
+  // it is not; anything else is an error. Only a clear 1 lets git list the files; otherwise walk.
   try {
-    // Exit 0 = the workspace folder itself is ignored: ls-files would list nothing, so walk it instead.
-    await git(['check-ignore', '-q', '--no-index', path.resolve(workspaceDir)]);
+    await git(['check-ignore', '-q', '--no-index', '.']);
     return undefined;
-  } catch {
-    // not ignored (exit 1): use git's listing
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 1) return undefined;
   }
   const { stdout } = await git(['ls-files', '-z', '--cached', '--others', '--exclude-standard']);
   const files = [...new Set(stdout.split('\0').filter((f) => f.length > 0))];

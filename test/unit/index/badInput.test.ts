@@ -131,6 +131,16 @@ describe('index: bad input', () => {
     assert.deepEqual([...result.files.keys()], ['a.js']);
   });
 
+  it('the same ignored workspace opened through a symlinked path', async () => {
+    const dir = workspace({ '.gitignore': 'corpus/\n', 'corpus/a.js': 'function a() {}\n' });
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+    const link = path.join(dir, '..', `${path.basename(dir)}-link`);
+    fs.symlinkSync(path.join(dir, 'corpus'), link);
+    dirs.push(link);
+    const result = await index(link);
+    assert.deepEqual([...result.files.keys()], ['a.js']);
+  });
+
   it('invalid UTF-8 and an empty file are indexed without throwing', async () => {
     const dir = workspace({ 'empty.ts': '', 'latin1.py': Buffer.from('s = "caf\xe9"\n', 'latin1') });
     const result = await index(dir);

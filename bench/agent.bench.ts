@@ -44,12 +44,27 @@ async function loadSpecs(dir: string): Promise<SpecFile> {
   return loaded.specFile;
 }
 
+const touchCache: ScriptStep = {
+  kind: 'tools',
+  calls: [
+    {
+      name: 'edit',
+      arguments: {
+        path: 'src/cache.js',
+        search: "'use strict';\n",
+        replace: "'use strict';\n// touched by the agent\n",
+      },
+    },
+  ],
+};
+
 async function matrixWallTime(concurrency: number): Promise<{ ms: number; runs: number }> {
   const repo = createDemoRepo();
   const server = await startScriptedServer({
     scripts: [
       { matches: (k) => k.includes('\n\nTarget: all specs together'), steps: fixSecretCachingSteps() },
-      { matches: () => true, steps: finishOnlySteps() },
+      // Every "alone" run changes a line, so each cell costs a real spec run after, as with a real model.
+      { matches: () => true, steps: [touchCache, ...finishOnlySteps()] },
     ],
   });
   try {

@@ -31,7 +31,8 @@ export function formatMatrix(matrix: MatrixResult): string {
         const flag = solved !== undefined && broke.has(`${solved}→${j}`) ? '!' : solved === j ? '*' : ' ';
         return `${SYMBOL[cell]}${flag}`.padStart(4);
       })
-      .join('');
+      .join('')
+      .trimEnd();
   lines.push(row('before', matrix.before));
   ids.forEach((id, i) => lines.push(row(`${String(i + 1).padStart(2)} ${id}`, matrix.alone[id], id)));
   lines.push(row('all together', matrix.together));

@@ -116,7 +116,7 @@ export function createModelClient(config: ModelConfig): ModelClient {
     maxRetries: config.maxRetries ?? 3,
   });
   const stream = config.stream ?? true;
-  const describe = { baseURL: config.baseURL, model: config.model };
+  const where = { baseURL: config.baseURL, model: config.model };
 
   async function attempt(
     request: CompletionRequest,
@@ -133,9 +133,9 @@ export function createModelClient(config: ModelConfig): ModelClient {
       try {
         completion = await client.chat.completions.create({ ...params, stream: false }, options);
       } catch (error) {
-        throw classify(error, describe, false);
+        throw classify(error, where, false);
       }
-      return parseCompletion(completion, describe);
+      return parseCompletion(completion, where);
     }
     let chunks: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
     try {
@@ -144,9 +144,9 @@ export function createModelClient(config: ModelConfig): ModelClient {
         options,
       );
     } catch (error) {
-      throw classify(error, describe, false);
+      throw classify(error, where, false);
     }
-    return accumulate(chunks, describe);
+    return accumulate(chunks, where);
   }
 
   return {

@@ -13,8 +13,8 @@ import { joinedQuerySource } from './treeSitterHost';
 import type { FileIndex, LanguageId, SymbolDef } from './types';
 
 /** Bump when extract.ts changes what it produces for the same tree, or when the encoding below changes. */
-const extractorVersion = 2;
-const cacheFileName = 'index-v2.json';
+const extractorVersion = 3;
+const cacheFileName = 'index-v3.json';
 
 /** What is kept per file: the extraction without `path` and `imports` (imports are resolved per run). */
 export type CachedFile = Omit<FileIndex, 'path' | 'imports'>;
@@ -49,7 +49,7 @@ const symbolKinds: SymbolDef['kind'][] = [
   'other',
 ];
 const kindCodes = new Map(symbolKinds.map((k, i) => [k, i]));
-/** Integers per symbol: kind, range (4), name range (4). */
+/** Integers per symbol: kind, range (4), name range (4), stored as deltas (see encodePositions). */
 const intsPerSymbol = 9;
 
 /**
@@ -134,14 +134,6 @@ function encodeEntry(file: string, entry: CacheEntry): EncodedEntry {
     stored[11] = imports.join('\n');
     return stored;
   }
-  const ints: number[] = [];
-  for (const s of f.symbols) {
-    const r = s.range;
-    const n = s.nameRange;
-    ints.push(kindCodes.get(s.kind) ?? symbolKinds.length - 1);
-    ints.push(r.start.line, r.start.column, r.end.line, r.end.column);
-    ints.push(n.start.line, n.start.column, n.end.line, n.end.column);
-  }
   const encoded: EncodedEntry = [
     file,
     size,
@@ -151,7 +143,7 @@ function encodeEntry(file: string, entry: CacheEntry): EncodedEntry {
     f.sizeBytes,
     f.hasSyntaxErrors ? 1 : 0,
     f.symbols.map((s) => s.qualifiedName).join('\n'),
-    Buffer.from(Int32Array.from(ints).buffer).toString('base64'),
+    encodePositions(f.symbols),
     f.references.join('\n'),
     f.importSpecifiers.join('\n'),
     imports.join('\n'),
@@ -159,6 +151,51 @@ function encodeEntry(file: string, entry: CacheEntry): EncodedEntry {
   if (f.symbols.some((s) => s.name !== lastSegment(s.qualifiedName)))
     encoded.push(f.symbols.map((s) => s.name).join('\n'));
   return encoded;
+}
+
+/**
+ * `<count>:` then, per symbol, 9 comma-separated integers: kind, start line (relative to the previous
+ * symbol's), start column, end line (relative to start), end column, and the name range the same way relative
+ * to the definition. Deltas keep the numbers to a digit or two: about half the size of raw int32s in base64,
+ * and the cache file's size is most of a warm run's time.
+ */
+function encodePositions(symbols: SymbolDef[]): string {
+  const ints: number[] = [];
+  let previousLine = 0;
+  for (const s of symbols) {
+    const r = s.range;
+    const n = s.nameRange;
+    ints.push(kindCodes.get(s.kind) ?? symbolKinds.length - 1);
+    ints.push(r.start.line - previousLine, r.start.column, r.end.line - r.start.line, r.end.column);
+    ints.push(n.start.line - r.start.line, n.start.column, n.end.line - n.start.line, n.end.column);
+    previousLine = r.start.line;
+  }
+  return `${symbols.length}:${ints.join(',')}`;
+}
+
+function decodePositions(
+  encoded: string,
+  count: number,
+): Array<Pick<SymbolDef, 'kind' | 'range' | 'nameRange'>> {
+  const body = encoded.slice(encoded.indexOf(':') + 1);
+  const ints = body === '' ? [] : body.split(',').map(Number);
+  if (ints.length !== count * intsPerSymbol || ints.some((n) => !Number.isInteger(n))) {
+    throw new Error('damaged index cache entry: delete .weave/cache/index to rebuild it');
+  }
+  const out: Array<Pick<SymbolDef, 'kind' | 'range' | 'nameRange'>> = [];
+  let previousLine = 0;
+  for (let o = 0; o < ints.length; o += intsPerSymbol) {
+    const at = (k: number) => ints[o + k]!;
+    const startLine = previousLine + at(1);
+    const nameLine = startLine + at(5);
+    out.push({
+      kind: symbolKinds[at(0)] ?? 'other',
+      range: { start: { line: startLine, column: at(2) }, end: { line: startLine + at(3), column: at(4) } },
+      nameRange: { start: { line: nameLine, column: at(6) }, end: { line: nameLine + at(7), column: at(8) } },
+    });
+    previousLine = startLine;
+  }
+  return out;
 }
 
 function lastSegment(qualifiedName: string): string {
@@ -175,32 +212,24 @@ function decodeEntry(e: EncodedEntry): CacheEntry {
     sizeBytes,
     hasSyntaxErrors,
     qualified,
-    packedInts,
+    positions,
     references,
     specifiers,
   ] = e;
   const [, , , , , , , , , , , imports, names] = e;
-  const qualifiedNames = qualified === '' ? [] : qualified.split('\n');
-  // base64 of int32s (4 bytes each): the length gives the count without decoding.
-  const padding = packedInts.endsWith('==') ? 2 : packedInts.endsWith('=') ? 1 : 0;
-  if ((packedInts.length * 3) / 4 - padding !== qualifiedNames.length * intsPerSymbol * 4) {
-    throw new Error('damaged cache entry');
-  }
+  // Only the count is read now; names and positions are decoded when the symbols are first asked for.
+  const symbolCount = Number.parseInt(positions, 10);
+  if (!Number.isInteger(symbolCount) || symbolCount < 0) throw new Error('damaged index cache entry');
   const decodeSymbols = (): SymbolDef[] => {
-    const bytes = Buffer.from(packedInts, 'base64');
-    const ints = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
+    const qualifiedNames = qualified === '' ? [] : qualified.split('\n');
     const simpleNames = names?.split('\n');
-    return qualifiedNames.map((qualifiedName, i) => {
-      const o = i * intsPerSymbol;
-      const at = (k: number) => ints[o + k]!;
-      return {
-        name: simpleNames?.[i] ?? lastSegment(qualifiedName),
-        qualifiedName,
-        kind: symbolKinds[at(0)] ?? 'other',
-        range: { start: { line: at(1), column: at(2) }, end: { line: at(3), column: at(4) } },
-        nameRange: { start: { line: at(5), column: at(6) }, end: { line: at(7), column: at(8) } },
-      };
-    });
+    const places = decodePositions(positions, qualifiedNames.length);
+    if (qualifiedNames.length !== symbolCount) throw new Error('damaged index cache entry');
+    return qualifiedNames.map((qualifiedName, i) => ({
+      name: simpleNames?.[i] ?? lastSegment(qualifiedName),
+      qualifiedName,
+      ...places[i]!,
+    }));
   };
   const file: CachedFile = {
     language,
@@ -217,7 +246,7 @@ function decodeEntry(e: EncodedEntry): CacheEntry {
     size,
     mtimeMs,
     file,
-    symbolCount: qualifiedNames.length,
+    symbolCount,
     imports: imports === '' ? [] : imports.split('\n'),
     encoded: e,
   };

@@ -31,7 +31,7 @@ describe('index: on-disk cache', () => {
     const dir = fixtureCopy();
     const cold = await run(dir);
     assert.equal(cold.stats.cacheHits, 0);
-    assert.ok(fs.existsSync(path.join(dir, '.weave/cache/index/index-v2.json')));
+    assert.ok(fs.existsSync(path.join(dir, '.weave/cache/index/index-v3.json')));
     const warm = await run(dir);
     assert.equal(warm.stats.cacheHits, warm.stats.files);
     assert.equal(comparable(warm), comparable(cold));
@@ -80,7 +80,7 @@ describe('index: on-disk cache', () => {
   it('a damaged cache file is ignored (cold run), then rewritten', async () => {
     const dir = fixtureCopy();
     await run(dir);
-    fs.writeFileSync(path.join(dir, '.weave/cache/index/index-v2.json'), '{"fingerprint": ');
+    fs.writeFileSync(path.join(dir, '.weave/cache/index/index-v3.json'), '{"fingerprint": ');
     const next = await run(dir);
     assert.equal(next.stats.cacheHits, 0);
     assert.equal((await run(dir)).stats.cacheHits, next.stats.files);

@@ -3,10 +3,12 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { AffectedSelector } from './affected';
+import { registerAgentCommands } from './agent/agentCommands';
 import { AnchorLocator } from './anchors';
 import { CheckService, type CheckOutcome } from './checks';
 import { registerCommands } from './commands';
 import { CheckDiagnostics } from './diagnostics';
+import { registerExportCommands } from './exportTask';
 import { connectPanel } from './panelBridge';
 import { readSettings } from './settings';
 import { SPECS_RELATIVE_PATH, SpecStore } from './specStore';
@@ -46,6 +48,10 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
       'weave.newSpec',
       'weave.showGraph',
       'weave.init',
+      'weave.export',
+      'weave.agent.runAll',
+      'weave.agent.matrix',
+      'weave.agent.setApiKey',
     ]) {
       context.subscriptions.push(
         vscode.commands.registerCommand(id, () =>
@@ -69,10 +75,12 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
   context.subscriptions.push(
     checks.onDidFinish((outcome) => diagnostics.update(outcome)),
     ...registerCommands({ store, checks, affected, log }),
+    ...registerAgentCommands(context, { store, log }),
     checkOnSave(store, checks, affected, log),
     connectPanel(context, store, checks, anchors, log),
     vscode.workspace.onDidGrantWorkspaceTrust(() => log.info('folder trusted: checks can run')),
   );
+  registerExportCommands(context, { folder: () => folder, log });
   // Validate an already open specs.json right away (cheap: one JSON file, not the workspace).
   if (vscode.workspace.textDocuments.some((d) => store.isSpecsDocument(d))) void store.reload();
 

@@ -4,7 +4,7 @@
 // "satisfiable alone, not together" (j passes when solved alone, not in the all-together run).
 import type { SpecResult, Verdict } from '../check/types';
 import { runSpecs } from '../check/runSpecs';
-import { withAgentCheckout } from './isolatedCheckout';
+import { WORKING_TREE, withWorktree } from '../git/worktree';
 import {
   runAgent,
   type AgentProgress,
@@ -48,7 +48,7 @@ export interface MatrixResult {
 export async function runMatrix(options: MatrixOptions): Promise<MatrixResult> {
   const started = performance.now();
   const specIds = options.specFile.specs.map((s) => s.id);
-  const before = await withAgentCheckout(options.workspaceDir, (dir) =>
+  const before = await withWorktree(options.workspaceDir, WORKING_TREE, (dir) =>
     runSpecs({
       workspaceDir: dir,
       specFile: options.specFile,

@@ -6,7 +6,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { SpecResult, Verdict } from '../check/types';
 import { runSpecs } from '../check/runSpecs';
-import { withAgentCheckout } from './isolatedCheckout';
+import { ensureRunsIgnored } from '../check/runStore';
+import { WORKING_TREE, withWorktree } from '../git/worktree';
 import { newRunId } from '../check/runStore';
 import type { SpecFile } from '../spec/schema';
 import { runAgentLoop, type AgentBudgets, type LoopOutcome, type StopReason } from './agentLoop';
@@ -122,89 +123,93 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
   });
 
   phase('worktree', 'creating a throw-away worktree');
-  const outcome = await withAgentCheckout(options.workspaceDir, async (dir): Promise<WorktreeOutcome> => {
-    const run = (ids: string[] | undefined, signal: AbortSignal): Promise<SpecResult[]> =>
-      runSpecs({
-        workspaceDir: dir,
-        specFile: options.specFile,
-        ...(ids ? { only: ids } : {}),
-        signal,
-        ...(options.specConcurrency ? { concurrency: options.specConcurrency } : {}),
-      });
-    let before = options.before;
-    if (!before) {
-      phase('specs-before', 'running every spec before the change');
-      before = await run(undefined, userSignal);
-    }
-    trajectory.write({ type: 'specs', phase: 'before', results: brief(before) });
-    const baseTree = await snapshotWorkspace(dir);
-    const protectedFiles = options.specFile.specs.flatMap((s) => s.test.files);
-    const jail = await WorkspaceJail.create(dir, protectedFiles);
-    const worktreeIndex: WorktreeIndex | undefined =
-      options.useIndex === false ? undefined : createWorktreeIndex(dir);
-    try {
-      const potentialInteractions =
-        options.potentialInteractions ??
-        (await worktreeIndex?.potentialInteractions(options.specFile).catch(() => undefined));
-      const promptInput = {
-        specFile: options.specFile,
-        target: options.target,
-        agentsMd: await readOptional(path.join(dir, 'AGENTS.md')),
-        before,
-        ...(potentialInteractions ? { potentialInteractions } : {}),
-      };
-      const system = buildSystemPrompt(promptInput);
-      const task = buildTaskPrompt(promptInput);
-      trajectory.write({ type: 'prompt', role: 'system', content: system });
-      trajectory.write({ type: 'prompt', role: 'user', content: task });
-
-      phase('agent', `agent working on ${targetLabel(options.target)}`);
-      const loop = await runAgentLoop({
-        client: options.client,
-        system,
-        task,
-        budgets,
-        userSignal,
-        deadline: AbortSignal.timeout(budgets.timeoutSeconds * 1000),
-        trajectory,
-        redact,
-        onProgress: progress,
-        tools: {
-          jail,
-          specIds: options.specFile.specs.map((s) => s.id),
-          runSpecs: run,
-          symbols: (): Promise<SymbolLookup> =>
-            worktreeIndex
-              ? Promise.resolve(worktreeIndex)
-              : Promise.reject(
-                  new Error('the symbol index is off for this run; use search_text and read_file'),
-                ),
-          onFileChanged: () => worktreeIndex?.markChanged(),
-        },
-      });
-
-      const diff = await diffWorkspace(dir, baseTree);
-      let after: SpecResult[] = [];
-      if (!userSignal.aborted && diff.files.length === 0) {
-        // Nothing changed: the code is the code the "before" verdicts were measured on.
-        phase('specs-after', 'nothing changed: the verdicts are those from before');
-        after = before;
-        trajectory.write({ type: 'specs', phase: 'after', results: brief(after), unchangedTree: true });
-      } else if (!userSignal.aborted) {
-        phase('specs-after', 'running every spec after the change');
-        after = await run(undefined, userSignal);
-        trajectory.write({ type: 'specs', phase: 'after', results: brief(after) });
+  const outcome = await withWorktree(
+    options.workspaceDir,
+    WORKING_TREE,
+    async (dir): Promise<WorktreeOutcome> => {
+      const run = (ids: string[] | undefined, signal: AbortSignal): Promise<SpecResult[]> =>
+        runSpecs({
+          workspaceDir: dir,
+          specFile: options.specFile,
+          ...(ids ? { only: ids } : {}),
+          signal,
+          ...(options.specConcurrency ? { concurrency: options.specConcurrency } : {}),
+        });
+      let before = options.before;
+      if (!before) {
+        phase('specs-before', 'running every spec before the change');
+        before = await run(undefined, userSignal);
       }
-      const testFiles = new Map<string, string>();
-      for (const f of new Set(protectedFiles)) {
-        const text = await readOptional(path.join(dir, f));
-        if (text !== undefined) testFiles.set(f.replace(/^(\.\/)+/, ''), text);
+      trajectory.write({ type: 'specs', phase: 'before', results: brief(before) });
+      const baseTree = await snapshotWorkspace(dir);
+      const protectedFiles = options.specFile.specs.flatMap((s) => s.test.files);
+      const jail = await WorkspaceJail.create(dir, protectedFiles);
+      const worktreeIndex: WorktreeIndex | undefined =
+        options.useIndex === false ? undefined : createWorktreeIndex(dir);
+      try {
+        const potentialInteractions =
+          options.potentialInteractions ??
+          (await worktreeIndex?.potentialInteractions(options.specFile).catch(() => undefined));
+        const promptInput = {
+          specFile: options.specFile,
+          target: options.target,
+          agentsMd: await readOptional(path.join(dir, 'AGENTS.md')),
+          before,
+          ...(potentialInteractions ? { potentialInteractions } : {}),
+        };
+        const system = buildSystemPrompt(promptInput);
+        const task = buildTaskPrompt(promptInput);
+        trajectory.write({ type: 'prompt', role: 'system', content: system });
+        trajectory.write({ type: 'prompt', role: 'user', content: task });
+
+        phase('agent', `agent working on ${targetLabel(options.target)}`);
+        const loop = await runAgentLoop({
+          client: options.client,
+          system,
+          task,
+          budgets,
+          userSignal,
+          deadline: AbortSignal.timeout(budgets.timeoutSeconds * 1000),
+          trajectory,
+          redact,
+          onProgress: progress,
+          tools: {
+            jail,
+            specIds: options.specFile.specs.map((s) => s.id),
+            runSpecs: run,
+            symbols: (): Promise<SymbolLookup> =>
+              worktreeIndex
+                ? Promise.resolve(worktreeIndex)
+                : Promise.reject(
+                    new Error('the symbol index is off for this run; use search_text and read_file'),
+                  ),
+            onFileChanged: () => worktreeIndex?.markChanged(),
+          },
+        });
+
+        const diff = await diffWorkspace(dir, baseTree);
+        let after: SpecResult[] = [];
+        if (!userSignal.aborted && diff.files.length === 0) {
+          // Nothing changed: the code is the code the "before" verdicts were measured on.
+          phase('specs-after', 'nothing changed: the verdicts are those from before');
+          after = before;
+          trajectory.write({ type: 'specs', phase: 'after', results: brief(after), unchangedTree: true });
+        } else if (!userSignal.aborted) {
+          phase('specs-after', 'running every spec after the change');
+          after = await run(undefined, userSignal);
+          trajectory.write({ type: 'specs', phase: 'after', results: brief(after) });
+        }
+        const testFiles = new Map<string, string>();
+        for (const f of new Set(protectedFiles)) {
+          const text = await readOptional(path.join(dir, f));
+          if (text !== undefined) testFiles.set(f.replace(/^(\.\/)+/, ''), text);
+        }
+        return { ...loop, before, after, diff, testFiles };
+      } finally {
+        worktreeIndex?.dispose();
       }
-      return { ...loop, before, after, diff, testFiles };
-    } finally {
-      worktreeIndex?.dispose();
-    }
-  });
+    },
+  );
 
   trajectory.write({
     type: 'end',
@@ -292,18 +297,4 @@ async function readOptional(file: string): Promise<string | undefined> {
 
 function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-/** Run state is local: the same .weave/.gitignore the run store writes, so agent runs never show as changes. */
-async function ensureRunsIgnored(workspaceDir: string): Promise<void> {
-  await fs.mkdir(path.join(workspaceDir, '.weave'), { recursive: true });
-  try {
-    await fs.writeFile(
-      path.join(workspaceDir, '.weave', '.gitignore'),
-      '# Written by Weave: run history is local state.\nruns/\n',
-      { flag: 'wx' },
-    );
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
 }

@@ -41,8 +41,10 @@ export async function saveRun(workspaceDir: string, run: RunRecord): Promise<str
   return file;
 }
 
-async function ensureRunsIgnored(workspaceDir: string): Promise<void> {
+/** Run state is local: writes .weave/.gitignore (`runs/`) when missing, so runs never show as changes. */
+export async function ensureRunsIgnored(workspaceDir: string): Promise<void> {
   const file = path.join(workspaceDir, '.weave', '.gitignore');
+  await fs.mkdir(path.dirname(file), { recursive: true });
   try {
     await fs.writeFile(file, '# Written by Weave: run history is local state.\nruns/\n', { flag: 'wx' });
   } catch (error) {

@@ -35,12 +35,15 @@ export async function withWorktree<T>(
       await linkDependencies(workspace, copy);
       return await fn(copy);
     }
-    const checkout = path.join(scratch, 'tree');
+    // A unique last path segment gives each worktree its own admin folder (.git/worktrees/<name>).
+    const checkout = path.join(scratch, `tree-${path.basename(scratch).slice(-6)}`);
     const commit = ref === WORKING_TREE ? await resolveCommit(root, 'HEAD') : await resolveCommit(root, ref);
     // No hooks: a post-checkout hook must not run (it could touch anything) for a scratch checkout.
-    await git(
-      ['-c', 'core.hooksPath=/dev/null', 'worktree', 'add', '--detach', '--force', checkout, commit],
-      root,
+    await serializedPerRepo(root, () =>
+      git(
+        ['-c', 'core.hooksPath=/dev/null', 'worktree', 'add', '--detach', '--force', checkout, commit],
+        root,
+      ),
     );
     try {
       if (ref === WORKING_TREE) await copyUncommittedChanges(root, checkout);
@@ -49,12 +52,35 @@ export async function withWorktree<T>(
       await linkDependencies(workspace, inCheckout);
       return await fn(inCheckout);
     } finally {
-      await git(['worktree', 'remove', '--force', '--force', checkout], root).catch(() => undefined);
+      await serializedPerRepo(root, () =>
+        git(['worktree', 'remove', '--force', '--force', checkout], root).catch(() => undefined),
+      );
     }
   } finally {
     await fs.rm(scratch, { recursive: true, force: true });
-    if (root !== null) await git(['worktree', 'prune'], root).catch(() => undefined);
+    if (root !== null)
+      await serializedPerRepo(root, () => git(['worktree', 'prune'], root).catch(() => undefined));
   }
+}
+
+/**
+ * git's worktree bookkeeping is not safe against itself: a `prune` or a second `add` running while an `add` is
+ * half done can delete or misread its admin folder ("failed to read .git/worktrees/…/commondir"). Parallel
+ * checkouts (the agent matrix, blame, baselines) therefore take turns for these short commands, per repository.
+ */
+const repoQueues = new Map<string, Promise<unknown>>();
+function serializedPerRepo<T>(root: string, fn: () => Promise<T>): Promise<T> {
+  const previous = repoQueues.get(root) ?? Promise.resolve();
+  const next = previous.then(fn, fn);
+  const settled = next.then(
+    () => undefined,
+    () => undefined,
+  );
+  repoQueues.set(root, settled);
+  void settled.then(() => {
+    if (repoQueues.get(root) === settled) repoQueues.delete(root);
+  });
+  return next;
 }
 
 /** Applies the user's staged + unstaged changes and copies untracked (non-ignored) files into `checkout`. */

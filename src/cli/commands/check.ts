@@ -9,6 +9,8 @@ import { CheckInputError } from '../../core/check/runSpecs';
 import type { Change, SpecResult, Verdict } from '../../core/check/types';
 import { formatSeconds } from '../../core/check/verdict';
 import { GitError, gitRoot, resolveCommit } from '../../core/git/git';
+import { affectedSpecIds } from '../../core/intel/affected';
+import { ChangeInputError } from '../../core/intel/changes';
 import { SpecLoadError, formatProblem } from '../../core/spec/problems';
 import { parseVerbFlags } from '../flags';
 import type { Verb } from '../verb';
@@ -29,6 +31,8 @@ with --baseline-ref, a run of the current specs and spec test files on a throw-a
 Options:
   --workspace DIR      the workspace folder (default: the current directory)
   --only ID,...        run only these specs (and the specs they depend on); repeatable
+  --affected           run only the specs a change can affect (see 'weave affected'), and what they depend on
+  --since REF          with --affected: changes since git REF (default: HEAD, i.e. the uncommitted changes)
   --baseline-ref REF   compare against a run on git REF (branch, tag, commit) instead of the last clean run
   --concurrency N      spec tests run at once (default: the number of CPU cores)
   --repeat N           run each spec N times; specs whose verdicts differ are reported "flaky"
@@ -61,6 +65,8 @@ export const checkVerb: Verb = {
       junit: { type: 'string' },
       github: { type: 'boolean', default: false },
       'no-record': { type: 'boolean', default: false },
+      affected: { type: 'boolean', default: false },
+      since: { type: 'string' },
     });
     if (flags === undefined) return 2;
     const bad = (message: string): number => {
@@ -78,6 +84,25 @@ export const checkVerb: Verb = {
       .filter(Boolean);
     if (flags.only !== undefined && only?.length === 0) return bad('--only needs at least one spec id');
     const workspaceDir = path.resolve(flags.workspace);
+    if (flags.since !== undefined && !flags.affected) return bad('--since goes with --affected');
+    if (flags.affected && only !== undefined) return bad('give --only or --affected, not both');
+    let selected = only;
+    if (flags.affected) {
+      try {
+        const since = flags.since ?? 'HEAD';
+        selected = await affectedSpecIds({ workspaceDir, since });
+        if (selected.length === 0) {
+          process.stderr.write(
+            `weave check: no spec is affected by the changes since ${since}; nothing to run\n`,
+          );
+          return 0;
+        }
+      } catch (error) {
+        if (error instanceof ChangeInputError) return bad(error.message);
+        // An invalid spec file is reported by checkWorkspace below, like any other run.
+        if (!(error instanceof SpecLoadError)) throw error;
+      }
+    }
     const baselineRef = flags['baseline-ref'];
     if (baselineRef !== undefined) {
       const root = await gitRoot(workspaceDir);
@@ -102,7 +127,7 @@ export const checkVerb: Verb = {
     try {
       result = await checkWorkspace({
         workspaceDir,
-        ...(only ? { only } : {}),
+        ...(selected ? { only: selected } : {}),
         ...(baselineRef !== undefined ? { baselineRef } : {}),
         ...(concurrency !== undefined ? { concurrency } : {}),
         ...(repeat !== undefined ? { repeat } : {}),

@@ -171,6 +171,7 @@ export class CheckService implements vscode.Disposable {
         ...(request.only ? { only: [...request.only] } : {}),
         ...(settings.concurrency ? { concurrency: settings.concurrency } : {}),
         ...(settings.baseline ? { baselineRef: settings.baseline } : {}),
+        ...(settings.timeoutSeconds ? { defaultTimeoutSeconds: settings.timeoutSeconds } : {}),
       });
       if (signal.aborted) {
         await anchorsPending;

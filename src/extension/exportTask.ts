@@ -1,6 +1,7 @@
 // "Weave: export workspace as benchmark task" (weave.export): the VS Code face of core/bench/exportTask.
 // Picks an output folder, shows progress (cancellable: every test process is killed), then a summary — or,
 // when the task does not verify, the per-spec reasons with an offer to write it anyway (marked unverified).
+import path from 'node:path';
 import * as vscode from 'vscode';
 import { exportTask, ExportInputError, type ExportResult } from '../core/bench/exportTask';
 import { explainUntrusted } from './trust';
@@ -13,12 +14,24 @@ export interface ExportCommandDeps {
 
 export const EXPORT_COMMAND = 'weave.export';
 
+/**
+ * Optional argument of `weave.export`, for tests and scripts (a dialog cannot be clicked there):
+ * `executeCommand('weave.export', { out: '/abs/dir', allowUnverified: true })` exports into `out` (relative
+ * paths are taken from the workspace folder) without the folder dialog and without any question.
+ */
+export interface ExportCommandArgs {
+  out: string;
+  allowUnverified?: boolean;
+}
+
 export function registerExportCommands(context: vscode.ExtensionContext, deps: ExportCommandDeps): void {
-  context.subscriptions.push(vscode.commands.registerCommand(EXPORT_COMMAND, () => exportCommand(deps)));
+  context.subscriptions.push(
+    vscode.commands.registerCommand(EXPORT_COMMAND, (args?: unknown) => exportCommand(deps, args)),
+  );
 }
 
 /** Returns the result (for tests and other commands), or undefined when nothing ran. */
-async function exportCommand(deps: ExportCommandDeps): Promise<ExportResult | undefined> {
+async function exportCommand(deps: ExportCommandDeps, rawArgs: unknown): Promise<ExportResult | undefined> {
   const folder = deps.folder();
   if (!folder) {
     void vscode.window.showInformationMessage('Weave: open a folder first.');
@@ -28,6 +41,17 @@ async function exportCommand(deps: ExportCommandDeps): Promise<ExportResult | un
   if (!vscode.workspace.isTrusted) {
     void explainUntrusted();
     return undefined;
+  }
+  if (rawArgs !== undefined) {
+    const args = parseArgs(rawArgs);
+    if (typeof args === 'string') {
+      void vscode.window.showErrorMessage(`Weave export: ${args}`);
+      return undefined;
+    }
+    const outUri = vscode.Uri.file(path.resolve(folder.uri.fsPath, args.out));
+    const result = await runExport(deps, folder, outUri, args.allowUnverified === true);
+    if (result?.written) void vscode.window.showInformationMessage(summaryOf(result));
+    return result;
   }
   const picked = await vscode.window.showOpenDialog({
     canSelectFolders: true,
@@ -56,14 +80,28 @@ async function exportCommand(deps: ExportCommandDeps): Promise<ExportResult | un
   }
   if (result?.written) {
     const openTask = 'Open task.json';
-    const summary =
-      `Weave: task ${result.instanceId} written${result.verified ? ' (verified)' : ' — not verified'}. ` +
-      `FAIL_TO_PASS: ${result.failToPass.join(', ') || 'none'}; PASS_TO_PASS: ${result.passToPass.length} specs` +
-      (result.excluded.length > 0 ? `; left out: ${result.excluded.map((e) => e.path).join(', ')}` : '');
-    const choice = await vscode.window.showInformationMessage(summary, openTask);
+    const choice = await vscode.window.showInformationMessage(summaryOf(result), openTask);
     if (choice === openTask) await vscode.window.showTextDocument(vscode.Uri.joinPath(outUri, 'task.json'));
   }
   return result;
+}
+
+/** The command argument, or a message saying what is wrong with it. */
+function parseArgs(raw: unknown): ExportCommandArgs | string {
+  if (typeof raw !== 'object' || raw === null) return 'the command argument must be { out: string }';
+  const { out, allowUnverified } = raw as Record<string, unknown>;
+  if (typeof out !== 'string' || out.trim() === '') return 'the command argument needs `out`: a folder path';
+  if (allowUnverified !== undefined && typeof allowUnverified !== 'boolean')
+    return '`allowUnverified` in the command argument must be true or false';
+  return allowUnverified === undefined ? { out } : { out, allowUnverified };
+}
+
+function summaryOf(result: ExportResult): string {
+  return (
+    `Weave: task ${result.instanceId} written${result.verified ? ' (verified)' : ' — not verified'}. ` +
+    `FAIL_TO_PASS: ${result.failToPass.join(', ') || 'none'}; PASS_TO_PASS: ${result.passToPass.length} specs` +
+    (result.excluded.length > 0 ? `; left out: ${result.excluded.map((e) => e.path).join(', ')}` : '')
+  );
 }
 
 async function runExport(

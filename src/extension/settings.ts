@@ -9,6 +9,8 @@ export interface WeaveSettings {
   /** '' = the last run recorded on a clean tree; otherwise a git ref. */
   baseline: string;
   failureLines: number;
+  /** 0 = the spec file's defaults.timeoutSeconds; otherwise replaces it (a spec's own timeout still wins). */
+  timeoutSeconds: number;
 }
 
 export function readSettings(scope?: vscode.ConfigurationScope): WeaveSettings {
@@ -18,5 +20,6 @@ export function readSettings(scope?: vscode.ConfigurationScope): WeaveSettings {
     checkOnSave: config.get<boolean>('checkOnSave', false),
     baseline: config.get<string>('baseline', '').trim(),
     failureLines: Math.min(20, Math.max(1, Math.floor(config.get<number>('failureLines', 3)))),
+    timeoutSeconds: Math.min(86_400, Math.max(0, config.get<number>('timeoutSeconds', 0))),
   };
 }

@@ -32,6 +32,8 @@ export interface CheckWorkspaceOptions {
   /** Save the run under .weave/runs/ (default true). */
   record?: boolean;
   outputCapBytes?: number;
+  /** Replaces the spec file's defaults.timeoutSeconds (a spec's own test.timeoutSeconds still wins). */
+  defaultTimeoutSeconds?: number;
 }
 
 export interface CheckResult {
@@ -54,7 +56,14 @@ export async function checkWorkspace(options: CheckWorkspaceOptions): Promise<Ch
   const workspaceDir = path.resolve(options.workspaceDir);
   const loaded = await loadSpecFile(workspaceDir);
   if (!loaded.ok) throw new SpecLoadError(loaded.file, loaded.problems);
-  const { specFile, graph, locations } = loaded;
+  const { graph, locations } = loaded;
+  const override = options.defaultTimeoutSeconds;
+  if (override !== undefined && !(Number.isFinite(override) && override > 0))
+    throw new RangeError(`defaultTimeoutSeconds must be a number greater than 0, got ${override}`);
+  const specFile: SpecFile =
+    override === undefined
+      ? loaded.specFile
+      : { ...loaded.specFile, defaults: { ...loaded.specFile.defaults, timeoutSeconds: override } };
 
   const common: Omit<RunSpecsOptions, 'workspaceDir' | 'onProgress'> = {
     specFile,

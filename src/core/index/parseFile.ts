@@ -26,21 +26,10 @@ export function contentHash(content: Buffer | string): string {
   return createHash('sha256').update(content).digest('hex');
 }
 
-/**
- * How parseFileJob reads a file. The default is asynchronous so the calling thread (the extension host's, for
- * small jobs) stays responsive and cancellable; a parse worker passes fs.readFileSync instead, as nothing
- * else runs on it and a promise-based read costs several thread-pool round trips per file.
- */
-export type ReadFile = (absPath: string) => Buffer | Promise<Buffer>;
-
-export async function parseFileJob(
-  host: TreeSitterHost,
-  job: ParseJob,
-  readFile: ReadFile = (absPath) => fs.readFile(absPath),
-): Promise<ParseOutcome> {
+export async function parseFileJob(host: TreeSitterHost, job: ParseJob): Promise<ParseOutcome> {
   let content: Buffer;
   try {
-    content = await readFile(job.absPath);
+    content = await fs.readFile(job.absPath);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ELOOP') return { kind: 'skipped', skipped: { path: job.path, reason: 'symlink-loop' } };

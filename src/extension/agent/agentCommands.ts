@@ -19,6 +19,15 @@ export interface AgentCommandDeps {
   log: vscode.LogOutputChannel;
 }
 
+/**
+ * Optional argument of `weave.agent.runAll`, for tests and scripts only (the palette passes nothing):
+ * `executeCommand('weave.agent.runAll', { autoApply: 'apply' })` applies the patch without asking,
+ * `'discard'` drops it; either way the diff is still shown.
+ */
+export interface RunAllArgs {
+  autoApply?: 'apply' | 'discard';
+}
+
 export interface AgentRunOutcome {
   result: AgentRunResult;
   decision: ReviewDecision | 'nothing-to-apply';
@@ -31,7 +40,9 @@ export function registerAgentCommands(
 ): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('weave.agent.setApiKey', () => setApiKey(context)),
-    vscode.commands.registerCommand('weave.agent.runAll', () => runAll(context, deps)),
+    vscode.commands.registerCommand('weave.agent.runAll', (args?: RunAllArgs) =>
+      runAll(context, deps, args),
+    ),
     vscode.commands.registerCommand('weave.agent.matrix', () => showMatrix(context, deps)),
   ];
 }
@@ -129,6 +140,7 @@ function withAgentProgress<T>(
 async function runAll(
   context: vscode.ExtensionContext,
   deps: AgentCommandDeps,
+  args?: RunAllArgs,
 ): Promise<AgentRunOutcome | undefined> {
   const prepared = await prepare(context, deps);
   if (!prepared) return undefined;
@@ -158,7 +170,8 @@ async function runAll(
     );
     return { result, decision: 'nothing-to-apply' };
   }
-  const decision = await reviewAndApply(deps.store.folder, result);
+  const autoApply = args?.autoApply === 'apply' || args?.autoApply === 'discard' ? args.autoApply : undefined;
+  const decision = await reviewAndApply(deps.store.folder, result, autoApply);
   deps.log.info(`agent run ${result.runId}: patch ${decision}`);
   return { result, decision };
 }

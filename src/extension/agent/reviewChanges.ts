@@ -10,9 +10,14 @@ import { parseUnifiedDiff } from '../../core/agent/unifiedDiff';
 
 export type ReviewDecision = 'applied' | 'discarded' | 'failed';
 
+/**
+ * `autoDecision` answers the Apply / Discard question without showing it: a notification cannot be clicked
+ * by the in-host tests or by scripts driving `weave.agent.runAll`. People never pass it.
+ */
 export async function reviewAndApply(
   folder: vscode.WorkspaceFolder,
   result: AgentRunResult,
+  autoDecision?: 'apply' | 'discard',
 ): Promise<ReviewDecision> {
   const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-agent-review-'));
   try {
@@ -47,12 +52,17 @@ export async function reviewAndApply(
 
     const apply = 'Apply';
     const discard = 'Discard';
-    const picked = await vscode.window.showInformationMessage(
-      `Apply the agent's change to ${result.changedFiles.join(', ')}?`,
-      { modal: false },
-      apply,
-      discard,
-    );
+    const picked =
+      autoDecision === undefined
+        ? await vscode.window.showInformationMessage(
+            `Apply the agent's change to ${result.changedFiles.join(', ')}?`,
+            { modal: false },
+            apply,
+            discard,
+          )
+        : autoDecision === 'apply'
+          ? apply
+          : discard;
     if (picked !== apply) return 'discarded';
     try {
       await applyPatchToWorkspace(folder.uri.fsPath, result.patch);

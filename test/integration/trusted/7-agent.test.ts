@@ -1,0 +1,121 @@
+// The agent in the real extension host: `weave.agent.runAll` talks to the scripted OpenAI-protocol server on
+// 127.0.0.1 (real HTTP, real SSE), edits the fixture in a throw-away git worktree through a real `edit` tool
+// call, and leaves the user's file alone until the patch is applied.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import * as vscode from 'vscode';
+import type { AgentRunOutcome, RunAllArgs } from '../../../src/extension/agent/agentCommands';
+import {
+  everyConversation,
+  startScriptedServer,
+  type ScriptStep,
+} from '../../support/scriptedOpenAiServer';
+import { readText, workspaceUri } from '../helpers';
+
+const BUGGY = '  return Math.max(low, value);';
+const FIXED = '  return Math.min(high, Math.max(low, value));';
+
+function fixClampSteps(): ScriptStep[] {
+  return [
+    { kind: 'tools', calls: [{ name: 'read_file', arguments: { path: 'src/math.js' } }] },
+    {
+      kind: 'tools',
+      content: 'Clamp values above high too.',
+      calls: [{ name: 'edit', arguments: { path: 'src/math.js', search: BUGGY, replace: FIXED } }],
+    },
+    { kind: 'tools', calls: [{ name: 'finish', arguments: { summary: 'clamp honours both bounds.' } }] },
+  ];
+}
+
+function scratchEntries(): string[] {
+  return fs
+    .readdirSync(os.tmpdir())
+    .filter((n) => n.startsWith('weave-checkout-') || n.startsWith('weave-agent-review-'));
+}
+
+function worktrees(): string[] {
+  const out = execFileSync('git', ['worktree', 'list', '--porcelain'], {
+    cwd: workspaceUri().fsPath,
+    encoding: 'utf8',
+  });
+  return out.split('\n').filter((l) => l.startsWith('worktree '));
+}
+
+/** One agent run against a fresh scripted server (a server's conversations are not replayed twice). */
+async function runAgentAll(args: RunAllArgs) {
+  const server = await startScriptedServer({ scripts: [everyConversation(fixClampSteps())] });
+  const config = vscode.workspace.getConfiguration('weave.agent');
+  try {
+    await config.update('baseUrl', server.baseURL, vscode.ConfigurationTarget.Workspace);
+    await config.update('model', 'scripted-model', vscode.ConfigurationTarget.Workspace);
+    await config.update('modelReview', false, vscode.ConfigurationTarget.Workspace);
+    const outcome = await vscode.commands.executeCommand<AgentRunOutcome | undefined>(
+      'weave.agent.runAll',
+      args,
+    );
+    return { outcome, chats: server.chatRequests() };
+  } finally {
+    await server.close();
+  }
+}
+
+suite('agent: run on all constraints', () => {
+  const math = workspaceUri('src', 'math.js');
+  let scratchBefore: string[];
+
+  suiteSetup(() => {
+    scratchBefore = scratchEntries();
+  });
+
+  suiteTeardown(async () => {
+    const config = vscode.workspace.getConfiguration('weave.agent');
+    for (const key of ['baseUrl', 'model', 'modelReview'])
+      await config.update(key, undefined, vscode.ConfigurationTarget.Workspace);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  test('runAll fixes the failing spec in a worktree; the user file is unchanged when discarded', async () => {
+    const original = await readText(math);
+    assert.ok(original.includes(BUGGY), 'the fixture no longer has the clamp bug');
+    const { outcome, chats } = await runAgentAll({ autoApply: 'discard' });
+    assert.ok(outcome, 'runAll returned nothing');
+
+    assert.ok(chats.length >= 3, `the model was asked ${chats.length} time(s)`);
+    const prompt = (chats[0]?.body?.messages ?? [])
+      .map((m) => (typeof m.content === 'string' ? m.content : ''))
+      .join('\n');
+    for (const id of ['add-works', 'clamp-bounds', 'counter-increments'])
+      assert.ok(prompt.includes(id), `spec ${id} is not in the prompt`);
+    assert.equal(chats[0]?.body?.model, 'scripted-model');
+
+    const { result } = outcome;
+    assert.equal(result.stopReason, 'finished', result.error);
+    assert.deepEqual(result.changedFiles, ['src/math.js']);
+    assert.match(result.patch, /^\+ {2}return Math\.min\(high, Math\.max\(low, value\)\);$/m);
+    const clamp = result.verdicts.find((v) => v.id === 'clamp-bounds');
+    assert.deepEqual(clamp, { id: 'clamp-bounds', before: 'fail', after: 'pass' });
+    for (const id of ['add-works', 'counter-increments'])
+      assert.deepEqual(
+        result.verdicts.find((v) => v.id === id),
+        { id, before: 'pass', after: 'pass' },
+      );
+
+    assert.equal(outcome.decision, 'discarded');
+    assert.equal(await readText(math), original, 'the user file changed without Apply');
+    assert.equal(worktrees().length, 1, `worktrees left: ${worktrees().join(', ')}`);
+    assert.deepEqual(scratchEntries(), scratchBefore);
+  });
+
+  test('with Apply the patch lands in the user file, and nothing is left behind', async () => {
+    const { outcome } = await runAgentAll({ autoApply: 'apply' });
+    assert.ok(outcome, 'runAll returned nothing');
+    assert.equal(outcome.decision, 'applied');
+    const after = await readText(math);
+    assert.ok(after.includes(FIXED), 'the fix is not on disk');
+    assert.ok(!after.includes(BUGGY));
+    assert.equal(worktrees().length, 1, `worktrees left: ${worktrees().join(', ')}`);
+    assert.deepEqual(scratchEntries(), scratchBefore);
+  });
+});

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { git } from '../git/git';
 import { normalizeWorkspacePath } from './anchors';
+import { unquote } from './hunks';
 
 export type ChangeStatus = 'added' | 'modified' | 'deleted' | 'untracked' | 'type-changed';
 
@@ -104,15 +105,6 @@ export function parseChangedLines(diff: string): Map<string, LineSpan[]> {
     }
   }
   return out;
-}
-
-function unquote(p: string): string {
-  if (!p.startsWith('"')) return p;
-  try {
-    return JSON.parse(p) as string;
-  } catch {
-    return p;
-  }
 }
 
 async function requireCommit(workspaceDir: string, ref: string): Promise<void> {

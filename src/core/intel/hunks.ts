@@ -150,7 +150,8 @@ export function describeHunk(h: DiffHunk): string {
   return h.kind === 'added' ? `${lines} (new file)` : lines;
 }
 
-function unquote(p: string): string {
+/** git quotes paths with unusual characters as C strings ("a\\tb"); JSON reads the common escapes. */
+export function unquote(p: string): string {
   if (!p.startsWith('"')) return p;
   try {
     return JSON.parse(p) as string;

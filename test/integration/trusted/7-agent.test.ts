@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
+import { parse } from 'jsonc-parser';
 import * as vscode from 'vscode';
 import type { AgentRunOutcome, RunAllArgs } from '../../../src/extension/agent/agentCommands';
 import {
@@ -73,10 +74,14 @@ suite('agent: run on all constraints', () => {
     const config = vscode.workspace.getConfiguration('weave.agent');
     for (const key of ['baseUrl', 'model', 'modelReview'])
       await config.update(key, undefined, vscode.ConfigurationTarget.Workspace);
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   test('runAll fixes the failing spec in a worktree; the user file is unchanged when discarded', async () => {
+    // Read from disk: the earlier suites edit specs.json (the panel suite renames and removes add-works).
+    const specIds = (
+      parse(await readText(workspaceUri('.weave', 'specs.json'))) as { specs: Array<{ id: string }> }
+    ).specs.map((s) => s.id);
+    assert.ok(specIds.includes('clamp-bounds') && specIds.length >= 2, specIds.join(', '));
     const original = await readText(math);
     assert.ok(original.includes(BUGGY), 'the fixture no longer has the clamp bug');
     const { outcome, chats } = await runAgentAll({ autoApply: 'discard' });
@@ -86,7 +91,7 @@ suite('agent: run on all constraints', () => {
     const prompt = (chats[0]?.body?.messages ?? [])
       .map((m) => (typeof m.content === 'string' ? m.content : ''))
       .join('\n');
-    for (const id of ['add-works', 'clamp-bounds', 'counter-increments'])
+    for (const id of specIds)
       assert.ok(prompt.includes(id), `spec ${id} is not in the prompt`);
     assert.equal(chats[0]?.body?.model, 'scripted-model');
 
@@ -96,11 +101,12 @@ suite('agent: run on all constraints', () => {
     assert.match(result.patch, /^\+ {2}return Math\.min\(high, Math\.max\(low, value\)\);$/m);
     const clamp = result.verdicts.find((v) => v.id === 'clamp-bounds');
     assert.deepEqual(clamp, { id: 'clamp-bounds', before: 'fail', after: 'pass' });
-    for (const id of ['add-works', 'counter-increments'])
-      assert.deepEqual(
-        result.verdicts.find((v) => v.id === id),
-        { id, before: 'pass', after: 'pass' },
-      );
+    assert.deepEqual(
+      result.verdicts.map((v) => v.id),
+      specIds,
+    );
+    for (const v of result.verdicts.filter((v) => v.id !== 'clamp-bounds'))
+      assert.equal(v.after, v.before, `${v.id} changed verdict`);
 
     assert.equal(outcome.decision, 'discarded');
     assert.equal(await readText(math), original, 'the user file changed without Apply');

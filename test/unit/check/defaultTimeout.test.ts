@@ -32,7 +32,11 @@ describe('checkWorkspace defaultTimeoutSeconds', () => {
   it('replaces the spec file default: a 5 s test with a 1 s default errors with "timed out" quickly', async () => {
     const dir = await workspace([sleeper('slow', 5)]);
     const started = Date.now();
-    const { run, specFile } = await checkWorkspace({ workspaceDir: dir, defaultTimeoutSeconds: 1, record: false });
+    const { run, specFile } = await checkWorkspace({
+      workspaceDir: dir,
+      defaultTimeoutSeconds: 1,
+      record: false,
+    });
     const elapsed = Date.now() - started;
     const slow = run.results.find((r) => r.id === 'slow');
     assert.equal(slow?.verdict, 'error');

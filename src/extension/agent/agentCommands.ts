@@ -1,17 +1,17 @@
 // The agent in VS Code: "Weave: run agent on all constraints", "Weave: show interaction matrix" and
 // "Weave: set API key". The core does the work (src/core/agent); this file adds the key from SecretStorage,
 // a cancellable progress notification, the review as a multi-file diff with Apply / Discard, and the matrix
-// as a document. Untrusted folders run nothing (an agent runs the folder's spec tests).
+// as a heatmap in an editor tab (matrixView.ts). Untrusted folders run nothing (an agent runs the folder's spec tests).
 import * as vscode from 'vscode';
 import { createModelClient, ModelError, type ModelClient } from '../../core/agent/modelClient';
 import { runMatrix, type MatrixResult } from '../../core/agent/matrix';
-import { formatMatrix } from '../../core/agent/matrixTable';
 import { runAgent, type AgentProgress, type AgentRunResult } from '../../core/agent/runAgent';
 import type { SpecFile } from '../../core/spec/schema';
 import type { SpecStore } from '../specStore';
 import { explainUntrusted } from '../trust';
 import { API_KEY_SECRET, readAgentSettings, type AgentSettings } from './agentSettings';
 import { createLmModelClient } from './lmModelClient';
+import { showMatrixView } from './matrixView';
 import { reviewAndApply, type ReviewDecision } from './reviewChanges';
 
 export interface AgentCommandDeps {
@@ -40,9 +40,7 @@ export function registerAgentCommands(
 ): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('weave.agent.setApiKey', () => setApiKey(context)),
-    vscode.commands.registerCommand('weave.agent.runAll', (args?: RunAllArgs) =>
-      runAll(context, deps, args),
-    ),
+    vscode.commands.registerCommand('weave.agent.runAll', (args?: RunAllArgs) => runAll(context, deps, args)),
     vscode.commands.registerCommand('weave.agent.matrix', () => showMatrix(context, deps)),
   ];
 }
@@ -229,10 +227,7 @@ async function showMatrix(
       onProgress,
     }),
   );
-  const doc = await vscode.workspace.openTextDocument({
-    content: formatMatrix(matrix),
-    language: 'plaintext',
-  });
-  await vscode.window.showTextDocument(doc, { preview: true });
+  // The heatmap replaces the text table here; the CLI (`weave agent matrix`) still prints the table and JSON.
+  showMatrixView(matrix);
   return matrix;
 }

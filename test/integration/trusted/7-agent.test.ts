@@ -7,13 +7,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { parse } from 'jsonc-parser';
 import * as vscode from 'vscode';
+import type { MatrixResult } from '../../../src/core/agent/matrix';
 import type { AgentRunOutcome, RunAllArgs } from '../../../src/extension/agent/agentCommands';
-import {
-  everyConversation,
-  startScriptedServer,
-  type ScriptStep,
-} from '../../support/scriptedOpenAiServer';
-import { readText, workspaceUri } from '../helpers';
+import { everyConversation, startScriptedServer, type ScriptStep } from '../../support/scriptedOpenAiServer';
+import { readText, until, workspaceUri } from '../helpers';
 
 const BUGGY = '  return Math.max(low, value);';
 const FIXED = '  return Math.min(high, Math.max(low, value));';
@@ -44,30 +41,38 @@ function worktrees(): string[] {
   return out.split('\n').filter((l) => l.startsWith('worktree '));
 }
 
-/** One agent run against a fresh scripted server (a server's conversations are not replayed twice). */
-async function runAgentAll(args: RunAllArgs) {
+/** Runs `command` against a fresh scripted server (a server's conversations are not replayed twice). */
+async function withScriptedModel<T>(command: string, args?: unknown) {
   const server = await startScriptedServer({ scripts: [everyConversation(fixClampSteps())] });
   const config = vscode.workspace.getConfiguration('weave.agent');
   try {
     await config.update('baseUrl', server.baseURL, vscode.ConfigurationTarget.Workspace);
     await config.update('model', 'scripted-model', vscode.ConfigurationTarget.Workspace);
     await config.update('modelReview', false, vscode.ConfigurationTarget.Workspace);
-    const outcome = await vscode.commands.executeCommand<AgentRunOutcome | undefined>(
-      'weave.agent.runAll',
-      args,
-    );
+    const outcome = await vscode.commands.executeCommand<T | undefined>(command, args);
     return { outcome, chats: server.chatRequests() };
   } finally {
     await server.close();
   }
 }
 
+function runAgentAll(args: RunAllArgs) {
+  return withScriptedModel<AgentRunOutcome>('weave.agent.runAll', args);
+}
+
 suite('agent: run on all constraints', () => {
   const math = workspaceUri('src', 'math.js');
   let scratchBefore: string[];
+  let mathBefore: Uint8Array;
 
-  suiteSetup(() => {
+  suiteSetup(async () => {
     scratchBefore = scratchEntries();
+    mathBefore = await vscode.workspace.fs.readFile(math);
+  });
+
+  teardown(async () => {
+    // Every test, and the later suites, start from the fixture's bug again.
+    await vscode.workspace.fs.writeFile(math, mathBefore);
   });
 
   suiteTeardown(async () => {
@@ -91,8 +96,7 @@ suite('agent: run on all constraints', () => {
     const prompt = (chats[0]?.body?.messages ?? [])
       .map((m) => (typeof m.content === 'string' ? m.content : ''))
       .join('\n');
-    for (const id of specIds)
-      assert.ok(prompt.includes(id), `spec ${id} is not in the prompt`);
+    for (const id of specIds) assert.ok(prompt.includes(id), `spec ${id} is not in the prompt`);
     assert.equal(chats[0]?.body?.model, 'scripted-model');
 
     const { result } = outcome;
@@ -121,6 +125,37 @@ suite('agent: run on all constraints', () => {
     const after = await readText(math);
     assert.ok(after.includes(FIXED), 'the fix is not on disk');
     assert.ok(!after.includes(BUGGY));
+    assert.equal(worktrees().length, 1, `worktrees left: ${worktrees().join(', ')}`);
+    assert.deepEqual(scratchEntries(), scratchBefore);
+  });
+
+  test('the matrix command runs every spec alone and all together and opens the heatmap tab', async () => {
+    const original = await readText(math);
+    const { outcome: matrix, chats } = await withScriptedModel<MatrixResult>('weave.agent.matrix');
+    assert.ok(matrix, 'the matrix command returned nothing');
+    const ids = matrix.specIds;
+    assert.ok(ids.includes('clamp-bounds'));
+    // One conversation per spec alone plus one for all together, each read, edit, finish.
+    assert.equal(matrix.runs.length, ids.length + 1);
+    assert.equal(chats.length, 3 * (ids.length + 1));
+    assert.deepEqual(
+      matrix.runs.map((r) => r.stopReason),
+      matrix.runs.map(() => 'finished'),
+    );
+    assert.equal(matrix.before['clamp-bounds'], 'fail');
+    for (const i of ids) assert.equal(matrix.alone[i]?.['clamp-bounds'], 'pass', `row ${i}`);
+    assert.equal(matrix.together['clamp-bounds'], 'pass');
+    assert.deepEqual(matrix.brokeBy, []);
+
+    const tab = await until('the heatmap tab', () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .find(
+          (t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('weave.agent.matrix'),
+        ),
+    );
+    assert.equal(tab.label, 'Weave: interaction matrix');
+    assert.equal(await readText(math), original, 'the matrix changed the user file');
     assert.equal(worktrees().length, 1, `worktrees left: ${worktrees().join(', ')}`);
     assert.deepEqual(scratchEntries(), scratchBefore);
   });

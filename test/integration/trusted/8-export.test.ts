@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parse } from 'jsonc-parser';
 import * as vscode from 'vscode';
 import type { ExportResult } from '../../../src/core/bench/exportTask';
 import { taskSchema } from '../../../src/core/bench/taskFormat';
@@ -45,6 +46,11 @@ suite('export as benchmark task', () => {
     const math = workspaceUri('src', 'math.js');
     const original = await readText(math);
     assert.ok(original.includes(BUG), 'the fixture no longer has the clamp bug this test fixes');
+    const onDisk = parse(await readText(workspaceUri('.weave', 'specs.json'))) as {
+      specs: Array<{ id: string }>;
+    };
+    const specIds = onDisk.specs.map((s) => s.id).sort();
+    assert.ok(specIds.includes('clamp-bounds'), 'the fixture lost its clamp-bounds spec');
     const filesBefore = filesOf(folder);
     const statusBefore = gitStatus(folder);
     const out = path.join(outRoot, 'task');
@@ -66,7 +72,9 @@ suite('export as benchmark task', () => {
     assert.equal(result.verified, true);
     assert.equal(result.outDir, out);
     assert.deepEqual(result.failToPass, ['clamp-bounds']);
-    assert.ok(result.passToPass.includes('add-works') && result.passToPass.includes('counter-increments'));
+    // Earlier suites edit specs.json (the panel suite renames and adds specs): expect what is on disk now.
+    const otherSpecs = specIds.filter((id) => id !== 'clamp-bounds');
+    assert.deepEqual([...result.passToPass].sort(), otherSpecs, JSON.stringify(result.task.verification));
 
     for (const file of [
       'task.json',
@@ -86,7 +94,7 @@ suite('export as benchmark task', () => {
     assert.equal(task.verified, true);
     assert.match(task.patch, /^\+\s*return Math\.min\(high, Math\.max\(low, value\)\);$/m);
     assert.doesNotMatch(task.patch, /specs\.json|clamp\.test\.js/, 'the gold patch carries spec test files');
-    assert.deepEqual(task.specs.map((s) => s.id).sort(), ['add-works', 'clamp-bounds', 'counter-increments']);
+    assert.deepEqual(task.specs.map((s) => s.id).sort(), specIds);
     assert.ok(!taskText.includes(folder), 'task.json names the workspace folder by its absolute path');
     assert.equal(fs.readFileSync(path.join(out, 'gold.patch'), 'utf8'), task.patch);
 

@@ -227,7 +227,7 @@ async function showMatrix(
       onProgress,
     }),
   );
-  // The heatmap replaces the text table here; the CLI (`weave agent matrix`) still prints the table and JSON.
+  // The heatmap replaces the text table here; the CLI (`weave agent --matrix`) still prints the table and JSON.
   showMatrixView(matrix);
   return matrix;
 }

@@ -78,14 +78,14 @@ describe('interaction matrix heatmap', () => {
     matrix.runs[2] = run('ttl', {
       stopReason: 'step-budget',
       error: 'step budget of 3 spent',
-      findings: [{ check: 'test-file-edited', severity: 'error', message: 'edited test/ttl.test.js' }],
+      findings: [{ check: 'protected-file-changed', severity: 'error', message: 'edited test/ttl.test.js' }],
     });
     const html = renderMatrixHtml(matrix);
     const flags = html.slice(html.indexOf('<h2>Flagged interactions</h2>'));
     assert.match(flags, /<li>solving <code>cache-hit<\/code> broke <code>no-secret<\/code><\/li>/);
     assert.match(flags, /<li><code>no-secret<\/code>: satisfiable alone, not together<\/li>/);
     assert.match(html, /<li>run <code>ttl<\/code>: step-budget \(step budget of 3 spent\)<\/li>/);
-    assert.match(html, /<li>run <code>ttl<\/code>: test-file-edited: edited test\/ttl\.test\.js<\/li>/);
+    assert.match(html, /<li>run <code>ttl<\/code>: protected-file-changed: edited test\/ttl\.test\.js<\/li>/);
     assert.match(html, /4 agent runs in 12\.3 s/);
   });
 
@@ -102,7 +102,7 @@ describe('interaction matrix heatmap', () => {
     matrix.runs[0] = run('cache-hit', {
       stopReason: 'model-error',
       error: `</li><script>alert('x')</script>`,
-      findings: [{ check: 'scope', severity: 'warning', message: evil }],
+      findings: [{ check: 'assertion-weakened', severity: 'warning', message: evil }],
     });
     matrix.brokeBy = [{ solved: 'cache-hit', broke: evil }];
     const html = renderMatrixHtml(matrix);

@@ -1,7 +1,8 @@
 // The interaction matrix as a terminal table (the CLI prints it; the extension shows it in a document).
 import type { Cell, MatrixResult } from './matrix';
 
-const SYMBOL: Record<Cell, string> = {
+/** One character per cell verdict, shared by the terminal table and the extension's heatmap. */
+export const CELL_SYMBOL: Record<Cell, string> = {
   pass: '✓',
   fail: '✗',
   error: 'E',
@@ -29,7 +30,7 @@ export function formatMatrix(matrix: MatrixResult): string {
       .map((j) => {
         const cell = cells?.[j] ?? 'not-run';
         const flag = solved !== undefined && broke.has(`${solved}→${j}`) ? '!' : solved === j ? '*' : ' ';
-        return `${SYMBOL[cell]}${flag}`.padStart(4);
+        return `${CELL_SYMBOL[cell]}${flag}`.padStart(4);
       })
       .join('')
       .trimEnd();

@@ -2,16 +2,7 @@
 // theme's test colours. Kept free of 'vscode' so the rendering is unit-tested in plain Node.
 import { createHash } from 'node:crypto';
 import type { Cell, MatrixResult } from '../../core/agent/matrix';
-
-const SYMBOL: Record<Cell, string> = {
-  pass: '✓',
-  fail: '✗',
-  error: 'E',
-  blocked: 'B',
-  skipped: '-',
-  flaky: '~',
-  'not-run': '·',
-};
+import { CELL_SYMBOL } from '../../core/agent/matrixTable';
 
 // Cell colours come from the theme, toned down so the symbols stay readable on every theme.
 const STYLE = `
@@ -59,7 +50,7 @@ export function renderMatrixHtml(matrix: MatrixResult): string {
     if (solved === column) classes.push('solved');
     if (isBroken) classes.push('broke');
     const title = `${column}: ${cell}${isBroken ? ` (broken by solving ${solved})` : ''}`;
-    return `<td class="${classes.join(' ')}" title="${escapeHtml(title)}">${SYMBOL[cell]}${isBroken ? '!' : ''}</td>`;
+    return `<td class="${classes.join(' ')}" title="${escapeHtml(title)}">${CELL_SYMBOL[cell]}${isBroken ? '!' : ''}</td>`;
   };
   const row = (
     label: string,

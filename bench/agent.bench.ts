@@ -5,6 +5,9 @@
 //   - Weave's own overhead per agent step (tool execution, trajectory, message building), excluding the model's
 //     time, next to the yardstick of one HTTP round trip to the scripted server; and where a run's fixed costs go
 //     (worktree, spec runs before/after, index, diff).
+//   The matrix is measured twice: with the zero-latency scripted model (spec runs dominate, and each run already
+//   runs its spec tests one per core) and with a simulated remote model that answers after
+//   WEAVE_BENCH_AGENT_LATENCY_MS (default 400 ms), which is where parallel worktrees pay off.
 // Environment: WEAVE_BENCH_AGENT_STEPS (default 50), WEAVE_BENCH_AGENT_CONCURRENCY (default "2,4").
 import os from 'node:os';
 import { createModelClient, type ModelClient } from '../src/core/agent/modelClient';
@@ -18,6 +21,23 @@ import { finishOnlySteps, fixSecretCachingSteps } from '../test/unit/agent/demoS
 
 const STEPS = Number(process.env.WEAVE_BENCH_AGENT_STEPS ?? 50);
 const CONCURRENCIES = (process.env.WEAVE_BENCH_AGENT_CONCURRENCY ?? '2,4').split(',').map(Number);
+const MODEL_LATENCY_MS = Number(process.env.WEAVE_BENCH_AGENT_LATENCY_MS ?? 400);
+
+/** A remote model's think time, simulated: the answer comes back `latencyMs` after the request. */
+function withLatency(inner: ModelClient, latencyMs: number): ModelClient {
+  if (latencyMs <= 0) return inner;
+  return {
+    model: inner.model,
+    baseURL: inner.baseURL,
+    async complete(request: Parameters<ModelClient['complete']>[0]) {
+      const [answer] = await Promise.all([
+        inner.complete(request),
+        new Promise((resolve) => setTimeout(resolve, latencyMs)),
+      ]);
+      return answer;
+    },
+  };
+}
 
 function timedClient(inner: ModelClient): ModelClient & { modelMs: number; calls: number } {
   const wrapper = {
@@ -58,7 +78,7 @@ const touchCache: ScriptStep = {
   ],
 };
 
-async function matrixWallTime(concurrency: number): Promise<{ ms: number; runs: number }> {
+async function matrixWallTime(concurrency: number, latencyMs = 0): Promise<{ ms: number; runs: number }> {
   const repo = createDemoRepo();
   const server = await startScriptedServer({
     scripts: [
@@ -68,7 +88,7 @@ async function matrixWallTime(concurrency: number): Promise<{ ms: number; runs: 
     ],
   });
   try {
-    const client = createModelClient({ baseURL: server.baseURL, model: 'scripted' });
+    const client = withLatency(createModelClient({ baseURL: server.baseURL, model: 'scripted' }), latencyMs);
     const started = performance.now();
     const matrix = await runMatrix({
       workspaceDir: repo.workspace,
@@ -165,6 +185,20 @@ async function main(): Promise<void> {
       `matrix, ${parallel.runs} runs, concurrency ${c}`,
       `${(parallel.ms / 1000).toFixed(1)} s`,
       `${(sequential.ms / parallel.ms).toFixed(2)}×`,
+    ]);
+  }
+  if (MODEL_LATENCY_MS > 0) {
+    const slowSequential = await matrixWallTime(1, MODEL_LATENCY_MS);
+    rows.push([
+      `matrix, ${MODEL_LATENCY_MS} ms model latency, concurrency 1 (yardstick)`,
+      `${(slowSequential.ms / 1000).toFixed(1)} s`,
+      '1.00×',
+    ]);
+    const slowParallel = await matrixWallTime(2, MODEL_LATENCY_MS);
+    rows.push([
+      `matrix, ${MODEL_LATENCY_MS} ms model latency, concurrency 2`,
+      `${(slowParallel.ms / 1000).toFixed(1)} s`,
+      `${(slowSequential.ms / slowParallel.ms).toFixed(2)}×`,
     ]);
   }
   const overhead = await stepOverhead();

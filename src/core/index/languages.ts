@@ -24,11 +24,8 @@ const typescriptQueries = [
 
 export const languages: Record<LanguageId, LanguageSpec> = {
   typescript: { id: 'typescript', wasm: 'typescript.wasm', queries: typescriptQueries },
-  tsx: {
-    id: 'tsx',
-    wasm: 'tsx.wasm',
-    queries: typescriptQueries.map((q) => q.replace(/^typescript\//, 'tsx/')),
-  },
+  // TSX is TypeScript's grammar plus JSX, and the grammar package ships one set of queries for both.
+  tsx: { id: 'tsx', wasm: 'tsx.wasm', queries: typescriptQueries },
   javascript: {
     id: 'javascript',
     wasm: 'javascript.wasm',

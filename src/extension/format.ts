@@ -24,6 +24,7 @@ export function isViolation(result: SpecResult, report: ChangesView | undefined)
     result.verdict === 'fail' ||
     result.verdict === 'error' ||
     result.verdict === 'flaky' ||
+    result.verdict === 'tampered' ||
     isBroken(result, report)
   );
 }
@@ -131,7 +132,7 @@ export function statusText(counts: RunCounts): string {
   return base;
 }
 
-const VERDICT_ORDER: Verdict[] = ['fail', 'error', 'flaky', 'blocked', 'skipped', 'pass'];
+const VERDICT_ORDER: Verdict[] = ['tampered', 'fail', 'error', 'flaky', 'blocked', 'skipped', 'pass'];
 /** One line per verdict for the status bar tooltip and the log, most urgent first. */
 export function verdictSummary(results: readonly SpecResult[]): string {
   return VERDICT_ORDER.map((v) => [v, results.filter((r) => r.verdict === v).map((r) => r.id)] as const)

@@ -176,7 +176,7 @@ function wholeNumber(text: string): number | null {
   return /^\d+$/.test(text) && Number(text) >= 1 ? Number(text) : null;
 }
 
-const FAILING: ReadonlySet<Verdict> = new Set(['fail', 'error', 'blocked', 'flaky']);
+const FAILING: ReadonlySet<Verdict> = new Set(['fail', 'error', 'blocked', 'flaky', 'tampered']);
 
 function checkFailed(result: CheckResult): boolean {
   return (
@@ -215,6 +215,7 @@ function colours(enabled: boolean): Colours {
     blocked: 33,
     skipped: 90,
     flaky: 35,
+    tampered: 41,
   };
   return {
     verdict: (v, text) => paint(verdictCode[v], text),
@@ -263,7 +264,11 @@ function renderReport(result: CheckResult, c: Colours): string {
   const details = run.results
     .filter(
       (r) =>
-        (r.verdict === 'fail' || r.verdict === 'error' || r.verdict === 'flaky') && r.output.trim() !== '',
+        (r.verdict === 'fail' ||
+          r.verdict === 'error' ||
+          r.verdict === 'flaky' ||
+          r.verdict === 'tampered') &&
+        r.output.trim() !== '',
     )
     .map(
       (r) =>
@@ -276,7 +281,7 @@ function summaryLine(result: CheckResult): string {
   const { run, report } = result;
   const counts = new Map<Verdict, number>();
   for (const r of run.results) counts.set(r.verdict, (counts.get(r.verdict) ?? 0) + 1);
-  const order: Verdict[] = ['pass', 'fail', 'error', 'blocked', 'flaky', 'skipped'];
+  const order: Verdict[] = ['pass', 'fail', 'error', 'tampered', 'blocked', 'flaky', 'skipped'];
   const tally = order.filter((v) => counts.has(v)).map((v) => `${counts.get(v)} ${v}`);
   const seconds = formatSeconds(Date.parse(run.finishedAt) - Date.parse(run.startedAt));
   const head = `${run.results.length} spec${run.results.length === 1 ? '' : 's'}: ${tally.join(', ') || 'none run'} in ${seconds}`;
@@ -338,7 +343,8 @@ function githubAnnotations(result: CheckResult): string {
 }
 
 function annotationLevel(r: SpecResult, change: Change | undefined): 'error' | 'warning' | undefined {
-  if (r.verdict === 'fail' || r.verdict === 'error' || change === 'broken') return 'error';
+  if (r.verdict === 'fail' || r.verdict === 'error' || r.verdict === 'tampered' || change === 'broken')
+    return 'error';
   if (r.verdict === 'blocked' || r.verdict === 'flaky') return 'warning';
   return undefined;
 }

@@ -4,7 +4,9 @@
 // "satisfiable alone, not together" (j passes when solved alone, not in the all-together run).
 import type { SpecResult, Verdict } from '../check/types';
 import { runSpecs } from '../check/runSpecs';
-import { WORKING_TREE, withWorktree } from '../git/worktree';
+import { WORKING_TREE } from '../git/worktree';
+import { withStandaloneCheckout } from '../sandbox/checkout';
+import { containmentFor } from '../sandbox/containment';
 import {
   runAgent,
   type AgentProgress,
@@ -48,10 +50,13 @@ export interface MatrixResult {
 export async function runMatrix(options: MatrixOptions): Promise<MatrixResult> {
   const started = performance.now();
   const specIds = options.specFile.specs.map((s) => s.id);
-  const before = await withWorktree(options.workspaceDir, WORKING_TREE, (dir) =>
+  // The "before" verdicts are measured once, contained like every agent run (the workspace's code may itself
+  // be an earlier agent's).
+  const before = await withStandaloneCheckout(options.workspaceDir, WORKING_TREE, async (checkout) =>
     runSpecs({
-      workspaceDir: dir,
+      workspaceDir: checkout.workspaceDir,
       specFile: options.specFile,
+      containment: await containmentFor(checkout, options.specFile, options.containment),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.specConcurrency ? { concurrency: options.specConcurrency } : {}),
     }),
@@ -87,7 +92,11 @@ export function matrixFrom(
   for (const i of specIds) {
     for (const j of specIds) {
       const cell = alone[i]?.[j];
-      if (i !== j && beforeCells[j] === 'pass' && (cell === 'fail' || cell === 'error'))
+      if (
+        i !== j &&
+        beforeCells[j] === 'pass' &&
+        (cell === 'fail' || cell === 'error' || cell === 'tampered')
+      )
         brokeBy.push({ solved: i, broke: j });
     }
   }

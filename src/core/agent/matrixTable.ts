@@ -9,6 +9,7 @@ export const CELL_SYMBOL: Record<Cell, string> = {
   blocked: 'B',
   skipped: '-',
   flaky: '~',
+  tampered: 'T',
   'not-run': '·',
 };
 

@@ -7,6 +7,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { gitRoot, headCommit, isClean, resolveCommit } from '../git/git';
 import { withWorktree } from '../git/worktree';
+import { detectSandbox } from '../sandbox/bwrap';
 import type { SpecGraph } from '../spec/graph';
 import { loadSpecFile } from '../spec/load';
 import type { SpecLocations } from '../spec/locations';
@@ -34,6 +35,11 @@ export interface CheckWorkspaceOptions {
   outputCapBytes?: number;
   /** Replaces the spec file's defaults.timeoutSeconds (a spec's own test.timeoutSeconds still wins). */
   defaultTimeoutSeconds?: number;
+  /**
+   * Run each spec test in a private PID namespace (bwrap) so daemons it forks die with it. Default: wherever
+   * bubblewrap works. The filesystem and network stay unrestricted: these are the user's own tests.
+   */
+  pidNamespace?: boolean;
 }
 
 export interface CheckResult {
@@ -73,6 +79,7 @@ export async function checkWorkspace(options: CheckWorkspaceOptions): Promise<Ch
     ...(options.repeat !== undefined ? { repeat: options.repeat } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.outputCapBytes !== undefined ? { outputCapBytes: options.outputCapBytes } : {}),
+    pidNamespace: options.pidNamespace ?? (await detectSandbox()).available,
   };
   const progress = (phase: CheckPhase) => (event: RunProgress) => options.onProgress?.({ ...event, phase });
 

@@ -1,8 +1,12 @@
 // Shapes shared by the runner, the run store, baselines, the CLI, the extension, the agent and export.
 import type { SpecKind } from '../spec/schema';
 
-/** A single spec's verdict in one run (DESIGN.md "Verdicts"). `flaky`: verdicts differed between repeats. */
-export type Verdict = 'pass' | 'fail' | 'error' | 'blocked' | 'skipped' | 'flaky';
+/**
+ * A single spec's verdict in one run (see README "Verdicts"). `flaky`: verdicts differed between repeats.
+ * `tampered`: a protected file (a spec test, .weave/**, a test-support file) changed, appeared or vanished during
+ * a contained run — counted as failing, never fixed, never resolved.
+ */
+export type Verdict = 'pass' | 'fail' | 'error' | 'blocked' | 'skipped' | 'flaky' | 'tampered';
 
 /** A spec's change against a baseline run. */
 export type Change = 'broken' | 'fixed' | 'still-failing' | 'still-passing' | 'new' | 'other';
@@ -32,6 +36,12 @@ export interface SpecResult {
   repeats?: Verdict[];
   /** Not selected with --only, but run because a selected spec depends on it. */
   ranAsDependency?: boolean;
+  /** Contained runs: false when the user opted out of the sandbox (with unsandboxedReason). */
+  sandboxed?: boolean;
+  /** For `tampered`: the protected files that differed (workspace-relative) and how. */
+  tampered?: Array<{ path: string; change: 'changed' | 'created' | 'deleted' }>;
+  /** The verdict the test run itself gave before tampering overrode it. */
+  verdictBeforeTampering?: Verdict;
 }
 
 export interface RunRecord {

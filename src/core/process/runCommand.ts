@@ -5,14 +5,24 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
+import { containedEnvironment } from '../sandbox/environment';
+import { pidNamespaceArguments, sandboxArguments, type SandboxOptions } from '../sandbox/bwrap';
 import { OutputCapture } from './outputCapture';
 import { RUN_MARKER_VARIABLE, killProcessTree, processStartTime, treeHasSurvivors } from './processTree';
 
 export interface RunCommandOptions {
   command: string;
   cwd: string;
-  /** Added to (and overriding) the inherited process.env. */
+  /** Added to (and overriding) the inherited process.env (or the allowlisted part of it, see inheritEnv). */
   env?: Record<string, string>;
+  /** false: start from the allowlisted environment (sandbox/environment.ts), not all of process.env. Default true. */
+  inheritEnv?: boolean;
+  /** Run inside bubblewrap as these options say (the caller checked detectSandbox()). */
+  sandbox?: SandboxOptions;
+  /** Folders the command may write besides the sandbox's checkout (merged into sandbox.writableDirs). */
+  writableDirs?: readonly string[];
+  /** Unsandboxed, but in a private PID namespace (bwrap) so no daemon outlives the run. Ignored with sandbox. */
+  pidNamespace?: boolean;
   timeoutMs: number;
   signal?: AbortSignal;
   /** Bytes kept from the start and, separately, from the end of the output. Default 256 KiB each. */
@@ -60,14 +70,16 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
 
   const marker = randomBytes(12).toString('hex');
   const isWindows = process.platform === 'win32';
-  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env, [RUN_MARKER_VARIABLE]: marker };
+  const inherited = options.inheritEnv === false ? containedEnvironment() : process.env;
+  const env: NodeJS.ProcessEnv = { ...inherited, ...options.env, [RUN_MARKER_VARIABLE]: marker };
   // Set when Weave itself runs under `node --test`: it would make a spec's own `node --test` report to that
   // outer runner in a binary protocol instead of printing its summary.
   if (options.env?.NODE_TEST_CONTEXT === undefined) delete env.NODE_TEST_CONTEXT;
-  const child = spawn(options.command, {
+  const { file, args } = launchLine(options);
+  const child = spawn(file, args, {
     cwd: options.cwd,
     env,
-    shell: isWindows ? true : '/bin/sh',
+    shell: file === options.command ? (isWindows ? true : '/bin/sh') : false,
     // POSIX: own session and process group, so the group can be signalled as a whole.
     detached: !isWindows,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -122,6 +134,19 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** The program and arguments that start `command`: the shell itself, or bwrap around the shell. */
+function launchLine(options: RunCommandOptions): { file: string; args: string[] } {
+  if (options.sandbox) {
+    const writableDirs = [...(options.sandbox.writableDirs ?? []), ...(options.writableDirs ?? [])];
+    return {
+      file: 'bwrap',
+      args: sandboxArguments({ ...options.sandbox, writableDirs }, options.cwd, options.command),
+    };
+  }
+  if (options.pidNamespace) return { file: 'bwrap', args: pidNamespaceArguments(options.cwd, options.command) };
+  return { file: options.command, args: [] };
 }
 
 async function checkDirectory(dir: string): Promise<string | undefined> {

@@ -5,8 +5,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { isProcessAlive } from '../../../src/core/process/processTree';
 import { gitIn, makeRepo, writeFiles } from './gitRepo';
+import { processesRunning } from '../sandbox/processes';
 
 const cli = path.resolve(__dirname, '../../../../dist/cli.js');
 const cleanup: string[] = [];
@@ -177,7 +177,9 @@ describe('weave check (CLI)', () => {
   });
 
   it('stops on SIGINT (Ctrl-C): kills every test process, records nothing, exits 130', async () => {
-    const ws = await workspace([{ id: 'hangs', command: 'sleep 1000 & echo $! > bg.pid; wait' }]);
+    // A unique argument finds the sleeper from outside: in a PID namespace the `$!` it writes is not a host pid.
+    const token = `1000.${process.pid}`;
+    const ws = await workspace([{ id: 'hangs', command: `sleep ${token} & echo $! > bg.pid; wait` }]);
     const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true' };
     delete env.NODE_TEST_CONTEXT;
     const child = spawn(process.execPath, [cli, 'check'], {
@@ -199,7 +201,7 @@ describe('weave check (CLI)', () => {
     child.kill('SIGINT');
     assert.equal(await exited, 130);
     assert.match(stderr, /stopping \(killing running tests\)/);
-    assert.equal(isProcessAlive(pid), false);
+    assert.deepEqual(processesRunning(`sleep ${token}`), []);
     await assert.rejects(fs.readdir(path.join(ws, '.weave/runs')), 'a cancelled run is not recorded');
   });
 });

@@ -1,6 +1,7 @@
 // `weave agent`: runs a coding agent (any OpenAI-compatible endpoint) against every spec at once, against one
 // spec, or as the interaction matrix. Progress goes to stderr; the verdict table, review and patch (or the
 // matrix) to stdout, or one JSON document with --json.
+import { trapInterrupts } from '../interrupt';
 import path from 'node:path';
 import {
   createModelClient,
@@ -157,13 +158,8 @@ export const agentVerb: Verb = {
       throw error;
     }
 
-    const abort = new AbortController();
-    const onSignal = (): void => {
-      process.stderr.write('\nweave agent: cancelling (removing worktrees)…\n');
-      abort.abort();
-    };
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    const interrupt = trapInterrupts('agent', 'cancelling (stopping the model, removing checkouts)…');
+    const abort = { signal: interrupt.signal };
     const common = {
       workspaceDir,
       specFile,
@@ -216,8 +212,7 @@ export const agentVerb: Verb = {
         ? 0
         : 1;
     } finally {
-      process.removeListener('SIGINT', onSignal);
-      process.removeListener('SIGTERM', onSignal);
+      interrupt.dispose();
     }
   },
 };

@@ -1,6 +1,7 @@
 // `weave check`: runs every spec's test, prints a table with each verdict and its change against the baseline,
 // records the run, and exits 0 (all pass, nothing broken), 1 (something failed / broke / errored) or 2 (bad
 // spec file or flags). Machine outputs: --json (one document), --junit FILE, --github (Actions annotations).
+import { trapInterrupts } from '../interrupt';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { checkWorkspace, type CheckProgress, type CheckResult } from '../../core/check/checkWorkspace';
@@ -115,13 +116,8 @@ export const checkVerb: Verb = {
       }
     }
 
-    const controller = new AbortController();
-    const onInterrupt = (): void => {
-      process.stderr.write('\nweave check: stopping (killing running tests)…\n');
-      controller.abort();
-    };
-    process.once('SIGINT', onInterrupt);
-    process.once('SIGTERM', onInterrupt);
+    const interrupt = trapInterrupts('check', 'stopping (killing running tests)…');
+    const controller = { signal: interrupt.signal };
     const progress = ProgressLine.create();
     let result: CheckResult;
     try {
@@ -148,8 +144,7 @@ export const checkVerb: Verb = {
       throw error;
     } finally {
       progress?.clear();
-      process.removeListener('SIGINT', onInterrupt);
-      process.removeListener('SIGTERM', onInterrupt);
+      interrupt.dispose();
     }
 
     for (const warning of result.warnings)
@@ -167,7 +162,7 @@ export const checkVerb: Verb = {
       process.stdout.write(renderReport(result, colours(process.stdout.isTTY === true)));
     }
     if (flags.github) process.stdout.write(githubAnnotations(result));
-    if (controller.signal.aborted) return 130;
+    if (controller.signal.aborted) return interrupt.exitCode() ?? 130;
     return checkFailed(result) ? 1 : 0;
   },
 };

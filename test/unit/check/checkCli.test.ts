@@ -204,4 +204,45 @@ describe('weave check (CLI)', () => {
     assert.deepEqual(processesRunning(`sleep ${token}`), []);
     await assert.rejects(fs.readdir(path.join(ws, '.weave/runs')), 'a cancelled run is not recorded');
   });
+
+  for (const signals of [['SIGTERM'], ['SIGHUP'], ['SIGINT', 'SIGINT']] as const) {
+    it(`stops on ${signals.join(' then ')}: every test process dies, nothing is recorded`, async () => {
+      const token = `1001.${process.pid}${signals.length}${signals[0].length}`;
+      const ws = await workspace([{ id: 'hangs', command: `sleep ${token} & echo $! > bg.pid; wait` }]);
+      const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true' };
+      delete env.NODE_TEST_CONTEXT;
+      const child = spawn(process.execPath, [cli, 'check'], {
+        cwd: ws,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      const deadline = Date.now() + 20_000;
+      while (processesRunning(`sleep ${token}`).length === 0) {
+        if (Date.now() > deadline) assert.fail('the spec never started');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      // The second signal arrives while the first one's clean-up is under way: it must not cut it short.
+      for (const name of signals) child.kill(name);
+      const expected = { SIGTERM: 143, SIGHUP: 129, SIGINT: 130 }[signals[0]];
+      assert.equal(await exited, expected, stderr);
+      assert.deepEqual(processesRunning(`sleep ${token}`), []);
+      await assert.rejects(fs.readdir(path.join(ws, '.weave/runs')), 'a stopped run is not recorded');
+    });
+  }
+
+  it('a closed stdout (| head) ends quietly, without an EPIPE stack trace', async () => {
+    const specs = Array.from({ length: 40 }, (_, i) => ({ id: `s${i}`, command: 'true' }));
+    const ws = await workspace(specs);
+    const r = spawnSync('/bin/sh', ['-c', `"${process.execPath}" "${cli}" check | true`], {
+      cwd: ws,
+      encoding: 'utf8',
+      env: { ...process.env, CI: 'true', NODE_TEST_CONTEXT: '' },
+      timeout: 120_000,
+    });
+    assert.doesNotMatch(r.stderr, /EPIPE|internal error/);
+    noStack(r.stderr);
+  });
 });

@@ -177,7 +177,9 @@ export const agentVerb: Verb = {
         else process.stdout.write(formatMatrix(matrix));
         const modelError = matrix.runs.find((r) => r.stopReason === 'model-error');
         if (modelError?.error) process.stderr.write(`weave agent: ${modelError.error}\n`);
-        return modelError || abort.signal.aborted ? 1 : 0;
+        // Unsolved together, or runs that could not show anything: the user must not read this as "all fine".
+        const conclusive = matrix.inconclusive.length === 0 && matrix.unsolvedTogether.length === 0;
+        return modelError || abort.signal.aborted || !conclusive ? 1 : 0;
       }
       const target =
         flags.spec !== undefined ? { kind: 'spec' as const, id: flags.spec } : { kind: 'all' as const };

@@ -43,6 +43,13 @@ export interface MatrixResult {
   together: Record<string, Cell>;
   brokeBy: Array<{ solved: string; broke: string }>;
   aloneNotTogether: string[];
+  /**
+   * Runs that say nothing about interactions: the agent did not finish, or did not make its own target pass
+   * (for the all-together run: some spec still fails). A matrix with such runs is inconclusive there.
+   */
+  inconclusive: Array<{ target: string; reason: string }>;
+  /** Specs that do not pass after the all-together run. */
+  unsolvedTogether: string[];
   runs: MatrixRun[];
   durationMs: number;
 }
@@ -101,6 +108,21 @@ export function matrixFrom(
     }
   }
   const aloneNotTogether = specIds.filter((j) => alone[j]?.[j] === 'pass' && together[j] !== 'pass');
+  const inconclusive: MatrixResult['inconclusive'] = [];
+  for (const r of results) {
+    const target = r.target.kind === 'all' ? 'all' : r.target.id;
+    const unsolved =
+      r.target.kind === 'all'
+        ? specIds.filter((id) => together[id] !== 'pass')
+        : alone[r.target.id]?.[r.target.id] === 'pass'
+          ? []
+          : [r.target.id];
+    if (r.stopReason !== 'finished') {
+      inconclusive.push({ target, reason: `${r.stopReason}${r.error ? `: ${r.error}` : ''}` });
+    } else if (unsolved.length > 0) {
+      inconclusive.push({ target, reason: `finished without making ${unsolved.join(', ')} pass` });
+    }
+  }
   return {
     specIds,
     before: beforeCells,
@@ -108,6 +130,8 @@ export function matrixFrom(
     together,
     brokeBy,
     aloneNotTogether,
+    inconclusive,
+    unsolvedTogether: specIds.filter((id) => together[id] !== 'pass'),
     runs: results.map((r) => ({
       target: r.target.kind === 'all' ? 'all' : r.target.id,
       runId: r.runId,

@@ -18,6 +18,7 @@ function result(id: string, verdict: SpecResult['verdict'], output = '', reason?
     exitCode: verdict === 'pass' ? 0 : 1,
     signal: null,
     durationMs: 10,
+    evidence: 'summary',
     output,
     truncatedBytes: 0,
     ...(reason ? { reason } : {}),

@@ -2,7 +2,8 @@
 // process group, with a timeout, cancellation, and bounded output. Whatever happens, no process of the command
 // outlives the returned promise: on timeout or abort the whole tree is killed, and after a normal exit anything
 // the command left running in the background is killed too.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { OutputCapture } from './outputCapture';
@@ -64,15 +65,21 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
   // Set when Weave itself runs under `node --test`: it would make a spec's own `node --test` report to that
   // outer runner in a binary protocol instead of printing its summary.
   if (options.env?.NODE_TEST_CONTEXT === undefined) delete env.NODE_TEST_CONTEXT;
-  const child = spawn(options.command, {
-    cwd: options.cwd,
-    env,
-    shell: isWindows ? true : '/bin/sh',
-    // POSIX: own session and process group, so the group can be signalled as a whole.
-    detached: !isWindows,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    windowsHide: true,
-  });
+  let child: ChildProcessByStdio<null, Readable, Readable>;
+  try {
+    child = spawn(options.command, {
+      cwd: options.cwd,
+      env,
+      shell: isWindows ? true : '/bin/sh',
+      // POSIX: own session and process group, so the group can be signalled as a whole.
+      detached: !isWindows,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+  } catch (error) {
+    // spawn throws (rather than emitting 'error') on arguments no process can take, e.g. a NUL byte.
+    return notStarted(`could not start the command: ${(error as Error).message}`);
+  }
   const capture = new OutputCapture(capBytes, capBytes);
   child.stdout.on('data', (chunk: Buffer) => capture.push(chunk));
   child.stderr.on('data', (chunk: Buffer) => capture.push(chunk));

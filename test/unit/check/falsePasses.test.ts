@@ -81,6 +81,11 @@ describe('false passes, now caught', () => {
     expect(r, 'fail', 'runner', /1 of 4 tests failed \(node:test\), although the command exited 0/);
   });
 
+  it('node --test --test-only without any .only test ran nothing (node prints "pass 1" for the file)', async () => {
+    const r = await check('node --test --test-only passes.test.js | cat');
+    expect(r, 'error', 'runner', /^ran no test \(node:test: 0 passed, 0 failed\)$/);
+  });
+
   it('pytest -qq … || true: fail, seen by the pytest plugin', async () => {
     const r = await check(`${PYTEST} -qq py/test_p.py || true`);
     expect(r, 'fail', 'runner', /^1 of 2 tests failed \(pytest\), although the command exited 0$/);

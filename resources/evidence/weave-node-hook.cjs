@@ -11,8 +11,12 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const dir = process.env.WEAVE_EVIDENCE_DIR;
-// Child processes of `node --test` (NODE_TEST_CONTEXT=child-v8) report to their parent, which counts them.
-if (dir && process.env.NODE_TEST_CONTEXT === undefined) {
+// Only the outermost test runner reports. Child processes of `node --test` (NODE_TEST_CONTEXT=child-v8) report
+// to their parent, which counts them; a runner started by a test (a test suite that tests a test tool, say)
+// finds WEAVE_EVIDENCE_NESTED, which every runner sets for the processes its tests start.
+const NESTED = 'WEAVE_EVIDENCE_NESTED';
+if (dir && process.env.NODE_TEST_CONTEXT !== undefined) process.env[NESTED] = '1';
+if (dir && process.env.NODE_TEST_CONTEXT === undefined && process.env[NESTED] === undefined) {
   let nodeTest;
   // With --test, a file whose tests were all filtered out (--test-name-pattern) is itself reported as one
   // passing test named after the file: it ran no test of the user's.
@@ -67,6 +71,7 @@ if (dir && process.env.NODE_TEST_CONTEXT === undefined) {
   function observeMocha(Mocha) {
     const run = Mocha.prototype.run;
     Mocha.prototype.run = function weaveObservedRun() {
+      process.env[NESTED] = '1';
       const runner = run.apply(this, arguments);
       const dryRun = Boolean(this.options && this.options.dryRun);
       if (runner && typeof runner.once === 'function') {

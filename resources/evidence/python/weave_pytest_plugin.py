@@ -11,8 +11,16 @@ import json
 import os
 import time
 
-_DIR = os.environ.get("WEAVE_EVIDENCE_DIR")
+# Only the outermost test runner reports: a pytest (or node --test, mocha) started by a test finds the mark
+# this session sets for every process its tests start.
+_NESTED = "WEAVE_EVIDENCE_NESTED"
+_DIR = None if os.environ.get(_NESTED) else os.environ.get("WEAVE_EVIDENCE_DIR")
 _counts = {"passed": 0, "failed": 0, "skipped": 0, "collectionErrors": 0}
+
+
+def pytest_configure(config):
+    if _DIR:
+        os.environ[_NESTED] = "1"
 
 
 def pytest_runtest_logreport(report):

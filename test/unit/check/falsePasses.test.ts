@@ -25,6 +25,10 @@ before(async () => {
       "describe('m', () => {\n  it('ok', () => {});\n  it('bad', () => { throw new Error('x'); });\n});\n",
     'py/test_p.py': 'def test_a():\n    pass\n\ndef test_b():\n    assert False\n',
     'py/test_ok.py': 'def test_a():\n    pass\n',
+    'nested/test_tool.py':
+      'import subprocess, sys\n\ndef test_the_tool_reports_a_failing_suite():\n    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "../py/test_p.py"])\n    assert r.returncode == 1\n',
+    'tool.test.js':
+      "const test = require('node:test');\nconst assert = require('node:assert');\nconst { spawnSync } = require('node:child_process');\ntest('the tool reports a failing suite', () => {\n  const env = { ...process.env };\n  delete env.NODE_TEST_CONTEXT;\n  const r = spawnSync(process.execPath, ['--test', 'fails.test.js'], { env });\n  assert.strictEqual(r.status, 1);\n});\n",
     'pybad/test_bad.py': 'import nonexistent_module\n\ndef test_c():\n    pass\n',
     'ut/tests/test_u.py':
       'import unittest\n\nclass T(unittest.TestCase):\n    def test_a(self):\n        pass\n\n    def test_b(self):\n        self.assertEqual(1, 2)\n',
@@ -154,6 +158,20 @@ describe('false passes, now caught', () => {
     expect(r, 'pass', 'runner');
     assert.equal(r.reason, undefined);
     assert.deepEqual(r.summary, { runner: 'node:test', passed: 2, failed: 0, skipped: 0 });
+  });
+});
+
+describe('only the outermost runner reports', () => {
+  it('a node:test suite that runs a failing node --test as its subject passes', async () => {
+    const r = await check('node --test tool.test.js');
+    expect(r, 'pass', 'runner');
+    assert.deepEqual(r.summary, { runner: 'node:test', passed: 1, failed: 0, skipped: 0 });
+  });
+
+  it('a pytest suite that runs a failing pytest as its subject passes', async () => {
+    const r = await check(`${PYTEST} -q test_tool.py`, { cwd: 'nested' });
+    expect(r, 'pass', 'runner');
+    assert.deepEqual(r.summary, { runner: 'pytest', passed: 1, failed: 0, skipped: 0 });
   });
 });
 

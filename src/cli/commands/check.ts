@@ -2,7 +2,7 @@
 // records the run, and exits 0 (all pass, nothing broken), 1 (something failed / broke / errored) or 2 (bad
 // spec file or flags). Machine outputs: --json (one document), --junit FILE, --github (Actions annotations).
 import { trapInterrupts } from '../interrupt';
-import { promises as fs } from 'node:fs';
+import { constants as fsConstants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { checkWorkspace, type CheckProgress, type CheckResult } from '../../core/check/checkWorkspace';
 import { toJUnitXml } from '../../core/check/junit';
@@ -22,9 +22,13 @@ Runs the test of every spec in .weave/specs.json (in parallel, dependencies firs
 (pass, fail, error, blocked, skipped, flaky) and its change against the baseline (broken = pass → fail,
 fixed = fail → pass), and records the run in .weave/runs/.
 
-A spec passes only if its command exits 0 AND, when the output ends with a known test runner's summary
-(node:test, mocha, vitest, jest, pytest, go test, cargo test, TAP), at least one test ran. A command that
-exits 0 without printing any known summary passes on its exit code alone.
+A spec passes only if its command exits 0, no test failed and at least one test ran. What the tests did is
+learnt from the test runner itself where Weave can hook it (node:test, mocha, pytest: this sees through
+'| tail', '|| true' and 'a; b'), else from every summary the output shows (node:test, mocha, vitest, jest,
+pytest, unittest, go test, cargo test, JUnit XML, JSON reporters, TAP). A listing or dry run (pytest --co,
+mocha --dry-run, cargo test --no-run) is "ran no test". A command whose output shows no test result at all
+passes on its exit code alone and says so: "pass  unverified: no test result seen". --json gives each result's
+"evidence": runner, summary or exit-code.
 
 The baseline is the latest run recorded on a clean tree (no uncommitted change in the workspace folder), or,
 with --baseline-ref, a run of the current specs and spec test files on a throw-away git worktree of REF.
@@ -116,6 +120,11 @@ export const checkVerb: Verb = {
       }
     }
 
+    if (flags.junit !== undefined) {
+      const problem = await unwritableReason(path.resolve(flags.junit));
+      if (problem !== undefined) return bad(`--junit ${flags.junit}: ${problem}; nothing was run`);
+    }
+
     const interrupt = trapInterrupts('check', 'stopping (killing running tests)…');
     const controller = { signal: interrupt.signal };
     const progress = ProgressLine.create();
@@ -149,6 +158,7 @@ export const checkVerb: Verb = {
 
     for (const warning of result.warnings)
       process.stderr.write(`${formatProblem({ ...warning, file: shortPath(warning.file) })}\n`);
+    for (const warning of result.runStoreWarnings) process.stderr.write(`weave check: warning: ${warning}\n`);
     if (flags.junit !== undefined) {
       await fs.writeFile(
         path.resolve(flags.junit),
@@ -166,6 +176,22 @@ export const checkVerb: Verb = {
     return checkFailed(result) ? 1 : 0;
   },
 };
+
+/** Why the report could not be written to `file`, checked before any test runs (and without creating it). */
+async function unwritableReason(file: string): Promise<string | undefined> {
+  const stat = await fs.stat(file).catch(() => undefined);
+  if (stat?.isDirectory()) return 'is a folder';
+  try {
+    await fs.access(stat ? file : path.dirname(file), fsConstants.W_OK);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return `folder ${path.dirname(file)} does not exist`;
+    return code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+      ? 'not writable'
+      : (error as Error).message;
+  }
+}
 
 function wholeNumber(text: string): number | null {
   return /^\d+$/.test(text) && Number(text) >= 1 ? Number(text) : null;
@@ -277,9 +303,11 @@ function summaryLine(result: CheckResult): string {
   const counts = new Map<Verdict, number>();
   for (const r of run.results) counts.set(r.verdict, (counts.get(r.verdict) ?? 0) + 1);
   const order: Verdict[] = ['pass', 'fail', 'error', 'tampered', 'blocked', 'flaky', 'skipped'];
+  const unverified = run.results.filter((r) => r.verdict === 'pass' && r.evidence === 'exit-code').length;
   const tally = order.filter((v) => counts.has(v)).map((v) => `${counts.get(v)} ${v}`);
   const seconds = formatSeconds(Date.parse(run.finishedAt) - Date.parse(run.startedAt));
-  const head = `${run.results.length} spec${run.results.length === 1 ? '' : 's'}: ${tally.join(', ') || 'none run'} in ${seconds}`;
+  const unverifiedNote = unverified > 0 ? ` (${unverified} pass unverified: no test result seen)` : '';
+  const head = `${run.results.length} spec${run.results.length === 1 ? '' : 's'}: ${tally.join(', ') || 'none run'} in ${seconds}${unverifiedNote}`;
   const changes = Object.values(report.changes);
   const broken = changes.filter((c) => c === 'broken').length;
   const fixed = changes.filter((c) => c === 'fixed').length;

@@ -54,6 +54,8 @@ export interface CheckResult {
   specFilePath: string;
   /** Problems in the spec file that do not stop a check (shown, not fatal). */
   warnings: SpecProblem[];
+  /** Stored runs that were skipped because they are not readable run records (each names its file). */
+  runStoreWarnings: string[];
   /** Path of the saved run, when recorded. */
   savedTo?: string;
 }
@@ -87,20 +89,23 @@ export async function checkWorkspace(options: CheckWorkspaceOptions): Promise<Ch
   const [commit, clean] = await Promise.all([headCommit(workspaceDir), isClean(workspaceDir)]);
   const startedAt = new Date();
   const results = await runSpecs({ ...common, workspaceDir, onProgress: progress('current') });
+  // A run during which the tree changed (a test rewrote a tracked file, or left new ones) describes no commit.
+  const stayedClean = clean && (await isClean(workspaceDir));
   const run: RunRecord = {
     id: newRunId(startedAt),
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     commit,
-    clean,
+    clean: stayedClean,
     specIds: results.map((r) => r.id),
     results,
   };
 
   let baselineRun: RunRecord | null = null;
+  const runStoreWarnings: string[] = [];
   const cancelled = options.signal?.aborted === true;
   if (options.baselineRef === undefined) {
-    baselineRun = await latestCleanRun(workspaceDir, run.specIds);
+    baselineRun = await latestCleanRun(workspaceDir, run.specIds, (w) => runStoreWarnings.push(w));
   } else if (!cancelled) {
     const ref = options.baselineRef;
     const baseCommit = await resolveCommit((await gitRoot(workspaceDir)) ?? workspaceDir, ref);
@@ -131,6 +136,7 @@ export async function checkWorkspace(options: CheckWorkspaceOptions): Promise<Ch
     locations,
     specFilePath: loaded.file,
     warnings: loaded.warnings,
+    runStoreWarnings,
     ...(savedTo !== undefined ? { savedTo } : {}),
   };
 }

@@ -6,11 +6,12 @@
 // Cancelling (AbortSignal) kills running commands and marks everything not finished `skipped` ("cancelled").
 import os from 'node:os';
 import path from 'node:path';
-import { runCommand } from '../process/runCommand';
+import { runCommand, type RunCommandOptions } from '../process/runCommand';
 import type { Containment } from '../sandbox/containment';
 import { describeTampering, type TamperedFile } from '../sandbox/protectedFiles';
 import { SpecGraph } from '../spec/graph';
 import type { Spec, SpecFile } from '../spec/schema';
+import { startEvidence, type EvidenceSession } from './evidence/session';
 import type { SpecResult, Verdict } from './types';
 import { verdictOf } from './verdict';
 
@@ -197,18 +198,55 @@ function notRun(spec: Spec, verdict: Verdict, reason: string): SpecResult {
     exitCode: null,
     signal: null,
     durationMs: 0,
+    evidence: 'exit-code',
     output: '',
     truncatedBytes: 0,
   };
 }
 
 async function runOnce(spec: Spec, options: RunSpecsOptions): Promise<SpecResult> {
-  const { specFile, workspaceDir } = options;
+  const { specFile } = options;
   const timeoutMs = (spec.test.timeoutSeconds ?? specFile.defaults.timeoutSeconds) * 1000;
-  const outcome = await runCommand({
+  // The runners inside the command report their own results into a private directory (evidence/session.ts).
+  const evidence = await startEvidence({ ...specFile.defaults.env, ...spec.test.env });
+  try {
+    const outcome = await runCommand(commandOptions(spec, options, timeoutMs, evidence));
+    const {
+      verdict,
+      reason,
+      evidence: basis,
+      summary,
+    } = verdictOf(outcome, timeoutMs, await evidence.collect());
+    return {
+      id: spec.id,
+      kind: spec.kind,
+      verdict,
+      ...(reason !== undefined ? { reason } : {}),
+      exitCode: outcome.exitCode,
+      signal: outcome.signal,
+      durationMs: Math.round(outcome.durationMs),
+      evidence: basis,
+      ...(summary ? { summary } : {}),
+      output: outcome.output,
+      truncatedBytes: outcome.truncatedBytes,
+    };
+  } finally {
+    await evidence.dispose();
+  }
+}
+
+/** How a spec's command is started. A sandbox must bind `evidence.writableDirs` writable. */
+function commandOptions(
+  spec: Spec,
+  options: RunSpecsOptions,
+  timeoutMs: number,
+  evidence: EvidenceSession,
+): RunCommandOptions {
+  return {
     command: spec.test.command,
-    cwd: path.resolve(workspaceDir, spec.test.cwd ?? specFile.defaults.cwd),
-    env: { ...specFile.defaults.env, ...spec.test.env },
+    cwd: path.resolve(options.workspaceDir, spec.test.cwd ?? options.specFile.defaults.cwd),
+    env: evidence.env,
+    writableDirs: evidence.writableDirs,
     timeoutMs,
     ...(options.containment
       ? {
@@ -221,19 +259,6 @@ async function runOnce(spec: Spec, options: RunSpecsOptions): Promise<SpecResult
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.outputCapBytes !== undefined ? { outputCapBytes: options.outputCapBytes } : {}),
     ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
-  });
-  const { verdict, reason, summary } = verdictOf(outcome, timeoutMs);
-  return {
-    id: spec.id,
-    kind: spec.kind,
-    verdict,
-    ...(reason !== undefined ? { reason } : {}),
-    exitCode: outcome.exitCode,
-    signal: outcome.signal,
-    durationMs: Math.round(outcome.durationMs),
-    ...(summary ? { summary } : {}),
-    output: outcome.output,
-    truncatedBytes: outcome.truncatedBytes,
   };
 }
 

@@ -2,7 +2,8 @@
 // process group, with a timeout, cancellation, and bounded output. Whatever happens, no process of the command
 // outlives the returned promise: on timeout or abort the whole tree is killed, and after a normal exit anything
 // the command left running in the background is killed too.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { containedEnvironment } from '../sandbox/environment';
@@ -76,15 +77,21 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
   // outer runner in a binary protocol instead of printing its summary.
   if (options.env?.NODE_TEST_CONTEXT === undefined) delete env.NODE_TEST_CONTEXT;
   const { file, args } = launchLine(options);
-  const child = spawn(file, args, {
-    cwd: options.cwd,
-    env,
-    shell: file === options.command ? (isWindows ? true : '/bin/sh') : false,
-    // POSIX: own session and process group, so the group can be signalled as a whole.
-    detached: !isWindows,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    windowsHide: true,
-  });
+  let child: ChildProcessByStdio<null, Readable, Readable>;
+  try {
+    child = spawn(file, args, {
+      cwd: options.cwd,
+      env,
+      shell: file === options.command ? (isWindows ? true : '/bin/sh') : false,
+      // POSIX: own session and process group, so the group can be signalled as a whole.
+      detached: !isWindows,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+  } catch (error) {
+    // spawn throws (rather than emitting 'error') on arguments no process can take, e.g. a NUL byte.
+    return notStarted(`could not start the command: ${(error as Error).message}`);
+  }
   const capture = new OutputCapture(capBytes, capBytes);
   child.stdout.on('data', (chunk: Buffer) => capture.push(chunk));
   child.stderr.on('data', (chunk: Buffer) => capture.push(chunk));

@@ -1,6 +1,8 @@
 // What "contained" means for one run on behalf of an agent or a prediction: the bubblewrap options for its
 // standalone checkout (or, when the user explicitly opted out of the sandbox, none), the allowlisted
 // environment, and the tamper guard over the checkout's protected files. runSpecs takes one of these.
+import path from 'node:path';
+import { locateEvidenceResources } from '../check/evidence/resources';
 import type { SpecFile } from '../spec/schema';
 import { detectSandbox, type NetworkAccess, type SandboxOptions } from './bwrap';
 import { linkDependenciesUnsandboxed, type StandaloneCheckout } from './checkout';
@@ -51,8 +53,19 @@ export async function containmentFor(
     sandbox: {
       checkout: checkout.root,
       hiddenDirs: [checkout.userRoot],
-      readOnlyBinds: checkout.dependencies,
+      readOnlyBinds: [...checkout.dependencies, ...weaveResourcesInside(checkout.userRoot)],
       network: request.network ?? 'none',
     },
   };
+}
+
+/**
+ * The runner hooks every spec command loads (check/evidence) must stay visible when Weave itself lives inside
+ * the repository the sandbox hides (Weave run on its own repository, or installed in the project).
+ */
+function weaveResourcesInside(hidden: string): Array<{ source: string; target: string }> {
+  const evidenceDir = path.dirname(locateEvidenceResources().nodeHook);
+  const rel = path.relative(hidden, evidenceDir);
+  const inside = rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+  return inside ? [{ source: evidenceDir, target: evidenceDir }] : [];
 }

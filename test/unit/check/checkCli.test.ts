@@ -60,6 +60,29 @@ describe('weave check (CLI)', () => {
     assert.equal(r.stderr, '', 'no progress line when CI is set');
   });
 
+  it('says which passes rest on the exit code alone, in the table, the summary and --json', async () => {
+    const ws = await workspace([
+      { id: 'verified', command: 'node --test t.test.js | cat' },
+      { id: 'plain', command: 'echo ok' },
+    ]);
+    await writeFiles(ws, { 't.test.js': "require('node:test')('t', () => {});\n" });
+    const r = weave(ws, '--no-record');
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^verified\s+functional\s+pass\s+new\s+[\d.]+ s$/m);
+    assert.match(r.stdout, /^plain\s+functional\s+pass\s+new\s+[\d.]+ s\s+unverified: no test result seen$/m);
+    assert.match(r.stdout, /^2 specs: 2 pass in [\d.]+ s \(1 pass unverified: no test result seen\);/m);
+    const doc = JSON.parse(weave(ws, '--no-record', '--json').stdout) as {
+      run: { results: Array<{ id: string; evidence: string; reason?: string }> };
+    };
+    assert.deepEqual(
+      doc.run.results.map((x) => [x.id, x.evidence, x.reason]),
+      [
+        ['verified', 'runner', undefined],
+        ['plain', 'exit-code', 'unverified: no test result seen'],
+      ],
+    );
+  });
+
   it('exits 1 and reports broken against the clean baseline, with --json, --junit and --github', async () => {
     const ws = await workspace([
       { id: 'alpha', command: 'grep -q good state.txt' },

@@ -152,7 +152,8 @@ function launchLine(options: RunCommandOptions): { file: string; args: string[] 
       args: sandboxArguments({ ...options.sandbox, writableDirs }, options.cwd, options.command),
     };
   }
-  if (options.pidNamespace) return { file: 'bwrap', args: pidNamespaceArguments(options.cwd, options.command) };
+  if (options.pidNamespace)
+    return { file: 'bwrap', args: pidNamespaceArguments(options.cwd, options.command) };
   return { file: options.command, args: [] };
 }
 

@@ -13,7 +13,7 @@ import { joinedQuerySource } from './treeSitterHost';
 import type { FileIndex, LanguageId, SymbolDef } from './types';
 
 /** Bump when extract.ts changes what it produces for the same tree, or when the encoding below changes. */
-const extractorVersion = 3;
+const extractorVersion = 4;
 const cacheFileName = 'index-v3.json';
 
 /** What is kept per file: the extraction without `path` and `imports` (imports are resolved per run). */

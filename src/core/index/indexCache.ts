@@ -47,6 +47,7 @@ const symbolKinds: SymbolDef['kind'][] = [
   'enum',
   'constant',
   'other',
+  'field',
 ];
 const kindCodes = new Map(symbolKinds.map((k, i) => [k, i]));
 /** Integers per symbol: kind, range (4), name range (4), stored as deltas (see encodePositions). */

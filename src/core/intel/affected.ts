@@ -24,6 +24,8 @@ export interface AffectedResult {
   affected: AffectedSpec[];
   /** Specs left out: no change reaches them. */
   unaffected: string[];
+  /** The same specs, each with why skipping it is safe. */
+  notSelected: Array<{ id: string; reason: string }>;
   /** Changes that can affect no spec (Weave's own run state). */
   ignored: string[];
   changes: ChangedFile[];
@@ -173,7 +175,20 @@ export function affectedSpecs(input: AffectedInput): AffectedResult {
     .filter((s) => reasons.get(s.id)!.length > 0)
     .map((s) => ({ id: s.id, reasons: reasons.get(s.id)! }));
   const unaffected = specFile.specs.filter((s) => reasons.get(s.id)!.length === 0).map((s) => s.id);
-  return { all: allReasons.length > 0, allReasons, affected, unaffected, ignored, changes };
+  const changedList = summarizeFiles(traceable.map((c) => c.path));
+  const notSelected = unaffected.map((id) => {
+    const cone = cones.get(id)!;
+    const anchorFiles = new Set((input.resolved?.get(id) ?? []).map((a) => a.file));
+    if (traceable.length === 0)
+      return { id, reason: "no change can affect a spec (only Weave's own state changed)" };
+    return {
+      id,
+      reason:
+        `no changed file (${changedList}) is among its test files, its ${plural(anchorFiles.size, 'anchored file')} ` +
+        `or the ${plural(cone.parent.size, 'file')} its test and anchors import, and it depends on no affected spec`,
+    };
+  });
+  return { all: allReasons.length > 0, allReasons, affected, unaffected, notSelected, ignored, changes };
 }
 
 function reasonsFor(
@@ -203,6 +218,16 @@ function reasonsFor(
     out.push(`${what} is in its import cone (${chain.join(' → ')})`);
   }
   return out;
+}
+
+function summarizeFiles(files: string[]): string {
+  return files.length <= 3
+    ? files.join(', ')
+    : `${files.slice(0, 3).join(', ')} and ${files.length - 3} more`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function changedSymbolNames(change: ChangedFile, index: IndexView): string[] {

@@ -32,6 +32,8 @@ export interface UntraceableImport {
 export interface ImportResolution {
   files: string[];
   untraceable: UntraceableImport[];
+  /** Files only some loaders take (a package.json "import" entry), with that entry. */
+  conditional: Record<string, string>;
 }
 
 export interface ImportResolver {
@@ -303,17 +305,26 @@ export function createImportResolver(
   const resolveDetailed = (file: string, language: LanguageId, specifiers: string[]): ImportResolution => {
     const out = new Set<string>();
     const untraceable: UntraceableImport[] = [];
-    const add = (list: string[]) => {
-      for (const f of list) if (f !== file) out.add(f);
+    const conditional: Record<string, string> = {};
+    const certain = new Set<string>();
+    const add = (list: string[], notes?: Record<string, string>) => {
+      for (const f of list) {
+        if (f === file) continue;
+        out.add(f);
+        const note = notes?.[f];
+        if (note === undefined) certain.add(f);
+        else conditional[f] ??= note;
+      }
     };
     for (const spec of specifiers) {
       const r = resolveOne(file, language, spec);
-      if (r.kind === 'files') add(r.files);
+      if (r.kind === 'files') add(r.files, r.conditional);
       else if (r.kind === 'untraceable') untraceable.push({ specifier: spec, reason: r.reason });
     }
     if (language === 'go') add(siblings(file, '.go', !file.endsWith('_test.go')));
     if (language === 'java') add(siblings(file, '.java', false));
-    return { files: [...out].sort(), untraceable };
+    for (const f of certain) delete conditional[f];
+    return { files: [...out].sort(), untraceable, conditional };
   };
 
   return {

@@ -12,7 +12,13 @@ import { builtinModules } from 'node:module';
 import path from 'node:path/posix';
 
 export type JsResolution =
-  { kind: 'files'; files: string[] } | { kind: 'external' } | { kind: 'untraceable'; reason: string };
+  /**
+   * `conditional`: files only some loaders take (package.json exports' "import" target of a folder a file may
+   * `require`), with the entry, so that an explanation says "may load" rather than claim an import chain.
+   */
+  | { kind: 'files'; files: string[]; conditional?: Record<string, string> }
+  | { kind: 'external' }
+  | { kind: 'untraceable'; reason: string };
 
 export interface JsResolverContext {
   has(file: string): boolean;
@@ -110,13 +116,14 @@ export function createJsResolver(ctx: JsResolverContext): (file: string, spec: s
     const manifest = join(dir, 'package.json');
     if (ctx.has(manifest)) {
       const pkg = packageJson(manifest);
-      const entries = [
-        ...stringsOf(pkg?.main),
-        ...stringsOf(pkg?.module),
-        ...exportTargets(pkg?.exports, '.'),
+      const leaves: Leaf[] = [
+        ...stringsOf(pkg?.main).map((t) => ({ target: t })),
+        ...stringsOf(pkg?.module).map((t) => ({ target: t, condition: 'module' })),
+        ...exportLeaves(pkg?.exports, '.'),
       ];
-      const found = unique(entries.map((e) => target(dir, e)));
-      if (found.length > 0) return { kind: 'files', files: found };
+      const entries = leaves.map((l) => l.target);
+      const found = filesOf(dir, manifest, leaves);
+      if (found !== undefined) return found;
       const index = asIndex(dir);
       if (index !== undefined) return { kind: 'files', files: [index] };
       if (entries.length > 0) {
@@ -135,9 +142,10 @@ export function createJsResolver(ctx: JsResolverContext): (file: string, spec: s
     const manifest = join(dir, 'package.json');
     const pkg = packageJson(manifest);
     if (pkg?.exports !== undefined) {
-      const entries = exportTargets(pkg.exports, subpath);
-      const found = unique(entries.map((e) => target(dir, e)));
-      if (found.length > 0) return { kind: 'files', files: found };
+      const leaves = exportLeaves(pkg.exports, subpath);
+      const entries = leaves.map((l) => l.target);
+      const found = filesOf(dir, manifest, leaves);
+      if (found !== undefined) return found;
       return {
         kind: 'untraceable',
         reason:
@@ -161,6 +169,24 @@ export function createJsResolver(ctx: JsResolverContext): (file: string, spec: s
         reason: `the workspace package at ${dir || '.'} has no main or index file`,
       }
     );
+  };
+
+  /** The files leaves resolve to; a file only conditional leaves reach is marked with its condition. */
+  const filesOf = (dir: string, manifest: string, leaves: Leaf[]): JsResolution | undefined => {
+    const always = new Set<string>();
+    const conditional: Record<string, string> = {};
+    for (const leaf of leaves) {
+      const file = target(dir, leaf.target);
+      if (file === undefined) continue;
+      if (leaf.condition === undefined) always.add(file);
+      else conditional[file] ??= `${manifest} "${leaf.condition}" entry`;
+    }
+    for (const file of always) delete conditional[file];
+    const files = unique([...always, ...Object.keys(conditional)]);
+    if (files.length === 0) return undefined;
+    return Object.keys(conditional).length > 0
+      ? { kind: 'files', files, conditional }
+      : { kind: 'files', files };
   };
 
   const nearestPackageJson = (file: string): string | undefined => {
@@ -187,7 +213,7 @@ export function createJsResolver(ctx: JsResolverContext): (file: string, spec: s
     }
   };
 
-  return (file, spec) => {
+  const resolve = (file: string, spec: string): JsResolution => {
     if (spec.startsWith('node:') || builtins.has(spec) || builtins.has(spec.split('/')[0]!)) {
       return { kind: 'external' };
     }
@@ -224,8 +250,14 @@ export function createJsResolver(ctx: JsResolverContext): (file: string, spec: s
     const dirs = workspacePackages(name);
     if (dirs.length > 0) {
       const results = dirs.map((d) => packageEntry(d, subpath, spec));
-      const files = unique(results.flatMap((r) => (r.kind === 'files' ? r.files : [])));
-      if (files.length > 0) return { kind: 'files', files };
+      const found = results.filter((r) => r.kind === 'files');
+      if (found.length > 0) {
+        const conditional = Object.assign({}, ...found.map((r) => r.conditional ?? {})) as Record<
+          string,
+          string
+        >;
+        return { kind: 'files', files: unique(found.flatMap((r) => r.files)), conditional };
+      }
       return results.find((r) => r.kind === 'untraceable') ?? { kind: 'external' };
     }
     if (ctx.isInstalled(dirOf(file), name) || isDeclared(file, name)) return { kind: 'external' };
@@ -234,10 +266,37 @@ export function createJsResolver(ctx: JsResolverContext): (file: string, spec: s
       reason: `'${spec}' is neither a workspace file nor an installed or declared package (an alias, or a missing dependency)`,
     };
   };
+
+  // An entry for the loader the importing file is known to be (`.mjs` imports, `.cjs` requires) is certain.
+  return (file, spec) => {
+    const result = resolve(file, spec);
+    if (result.kind !== 'files' || result.conditional === undefined) return result;
+    const own = /\.m[jt]s$/.test(file) ? 'import' : /\.c[jt]s$/.test(file) ? 'require' : undefined;
+    const conditional = Object.fromEntries(
+      Object.entries(result.conditional).filter(
+        ([, entry]) => own === undefined || !entry.endsWith(`"${own}" entry`),
+      ),
+    );
+    return Object.keys(conditional).length > 0
+      ? { kind: 'files', files: result.files, conditional }
+      : { kind: 'files', files: result.files };
+  };
 }
+/** A file a package.json entry names; `condition` when only loaders matching it take it. */
+interface Leaf {
+  target: string;
+  condition?: string;
+}
+
+/** Conditions every loader (require and import alike) matches. */
+const universalConditions = new Set(['default', 'node']);
 
 /** Files a package.json `exports` (or `imports`) field maps `subpath` to, over every condition. */
 export function exportTargets(field: unknown, subpath: string): string[] {
+  return exportLeaves(field, subpath).map((l) => l.target);
+}
+
+function exportLeaves(field: unknown, subpath: string): Leaf[] {
   if (field === undefined || field === null) return [];
   if (typeof field === 'string' || Array.isArray(field)) return subpath === '.' ? conditionLeaves(field) : [];
   if (typeof field !== 'object') return [];
@@ -253,20 +312,21 @@ export function exportTargets(field: unknown, subpath: string): string[] {
     const suffix = key.slice(star + 1);
     if (subpath.startsWith(prefix) && subpath.endsWith(suffix) && subpath.length >= key.length - 1) {
       const match = subpath.slice(prefix.length, subpath.length - suffix.length);
-      return conditionLeaves(value).map((t) => t.split('*').join(match));
+      return conditionLeaves(value).map((l) => ({ ...l, target: l.target.split('*').join(match) }));
     }
   }
   return [];
 }
 
 /** Every file a conditions value can pick (require, import, node, default, …): all of them, to be safe. */
-function conditionLeaves(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value.flatMap(conditionLeaves);
+function conditionLeaves(value: unknown, condition?: string): Leaf[] {
+  if (typeof value === 'string')
+    return [condition === undefined ? { target: value } : { target: value, condition }];
+  if (Array.isArray(value)) return value.flatMap((v) => conditionLeaves(v, condition));
   if (value !== null && typeof value === 'object') {
     return Object.entries(value as Record<string, unknown>)
       .filter(([k]) => !typeOnlyConditions.has(k))
-      .flatMap(([, v]) => conditionLeaves(v));
+      .flatMap(([k, v]) => conditionLeaves(v, condition ?? (universalConditions.has(k) ? undefined : k)));
   }
   return [];
 }

@@ -212,12 +212,25 @@ function reasonsFor(
     );
   }
   const rootWhy = cone.roots.get(file);
+  const chain = cone.parent.has(file) ? importChain(cone, file).reverse() : [];
+  const start = cone.roots.get(chain[0] ?? '') ?? '';
   if (rootWhy !== undefined && !rootWhy.startsWith('anchor ')) out.push(`${what} is its ${rootWhy}`);
-  else if (rootWhy === undefined && cone.parent.has(file)) {
-    const chain = importChain(cone, file).reverse();
-    out.push(`${what} is in its import cone (${chain.join(' → ')})`);
+  else if (chain.length > 1 && !start.startsWith('anchor ')) {
+    out.push(`${what} is in its import cone (${formatChain(cone, chain)})`);
+  } else if (chain.length > 1) {
+    out.push(`${what} is imported by its ${start} (${formatChain(cone, chain)})`);
   }
   return out;
+}
+
+/** `test/a.test.js → index.mjs (through package.json "import" entry)`: each step as the cone took it. */
+function formatChain(cone: SpecCone, chain: string[]): string {
+  return chain
+    .map((f) => {
+      const note = cone.conditional?.get(f);
+      return note === undefined ? f : `${f} (if loaded through the ${note})`;
+    })
+    .join(' → ');
 }
 
 function summarizeFiles(files: string[]): string {

@@ -23,6 +23,11 @@ export interface SpecCone {
   parent: Map<string, string | undefined>;
   /** Why the cone may be incomplete; non-empty means "affected by any change". */
   uncertain: string[];
+  /**
+   * Files that joined the cone through an entry only some loaders take (package.json exports "import" of a
+   * folder the parent may `require`) → that entry: the chain to them is "may load", not certain.
+   */
+  conditional?: Map<string, string>;
 }
 
 export interface ConeOptions {
@@ -82,19 +87,26 @@ function coneOf(
   // The test's own roots are walked first, so that a file reachable from the test is explained by the chain
   // the test loads it through, not by an anchor file that happens to import it.
   const parent = new Map<string, string | undefined>();
+  const conditional = new Map<string, string>();
   const walk = (starts: string[]): void => {
     const queue = starts.filter((r) => !parent.has(r));
     for (const r of queue) parent.set(r, undefined);
     while (queue.length > 0) {
       const file = queue.shift()!;
-      const { files, unresolved } = resolver.dependenciesOf(file);
+      const { files, unresolved, conditional: notes } = resolver.dependenciesOf(file);
       for (const u of unresolved) {
         uncertain.push(`${file} imports '${u.specifier}', which Weave cannot trace: ${u.reason}`);
       }
       for (const dep of files) {
+        const note = notes[dep];
         if (!parent.has(dep)) {
           parent.set(dep, file);
+          if (note !== undefined) conditional.set(dep, note);
           queue.push(dep);
+        } else if (note === undefined && conditional.has(dep) && !chainOf(parent, file).includes(dep)) {
+          // A certain import beats a conditional one as the explanation, even if its chain is longer.
+          parent.set(dep, file);
+          conditional.delete(dep);
         }
       }
     }
@@ -102,16 +114,20 @@ function coneOf(
   const rootList = [...roots];
   walk(rootList.filter(([, why]) => !why.startsWith('anchor ')).map(([f]) => f));
   walk(rootList.filter(([, why]) => why.startsWith('anchor ')).map(([f]) => f));
-  return { id: spec.id, roots, parent, uncertain };
+  return { id: spec.id, roots, parent, uncertain, conditional };
 }
 
 /** "test/a.test.js ← src/client.js ← src/cache.js": how a file entered the cone. */
 export function importChain(cone: SpecCone, file: string): string[] {
+  return chainOf(cone.parent, file);
+}
+
+function chainOf(parent: Map<string, string | undefined>, file: string): string[] {
   const chain: string[] = [];
   let at: string | undefined = file;
   while (at !== undefined && chain.length < 64) {
     chain.push(at);
-    at = cone.parent.get(at);
+    at = parent.get(at);
   }
   return chain;
 }
@@ -167,8 +183,14 @@ function commandPathTokens(command: string): string[] {
  * Python's package `__init__.py` files and pytest's `conftest.py` (the other files of a Go or Java package come
  * from the resolver).
  */
+interface Dependencies {
+  files: string[];
+  unresolved: UntraceableImport[];
+  conditional: Record<string, string>;
+}
+
 class ImportResolver {
-  private readonly cache = new Map<string, { files: string[]; unresolved: UntraceableImport[] }>();
+  private readonly cache = new Map<string, Dependencies>();
   private readonly resolver: IndexImportResolver;
 
   constructor(
@@ -183,22 +205,22 @@ class ImportResolver {
     );
   }
 
-  dependenciesOf(file: string): { files: string[]; unresolved: UntraceableImport[] } {
+  dependenciesOf(file: string): Dependencies {
     const hit = this.cache.get(file);
     if (hit) return hit;
     const info = this.index.files.get(file);
-    const result = info ? this.compute(info) : { files: [], unresolved: [] };
+    const result = info ? this.compute(info) : { files: [], unresolved: [], conditional: {} };
     this.cache.set(file, result);
     return result;
   }
 
-  private compute(info: FileIndex): { files: string[]; unresolved: UntraceableImport[] } {
+  private compute(info: FileIndex): Dependencies {
     const resolved = this.resolver.resolveDetailed(info.path, info.language, info.importSpecifiers);
     const files = new Set(resolved.files);
     const dir = path.posix.dirname(info.path);
     for (const f of this.implicitFiles(info, dir === '.' ? '' : dir)) files.add(f);
     files.delete(info.path);
-    return { files: [...files].sort(), unresolved: resolved.untraceable };
+    return { files: [...files].sort(), unresolved: resolved.untraceable, conditional: resolved.conditional };
   }
 
   private implicitFiles(info: FileIndex, fromDir: string): string[] {

@@ -185,7 +185,7 @@ export function affectedSpecs(input: AffectedInput): AffectedResult {
       id,
       reason:
         `no changed file (${changedList}) is among its test files, its ${plural(anchorFiles.size, 'anchored file')} ` +
-        `or the ${plural(cone.parent.size, 'file')} its test and anchors import, and it depends on no affected spec`,
+        `or the ${plural(cone.parent.size, 'file')} of its import cone, and it depends on no affected spec`,
     };
   });
   return { all: allReasons.length > 0, allReasons, affected, unaffected, notSelected, ignored, changes };

@@ -3,12 +3,13 @@
 // lockfile, a file with no grammar, a deleted file, the spec file itself) selects ALL specs, and every selected
 // spec carries the reason it was selected. A spec that could break must never be left out.
 import path from 'node:path';
+import { languageOfPath } from '../index/languages';
 import type { SpecProblem } from '../spec/problems';
 import type { SpecFile } from '../spec/schema';
 import { type IndexView, type ResolvedAnchor } from './anchors';
 import { changedFilesFromList, changedFilesSince, type ChangedFile } from './changes';
 import { importChain, specCones, type SpecCone } from './cones';
-import { loadIntelWorkspace } from './workspace';
+import { loadIntelWorkspace, loadIntelWorkspaceFor } from './workspace';
 
 export interface AffectedSpec {
   id: string;
@@ -95,6 +96,20 @@ function isConfigFile(file: string): boolean {
   );
 }
 
+/** Whether a change selects every spec whatever the index says (its impact cannot be traced). */
+function selectsEverySpec(change: ChangedFile): boolean {
+  const file = change.path;
+  if (file.startsWith('.weave/runs/') || file === '.weave/.gitignore' || file.startsWith('.weave/cache/'))
+    return false;
+  return (
+    file.startsWith('.weave/') ||
+    change.status === 'deleted' ||
+    change.status === 'type-changed' ||
+    isConfigFile(file) ||
+    languageOfPath(file) === undefined
+  );
+}
+
 export function affectedSpecs(input: AffectedInput): AffectedResult {
   const { specFile, index, changes } = input;
   const specFilePath = input.specFilePath ?? '.weave/specs.json';
@@ -133,21 +148,24 @@ export function affectedSpecs(input: AffectedInput): AffectedResult {
     }
   }
 
-  const cones = specCones(
-    specFile,
-    index,
-    withDefined({ workspaceDir: input.workspaceDir, resolved: input.resolved }),
-  );
+  // Cones are only needed when some change is traceable; with an unknown-impact change every spec is selected.
+  let coneMap: Map<string, SpecCone> | undefined;
+  const conesOf = (): Map<string, SpecCone> =>
+    (coneMap ??= specCones(
+      specFile,
+      index,
+      withDefined({ workspaceDir: input.workspaceDir, resolved: input.resolved }),
+    ));
   const reasons = new Map<string, string[]>(specFile.specs.map((s) => [s.id, []]));
   const add = (id: string, reason: string): void => {
     const list = reasons.get(id)!;
     if (!list.includes(reason)) list.push(reason);
   };
 
-  if (allReasons.length === 0) {
+  if (allReasons.length === 0 && traceable.length > 0) {
     for (const spec of specFile.specs) {
-      const cone = cones.get(spec.id)!;
-      if (traceable.length > 0 && cone.uncertain.length > 0) {
+      const cone = conesOf().get(spec.id)!;
+      if (cone.uncertain.length > 0) {
         add(spec.id, `its import cone is incomplete (${cone.uncertain[0]!}), so any change may reach it`);
       }
       for (const change of traceable) {
@@ -167,7 +185,7 @@ export function affectedSpecs(input: AffectedInput): AffectedResult {
         if (fresh) queue.push(dependent);
       }
     }
-  } else {
+  } else if (allReasons.length > 0) {
     for (const spec of specFile.specs) add(spec.id, 'every spec is selected: a change has unknown impact');
   }
 
@@ -177,7 +195,7 @@ export function affectedSpecs(input: AffectedInput): AffectedResult {
   const unaffected = specFile.specs.filter((s) => reasons.get(s.id)!.length === 0).map((s) => s.id);
   const changedList = summarizeFiles(traceable.map((c) => c.path));
   const notSelected = unaffected.map((id) => {
-    const cone = cones.get(id)!;
+    const cone = conesOf().get(id)!;
     const anchorFiles = new Set((input.resolved?.get(id) ?? []).map((a) => a.file));
     if (traceable.length === 0)
       return { id, reason: "no change can affect a spec (only Weave's own state changed)" };
@@ -289,11 +307,22 @@ export interface SelectedAffected extends AffectedResult {
 }
 
 export async function selectAffected(options: SelectAffectedOptions): Promise<SelectedAffected> {
-  const ws = await loadIntelWorkspace(options.workspaceDir, options.signal ? { signal: options.signal } : {});
+  const workspaceDir = path.resolve(options.workspaceDir);
   const changes =
     options.files !== undefined
-      ? changedFilesFromList(ws.workspaceDir, options.files)
-      : await changedFilesSince(ws.workspaceDir, options.since ?? 'HEAD');
+      ? changedFilesFromList(workspaceDir, options.files)
+      : await changedFilesSince(workspaceDir, options.since ?? 'HEAD');
+  // The cost follows the change: with no change, or one whose impact is unknown anyway (every spec is then
+  // selected), only the anchored and changed files are parsed, not the workspace.
+  const signal = options.signal ? { signal: options.signal } : {};
+  const ws =
+    changes.length === 0 || changes.some(selectsEverySpec)
+      ? await loadIntelWorkspaceFor(
+          workspaceDir,
+          changes.map((c) => c.path),
+          signal,
+        )
+      : await loadIntelWorkspace(workspaceDir, signal);
   const result = affectedSpecs({
     specFile: ws.specFile,
     index: ws.index,

@@ -1,11 +1,11 @@
 // Anchor resolution for `weave validate` and `weave check`: only the anchored files are parsed (not the whole
 // workspace), so validating stays about as fast as reading the spec file.
 import { indexSomeFiles } from '../index/partialIndex';
-import { parseAnchor } from '../spec/anchors';
 import type { SpecLocations } from '../spec/locations';
 import type { SpecProblem } from '../spec/problems';
 import type { SpecFile } from '../spec/schema';
-import { normalizeWorkspacePath, resolveAnchors } from './anchors';
+import { resolveAnchors } from './anchors';
+import { anchoredFiles } from './workspace';
 
 export interface AnchorCheck {
   /** Missing files and symbols (errors), ambiguous or unresolvable symbols (warnings), at the anchor string. */
@@ -19,9 +19,7 @@ export async function checkAnchors(
   specFile: SpecFile,
   options: { locations?: Pick<SpecLocations, 'locate'>; specFilePath?: string } = {},
 ): Promise<AnchorCheck> {
-  const anchored = specFile.specs.flatMap((s) =>
-    s.anchors.map((a) => normalizeWorkspacePath(parseAnchor(a).file)),
-  );
+  const anchored = anchoredFiles(specFile);
   if (anchored.length === 0) return { problems: [], parsedFiles: 0 };
   const { index, listed } = await indexSomeFiles(workspaceDir, anchored);
   const { problems } = resolveAnchors(specFile, index, {

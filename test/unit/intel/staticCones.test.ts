@@ -146,3 +146,19 @@ void test('pyslim: from . import alpha brings in alpha only, not its sibling bet
     'src/pyslim/plugins/alpha.py (run) is in its import cone (tests/test_registry.py → src/pyslim/plugins/registry.py → src/pyslim/plugins/alpha.py)',
   ]);
 });
+
+void test('cost follows the change: no change, or one selecting every spec, parses no more than the anchored and changed files', async () => {
+  const root = workspace(tinylibFixture);
+  const cache = path.join(root, '.weave/cache/index');
+  assert.deepEqual(ids(await selectAffected({ workspaceDir: root, since: 'HEAD' })), []);
+  edit(root, 'package.json', '"version": "1.2.0"', '"version": "1.2.1"');
+  const all = await selectAffected({ workspaceDir: root, since: 'HEAD' });
+  assert.equal(all.all, true);
+  assert.deepEqual(all.anchorProblems, []);
+  // The workspace index (and its cache) is built only when a change has to be traced through imports.
+  assert.equal(fs.existsSync(cache), false);
+  edit(root, 'package.json', '"version": "1.2.1"', '"version": "1.2.0"');
+  edit(root, 'lib/words.js', '(w) => w.length > 0', '(w) => w.length > 1');
+  assert.deepEqual(ids(await selectAffected({ workspaceDir: root, since: 'HEAD' })), ['words']);
+  assert.equal(fs.existsSync(cache), true);
+});

@@ -10,6 +10,7 @@ import type { Change, SpecResult, Verdict } from '../../core/check/types';
 import { formatSeconds } from '../../core/check/verdict';
 import { GitError, gitRoot, resolveCommit } from '../../core/git/git';
 import { selectAffected, type SelectedAffected } from '../../core/intel/affected';
+import { printSelection } from '../intelOutput';
 import { checkAnchors } from '../../core/intel/anchorCheck';
 import { ChangeInputError } from '../../core/intel/changes';
 import { loadSpecFile } from '../../core/spec/load';
@@ -213,21 +214,6 @@ async function anchorProblemsOf(workspaceDir: string): Promise<SpecProblem[]> {
 
 function printProblems(problems: SpecProblem[]): void {
   for (const p of problems) process.stderr.write(`${formatProblem({ ...p, file: shortPath(p.file) })}\n`);
-}
-
-/** On stderr (stdout may be --json): what --affected runs and why, and why the rest is safe to skip. */
-function printSelection(selection: SelectedAffected): void {
-  const lines = [
-    `weave check --affected: ${selection.affected.length} of ${selection.specCount} specs selected (${selection.source})`,
-  ];
-  if (selection.all) {
-    lines.push('  every spec is selected, because:');
-    for (const reason of selection.allReasons) lines.push(`    - ${reason}`);
-  } else {
-    for (const spec of selection.affected) lines.push(`  run  ${spec.id}: ${spec.reasons.join('; ')}`);
-    for (const spec of selection.notSelected) lines.push(`  skip ${spec.id}: ${spec.reason}`);
-  }
-  process.stderr.write(`${lines.join('\n')}\n`);
 }
 
 function wholeNumber(text: string): number | null {

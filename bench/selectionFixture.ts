@@ -164,6 +164,9 @@ const OPERATORS: Array<[string, RegExp, string]> = [
   ['trim → trimEnd', /\.trim\(\)/, '.trimEnd()'],
   ["'-' → '_'", /'-'/, "'_'"],
   ['+= → -=', /\+=/, '-='],
+  ['/ → *', / \/ /, ' * '],
+  ["'=' → ':'", /'='/, "':'"],
+  ['"alpha" → "beta"', /"alpha"/, '"beta"'],
 ];
 
 /** mulberry32: a small deterministic PRNG, so the same seed gives the same mutants on every machine. */
@@ -203,6 +206,33 @@ export function seededMutants(dir: string, count: number, seed: number): Mutant[
       }
     });
   }
+  return draw(candidates, count, seed);
+}
+
+/**
+ * The same edits on any JavaScript or Python source: every indented line that is not a comment or a
+ * docstring (a function or class body) of `files` is a candidate.
+ */
+export function seededMutantsIn(dir: string, files: string[], count: number, seed: number): Mutant[] {
+  const candidates: Mutant[] = [];
+  for (const file of files) {
+    const lines = fs.readFileSync(path.join(dir, file), 'utf8').split('\n');
+    lines.forEach((text, line) => {
+      const body = text.trim();
+      if (!/^\s/.test(text) || /^(\/\/|#|"""|\*)/.test(body)) return;
+      for (const [name, pattern, replacement] of OPERATORS) {
+        const after =
+          replacement === 'N+1'
+            ? text.replace(pattern, (n) => String(Number(n) + 1))
+            : text.replace(pattern, replacement);
+        if (after !== text) candidates.push({ file, line, before: text, after, operator: name });
+      }
+    });
+  }
+  return draw(candidates, count, seed);
+}
+
+function draw(candidates: Mutant[], count: number, seed: number): Mutant[] {
   const random = seededRandom(seed);
   const picked: Mutant[] = [];
   const pool = [...candidates];

@@ -1,6 +1,8 @@
-// Shared by `weave affected`, `weave graph` and `weave blame`: bad input (an invalid spec file, an unknown ref,
-// a file outside the workspace) becomes a located message and exit code 2, never a stack trace.
+// Shared by `weave affected`, `weave graph`, `weave blame` and `weave check --affected`: bad input (an invalid
+// spec file, an unknown ref, a file outside the workspace) becomes a located message and exit code 2, never a
+// stack trace; anchor problems and the affected selection are printed the same way everywhere.
 import path from 'node:path';
+import type { SelectedAffected } from '../core/intel/affected';
 import { ChangeInputError } from '../core/intel/changes';
 import { GitError } from '../core/git/git';
 import { formatProblem, SpecLoadError, type SpecProblem } from '../core/spec/problems';
@@ -28,4 +30,19 @@ function displayProblem(problem: SpecProblem): SpecProblem {
   const file =
     relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : problem.file;
   return { ...problem, file };
+}
+
+/** On stderr (stdout may be --json): what --affected runs and why, and why the rest is safe to skip. */
+export function printSelection(selection: SelectedAffected): void {
+  const lines = [
+    `weave check --affected: ${selection.affected.length} of ${selection.specCount} specs selected (${selection.source})`,
+  ];
+  if (selection.all) {
+    lines.push('  every spec is selected, because:');
+    for (const reason of selection.allReasons) lines.push(`    - ${reason}`);
+  } else {
+    for (const spec of selection.affected) lines.push(`  run  ${spec.id}: ${spec.reasons.join('; ')}`);
+    for (const spec of selection.notSelected) lines.push(`  skip ${spec.id}: ${spec.reason}`);
+  }
+  process.stderr.write(`${lines.join('\n')}\n`);
 }

@@ -5,3 +5,14 @@
 (public_field_definition
   name: (property_identifier) @name
   value: [(arrow_function) (function_expression)]) @definition.method
+; Weave: class fields (`count = 0`, `private readonly limit: number`) are symbols too: `Class.count`.
+(public_field_definition
+  name: (property_identifier) @name) @definition.field
+; Weave: values assigned to the module's exports (`exports.version = '1.0'`). Functions assigned to members
+; (`picomatch.test = (…) => …`) come from JavaScript's stock tags; extract.ts qualifies both by the object.
+(expression_statement
+  (assignment_expression
+    left: (member_expression
+      object: [(identifier) (member_expression)] @_object
+      property: (property_identifier) @name)) @definition.constant
+  (#match? @_object "^(module\\.)?exports$"))

@@ -10,9 +10,12 @@ import { CheckInputError } from '../../core/check/runSpecs';
 import type { Change, SpecResult, Verdict } from '../../core/check/types';
 import { formatSeconds } from '../../core/check/verdict';
 import { GitError, gitRoot, resolveCommit } from '../../core/git/git';
-import { affectedSpecIds } from '../../core/intel/affected';
+import { selectAffected, type SelectedAffected } from '../../core/intel/affected';
+import { printSelection } from '../intelOutput';
+import { checkAnchors } from '../../core/intel/anchorCheck';
 import { ChangeInputError } from '../../core/intel/changes';
-import { SpecLoadError, formatProblem } from '../../core/spec/problems';
+import { loadSpecFile } from '../../core/spec/load';
+import { SpecLoadError, formatProblem, type SpecProblem } from '../../core/spec/problems';
 import { parseVerbFlags } from '../flags';
 import type { Verb } from '../verb';
 
@@ -36,12 +39,14 @@ with --baseline-ref, a run of the current specs and spec test files on a throw-a
 Options:
   --workspace DIR      the workspace folder (default: the current directory)
   --only ID,...        run only these specs (and the specs they depend on); repeatable
-  --affected           run only the specs a change can affect (see 'weave affected'), and what they depend on
+  --affected           run only the specs a change can affect (see 'weave affected'), and what they depend on;
+                       prints why each spec runs and why each other one is safe to skip
   --since REF          with --affected: changes since git REF (default: HEAD, i.e. the uncommitted changes)
   --baseline-ref REF   compare against a run on git REF (branch, tag, commit) instead of the last clean run
   --concurrency N      spec tests run at once (default: the number of CPU cores)
   --repeat N           run each spec N times; specs whose verdicts differ are reported "flaky"
-  --json               print one JSON document {run, report, baselineRun} instead of the table
+  --json               print one JSON document {run, report, baselineRun, anchorProblems, selection?} instead
+                       of the table
   --junit FILE         also write a JUnit XML report to FILE
   --github             also print GitHub Actions annotations (::error file=…,line=…::) for failures
   --no-record          do not record this run in .weave/runs/
@@ -92,11 +97,17 @@ export const checkVerb: Verb = {
     if (flags.since !== undefined && !flags.affected) return bad('--since goes with --affected');
     if (flags.affected && only !== undefined) return bad('give --only or --affected, not both');
     let selected = only;
+    let selection: SelectedAffected | undefined;
+    let anchorProblems: SpecProblem[] = [];
     if (flags.affected) {
       try {
         const since = flags.since ?? 'HEAD';
-        selected = await affectedSpecIds({ workspaceDir, since });
+        selection = await selectAffected({ workspaceDir, since });
+        selected = selection.affected.map((s) => s.id);
+        anchorProblems = selection.anchorProblems;
+        printSelection(selection);
         if (selected.length === 0) {
+          printProblems(anchorProblems);
           process.stderr.write(
             `weave check: no spec is affected by the changes since ${since}; nothing to run\n`,
           );
@@ -107,6 +118,8 @@ export const checkVerb: Verb = {
         // An invalid spec file is reported by checkWorkspace below, like any other run.
         if (!(error instanceof SpecLoadError)) throw error;
       }
+    } else {
+      anchorProblems = await anchorProblemsOf(workspaceDir);
     }
     const baselineRef = flags['baseline-ref'];
     if (baselineRef !== undefined) {
@@ -159,6 +172,7 @@ export const checkVerb: Verb = {
     for (const warning of result.warnings)
       process.stderr.write(`${formatProblem({ ...warning, file: shortPath(warning.file) })}\n`);
     for (const warning of result.runStoreWarnings) process.stderr.write(`weave check: warning: ${warning}\n`);
+    printProblems(anchorProblems);
     if (flags.junit !== undefined) {
       await fs.writeFile(
         path.resolve(flags.junit),
@@ -167,7 +181,16 @@ export const checkVerb: Verb = {
     }
     if (flags.json) {
       const { run, report, baselineRun } = result;
-      process.stdout.write(`${JSON.stringify({ run, report, baselineRun }, null, 2)}\n`);
+      const selectionJson = selection && {
+        source: selection.source,
+        all: selection.all,
+        allReasons: selection.allReasons,
+        selected: selection.affected,
+        notSelected: selection.notSelected,
+      };
+      process.stdout.write(
+        `${JSON.stringify({ run, report, baselineRun, anchorProblems, ...(selectionJson ? { selection: selectionJson } : {}) }, null, 2)}\n`,
+      );
     } else {
       process.stdout.write(renderReport(result, colours(process.stdout.isTTY === true)));
     }
@@ -191,6 +214,27 @@ async function unwritableReason(file: string): Promise<string | undefined> {
       ? 'not writable'
       : (error as Error).message;
   }
+}
+
+/** Anchors that do not resolve (missing file or symbol, ambiguous symbol): printed, carried in --json. */
+async function anchorProblemsOf(workspaceDir: string): Promise<SpecProblem[]> {
+  const loaded = await loadSpecFile(workspaceDir);
+  if (!loaded.ok) return [];
+  try {
+    const { problems } = await checkAnchors(workspaceDir, loaded.specFile, {
+      locations: loaded.locations,
+      specFilePath: loaded.file,
+    });
+    return problems;
+  } catch (error) {
+    // Without the grammars anchors cannot be resolved; the run itself does not need them.
+    process.stderr.write(`weave check: anchors not checked: ${(error as Error).message}\n`);
+    return [];
+  }
+}
+
+function printProblems(problems: SpecProblem[]): void {
+  for (const p of problems) process.stderr.write(`${formatProblem({ ...p, file: shortPath(p.file) })}\n`);
 }
 
 function wholeNumber(text: string): number | null {

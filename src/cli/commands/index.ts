@@ -6,7 +6,7 @@ import type { SkippedFile } from '../../core/index';
 import { parseVerbFlags } from '../flags';
 import type { Verb } from '../verb';
 
-const HELP = `Usage: weave index [--workspace DIR] [--json] [--no-cache] [--workers N]
+const HELP = `Usage: weave index [--workspace DIR] [--json [--symbols]] [--no-cache] [--workers N]
 
 Indexes the workspace's source files with tree-sitter (TypeScript, TSX, JavaScript, Python, Go, Rust, Java):
 definitions with qualified names (Class.method, outer.inner), calls, and imports resolved to files. Files are
@@ -17,6 +17,8 @@ reason. Results are cached in .weave/cache/index/ (git-ignored), so an unchanged
 Options:
   --workspace DIR  the workspace folder (default: the current directory)
   --json           print one JSON document {workspace, stats, languages, files, skipped}
+  --symbols        with --json: each file also has symbolList [{qualifiedName, name, kind, line, endLine}]
+                   (1-based lines): the names anchors can use (file#qualifiedName)
   --no-cache       ignore the cache and do not write it
   --workers N      parse worker threads (default: CPU count, at most 4; 0 = in the main thread)
   -h, --help       show this help
@@ -31,10 +33,15 @@ export const indexVerb: Verb = {
     const flags = parseVerbFlags('index', args, {
       workspace: { type: 'string', default: '.' },
       json: { type: 'boolean', default: false },
+      symbols: { type: 'boolean', default: false },
       'no-cache': { type: 'boolean', default: false },
       workers: { type: 'string' },
     });
     if (flags === undefined) return 2;
+    if (flags.symbols && !flags.json) {
+      process.stderr.write('weave index: --symbols goes with --json\n');
+      return 2;
+    }
     const workspaceDir = path.resolve(flags.workspace);
     if (!fs.statSync(workspaceDir, { throwIfNoEntry: false })?.isDirectory()) {
       process.stderr.write(`weave index: --workspace ${flags.workspace}: not a folder\n`);
@@ -66,6 +73,17 @@ export const indexVerb: Verb = {
           symbols: f.symbols.length,
           imports: f.imports,
           hasSyntaxErrors: f.hasSyntaxErrors,
+          ...(flags.symbols
+            ? {
+                symbolList: f.symbols.map((s) => ({
+                  qualifiedName: s.qualifiedName,
+                  name: s.name,
+                  kind: s.kind,
+                  line: s.range.start.line + 1,
+                  endLine: s.range.end.line + 1,
+                })),
+              }
+            : {}),
         }));
         const report = {
           workspace: workspaceDir,

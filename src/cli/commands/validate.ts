@@ -1,6 +1,7 @@
 // `weave validate`: checks .weave/specs.json and prints every problem as file:line:column: path: message.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { checkAnchors } from '../../core/intel/anchorCheck';
 import { loadSpecFile } from '../../core/spec/load';
 import { formatProblem } from '../../core/spec/problems';
 import { parseVerbFlags } from '../flags';
@@ -10,7 +11,9 @@ const HELP = `Usage: weave validate [--workspace DIR] [--json]
 
 Checks the workspace's .weave/specs.json without running anything: JSON syntax (comments allowed), the schema
 (fields, types, ids), duplicate ids, dependsOn/interactsWith naming unknown specs, dependsOn cycles, empty
-commands, absurd timeouts and anchor syntax. Each problem is printed as
+commands, absurd timeouts, and anchors: each anchored file is parsed with tree-sitter (only those files), and
+an anchor whose file or symbol does not exist is an error ("did you mean" lists the nearest names); one whose
+symbol matches several definitions is a warning. Each problem is printed at the anchor string as
   file:line:column: json.path: message
 
 Options:
@@ -38,22 +41,28 @@ export const validateVerb: Verb = {
     }
     const result = await loadSpecFile(workspaceDir);
     const file = displayPath(result.file);
-    const problems = (result.ok ? result.warnings : result.problems).map((p) => ({
-      ...p,
-      file: displayPath(p.file),
-    }));
+    const anchorProblems = result.ok
+      ? (
+          await checkAnchors(workspaceDir, result.specFile, {
+            locations: result.locations,
+            specFilePath: result.file,
+          })
+        ).problems
+      : [];
+    const problems = [...(result.ok ? result.warnings : result.problems), ...anchorProblems]
+      .map((p) => ({ ...p, file: displayPath(p.file) }))
+      .sort((a, b) => a.line - b.line || a.column - b.column);
     const errors = problems.filter((p) => p.severity === 'error').length;
     const warnings = problems.length - errors;
     const specs = result.ok ? result.specFile.specs.length : 0;
+    const ok = result.ok && errors === 0;
 
     if (flags.json) {
-      process.stdout.write(
-        `${JSON.stringify({ file, ok: result.ok, specs, errors, warnings, problems }, null, 2)}\n`,
-      );
-      return result.ok ? 0 : 2;
+      process.stdout.write(`${JSON.stringify({ file, ok, specs, errors, warnings, problems }, null, 2)}\n`);
+      return ok ? 0 : 2;
     }
     for (const problem of problems) process.stdout.write(`${formatProblem(problem)}\n`);
-    if (!result.ok) {
+    if (!ok || !result.ok) {
       process.stdout.write(
         `${file}: ${plural(errors, 'error')}${warnings > 0 ? `, ${plural(warnings, 'warning')}` : ''}\n`,
       );

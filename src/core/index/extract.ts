@@ -20,13 +20,19 @@ const kindByCapture: Record<string, SymbolDef['kind']> = {
   type: 'type',
   enum: 'enum',
   constant: 'constant',
+  field: 'field',
 };
+
+/** When two captures name the same node, the more specific kind wins, whatever order the matches come in. */
+const kindRank: Partial<Record<SymbolDef['kind'], number>> = { method: 3, function: 2, class: 2 };
 
 /** A definition or a qualifier scope (a Go receiver, a Rust impl block) before nesting is resolved. */
 interface Scoped {
   start: number;
   end: number;
   name: string;
+  /** The name as qualified inside its scope: `name`, or `picomatch.test` for `picomatch.test = …`. */
+  local: string;
   /** undefined for a qualifier: it names its contents but is not a symbol itself. */
   def?: SymbolDef;
 }
@@ -60,25 +66,30 @@ export function extractFile(tree: Tree, lang: LoadedLanguage): ExtractedFile {
         start: qualifierNode.startIndex,
         end: qualifierNode.endIndex,
         name: qualifierName.text,
+        local: qualifierName.text,
       });
     }
     if (!nameNode) continue;
     if (defNode && defKind !== undefined) {
+      if (isNamedValueOfDefinition(defNode)) continue;
       const name = nameNode.text;
       const key = `${defNode.startIndex}:${defNode.endIndex}:${name}`;
       const kind = kindByCapture[defKind] ?? 'other';
       const existing = defs.get(key);
       // The same node can match twice (Rust: a function in an impl's declaration list is both a method and a
-      // function); the more specific kind wins.
+      // function; JS: a function assigned to `exports.x` is both a function and an exported value); the more
+      // specific kind wins.
       if (existing?.def) {
-        if (kind === 'method') existing.def.kind = 'method';
+        if ((kindRank[kind] ?? 1) > (kindRank[existing.def.kind] ?? 1)) existing.def.kind = kind;
         continue;
       }
+      const local = memberPrefix(defNode) + name;
       defs.set(key, {
         start: defNode.startIndex,
         end: defNode.endIndex,
         name,
-        def: { name, qualifiedName: name, kind, range: rangeOf(defNode), nameRange: rangeOf(nameNode) },
+        local,
+        def: { name, qualifiedName: local, kind, range: rangeOf(defNode), nameRange: rangeOf(nameNode) },
       });
     } else if (isReference) {
       references.add(nameNode.text);
@@ -115,7 +126,7 @@ function qualify(defs: Scoped[], qualifiers: Scoped[]): SymbolDef[] {
     if (item.def) {
       const parent = stack[stack.length - 1];
       if (parent) {
-        item.def.qualifiedName = `${parent.def ? parent.def.qualifiedName : qualifiedScopeName(stack)}.${item.name}`;
+        item.def.qualifiedName = `${parent.def ? parent.def.qualifiedName : qualifiedScopeName(stack)}.${item.local}`;
         if (item.def.kind === 'function' && (parent.def?.kind === 'class' || parent.def === undefined)) {
           item.def.kind = 'method';
         }
@@ -125,6 +136,36 @@ function qualify(defs: Scoped[], qualifiers: Scoped[]): SymbolDef[] {
     stack.push(item);
   }
   return symbols;
+}
+
+/** Definitions whose value is a function: `x.f = function g() {}` is the symbol `x.f`, not also `x.f.g`. */
+const definingParents = new Set([
+  'assignment_expression',
+  'variable_declarator',
+  'pair',
+  'field_definition',
+  'public_field_definition',
+]);
+function isNamedValueOfDefinition(defNode: Node): boolean {
+  return (
+    (defNode.type === 'function_expression' || defNode.type === 'function') &&
+    definingParents.has(defNode.parent?.type ?? '')
+  );
+}
+
+/**
+ * What a definition assigned to a member is qualified by: `picomatch.test = …` → `picomatch.`,
+ * `Foo.prototype.bar = …` → `Foo.`; the module's own exports (`exports.x`, `module.exports.x`) and `this`
+ * qualify nothing (the definition belongs to the module or to the enclosing class).
+ */
+function memberPrefix(defNode: Node): string {
+  if (defNode.type !== 'assignment_expression') return '';
+  const left = defNode.childForFieldName('left');
+  if (left?.type !== 'member_expression') return '';
+  const object = left.childForFieldName('object')?.text.replace(/\s+/g, '') ?? '';
+  const owner = object.replace(/\.prototype$/, '');
+  if (owner === '' || owner === 'this' || /^(module\.)?exports$/.test(owner)) return '';
+  return /^[\p{L}_$][\p{L}\p{N}_$]*(\.[\p{L}_$][\p{L}\p{N}_$]*)*$/u.test(owner) ? `${owner}.` : '';
 }
 
 /** The qualified name of the innermost scope on the stack when it is a qualifier (not itself a symbol). */

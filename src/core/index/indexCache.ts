@@ -13,7 +13,7 @@ import { joinedQuerySource } from './treeSitterHost';
 import type { FileIndex, LanguageId, SymbolDef } from './types';
 
 /** Bump when extract.ts changes what it produces for the same tree, or when the encoding below changes. */
-const extractorVersion = 3;
+const extractorVersion = 4;
 const cacheFileName = 'index-v3.json';
 
 /** What is kept per file: the extraction without `path` and `imports` (imports are resolved per run). */
@@ -47,6 +47,7 @@ const symbolKinds: SymbolDef['kind'][] = [
   'enum',
   'constant',
   'other',
+  'field',
 ];
 const kindCodes = new Map(symbolKinds.map((k, i) => [k, i]));
 /** Integers per symbol: kind, range (4), name range (4), stored as deltas (see encodePositions). */

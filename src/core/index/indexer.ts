@@ -18,7 +18,7 @@ import {
 import { languageOfPath } from './languages';
 import { parseFileJob, contentHash, type ParseJob, type ParseOutcome } from './parseFile';
 import { parseInWorkers } from './parsePool';
-import { createImportResolver } from './resolveImports';
+import { createImportResolver, installedPackageProbe } from './resolveImports';
 import { TreeSitterHost, type LoadedLanguage } from './treeSitterHost';
 import type { DocumentEdit, FileIndex, IndexStats, LanguageId, SkippedFile } from './types';
 import { listWorkspaceFiles } from './workspaceFiles';
@@ -197,8 +197,10 @@ class WorkspaceIndexer implements Indexer {
     }
 
     if (resolved.size < files.size) {
-      const resolver = createImportResolver(listing.files, (f) =>
-        readSmallText(path.join(this.workspaceDir, f)),
+      const resolver = createImportResolver(
+        listing.files,
+        (f) => readSmallText(path.join(this.workspaceDir, f)),
+        { isInstalled: installedPackageProbe(this.workspaceDir) },
       );
       for (const file of files.values()) {
         if (!resolved.has(file.path))
@@ -290,8 +292,10 @@ class WorkspaceIndexer implements Indexer {
           imports: [],
         };
         if (this.current) {
-          const resolver = createImportResolver([...this.current.files.keys(), rel], (f) =>
-            readSmallText(path.join(this.workspaceDir, f)),
+          const resolver = createImportResolver(
+            [...this.current.files.keys(), ...this.current.skipped.map((s) => s.path), rel],
+            (f) => readSmallText(path.join(this.workspaceDir, f)),
+            { isInstalled: installedPackageProbe(this.workspaceDir) },
           );
           indexed.imports = resolver.resolve(rel, language, indexed.importSpecifiers);
           this.current.updateFile(indexed);
@@ -343,11 +347,14 @@ class WorkspaceIndexer implements Indexer {
     return outcomes;
   }
 
-  /** What import resolution depends on besides a file's own specifiers: the file list, and go.mod contents. */
+  /**
+   * What import resolution depends on besides a file's own specifiers: the file list, and the contents of
+   * go.mod and package.json files (module names, main, exports).
+   */
   private importContext(files: string[]): string[] {
     const context = [...files];
     for (const f of files) {
-      if (f === 'go.mod' || f.endsWith('/go.mod')) {
+      if (f === 'go.mod' || f.endsWith('/go.mod') || f === 'package.json' || f.endsWith('/package.json')) {
         const stat = fs.statSync(path.join(this.workspaceDir, f), { throwIfNoEntry: false });
         context.push(`${f}\0${stat?.size}\0${stat?.mtimeMs}`);
       }

@@ -31,7 +31,11 @@ export const languages: Record<LanguageId, LanguageSpec> = {
     wasm: 'javascript.wasm',
     queries: ['javascript/tags.scm', 'javascript/definitions.scm', 'javascript/imports.scm'],
   },
-  python: { id: 'python', wasm: 'python.wasm', queries: ['python/tags.scm', 'python/imports.scm'] },
+  python: {
+    id: 'python',
+    wasm: 'python.wasm',
+    queries: ['python/tags.scm', 'python/definitions.scm', 'python/imports.scm'],
+  },
   go: { id: 'go', wasm: 'go.wasm', queries: ['go/tags.scm', 'go/definitions.scm', 'go/imports.scm'] },
   rust: {
     id: 'rust',

@@ -1,10 +1,15 @@
 // Resolves import specifiers to workspace files, per language, against the set of indexed files.
 // What is resolved (anything else — packages, the standard library, aliases — is left out of `imports`):
-// - JS/TS: relative and root-absolute specifiers: `./x` → x.ts/.tsx/.d.ts/.js/.jsx/.mjs/.cjs/.mts/.cts or
-//   x/index.*; `./x.js` also → x.ts/x.tsx (TypeScript's ESM convention). No tsconfig `paths`, no packages.
-// - Python: relative (`from .a import b` → a.py or a/__init__.py, and a/b.py when `b` is a submodule) and
-//   absolute modules found under the workspace root, `src/`, the importing file's folder or its top-level
-//   package's parent; the parent packages' __init__.py files are imported too (Python runs them).
+// - JS/TS: see resolveJs.ts (files, folders through package.json main/exports and index.*, the package's own
+//   name, workspace packages; built-ins and installed packages are external). No tsconfig `paths`.
+// - Python: relative (`from .a import b` → a.py or a/__init__.py, and a/b.py when `b` is a submodule;
+//   `from . import x` → x.py, else the package's __init__.py) and absolute modules found under the workspace
+//   root, `src/`, the importing file's folder or its top-level package's parent; the parent packages'
+//   __init__.py files are imported too (Python runs them). `import pkg` is pkg/__init__.py alone: what that
+//   file imports is followed from there, not every module of the package. A module found under none of those
+//   roots but somewhere in the workspace (a dotted path suffix) is taken too, to be safe.
+// `resolveDetailed` also says which specifiers cannot be traced (a relative import naming no file, a JS import
+// that is neither a workspace file nor a known package), for affected-spec selection to be conservative.
 // - Go: import paths under a go.mod module in the workspace → every non-test .go file of that folder; the
 //   files of one package (one folder) see each other without imports, so each file also depends on its
 //   package's other files.
@@ -13,18 +18,60 @@
 // - Java: `import a.b.C;` → any file ending in a/b/C.java; `a.b.*` → that package's files; a static import
 //   drops the member name. Classes of the same package need no import, so each file also depends on its
 //   package's (folder's) other files.
+import fs from 'node:fs';
+import nodePath from 'node:path';
 import path from 'node:path/posix';
+import { createJsResolver, type JsResolution } from './resolveJs';
 import type { LanguageId } from './types';
+
+export interface UntraceableImport {
+  specifier: string;
+  reason: string;
+}
+
+export interface ImportResolution {
+  files: string[];
+  untraceable: UntraceableImport[];
+  /** Files only some loaders take (a package.json "import" entry), with that entry. */
+  conditional: Record<string, string>;
+}
 
 export interface ImportResolver {
   resolve(file: string, language: LanguageId, specifiers: string[]): string[];
+  /** The same files, plus the specifiers that cannot be traced and why. */
+  resolveDetailed(file: string, language: LanguageId, specifiers: string[]): ImportResolution;
 }
 
-const jsExtensions = ['.ts', '.tsx', '.d.ts', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts'];
+export interface ImportResolverOptions {
+  /** Whether `node_modules/<name>` exists in the workspace-relative `dir` or above (default: never). */
+  isInstalled?: (dir: string, name: string) => boolean;
+}
+
+/** `isInstalled` probing the disk under `workspaceDir` and the folders above it (Node looks there too). */
+export function installedPackageProbe(workspaceDir: string): (dir: string, name: string) => boolean {
+  const memo = new Map<string, boolean>();
+  return (dir, name) => {
+    const key = `${dir}\0${name}`;
+    let found = memo.get(key);
+    if (found === undefined) {
+      found = false;
+      for (let d = nodePath.join(workspaceDir, dir); ; d = nodePath.dirname(d)) {
+        if (fs.existsSync(nodePath.join(d, 'node_modules', name))) {
+          found = true;
+          break;
+        }
+        if (nodePath.dirname(d) === d) break;
+      }
+      memo.set(key, found);
+    }
+    return found;
+  };
+}
 
 export function createImportResolver(
   files: Iterable<string>,
   readText: (file: string) => string | undefined,
+  options: ImportResolverOptions = {},
 ): ImportResolver {
   const fileSet = new Set(files);
   const byDir = new Map<string, string[]>();
@@ -65,26 +112,28 @@ export function createImportResolver(
       (f) => f !== file && f.endsWith(ext) && !(skipTests && f.endsWith('_test.go')),
     );
 
-  function resolveJs(file: string, spec: string): string[] {
-    if (!spec.startsWith('.') && !spec.startsWith('/')) return [];
-    const base = spec.startsWith('/') ? path.normalize(spec.slice(1)) : path.join(path.dirname(file), spec);
-    if (base.startsWith('..')) return [];
-    const candidates = [
-      base,
-      ...jsExtensions.map((e) => base + e),
-      ...jsExtensions.map((e) => `${base}/index${e}`),
-    ];
-    const jsToTs: Record<string, string[]> = {
-      '.js': ['.ts', '.tsx'],
-      '.jsx': ['.tsx'],
-      '.mjs': ['.mts'],
-      '.cjs': ['.cts'],
-    };
-    const ext = path.extname(base);
-    for (const alt of jsToTs[ext] ?? []) candidates.push(base.slice(0, -ext.length) + alt);
-    const found = candidates.find(has);
-    return found === undefined ? [] : [found];
-  }
+  const jsonMemo = new Map<string, unknown>();
+  const resolveJs = createJsResolver({
+    has,
+    readJson: (f) => {
+      if (!jsonMemo.has(f)) {
+        let value: unknown;
+        try {
+          value = JSON.parse(readText(f) ?? 'null');
+        } catch {
+          value = undefined;
+        }
+        jsonMemo.set(f, value);
+      }
+      return jsonMemo.get(f);
+    },
+    packageJsonFiles: () =>
+      [...fileSet].filter(
+        (f) =>
+          (f === 'package.json' || f.endsWith('/package.json')) && !f.split('/').includes('node_modules'),
+      ),
+    isInstalled: options.isInstalled ?? (() => false),
+  });
 
   function pythonModule(dir: string, dotted: string): string[] {
     const rel = dotted === '' ? dir : path.join(dir, ...dotted.split('.'));
@@ -116,7 +165,38 @@ export function createImportResolver(
       const found = pythonModule(root, spec).map((f) => path.normalize(f));
       if (found.length > 0) return found;
     }
-    return [];
+    return pythonModulesBySuffix().get(spec) ?? [];
+  }
+
+  let pythonSuffixes: Map<string, string[]> | undefined;
+  /** `pkg.core` → every `…/pkg/core.py` and `…/pkg/core/__init__.py` in the workspace, whatever the root. */
+  function pythonModulesBySuffix(): Map<string, string[]> {
+    if (pythonSuffixes) return pythonSuffixes;
+    pythonSuffixes = new Map();
+    for (const f of fileSet) {
+      if (!f.endsWith('.py') || f.split('/').includes('node_modules')) continue;
+      const dotted = f.replace(/\/__init__\.py$|\.py$/, '').split('/');
+      for (let i = 0; i < dotted.length; i++) {
+        const key = dotted.slice(i).join('.');
+        pythonSuffixes.set(key, [...(pythonSuffixes.get(key) ?? []), f]);
+      }
+    }
+    return pythonSuffixes;
+  }
+
+  function resolvePythonDetailed(file: string, spec: string): JsResolution {
+    const found = resolvePython(file, spec);
+    if (found.length > 0) return { kind: 'files', files: found };
+    if (!spec.startsWith('.')) return { kind: 'external' };
+    // `from .core import name` also lists `.core.name` in case `name` is a submodule: a name is fine when its
+    // module resolves; `from . import x` in a namespace package (no __init__.py) has nothing to run.
+    const rest = spec.replace(/^\.+/, '');
+    if (rest === '') return { kind: 'external' };
+    const parent = spec.slice(0, spec.lastIndexOf('.') + (rest.includes('.') ? 0 : 1));
+    if (parent !== spec && (parent.replace(/^\.+/, '') === '' || resolvePython(file, parent).length > 0)) {
+      return { kind: 'external' };
+    }
+    return { kind: 'untraceable', reason: `the relative import '${spec}' names no module in the workspace` };
   }
 
   function resolveGo(spec: string): string[] {
@@ -196,21 +276,23 @@ export function createImportResolver(
 
   // Everything but Rust resolves the same way for every file of one folder: memoize per folder and specifier
   // (a large workspace imports `os` or `./util` from hundreds of files).
-  const memo = new Map<string, string[]>();
-  const resolveOne = (file: string, language: LanguageId, spec: string): string[] => {
-    if (language === 'rust') return resolveRust(file, spec);
+  const memo = new Map<string, JsResolution>();
+  const asFiles = (files: string[]): JsResolution =>
+    files.length > 0 ? { kind: 'files', files } : { kind: 'external' };
+  const resolveOne = (file: string, language: LanguageId, spec: string): JsResolution => {
+    if (language === 'rust') return asFiles(resolveRust(file, spec));
     const key = `${language}\0${path.dirname(file)}\0${spec}`;
     let found = memo.get(key);
     if (found === undefined) {
       switch (language) {
         case 'python':
-          found = resolvePython(file, spec);
+          found = resolvePythonDetailed(file, spec);
           break;
         case 'go':
-          found = resolveGo(spec);
+          found = asFiles(resolveGo(spec));
           break;
         case 'java':
-          found = resolveJava(spec);
+          found = asFiles(resolveJava(spec));
           break;
         default:
           found = resolveJs(file, spec);
@@ -220,16 +302,33 @@ export function createImportResolver(
     return found;
   };
 
+  const resolveDetailed = (file: string, language: LanguageId, specifiers: string[]): ImportResolution => {
+    const out = new Set<string>();
+    const untraceable: UntraceableImport[] = [];
+    const conditional: Record<string, string> = {};
+    const certain = new Set<string>();
+    const add = (list: string[], notes?: Record<string, string>) => {
+      for (const f of list) {
+        if (f === file) continue;
+        out.add(f);
+        const note = notes?.[f];
+        if (note === undefined) certain.add(f);
+        else conditional[f] ??= note;
+      }
+    };
+    for (const spec of specifiers) {
+      const r = resolveOne(file, language, spec);
+      if (r.kind === 'files') add(r.files, r.conditional);
+      else if (r.kind === 'untraceable') untraceable.push({ specifier: spec, reason: r.reason });
+    }
+    if (language === 'go') add(siblings(file, '.go', !file.endsWith('_test.go')));
+    if (language === 'java') add(siblings(file, '.java', false));
+    for (const f of certain) delete conditional[f];
+    return { files: [...out].sort(), untraceable, conditional };
+  };
+
   return {
-    resolve(file, language, specifiers) {
-      const out = new Set<string>();
-      const add = (list: string[]) => {
-        for (const f of list) if (f !== file) out.add(f);
-      };
-      for (const spec of specifiers) add(resolveOne(file, language, spec));
-      if (language === 'go') add(siblings(file, '.go', !file.endsWith('_test.go')));
-      if (language === 'java') add(siblings(file, '.java', false));
-      return [...out].sort();
-    },
+    resolve: (file, language, specifiers) => resolveDetailed(file, language, specifiers).files,
+    resolveDetailed,
   };
 }

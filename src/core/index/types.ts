@@ -18,7 +18,17 @@ export interface SymbolDef {
   name: string;
   /** Qualified by enclosing definitions, e.g. `LruCache.get`, `outer.inner`. */
   qualifiedName: string;
-  kind: 'class' | 'interface' | 'function' | 'method' | 'module' | 'type' | 'enum' | 'constant' | 'other';
+  kind:
+    | 'class'
+    | 'interface'
+    | 'function'
+    | 'method'
+    | 'module'
+    | 'type'
+    | 'enum'
+    | 'constant'
+    | 'field'
+    | 'other';
   /** The whole definition. */
   range: Range;
   /** Just the name. */

@@ -3,12 +3,13 @@
 // lockfile, a file with no grammar, a deleted file, the spec file itself) selects ALL specs, and every selected
 // spec carries the reason it was selected. A spec that could break must never be left out.
 import path from 'node:path';
+import { languageOfPath } from '../index/languages';
 import type { SpecProblem } from '../spec/problems';
 import type { SpecFile } from '../spec/schema';
 import { type IndexView, type ResolvedAnchor } from './anchors';
 import { changedFilesFromList, changedFilesSince, type ChangedFile } from './changes';
 import { importChain, specCones, type SpecCone } from './cones';
-import { loadIntelWorkspace } from './workspace';
+import { loadIntelWorkspace, loadIntelWorkspaceFor } from './workspace';
 
 export interface AffectedSpec {
   id: string;
@@ -24,6 +25,8 @@ export interface AffectedResult {
   affected: AffectedSpec[];
   /** Specs left out: no change reaches them. */
   unaffected: string[];
+  /** The same specs, each with why skipping it is safe. */
+  notSelected: Array<{ id: string; reason: string }>;
   /** Changes that can affect no spec (Weave's own run state). */
   ignored: string[];
   changes: ChangedFile[];
@@ -93,6 +96,20 @@ function isConfigFile(file: string): boolean {
   );
 }
 
+/** Whether a change selects every spec whatever the index says (its impact cannot be traced). */
+function selectsEverySpec(change: ChangedFile): boolean {
+  const file = change.path;
+  if (file.startsWith('.weave/runs/') || file === '.weave/.gitignore' || file.startsWith('.weave/cache/'))
+    return false;
+  return (
+    file.startsWith('.weave/') ||
+    change.status === 'deleted' ||
+    change.status === 'type-changed' ||
+    isConfigFile(file) ||
+    languageOfPath(file) === undefined
+  );
+}
+
 export function affectedSpecs(input: AffectedInput): AffectedResult {
   const { specFile, index, changes } = input;
   const specFilePath = input.specFilePath ?? '.weave/specs.json';
@@ -131,21 +148,24 @@ export function affectedSpecs(input: AffectedInput): AffectedResult {
     }
   }
 
-  const cones = specCones(
-    specFile,
-    index,
-    withDefined({ workspaceDir: input.workspaceDir, resolved: input.resolved }),
-  );
+  // Cones are only needed when some change is traceable; with an unknown-impact change every spec is selected.
+  let coneMap: Map<string, SpecCone> | undefined;
+  const conesOf = (): Map<string, SpecCone> =>
+    (coneMap ??= specCones(
+      specFile,
+      index,
+      withDefined({ workspaceDir: input.workspaceDir, resolved: input.resolved }),
+    ));
   const reasons = new Map<string, string[]>(specFile.specs.map((s) => [s.id, []]));
   const add = (id: string, reason: string): void => {
     const list = reasons.get(id)!;
     if (!list.includes(reason)) list.push(reason);
   };
 
-  if (allReasons.length === 0) {
+  if (allReasons.length === 0 && traceable.length > 0) {
     for (const spec of specFile.specs) {
-      const cone = cones.get(spec.id)!;
-      if (traceable.length > 0 && cone.uncertain.length > 0) {
+      const cone = conesOf().get(spec.id)!;
+      if (cone.uncertain.length > 0) {
         add(spec.id, `its import cone is incomplete (${cone.uncertain[0]!}), so any change may reach it`);
       }
       for (const change of traceable) {
@@ -165,7 +185,7 @@ export function affectedSpecs(input: AffectedInput): AffectedResult {
         if (fresh) queue.push(dependent);
       }
     }
-  } else {
+  } else if (allReasons.length > 0) {
     for (const spec of specFile.specs) add(spec.id, 'every spec is selected: a change has unknown impact');
   }
 
@@ -173,7 +193,20 @@ export function affectedSpecs(input: AffectedInput): AffectedResult {
     .filter((s) => reasons.get(s.id)!.length > 0)
     .map((s) => ({ id: s.id, reasons: reasons.get(s.id)! }));
   const unaffected = specFile.specs.filter((s) => reasons.get(s.id)!.length === 0).map((s) => s.id);
-  return { all: allReasons.length > 0, allReasons, affected, unaffected, ignored, changes };
+  const changedList = summarizeFiles(traceable.map((c) => c.path));
+  const notSelected = unaffected.map((id) => {
+    const cone = conesOf().get(id)!;
+    const anchorFiles = new Set((input.resolved?.get(id) ?? []).map((a) => a.file));
+    if (traceable.length === 0)
+      return { id, reason: "no change can affect a spec (only Weave's own state changed)" };
+    return {
+      id,
+      reason:
+        `no changed file (${changedList}) is among its test files, its ${plural(anchorFiles.size, 'anchored file')} ` +
+        `or the ${plural(cone.parent.size, 'file')} of its import cone, and it depends on no affected spec`,
+    };
+  });
+  return { all: allReasons.length > 0, allReasons, affected, unaffected, notSelected, ignored, changes };
 }
 
 function reasonsFor(
@@ -197,12 +230,35 @@ function reasonsFor(
     );
   }
   const rootWhy = cone.roots.get(file);
+  const chain = cone.parent.has(file) ? importChain(cone, file).reverse() : [];
+  const start = cone.roots.get(chain[0] ?? '') ?? '';
   if (rootWhy !== undefined && !rootWhy.startsWith('anchor ')) out.push(`${what} is its ${rootWhy}`);
-  else if (rootWhy === undefined && cone.parent.has(file)) {
-    const chain = importChain(cone, file).reverse();
-    out.push(`${what} is in its import cone (${chain.join(' → ')})`);
+  else if (chain.length > 1 && !start.startsWith('anchor ')) {
+    out.push(`${what} is in its import cone (${formatChain(cone, chain)})`);
+  } else if (chain.length > 1) {
+    out.push(`${what} is imported by its ${start} (${formatChain(cone, chain)})`);
   }
   return out;
+}
+
+/** `test/a.test.js → index.mjs (through package.json "import" entry)`: each step as the cone took it. */
+function formatChain(cone: SpecCone, chain: string[]): string {
+  return chain
+    .map((f) => {
+      const note = cone.conditional?.get(f);
+      return note === undefined ? f : `${f} (if loaded through the ${note})`;
+    })
+    .join(' → ');
+}
+
+function summarizeFiles(files: string[]): string {
+  return files.length <= 3
+    ? files.join(', ')
+    : `${files.slice(0, 3).join(', ')} and ${files.length - 3} more`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function changedSymbolNames(change: ChangedFile, index: IndexView): string[] {
@@ -251,11 +307,22 @@ export interface SelectedAffected extends AffectedResult {
 }
 
 export async function selectAffected(options: SelectAffectedOptions): Promise<SelectedAffected> {
-  const ws = await loadIntelWorkspace(options.workspaceDir, options.signal ? { signal: options.signal } : {});
+  const workspaceDir = path.resolve(options.workspaceDir);
   const changes =
     options.files !== undefined
-      ? changedFilesFromList(ws.workspaceDir, options.files)
-      : await changedFilesSince(ws.workspaceDir, options.since ?? 'HEAD');
+      ? changedFilesFromList(workspaceDir, options.files)
+      : await changedFilesSince(workspaceDir, options.since ?? 'HEAD');
+  // The cost follows the change: with no change, or one whose impact is unknown anyway (every spec is then
+  // selected), only the anchored and changed files are parsed, not the workspace.
+  const signal = options.signal ? { signal: options.signal } : {};
+  const ws =
+    changes.length === 0 || changes.some(selectsEverySpec)
+      ? await loadIntelWorkspaceFor(
+          workspaceDir,
+          changes.map((c) => c.path),
+          signal,
+        )
+      : await loadIntelWorkspace(workspaceDir, signal);
   const result = affectedSpecs({
     specFile: ws.specFile,
     index: ws.index,

@@ -8,6 +8,7 @@ import type { LocatedSymbol, WorkspaceIndex } from '../index/workspaceIndex';
 import { parseAnchor } from '../spec/anchors';
 import type { SpecLocations } from '../spec/locations';
 import type { SpecProblem } from '../spec/problems';
+import { rankedMatches } from '../spec/suggest';
 
 /** What anchor resolution, affected-spec selection, coupling and blame read from the workspace index. */
 export type IndexView = Pick<WorkspaceIndex, 'files' | 'skipped' | 'findSymbol' | 'enclosingSymbol'>;
@@ -32,6 +33,11 @@ export interface ResolveAnchorsOptions {
   locations?: AnchorLocator;
   /** The spec file the problems are reported against (default `.weave/specs.json`). */
   specFilePath?: string;
+  /**
+   * Workspace files a missing anchor file is compared with for "did you mean" (default: the index's files and
+   * skipped files; a partial index passes the whole listing).
+   */
+  knownFiles?: readonly string[];
 }
 
 export interface AnchorResolution {
@@ -54,6 +60,8 @@ export function resolveAnchors(
   const resolved = new Map<string, ResolvedAnchor[]>();
   const problems: SpecProblem[] = [];
   const skipped = new Map(index.skipped.map((s) => [s.path, s]));
+  const knownFiles = (): readonly string[] =>
+    options.knownFiles ?? [...index.files.keys(), ...index.skipped.map((s) => s.path)];
   specFile.specs.forEach((spec, specIndex) => {
     const out: ResolvedAnchor[] = [];
     spec.anchors.forEach((anchor, anchorIndex) => {
@@ -69,7 +77,7 @@ export function resolveAnchors(
           severity,
         });
       };
-      const result = resolveOne(anchor, index, skipped, options.workspaceDir);
+      const result = resolveOne(anchor, index, skipped, options.workspaceDir, knownFiles);
       if ('problem' in result) {
         report(result.problem, result.severity);
         out.push(...result.fallback);
@@ -91,6 +99,7 @@ function resolveOne(
   index: IndexView,
   skipped: Map<string, SkippedFile>,
   workspaceDir: string | undefined,
+  knownFiles: () => readonly string[],
 ): OneResult {
   const parsed = parseAnchor(anchor);
   const anchorPath = normalizeWorkspacePath(parsed.file);
@@ -101,8 +110,10 @@ function resolveOne(
     const skip = skipped.get(anchorPath);
     const onDisk = skip !== undefined || existsFile(workspaceDir, anchorPath);
     if (!onDisk) {
+      const near = rankedMatches(anchorPath, knownFiles(), '/');
+      const hint = near.length > 0 ? ` (did you mean ${near.join(', ')}?)` : '';
       return {
-        problem: `anchor file ${anchorPath} does not exist in the workspace`,
+        problem: `anchor file ${anchorPath} does not exist in the workspace${hint}`,
         severity: 'error',
         fallback: [],
       };
@@ -125,8 +136,20 @@ function resolveOne(
 
   const matches = index.findSymbol(symbol, anchorPath);
   if (matches.length === 0) {
-    const near = suggest(symbol, [indexed]);
-    const hint = near.length > 0 ? ` (symbols there include ${near.join(', ')})` : '';
+    const near = rankedMatches(
+      symbol,
+      indexed.symbols.map((s) => s.qualifiedName),
+      '.',
+    );
+    const hint =
+      near.length > 0
+        ? ` (did you mean ${near.join(', ')}?)`
+        : indexed.symbols.length > 0
+          ? ` (symbols there include ${indexed.symbols
+              .slice(0, 5)
+              .map((s) => s.qualifiedName)
+              .join(', ')})`
+          : ' (no symbol is defined there)';
     return {
       problem: `symbol ${symbol} is not defined in ${anchorPath}${hint}`,
       severity: 'error',
@@ -137,22 +160,25 @@ function resolveOne(
   if (byName.length > 1) {
     const list = byName.map(([, defs]) => `${defs[0]!.qualifiedName} (${describeAt(defs[0]!)})`);
     const alternatives = byName.map(([, defs]) => `${defs[0]!.file}#${defs[0]!.qualifiedName}`);
+    // Ambiguous, not wrong: the anchor covers every match (selection stays safe) until the author picks one.
     return {
-      problem: `\`${symbol}\` matches ${joinAnd(list)}: write one of them (${alternatives.join(' or ')})`,
-      severity: 'error',
-      fallback: [],
+      problem: `\`${symbol}\` matches ${joinAnd(list)}: the anchor covers all of them; write one (${alternatives.join(' or ')})`,
+      severity: 'warning',
+      fallback: byName.flatMap(([, defs]) => spanned(anchor, defs)),
     };
   }
   // One name, possibly several definitions (TypeScript overloads, a getter/setter pair): the anchor spans them.
-  const defs = byName[0]![1];
+  return { anchors: spanned(anchor, byName[0]![1]) };
+}
+
+/** Definitions of one qualified name as one anchor per file, spanning all of them. */
+function spanned(anchor: string, defs: LocatedSymbol[]): ResolvedAnchor[] {
   const perFile = new Map<string, Range>();
   for (const def of defs) {
     const prior = perFile.get(def.file);
     perFile.set(def.file, prior ? unionRange(prior, def.range) : def.range);
   }
-  return {
-    anchors: [...perFile].map(([file, range]) => ({ anchor, file, symbol: defs[0]!.qualifiedName, range })),
-  };
+  return [...perFile].map(([file, range]) => ({ anchor, file, symbol: defs[0]!.qualifiedName, range }));
 }
 
 function groupByQualifiedName(matches: LocatedSymbol[]): Array<[string, LocatedSymbol[]]> {
@@ -168,18 +194,6 @@ function groupByQualifiedName(matches: LocatedSymbol[]): Array<[string, LocatedS
 
 function describeAt(s: LocatedSymbol): string {
   return `${s.file}:${s.range.start.line + 1}`;
-}
-
-function suggest(symbol: string, files: FileIndex[]): string[] {
-  const last = symbol.split('.').pop()!.toLowerCase();
-  const names = new Set<string>();
-  for (const f of files) {
-    for (const s of f.symbols) {
-      if (s.name.toLowerCase().includes(last) || last.includes(s.name.toLowerCase()))
-        names.add(s.qualifiedName);
-    }
-  }
-  return [...names].slice(0, 5);
 }
 
 function joinAnd(items: string[]): string {

@@ -18,7 +18,9 @@ import { loadSpecFile } from '../spec/load';
 import { SpecLoadError } from '../spec/problems';
 import type { Spec, SpecFile } from '../spec/schema';
 import type { SymbolDef } from '../index/types';
-import { normalizeWorkspacePath, resolveAnchors, type IndexView } from './anchors';
+import { normalizeWorkspacePath, resolveAnchors, type IndexView, type ResolvedAnchor } from './anchors';
+import { rankAttribution, type AttributionCandidate } from './attribution';
+import { specCones, type SpecCone } from './cones';
 import { ddmin, type ProbeOutcome } from './ddmin';
 import { buildPatch, describeHunk, parseDiff, type DiffHunk, type ParsedDiff } from './hunks';
 
@@ -78,8 +80,13 @@ export interface BlamedHunk {
   diff: string;
   /** Innermost enclosing definitions of the changed lines in the working tree (qualified names). */
   symbols: string[];
-  /** Specs (other than the blamed one) anchored at those symbols, else at the file. */
+  /**
+   * The spec(s) the edit was made for: of the specs (other than the blamed one) anchored over it, those ranked
+   * first by the attribution criteria (attribution.ts), which no criterion tells apart.
+   */
   anchoredBy: string[];
+  /** Every spec anchored over the edit, best first, with the anchor that covers it most specifically. */
+  attribution: Array<{ specId: string; anchor: string; coneDistance: number | null }>;
 }
 
 export interface BlameResult {
@@ -214,8 +221,11 @@ export async function blameSpec(options: BlameOptions): Promise<BlameResult> {
       };
       const found = await ddmin(candidates, test, Math.max(0, maxRuns - runs), (h) => h.id);
       const index = options.index ?? (await requireIndexLoader(options)(workspaceDir, options.signal));
+      const { resolved } = resolveAnchors(specFile, index, { workspaceDir });
+      const others = new Map([...resolved].filter(([id]) => id !== spec.id));
+      const cones = specCones(specFile, index, { workspaceDir, resolved });
       const hunks = found.items.map((h) =>
-        describeBlamed(h, toWorkspace(h.file), spec, specFile, index, workspaceDir),
+        describeBlamed(h, toWorkspace(h.file), { specFile, index, anchors: others, cones }),
       );
       const result: BlameResult = {
         specId: spec.id,
@@ -338,53 +348,53 @@ async function runProbe(
   return verdictOf(outcome, timeoutMs).verdict;
 }
 
-function describeBlamed(
-  hunk: DiffHunk,
-  file: string,
-  blamed: Spec,
-  specFile: SpecFile,
-  index: IndexView,
-  workspaceDir: string,
-): BlamedHunk {
+interface AttributionContext {
+  specFile: SpecFile;
+  index: IndexView;
+  /** Resolved anchors of every spec but the blamed one. */
+  anchors: Map<string, ResolvedAnchor[]>;
+  cones: Map<string, SpecCone>;
+}
+
+function describeBlamed(hunk: DiffHunk, file: string, context: AttributionContext): BlamedHunk {
   const symbols: SymbolDef[] = [];
   if (hunk.kind !== 'deleted' && !hunk.wholeFile) {
-    const first = Math.max(1, hunk.newCount === 0 ? hunk.newStart : hunk.newStart);
-    const last = hunk.newCount === 0 ? first : hunk.newStart + hunk.newCount - 1;
+    const { first, last } = hunkLines(hunk);
     for (let line = first; line <= last; line++) {
-      const s = index.enclosingSymbol(file, line - 1);
+      const s = context.index.enclosingSymbol(file, line);
       if (s && !symbols.some((x) => x.qualifiedName === s.qualifiedName)) symbols.push(s);
     }
   }
-  const { resolved } = resolveAnchors(specFile, index, { workspaceDir });
-  const exact = new Set<string>();
-  const inFile = new Set<string>();
-  for (const [id, anchors] of resolved) {
-    if (id === blamed.id) continue;
-    for (const a of anchors) {
-      if (a.file !== file) continue;
-      if (a.symbol !== undefined && symbols.some((s) => s.qualifiedName === a.symbol)) exact.add(id);
-      else if (overlapsHunk(a.range, hunk)) inFile.add(id);
-    }
-  }
-  const order = specFile.specs.map((s) => s.id);
-  const anchoredBy = [...(exact.size > 0 ? exact : inFile)].sort(
-    (x, y) => order.indexOf(x) - order.indexOf(y),
-  );
+  const { ranked, top } = rankAttribution({
+    file,
+    lines: hunk.wholeFile ? { first: 0, last: Infinity } : hunkLines(hunk),
+    anchors: context.anchors,
+    cones: context.cones,
+    order: context.specFile.specs.map((s) => s.id),
+  });
   return {
     file,
     location: describeHunk({ ...hunk, file }),
     kind: hunk.kind,
     diff: hunk.body.join('\n'),
     symbols: symbols.map((s) => s.qualifiedName),
-    anchoredBy,
+    anchoredBy: top.map((c) => c.specId),
+    attribution: ranked.map(describeCandidate),
   };
 }
 
-function overlapsHunk(range: { start: { line: number }; end: { line: number } }, hunk: DiffHunk): boolean {
-  if (hunk.wholeFile) return true;
+function describeCandidate(c: AttributionCandidate): BlamedHunk['attribution'][number] {
+  return {
+    specId: c.specId,
+    anchor: c.anchor.anchor,
+    coneDistance: Number.isFinite(c.coneDistance) ? c.coneDistance : null,
+  };
+}
+
+/** The 0-based lines a hunk touches in the new file (a pure deletion: the line it happened before). */
+function hunkLines(hunk: DiffHunk): { first: number; last: number } {
   const first = Math.max(1, hunk.newStart) - 1;
-  const last = hunk.newCount === 0 ? first : hunk.newStart + hunk.newCount - 2;
-  return range.start.line <= last && first <= range.end.line;
+  return { first, last: hunk.newCount === 0 ? first : hunk.newStart + hunk.newCount - 2 };
 }
 
 function explain(h: BlamedHunk, specId: string): string {

@@ -1,10 +1,17 @@
 // The files a spec's test can load: its roots (test.files, paths named in its test command, anchor files) and
 // everything they import, transitively ("the import cone"). Affected-spec selection and static coupling both
-// read it. Where the import graph cannot be trusted (an unresolved relative import, a test file Weave cannot
-// find) the cone is marked uncertain, and selection treats the spec as affected by any change: safety first.
+// read it. Where the import graph cannot be trusted (an import Weave cannot trace — a relative path naming no
+// file, a package that is neither in the workspace nor installed — or a test file Weave cannot find) the cone
+// is marked uncertain with the reason, and selection treats the spec as affected by any change: safety first.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Spec, SpecFile } from '../spec/schema';
+import {
+  createImportResolver,
+  installedPackageProbe,
+  type ImportResolver as IndexImportResolver,
+  type UntraceableImport,
+} from '../index/resolveImports';
 import type { FileIndex } from '../index/types';
 import { normalizeWorkspacePath, type IndexView, type ResolvedAnchor } from './anchors';
 
@@ -16,6 +23,11 @@ export interface SpecCone {
   parent: Map<string, string | undefined>;
   /** Why the cone may be incomplete; non-empty means "affected by any change". */
   uncertain: string[];
+  /**
+   * Files that joined the cone through an entry only some loaders take (package.json exports "import" of a
+   * folder the parent may `require`) → that entry: the chain to them is "may load", not certain.
+   */
+  conditional?: Map<string, string>;
 }
 
 export interface ConeOptions {
@@ -72,34 +84,50 @@ function coneOf(
     if (!roots.has(anchor.file)) roots.set(anchor.file, `anchor ${anchor.anchor}`);
   }
 
+  // The test's own roots are walked first, so that a file reachable from the test is explained by the chain
+  // the test loads it through, not by an anchor file that happens to import it.
   const parent = new Map<string, string | undefined>();
-  const queue: string[] = [];
-  for (const r of roots.keys()) {
-    parent.set(r, undefined);
-    queue.push(r);
-  }
-  while (queue.length > 0) {
-    const file = queue.shift()!;
-    const { files, unresolved } = resolver.dependenciesOf(file);
-    for (const u of unresolved)
-      uncertain.push(`${file} imports '${u}', which Weave could not resolve to a file`);
-    for (const dep of files) {
-      if (!parent.has(dep)) {
-        parent.set(dep, file);
-        queue.push(dep);
+  const conditional = new Map<string, string>();
+  const walk = (starts: string[]): void => {
+    const queue = starts.filter((r) => !parent.has(r));
+    for (const r of queue) parent.set(r, undefined);
+    while (queue.length > 0) {
+      const file = queue.shift()!;
+      const { files, unresolved, conditional: notes } = resolver.dependenciesOf(file);
+      for (const u of unresolved) {
+        uncertain.push(`${file} imports '${u.specifier}', which Weave cannot trace: ${u.reason}`);
+      }
+      for (const dep of files) {
+        const note = notes[dep];
+        if (!parent.has(dep)) {
+          parent.set(dep, file);
+          if (note !== undefined) conditional.set(dep, note);
+          queue.push(dep);
+        } else if (note === undefined && conditional.has(dep) && !chainOf(parent, file).includes(dep)) {
+          // A certain import beats a conditional one as the explanation, even if its chain is longer.
+          parent.set(dep, file);
+          conditional.delete(dep);
+        }
       }
     }
-  }
-  return { id: spec.id, roots, parent, uncertain };
+  };
+  const rootList = [...roots];
+  walk(rootList.filter(([, why]) => !why.startsWith('anchor ')).map(([f]) => f));
+  walk(rootList.filter(([, why]) => why.startsWith('anchor ')).map(([f]) => f));
+  return { id: spec.id, roots, parent, uncertain, conditional };
 }
 
 /** "test/a.test.js ← src/client.js ← src/cache.js": how a file entered the cone. */
 export function importChain(cone: SpecCone, file: string): string[] {
+  return chainOf(cone.parent, file);
+}
+
+function chainOf(parent: Map<string, string | undefined>, file: string): string[] {
   const chain: string[] = [];
   let at: string | undefined = file;
   while (at !== undefined && chain.length < 64) {
     chain.push(at);
-    at = cone.parent.get(at);
+    at = parent.get(at);
   }
   return chain;
 }
@@ -149,114 +177,50 @@ function commandPathTokens(command: string): string[] {
     .filter((t) => t.includes('/') || /\.[a-z]{1,5}$/i.test(t));
 }
 
-const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '.json', '.node'];
-
 /**
- * Follows a file's imports. The index resolves what it can; for the rest we look at the specifiers ourselves:
- * a relative one that exists on disk (a JSON file, a file with no grammar) joins the cone as a leaf, one that
- * exists nowhere makes the cone uncertain. Languages that load files implicitly get those files too: Python's
- * package `__init__.py` and pytest's `conftest.py`, and the other files of a Go or Java package.
+ * Follows a file's imports with the index's resolver (the same rules as `weave index`), keeping what it cannot
+ * trace: such an import makes the cone uncertain. Languages that load files implicitly get those files too:
+ * Python's package `__init__.py` files and pytest's `conftest.py` (the other files of a Go or Java package come
+ * from the resolver).
  */
+interface Dependencies {
+  files: string[];
+  unresolved: UntraceableImport[];
+  conditional: Record<string, string>;
+}
+
 class ImportResolver {
-  private readonly cache = new Map<string, { files: string[]; unresolved: string[] }>();
-  /** Dotted module name (and every dotted suffix of it) → files: `slugkit.core` → src/slugkit/core.py. */
-  private readonly pythonModules: Map<string, string[]>;
+  private readonly cache = new Map<string, Dependencies>();
+  private readonly resolver: IndexImportResolver;
 
   constructor(
     private readonly index: IndexView,
-    private readonly workspaceDir: string | undefined,
+    workspaceDir: string | undefined,
   ) {
-    this.pythonModules = new Map();
-    for (const f of index.files.values()) {
-      if (f.language !== 'python') continue;
-      const dotted = f.path
-        .replace(/\/__init__\.py$/, '')
-        .replace(/\.py$/, '')
-        .split('/');
-      // Register every suffix so `slugkit.core` finds src/slugkit/core.py (src layout) as well as slugkit/core.py.
-      for (let i = 0; i < dotted.length; i++) {
-        const key = dotted.slice(i).join('.');
-        this.pythonModules.set(key, [...(this.pythonModules.get(key) ?? []), f.path]);
-      }
-    }
+    const listed = [...index.files.keys(), ...index.skipped.map((s) => s.path)];
+    this.resolver = createImportResolver(
+      listed,
+      (f) => (workspaceDir === undefined ? undefined : readSmallText(path.join(workspaceDir, f))),
+      workspaceDir === undefined ? {} : { isInstalled: installedPackageProbe(workspaceDir) },
+    );
   }
 
-  dependenciesOf(file: string): { files: string[]; unresolved: string[] } {
+  dependenciesOf(file: string): Dependencies {
     const hit = this.cache.get(file);
     if (hit) return hit;
     const info = this.index.files.get(file);
-    const result = info ? this.compute(info) : { files: [], unresolved: [] };
+    const result = info ? this.compute(info) : { files: [], unresolved: [], conditional: {} };
     this.cache.set(file, result);
     return result;
   }
 
-  private compute(info: FileIndex): { files: string[]; unresolved: string[] } {
-    const files = new Set(info.imports.map(normalizeWorkspacePath));
-    const unresolved: string[] = [];
+  private compute(info: FileIndex): Dependencies {
+    const resolved = this.resolver.resolveDetailed(info.path, info.language, info.importSpecifiers);
+    const files = new Set(resolved.files);
     const dir = path.posix.dirname(info.path);
-    const fromDir = dir === '.' ? '' : dir;
-    for (const spec of info.importSpecifiers) {
-      if (info.language === 'python') {
-        for (const f of this.pythonTargets(spec, fromDir)) files.add(f);
-        if (spec.startsWith('.') && this.pythonTargets(spec, fromDir).length === 0) unresolved.push(spec);
-        continue;
-      }
-      if (!isRelativeSpecifier(spec)) continue;
-      // A root-absolute specifier ('/lib/x') is taken as workspace-rooted, as the index does.
-      const base = normalizeWorkspacePath(
-        spec.startsWith('/') ? spec.slice(1) : path.posix.join(fromDir, spec),
-      );
-      if (base.startsWith('..')) {
-        unresolved.push(spec);
-        continue;
-      }
-      if ([...files].some((f) => resolvesTo(base, f))) continue;
-      const onDisk = this.findOnDisk(base);
-      if (onDisk !== undefined) files.add(onDisk);
-      else unresolved.push(spec);
-    }
-    for (const f of this.implicitFiles(info, fromDir)) files.add(f);
+    for (const f of this.implicitFiles(info, dir === '.' ? '' : dir)) files.add(f);
     files.delete(info.path);
-    return { files: [...files].sort(), unresolved };
-  }
-
-  private pythonTargets(spec: string, fromDir: string): string[] {
-    const dots = /^\.*/.exec(spec)![0].length;
-    const rest = spec.slice(dots);
-    if (dots > 0) {
-      let base = fromDir;
-      for (let i = 1; i < dots; i++) base = path.posix.dirname(base) === '.' ? '' : path.posix.dirname(base);
-      const prefix = base === '' ? '' : `${base}/`;
-      if (rest === '') {
-        // `from . import x`: x may be any module of the package.
-        return [...this.index.files.keys()].filter(
-          (f) => f.startsWith(prefix) && f.endsWith('.py') && !f.slice(prefix.length).includes('/'),
-        );
-      }
-      // `.core.slugify` (from .core import slugify): the longest prefix that is a module, else the package.
-      const parts = rest.split('.');
-      for (let i = parts.length; i >= 1; i--) {
-        const target = `${prefix}${parts.slice(0, i).join('/')}`;
-        const found = [`${target}.py`, `${target}/__init__.py`].filter((f) => this.index.files.has(f));
-        if (found.length > 0) return found;
-      }
-      return [`${prefix}__init__.py`].filter((f) => this.index.files.has(f));
-    }
-    // `import a.b.c` / `from a.b import c`: the module and every package on the way, and `c` as a submodule.
-    const out: string[] = [];
-    const parts = rest.split('.');
-    for (let i = parts.length; i >= 1; i--) {
-      out.push(...(this.pythonModules.get(parts.slice(0, i).join('.')) ?? []));
-    }
-    for (const asPackage of this.pythonModules.get(rest) ?? []) {
-      if (!asPackage.endsWith('__init__.py')) continue;
-      const pkgDir = path.posix.dirname(asPackage);
-      for (const f of this.index.files.keys()) {
-        if (f.startsWith(`${pkgDir}/`) && f.endsWith('.py') && !f.slice(pkgDir.length + 1).includes('/'))
-          out.push(f);
-      }
-    }
-    return out;
+    return { files: [...files].sort(), unresolved: resolved.untraceable, conditional: resolved.conditional };
   }
 
   private implicitFiles(info: FileIndex, fromDir: string): string[] {
@@ -271,45 +235,16 @@ class ImportResolver {
         if (d === '') break;
       }
     }
-    if (info.language === 'go' || info.language === 'java') {
-      const ext = info.language === 'go' ? '.go' : '.java';
-      const prefix = fromDir === '' ? '' : `${fromDir}/`;
-      for (const f of this.index.files.keys()) {
-        if (f.startsWith(prefix) && f.endsWith(ext) && !f.slice(prefix.length).includes('/')) out.push(f);
-      }
-    }
     return out;
   }
+}
 
-  private findOnDisk(base: string): string | undefined {
-    if (this.workspaceDir === undefined) return undefined;
-    const candidates = [
-      base,
-      ...SOURCE_EXTENSIONS.map((e) => base + e),
-      ...SOURCE_EXTENSIONS.map((e) => `${base}/index${e}`),
-    ];
-    for (const c of candidates) {
-      if (this.index.files.has(c)) return c;
-      try {
-        if (fs.statSync(path.join(this.workspaceDir, c)).isFile()) return c;
-      } catch {
-        // Try the next candidate.
-      }
-    }
+/** package.json and similar manifests the resolver reads; anything big or missing reads as undefined. */
+function readSmallText(file: string): string | undefined {
+  try {
+    if (fs.statSync(file).size > 1024 * 1024) return undefined;
+    return fs.readFileSync(file, 'utf8');
+  } catch {
     return undefined;
   }
-}
-
-function isRelativeSpecifier(spec: string): boolean {
-  return (
-    spec === '.' || spec === '..' || spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/')
-  );
-}
-
-/** Does `./cache` (base `src/cache`) name `src/cache.js`, `src/cache/index.ts`, or `src/cache.ts` for `./cache.js`? */
-function resolvesTo(base: string, file: string): boolean {
-  const stripExt = (p: string): string => p.replace(/\.(m|c)?(j|t)sx?$/, '');
-  const b = stripExt(base);
-  const f = stripExt(file);
-  return file === base || f === b || f === `${b}/index`;
 }

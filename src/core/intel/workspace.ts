@@ -2,12 +2,14 @@
 // workspace, and the anchors resolved against it.
 import path from 'node:path';
 import { createIndexer } from '../index/index';
+import { indexSomeFiles } from '../index/partialIndex';
+import { parseAnchor } from '../spec/anchors';
 import type { WorkspaceIndex } from '../index/workspaceIndex';
 import { loadSpecFile, SPEC_FILE_RELATIVE_PATH } from '../spec/load';
 import type { SpecLocations } from '../spec/locations';
 import { SpecLoadError, type SpecProblem } from '../spec/problems';
 import type { SpecFile } from '../spec/schema';
-import { resolveAnchors, type ResolvedAnchor } from './anchors';
+import { normalizeWorkspacePath, resolveAnchors, type ResolvedAnchor } from './anchors';
 
 export interface IntelWorkspace {
   workspaceDir: string;
@@ -56,4 +58,40 @@ export async function loadIntelWorkspace(
     resolved,
     anchorProblems: problems,
   };
+}
+
+/**
+ * Like loadIntelWorkspace, but parses only the anchored files and `files` (e.g. the changed ones): enough to
+ * resolve anchors and map changed lines to definitions, not to follow imports.
+ */
+export async function loadIntelWorkspaceFor(
+  workspaceDir: string,
+  files: string[],
+  options: { signal?: AbortSignal } = {},
+): Promise<IntelWorkspace> {
+  const dir = path.resolve(workspaceDir);
+  const loaded = await loadSpecFile(dir);
+  if (!loaded.ok) throw new SpecLoadError(loaded.file, loaded.problems);
+  options.signal?.throwIfAborted();
+  const { index, listed } = await indexSomeFiles(dir, [...anchoredFiles(loaded.specFile), ...files]);
+  const { resolved, problems } = resolveAnchors(loaded.specFile, index, {
+    workspaceDir: dir,
+    locations: loaded.locations,
+    specFilePath: loaded.file,
+    knownFiles: listed,
+  });
+  return {
+    workspaceDir: dir,
+    specFile: loaded.specFile,
+    specFilePath: SPEC_FILE_RELATIVE_PATH,
+    locations: loaded.locations,
+    index,
+    resolved,
+    anchorProblems: problems,
+  };
+}
+
+/** The files the specs' anchors name (workspace-relative). */
+export function anchoredFiles(specFile: SpecFile): string[] {
+  return specFile.specs.flatMap((s) => s.anchors.map((a) => normalizeWorkspacePath(parseAnchor(a).file)));
 }

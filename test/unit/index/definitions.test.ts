@@ -25,6 +25,8 @@ describe('index: definitions and qualified names per language', () => {
       'Mode:enum',
       'Headers:type',
       'Client:class',
+      // A class field is a symbol (`cache` holds no function, so it is a field, not a method).
+      'Client.cache:field',
       'Client.onError:method',
       'Client.get:method',
       'Client.get.normalize:function',

@@ -1,0 +1,32 @@
+// Anchor resolution for `weave validate` and `weave check`: only the anchored files are parsed (not the whole
+// workspace), so validating stays about as fast as reading the spec file.
+import { indexSomeFiles } from '../index/partialIndex';
+import type { SpecLocations } from '../spec/locations';
+import type { SpecProblem } from '../spec/problems';
+import type { SpecFile } from '../spec/schema';
+import { resolveAnchors } from './anchors';
+import { anchoredFiles } from './workspace';
+
+export interface AnchorCheck {
+  /** Missing files and symbols (errors), ambiguous or unresolvable symbols (warnings), at the anchor string. */
+  problems: SpecProblem[];
+  /** How many files were parsed to resolve them. */
+  parsedFiles: number;
+}
+
+export async function checkAnchors(
+  workspaceDir: string,
+  specFile: SpecFile,
+  options: { locations?: Pick<SpecLocations, 'locate'>; specFilePath?: string } = {},
+): Promise<AnchorCheck> {
+  const anchored = anchoredFiles(specFile);
+  if (anchored.length === 0) return { problems: [], parsedFiles: 0 };
+  const { index, listed } = await indexSomeFiles(workspaceDir, anchored);
+  const { problems } = resolveAnchors(specFile, index, {
+    workspaceDir,
+    knownFiles: listed,
+    ...(options.locations ? { locations: options.locations } : {}),
+    ...(options.specFilePath !== undefined ? { specFilePath: options.specFilePath } : {}),
+  });
+  return { problems, parsedFiles: index.files.size };
+}

@@ -78,7 +78,11 @@ const expectations: Record<string, Expectation> = {
     at: '"node --test\\u0000',
     message: /command contains a NUL character/,
   },
-  'nul-in-env': { path: 'specs[0].test.env.TOKEN', at: '"abc\\u0000def"', message: /env TOKEN contains a NUL/ },
+  'nul-in-env': {
+    path: 'specs[0].test.env.TOKEN',
+    at: '"abc\\u0000def"',
+    message: /env TOKEN contains a NUL/,
+  },
   'only-comment': { path: '', line: 1, column: 1, message: /only comments/ },
   'only-whitespace': { path: '', line: 1, column: 1, message: /is empty/ },
   'root-is-array': { path: '', at: '[', message: /expected an object, got an array/ },

@@ -55,13 +55,13 @@ export async function ensureRunsIgnored(workspaceDir: string): Promise<void> {
 /** Names Weave gives its run files (newRunId + .json): pruning never touches anything else in the folder. */
 const RUN_FILE_NAME = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z-[0-9a-f]{4}\.json$/;
 
-/** Weave's own run files in `dir`, oldest first: regular files only (a symlink is never read nor deleted). */
+/** The `.json` regular files in `dir`, oldest first (a symlink is never read nor deleted). */
 async function runFileNames(dir: string): Promise<string[]> {
   try {
     if ((await fs.lstat(dir)).isSymbolicLink()) return [];
     const entries = await fs.readdir(dir, { withFileTypes: true });
     return entries
-      .filter((e) => e.isFile() && RUN_FILE_NAME.test(e.name))
+      .filter((e) => e.isFile() && e.name.endsWith('.json'))
       .map((e) => e.name)
       .sort();
   } catch {
@@ -69,8 +69,9 @@ async function runFileNames(dir: string): Promise<string[]> {
   }
 }
 
+/** Keeps the newest MAX_STORED_RUNS of Weave's own run files; other files in the folder are left alone. */
 async function pruneRuns(dir: string): Promise<void> {
-  const names = await runFileNames(dir);
+  const names = (await runFileNames(dir)).filter((n) => RUN_FILE_NAME.test(n));
   const old = names.slice(0, Math.max(0, names.length - MAX_STORED_RUNS));
   await Promise.all(old.map((n) => fs.rm(path.join(dir, n), { force: true })));
 }

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runCommand, type RunCommandOptions } from '../process/runCommand';
 import type { Containment } from '../sandbox/containment';
+import { containedEnvironment } from '../sandbox/environment';
 import { describeTampering, type TamperedFile } from '../sandbox/protectedFiles';
 import { SpecGraph } from '../spec/graph';
 import type { Spec, SpecFile } from '../spec/schema';
@@ -208,7 +209,11 @@ async function runOnce(spec: Spec, options: RunSpecsOptions): Promise<SpecResult
   const { specFile } = options;
   const timeoutMs = (spec.test.timeoutSeconds ?? specFile.defaults.timeoutSeconds) * 1000;
   // The runners inside the command report their own results into a private directory (evidence/session.ts).
-  const evidence = await startEvidence({ ...specFile.defaults.env, ...spec.test.env });
+  // Contained runs extend only the allowlisted environment's NODE_OPTIONS / PYTHONPATH, never the host's.
+  const evidence = await startEvidence(
+    { ...specFile.defaults.env, ...spec.test.env },
+    options.containment ? containedEnvironment() : process.env,
+  );
   try {
     const outcome = await runCommand(commandOptions(spec, options, timeoutMs, evidence));
     const {

@@ -123,8 +123,10 @@ describe('runCommand', () => {
     assert.ok(kept <= 2 * cap + 200, `kept ${kept} bytes`);
     const total = 'FIRST-LINE\n'.length + 100_000_000 + '\nLAST-LINE\n'.length;
     assert.equal(out.truncatedBytes, total - 2 * cap);
+    // Keeping the flood would cost ≥ 100 MB (bytes) — ≥ 200 MB as a string. Node 24 keeps ~70 MB of transient
+    // chunk garbage ungathered during the run (measured; 20 needed < 60), so the bound is "less than one copy".
     const growth = rssPeak - rssBefore;
-    assert.ok(growth < 60 * 1024 * 1024, `RSS grew by ${Math.round(growth / 1024 / 1024)} MB`);
+    assert.ok(growth < 95 * 1024 * 1024, `RSS grew by ${Math.round(growth / 1024 / 1024)} MB`);
   });
 
   it('reports a missing command as exit 127 with the shell message', async () => {

@@ -63,6 +63,11 @@ export const affectedVerb: Verb = {
       }
       process.stdout.write(`${changes.length} changed file${changes.length === 1 ? '' : 's'} (${source}): `);
       process.stdout.write(`${result.affected.length} of ${total} specs affected\n`);
+      process.stdout.write(
+        result.coverage !== undefined
+          ? `Selected from ${result.coverage} first, then the static import cones.\n`
+          : "No coverage recorded yet (run 'weave check'): selected from the static import cones.\n",
+      );
       if (result.all) {
         process.stdout.write('Every spec is selected, because:\n');
         for (const reason of result.allReasons) process.stdout.write(`  - ${reason}\n`);

@@ -9,7 +9,7 @@ import { CheckInputError } from '../../core/check/runSpecs';
 import type { Change, SpecResult, Verdict } from '../../core/check/types';
 import { formatSeconds } from '../../core/check/verdict';
 import { GitError, gitRoot, resolveCommit } from '../../core/git/git';
-import { affectedSpecIds } from '../../core/intel/affected';
+import { selectAffected } from '../../core/intel/affected';
 import { ChangeInputError } from '../../core/intel/changes';
 import { SpecLoadError, formatProblem } from '../../core/spec/problems';
 import { parseVerbFlags } from '../flags';
@@ -20,6 +20,9 @@ const HELP = `Usage: weave check [options]
 Runs the test of every spec in .weave/specs.json (in parallel, dependencies first), prints each spec's verdict
 (pass, fail, error, blocked, skipped, flaky) and its change against the baseline (broken = pass → fail,
 fixed = fail → pass), and records the run in .weave/runs/.
+
+Every recorded run also records per-spec coverage: NODE_V8_COVERAGE for every Node process a spec's command
+starts, a function-level profiler for every Python process (a sitecustomize.py on a prepended PYTHONPATH).
 
 A spec passes only if its command exits 0 AND, when the output ends with a known test runner's summary
 (node:test, mocha, vitest, jest, pytest, go test, cargo test, TAP), at least one test ran. A command that
@@ -39,7 +42,9 @@ Options:
   --json               print one JSON document {run, report, baselineRun} instead of the table
   --junit FILE         also write a JUnit XML report to FILE
   --github             also print GitHub Actions annotations (::error file=…,line=…::) for failures
-  --no-record          do not record this run in .weave/runs/
+  --no-record          do not record this run in .weave/runs/ (nor its coverage)
+  --no-coverage        do not record which functions each spec's test executes (per-spec coverage, kept in
+                       .weave/cache/coverage/ and used by --affected, 'weave affected', 'weave graph', blame)
   -h, --help           show this help
 
 Exit codes: 0 every spec passed and none broke, 1 a spec failed, errored, was blocked, flaky or broken,
@@ -65,6 +70,7 @@ export const checkVerb: Verb = {
       junit: { type: 'string' },
       github: { type: 'boolean', default: false },
       'no-record': { type: 'boolean', default: false },
+      'no-coverage': { type: 'boolean', default: false },
       affected: { type: 'boolean', default: false },
       since: { type: 'string' },
     });
@@ -90,7 +96,13 @@ export const checkVerb: Verb = {
     if (flags.affected) {
       try {
         const since = flags.since ?? 'HEAD';
-        selected = await affectedSpecIds({ workspaceDir, since });
+        const selection = await selectAffected({ workspaceDir, since });
+        selected = selection.affected.map((s) => s.id);
+        if (selection.unaffected.length > 0) {
+          process.stderr.write(
+            `weave check --affected: not running ${selection.unaffected.length} of ${selection.specCount} specs, which no change since ${since} reaches: ${selection.unaffected.join(', ')}\n`,
+          );
+        }
         if (selected.length === 0) {
           process.stderr.write(
             `weave check: no spec is affected by the changes since ${since}; nothing to run\n`,
@@ -133,6 +145,7 @@ export const checkVerb: Verb = {
         ...(repeat !== undefined ? { repeat } : {}),
         signal: controller.signal,
         record: !flags['no-record'],
+        coverage: !flags['no-record'] && !flags['no-coverage'],
         ...(progress ? { onProgress: (e: CheckProgress) => progress.update(e) } : {}),
       });
     } catch (error) {
@@ -293,7 +306,13 @@ function summaryLine(result: CheckResult): string {
   const saved = result.savedTo
     ? `\nrun recorded: ${shortPath(result.savedTo)}${run.clean ? ' (clean tree)' : ''}`
     : '';
-  return `${head}; ${against}${saved}`;
+  const coverage = result.coverage
+    ? `\ncoverage recorded: ${result.coverage.specs} spec${result.coverage.specs === 1 ? '' : 's'}, ${result.coverage.files} file${result.coverage.files === 1 ? '' : 's'} (${shortPath(result.coverage.savedTo)})` +
+      (result.coverage.withoutData.length > 0
+        ? `; no coverage from ${result.coverage.withoutData.join(', ')} (no instrumented Node or Python process)`
+        : '')
+    : '';
+  return `${head}; ${against}${saved}${coverage}`;
 }
 
 function oneLine(text: string): string {

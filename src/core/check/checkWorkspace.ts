@@ -6,6 +6,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { gitRoot, headCommit, isClean, resolveCommit } from '../git/git';
+import { startCoverage, type CoverageSummary } from '../coverage/session';
 import { withWorktree } from '../git/worktree';
 import type { SpecGraph } from '../spec/graph';
 import { loadSpecFile } from '../spec/load';
@@ -34,6 +35,8 @@ export interface CheckWorkspaceOptions {
   outputCapBytes?: number;
   /** Replaces the spec file's defaults.timeoutSeconds (a spec's own test.timeoutSeconds still wins). */
   defaultTimeoutSeconds?: number;
+  /** Record per-spec coverage of this run in .weave/cache/coverage/ (default: when the run is recorded). */
+  coverage?: boolean;
 }
 
 export interface CheckResult {
@@ -50,6 +53,8 @@ export interface CheckResult {
   warnings: SpecProblem[];
   /** Path of the saved run, when recorded. */
   savedTo?: string;
+  /** What per-spec coverage recorded, when it was on. */
+  coverage?: CoverageSummary;
 }
 
 export async function checkWorkspace(options: CheckWorkspaceOptions): Promise<CheckResult> {
@@ -79,9 +84,17 @@ export async function checkWorkspace(options: CheckWorkspaceOptions): Promise<Ch
   // The tree's state before the tests run (tests may write files): that is the state the run describes.
   const [commit, clean] = await Promise.all([headCommit(workspaceDir), isClean(workspaceDir)]);
   const startedAt = new Date();
-  const results = await runSpecs({ ...common, workspaceDir, onProgress: progress('current') });
+  const runId = newRunId(startedAt);
+  const coverage =
+    (options.coverage ?? options.record !== false) ? await startCoverage(workspaceDir, runId) : undefined;
+  const results = await runSpecs({
+    ...common,
+    workspaceDir,
+    onProgress: progress('current'),
+    ...(coverage ? { instrument: coverage.instrument } : {}),
+  });
   const run: RunRecord = {
-    id: newRunId(startedAt),
+    id: runId,
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     commit,
@@ -92,6 +105,13 @@ export async function checkWorkspace(options: CheckWorkspaceOptions): Promise<Ch
 
   let baselineRun: RunRecord | null = null;
   const cancelled = options.signal?.aborted === true;
+  const coverageSummary = cancelled
+    ? await coverage?.discard()
+    : await coverage?.finish(
+        results,
+        specFile.specs.map((s) => s.id),
+        options.signal,
+      );
   if (options.baselineRef === undefined) {
     baselineRun = await latestCleanRun(workspaceDir, run.specIds);
   } else if (!cancelled) {
@@ -125,6 +145,7 @@ export async function checkWorkspace(options: CheckWorkspaceOptions): Promise<Ch
     specFilePath: loaded.file,
     warnings: loaded.warnings,
     ...(savedTo !== undefined ? { savedTo } : {}),
+    ...(coverageSummary ? { coverage: coverageSummary } : {}),
   };
 }
 

@@ -6,6 +6,7 @@
 // Cancelling (AbortSignal) kills running commands and marks everything not finished `skipped` ("cancelled").
 import os from 'node:os';
 import path from 'node:path';
+import type { CommandInstrumentation } from '../coverage/instrument';
 import { runCommand } from '../process/runCommand';
 import { SpecGraph } from '../spec/graph';
 import type { Spec, SpecFile } from '../spec/schema';
@@ -32,6 +33,8 @@ export interface RunSpecsOptions {
   /** Head and tail bytes of output kept per command (see runCommand). */
   outputCapBytes?: number;
   killGraceMs?: number;
+  /** Extra environment for a spec's command (per-spec coverage), given the env the spec asks for. */
+  instrument?: (spec: Spec, specEnv: Readonly<Record<string, string>>) => Promise<CommandInstrumentation>;
 }
 
 /** A request that cannot be run as asked (unknown id, bad number): the CLI's exit code 2. */
@@ -151,10 +154,12 @@ function notRun(spec: Spec, verdict: Verdict, reason: string): SpecResult {
 async function runOnce(spec: Spec, options: RunSpecsOptions): Promise<SpecResult> {
   const { specFile, workspaceDir } = options;
   const timeoutMs = (spec.test.timeoutSeconds ?? specFile.defaults.timeoutSeconds) * 1000;
+  const specEnv = { ...specFile.defaults.env, ...spec.test.env };
+  const instrumentation = await options.instrument?.(spec, specEnv);
   const outcome = await runCommand({
     command: spec.test.command,
     cwd: path.resolve(workspaceDir, spec.test.cwd ?? specFile.defaults.cwd),
-    env: { ...specFile.defaults.env, ...spec.test.env },
+    env: { ...specEnv, ...instrumentation?.env },
     timeoutMs,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.outputCapBytes !== undefined ? { outputCapBytes: options.outputCapBytes } : {}),

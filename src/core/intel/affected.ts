@@ -1,10 +1,13 @@
-// Which specs a change can affect. A spec is affected when a changed file is one of its anchor files, one of its
+// Which specs a change can affect. Recorded per-spec coverage decides first (src/core/coverage/select.ts: a hunk
+// in a function a spec executed selects it); what it cannot decide falls to the static rule: a spec is affected when a changed file is one of its anchor files, one of its
 // test files, or in the import cone of either. Safety first: whatever Weave cannot trace (a config file, a
 // lockfile, a file with no grammar, a deleted file, the spec file itself) selects ALL specs, and every selected
 // spec carries the reason it was selected. A spec that could break must never be left out.
 import path from 'node:path';
 import type { SpecProblem } from '../spec/problems';
 import type { SpecFile } from '../spec/schema';
+import { loadCoverageView } from '../coverage/base';
+import type { CoverageView } from '../coverage/select';
 import { type IndexView, type ResolvedAnchor } from './anchors';
 import { changedFilesFromList, changedFilesSince, type ChangedFile } from './changes';
 import { importChain, specCones, type SpecCone } from './cones';
@@ -38,6 +41,8 @@ export interface AffectedInput {
   workspaceDir?: string;
   /** The spec file's workspace-relative path (default `.weave/specs.json`). */
   specFilePath?: string;
+  /** Recorded per-spec coverage: decides first; what it cannot decide falls to the import cones. */
+  coverage?: CoverageView;
 }
 
 /** Manifests, lockfiles and tool configs: they change how everything builds or runs, so their impact is unknown. */
@@ -145,12 +150,19 @@ export function affectedSpecs(input: AffectedInput): AffectedResult {
   if (allReasons.length === 0) {
     for (const spec of specFile.specs) {
       const cone = cones.get(spec.id)!;
-      if (traceable.length > 0 && cone.uncertain.length > 0) {
-        add(spec.id, `its import cone is incomplete (${cone.uncertain[0]!}), so any change may reach it`);
+      const decision = input.coverage?.decide(spec.id, traceable);
+      for (const reason of decision?.reasons ?? []) add(spec.id, reason);
+      const staticChanges = decision?.undecided ?? traceable.map((change) => ({ change, why: undefined }));
+      const because = (why: string | undefined): string => (why === undefined ? '' : ` (static: ${why})`);
+      if (staticChanges.length > 0 && cone.uncertain.length > 0) {
+        add(
+          spec.id,
+          `its import cone is incomplete (${cone.uncertain[0]!}), so any change may reach it${because(staticChanges[0]!.why)}`,
+        );
       }
-      for (const change of traceable) {
+      for (const { change, why } of staticChanges) {
         for (const reason of reasonsFor(change, cone, input.resolved?.get(spec.id) ?? [], index)) {
-          add(spec.id, reason);
+          add(spec.id, reason + because(why));
         }
       }
     }
@@ -248,6 +260,8 @@ export interface SelectedAffected extends AffectedResult {
   specCount: number;
   /** Anchors that did not resolve (printed as warnings: selection still covers those specs' tests). */
   anchorProblems: SpecProblem[];
+  /** Where recorded coverage came from, when selection used it. */
+  coverage?: string;
 }
 
 export async function selectAffected(options: SelectAffectedOptions): Promise<SelectedAffected> {
@@ -256,6 +270,13 @@ export async function selectAffected(options: SelectAffectedOptions): Promise<Se
     options.files !== undefined
       ? changedFilesFromList(ws.workspaceDir, options.files)
       : await changedFilesSince(ws.workspaceDir, options.since ?? 'HEAD');
+  const coverage = await loadCoverageView({
+    workspaceDir: ws.workspaceDir,
+    index: ws.index,
+    ...(options.files !== undefined
+      ? { files: changes.map((c) => c.path) }
+      : { since: options.since ?? 'HEAD' }),
+  });
   const result = affectedSpecs({
     specFile: ws.specFile,
     index: ws.index,
@@ -263,9 +284,16 @@ export async function selectAffected(options: SelectAffectedOptions): Promise<Se
     resolved: ws.resolved,
     workspaceDir: ws.workspaceDir,
     specFilePath: ws.specFilePath,
+    ...(coverage ? { coverage } : {}),
   });
   const source = options.files !== undefined ? '--files' : `changes since ${options.since ?? 'HEAD'}`;
-  return { ...result, source, specCount: ws.specFile.specs.length, anchorProblems: ws.anchorProblems };
+  return {
+    ...result,
+    source,
+    specCount: ws.specFile.specs.length,
+    anchorProblems: ws.anchorProblems,
+    ...(coverage ? { coverage: coverage.describe() } : {}),
+  };
 }
 
 /** The ids `weave check --affected` runs: every spec a change can affect, in spec-file order. */

@@ -1,18 +1,22 @@
-// Safe-selection study (issue #3): on a generated workspace with 30 specs (10 modules × 3, real node:test tests,
-// shared and cross-imported modules), apply seeded one-line mutants to source functions. For each mutant,
-// `weave affected --since HEAD` picks specs; the yardstick, measured in the same run, is running EVERY spec
-// and seeing which verdicts actually changed. Recall must be 100% (no missed breakage); goal: mean fraction of
-// specs selected ≤ 30%. Exits 1 if any breakage was missed.
-// Environment: WEAVE_BENCH_MUTANTS (default 100), WEAVE_BENCH_SEED (default 20261130).
+// Safe-selection study (issues #3, #10): seeded one-line mutants applied to source functions of two generated
+// workspaces with 30 specs and real node:test tests: (1) 10 modules × 3 specs, shared and cross-imported
+// modules; (2) the same functions in a single-module library whose tests all `require('..')`. For each mutant,
+// `weave affected --since HEAD` picks specs twice in the same run: from recorded per-spec coverage first (the
+// check before the mutants recorded it) and from the static import cones alone. The yardstick is running
+// EVERY spec and seeing which verdicts actually changed. Recall must be 100% (no missed breakage); goals:
+// mean fraction selected ≤ 30% (multi-module) and ≤ 50% (single-module) with coverage. Exits 1 if coverage
+// selection missed a breakage.
+// Environment: WEAVE_BENCH_MUTANTS (default 100 per workspace), WEAVE_BENCH_SEED (default 20261130).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { checkWorkspace } from '../src/core/check/checkWorkspace';
 import { runSpecs } from '../src/core/check/runSpecs';
 import type { Verdict } from '../src/core/check/types';
 import { selectAffected } from '../src/core/intel/affected';
 import { loadSpecFile } from '../src/core/spec/load';
-import { seededMutants, writeSelectionFixture } from './selectionFixture';
+import { seededMutants, writeSelectionFixture, writeSingleModuleFixture } from './selectionFixture';
 
 const MUTANTS = Number(process.env.WEAVE_BENCH_MUTANTS ?? 100);
 const SEED = Number(process.env.WEAVE_BENCH_SEED ?? 20261130);
@@ -35,10 +39,28 @@ function percent(x: number): string {
   return `${(x * 100).toFixed(1)}%`;
 }
 
-async function main(): Promise<number> {
+interface Tally {
+  selected: number;
+  missed: number;
+  all: number;
+  ms: number;
+  fractions: number[];
+  missedRows: string[];
+}
+
+const emptyTally = (): Tally => ({ selected: 0, missed: 0, all: 0, ms: 0, fractions: [], missedRows: [] });
+
+interface Study {
+  name: string;
+  write: (dir: string) => number;
+  sources?: string[];
+  goal: number;
+}
+
+async function study({ name, write, sources, goal }: Study): Promise<boolean> {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'weave-selection-')));
   try {
-    const specCount = writeSelectionFixture(dir);
+    const specCount = write(dir);
     gitIn(dir, 'init', '-q', '-b', 'main');
     gitIn(dir, 'add', '-A');
     gitIn(dir, 'commit', '-q', '-m', 'fixture');
@@ -54,48 +76,55 @@ async function main(): Promise<number> {
         ]),
       );
 
-    const baseline = await runAll();
+    // The full check that records coverage is also the unmutated baseline.
+    const recorded = await checkWorkspace({ workspaceDir: dir, concurrency });
+    const baseline = new Map(recorded.run.results.map((r) => [r.id, r.verdict]));
     const notPassing = [...baseline].filter(([, v]) => v !== 'pass');
     if (notPassing.length > 0)
       throw new Error(`fixture specs must pass before mutation: ${JSON.stringify(notPassing)}`);
+    if (recorded.coverage?.specs !== specCount)
+      throw new Error(`coverage recorded for ${recorded.coverage?.specs ?? 0} of ${specCount} specs`);
 
-    const mutants = seededMutants(dir, MUTANTS, SEED);
-    let selectedTotal = 0;
+    const mutants = seededMutants(dir, MUTANTS, SEED, sources);
+    const covered = emptyTally();
+    const cones = emptyTally();
     let brokenTotal = 0;
-    let missedTotal = 0;
     let killed = 0;
-    let allSelected = 0;
-    let selectMs = 0;
     let runAllMs = 0;
-    const fractions: number[] = [];
-    const missedRows: string[] = [];
     for (const [i, mutant] of mutants.entries()) {
-      process.stderr.write(`\rmutant ${i + 1}/${mutants.length}`);
+      process.stderr.write(`\r${name}: mutant ${i + 1}/${mutants.length}`);
       const file = path.join(dir, mutant.file);
       const original = fs.readFileSync(file, 'utf8');
       const lines = original.split('\n');
       lines[mutant.line] = mutant.after;
       fs.writeFileSync(file, lines.join('\n'));
       try {
-        let started = performance.now();
-        const selection = await selectAffected({ workspaceDir: dir, since: 'HEAD' });
-        selectMs += performance.now() - started;
-        const selected = new Set(selection.affected.map((s) => s.id));
-        started = performance.now();
+        const picks: Array<[Tally, Set<string>]> = [];
+        for (const [tally, useCoverage] of [
+          [covered, true],
+          [cones, false],
+        ] as const) {
+          const started = performance.now();
+          const selection = await selectAffected({ workspaceDir: dir, since: 'HEAD', useCoverage });
+          tally.ms += performance.now() - started;
+          if (selection.all) tally.all++;
+          picks.push([tally, new Set(selection.affected.map((s) => s.id))]);
+        }
+        const started = performance.now();
         const verdicts = await runAll();
         runAllMs += performance.now() - started;
         const changed = [...verdicts].filter(([id, v]) => baseline.get(id) !== v).map(([id]) => id);
-        const missed = changed.filter((id) => !selected.has(id));
-        selectedTotal += selected.size;
-        fractions.push(selected.size / specCount);
         brokenTotal += changed.length;
         if (changed.length > 0) killed++;
-        if (selection.all) allSelected++;
-        missedTotal += missed.length;
-        if (missed.length > 0) {
-          missedRows.push(
-            `${mutant.file}:${mutant.line + 1} (${mutant.operator}) missed ${missed.join(', ')}`,
-          );
+        for (const [tally, selected] of picks) {
+          const missed = changed.filter((id) => !selected.has(id));
+          tally.selected += selected.size;
+          tally.fractions.push(selected.size / specCount);
+          tally.missed += missed.length;
+          if (missed.length > 0)
+            tally.missedRows.push(
+              `${mutant.file}:${mutant.line + 1} (${mutant.operator}) missed ${missed.join(', ')}`,
+            );
         }
       } finally {
         fs.writeFileSync(file, original);
@@ -104,40 +133,63 @@ async function main(): Promise<number> {
 
     process.stderr.write('\n');
     const n = mutants.length;
-    const recall = brokenTotal === 0 ? 1 : (brokenTotal - missedTotal) / brokenTotal;
-    const sorted = [...fractions].sort((a, b) => a - b);
-    const meanFraction = selectedTotal / (n * specCount);
-    const rows: Array<[string, string, string]> = [
-      ['specs in the fixture', String(specCount), String(specCount)],
-      ['mutants (seed ' + SEED + ')', String(n), String(n)],
-      ['mutants that changed ≥ 1 verdict', String(killed), String(killed)],
-      ['verdict changes (spec × mutant)', String(brokenTotal), String(brokenTotal)],
-      ['verdict changes caught', String(brokenTotal - missedTotal), String(brokenTotal)],
-      ['recall (goal 100%)', percent(recall), '100.0%'],
-      ['mean fraction of specs run (goal ≤ 30%)', percent(meanFraction), '100.0%'],
+    const recall = (t: Tally): string =>
+      percent(brokenTotal === 0 ? 1 : (brokenTotal - t.missed) / brokenTotal);
+    const mean = (t: Tally): string => percent(t.selected / (n * specCount));
+    const spread = (t: Tally): string => {
+      const sorted = [...t.fractions].sort((a, b) => a - b);
+      return `${percent(sorted[Math.floor(n / 2)] ?? 0)} / ${percent(sorted[n - 1] ?? 0)}`;
+    };
+    const rows: Array<[string, string, string, string]> = [
+      ['specs in the fixture', String(specCount), String(specCount), String(specCount)],
+      [`mutants (seed ${SEED})`, String(n), String(n), String(n)],
+      ['mutants that changed ≥ 1 verdict', String(killed), String(killed), String(killed)],
+      ['verdict changes (spec × mutant)', String(brokenTotal), String(brokenTotal), String(brokenTotal)],
       [
-        'median / max fraction',
-        `${percent(sorted[Math.floor(n / 2)] ?? 0)} / ${percent(sorted[n - 1] ?? 0)}`,
-        '100.0% / 100.0%',
+        'verdict changes caught',
+        String(brokenTotal - covered.missed),
+        String(brokenTotal - cones.missed),
+        String(brokenTotal),
       ],
-      ['mutants where every spec was selected', String(allSelected), String(n)],
-      ['mean time to select (index + git diff)', `${(selectMs / n).toFixed(0)} ms`, '—'],
-      ['mean time to run every spec (yardstick)', '—', `${(runAllMs / n).toFixed(0)} ms`],
+      ['recall (goal 100%)', recall(covered), recall(cones), '100.0%'],
+      [`mean fraction of specs run (goal ≤ ${goal}%)`, mean(covered), mean(cones), '100.0%'],
+      ['median / max fraction', spread(covered), spread(cones), '100.0% / 100.0%'],
+      ['mutants where every spec was selected', String(covered.all), String(cones.all), String(n)],
+      ['mean time to select', `${(covered.ms / n).toFixed(0)} ms`, `${(cones.ms / n).toFixed(0)} ms`, '—'],
+      ['mean time to run every spec (yardstick)', '—', '—', `${(runAllMs / n).toFixed(0)} ms`],
     ];
     const width = Math.max(...rows.map((r) => r[0].length));
-    console.log(`Safe selection: weave affected vs running every spec (${concurrency} cores)\n`);
-    console.log(`${''.padEnd(width)}  ${'weave affected'.padEnd(18)}  run every spec`);
-    for (const [label, ours, yardstick] of rows)
-      console.log(`${label.padEnd(width)}  ${ours.padEnd(18)}  ${yardstick}`);
-    if (missedRows.length > 0) {
-      console.log('\nMISSED BREAKAGES:');
-      for (const row of missedRows) console.log(`  ${row}`);
-      return 1;
+    console.log(
+      `\n${name}: weave affected, coverage first vs static cones only vs running every spec (${concurrency} cores)\n`,
+    );
+    console.log(
+      `${''.padEnd(width)}  ${'coverage first'.padEnd(16)}  ${'static cones'.padEnd(16)}  run every spec`,
+    );
+    for (const [label, ours, cone, yardstick] of rows)
+      console.log(`${label.padEnd(width)}  ${ours.padEnd(16)}  ${cone.padEnd(16)}  ${yardstick}`);
+    for (const [label, t] of [
+      ['coverage first', covered],
+      ['static cones', cones],
+    ] as const) {
+      if (t.missedRows.length === 0) continue;
+      console.log(`\nMISSED BREAKAGES (${label}):`);
+      for (const row of t.missedRows) console.log(`  ${row}`);
     }
-    return 0;
+    return covered.missed === 0;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+async function main(): Promise<number> {
+  const multi = await study({ name: '10 modules × 3 specs', write: writeSelectionFixture, goal: 30 });
+  const single = await study({
+    name: 'single-module library, tests require(..)',
+    write: writeSingleModuleFixture,
+    sources: ['index.js'],
+    goal: 50,
+  });
+  return multi && single ? 0 : 1;
 }
 
 main().then(

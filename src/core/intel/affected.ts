@@ -251,6 +251,8 @@ export interface SelectAffectedOptions {
   /** Or exactly these workspace-relative files. */
   files?: string[];
   signal?: AbortSignal;
+  /** Use recorded per-spec coverage first (default true); false: the static import cones only. */
+  useCoverage?: boolean;
 }
 
 /** Loads the workspace, finds the changes and selects the affected specs (throws ChangeInputError on bad input). */
@@ -270,13 +272,16 @@ export async function selectAffected(options: SelectAffectedOptions): Promise<Se
     options.files !== undefined
       ? changedFilesFromList(ws.workspaceDir, options.files)
       : await changedFilesSince(ws.workspaceDir, options.since ?? 'HEAD');
-  const coverage = await loadCoverageView({
-    workspaceDir: ws.workspaceDir,
-    index: ws.index,
-    ...(options.files !== undefined
-      ? { files: changes.map((c) => c.path) }
-      : { since: options.since ?? 'HEAD' }),
-  });
+  const coverage =
+    options.useCoverage === false
+      ? undefined
+      : await loadCoverageView({
+          workspaceDir: ws.workspaceDir,
+          index: ws.index,
+          ...(options.files !== undefined
+            ? { files: changes.map((c) => c.path) }
+            : { since: options.since ?? 'HEAD' }),
+        });
   const result = affectedSpecs({
     specFile: ws.specFile,
     index: ws.index,

@@ -11,6 +11,9 @@ import path from 'node:path';
 import { latestCleanRun } from '../check/runStore';
 import type { Verdict } from '../check/types';
 import { verdictOf } from '../check/verdict';
+import { specsExecuting } from '../coverage/coupling';
+import { readCoverageStore } from '../coverage/store';
+import type { CoverageStore } from '../coverage/types';
 import { git, gitRoot, resolveCommit } from '../git/git';
 import { withWorktree } from '../git/worktree';
 import { runCommand } from '../process/runCommand';
@@ -80,6 +83,8 @@ export interface BlamedHunk {
   symbols: string[];
   /** Specs (other than the blamed one) anchored at those symbols, else at the file. */
   anchoredBy: string[];
+  /** Specs (other than the blamed one) whose recorded tests executed those symbols (per-spec coverage). */
+  executedBy: string[];
 }
 
 export interface BlameResult {
@@ -214,8 +219,9 @@ export async function blameSpec(options: BlameOptions): Promise<BlameResult> {
       };
       const found = await ddmin(candidates, test, Math.max(0, maxRuns - runs), (h) => h.id);
       const index = options.index ?? (await requireIndexLoader(options)(workspaceDir, options.signal));
+      const coverage = await readCoverageStore(workspaceDir);
       const hunks = found.items.map((h) =>
-        describeBlamed(h, toWorkspace(h.file), spec, specFile, index, workspaceDir),
+        describeBlamed(h, toWorkspace(h.file), spec, specFile, index, workspaceDir, coverage),
       );
       const result: BlameResult = {
         specId: spec.id,
@@ -345,6 +351,7 @@ function describeBlamed(
   specFile: SpecFile,
   index: IndexView,
   workspaceDir: string,
+  coverage: CoverageStore,
 ): BlamedHunk {
   const symbols: SymbolDef[] = [];
   if (hunk.kind !== 'deleted' && !hunk.wholeFile) {
@@ -370,13 +377,15 @@ function describeBlamed(
   const anchoredBy = [...(exact.size > 0 ? exact : inFile)].sort(
     (x, y) => order.indexOf(x) - order.indexOf(y),
   );
+  const names = symbols.map((s) => s.qualifiedName);
   return {
     file,
     location: describeHunk({ ...hunk, file }),
     kind: hunk.kind,
     diff: hunk.body.join('\n'),
-    symbols: symbols.map((s) => s.qualifiedName),
+    symbols: names,
     anchoredBy,
+    executedBy: specsExecuting(coverage, file, names, order).filter((id) => id !== blamed.id),
   };
 }
 
@@ -387,10 +396,28 @@ function overlapsHunk(range: { start: { line: number }; end: { line: number } },
   return range.start.line <= last && first <= range.end.line;
 }
 
+/**
+ * Who the edit was for, by criteria in order: the specs whose tests execute the edited symbol (coverage), narrowed
+ * to those anchored there when some are; else the specs anchored there.
+ */
 function explain(h: BlamedHunk, specId: string): string {
   const what = h.symbols.length > 0 ? h.symbols.map((s) => `\`${s}\``).join(', ') : h.file;
+  const quoted = (ids: string[]): string =>
+    ids.length <= 3
+      ? ids.map((s) => `\`${s}\``).join(', ')
+      : `${ids
+          .slice(0, 3)
+          .map((s) => `\`${s}\``)
+          .join(', ')} and ${ids.length - 3} more`;
+  const both = h.executedBy.filter((id) => h.anchoredBy.includes(id));
   const madeFor =
-    h.anchoredBy.length > 0 ? `, made for ${h.anchoredBy.map((s) => `\`${s}\``).join(', ')},` : '';
+    both.length > 0
+      ? `, made for ${quoted(both)} (${both.length === 1 ? 'its test executes' : 'their tests execute'} it),`
+      : h.executedBy.length > 0
+        ? `, which ${quoted(h.executedBy)} also execute${h.executedBy.length === 1 ? 's' : ''},`
+        : h.anchoredBy.length > 0
+          ? `, made for ${quoted(h.anchoredBy)},`
+          : '';
   return `the edit to ${what} (${h.location})${madeFor} breaks \`${specId}\``;
 }
 

@@ -1,6 +1,8 @@
 // `weave agent`: runs a coding agent (any OpenAI-compatible endpoint) against every spec at once, against one
 // spec, or as the interaction matrix. Progress goes to stderr; the verdict table, review and patch (or the
 // matrix) to stdout, or one JSON document with --json.
+import { coveredInteractionMap } from '../../core/coverage/coupling';
+import { readCoverageStore } from '../../core/coverage/store';
 import path from 'node:path';
 import {
   createModelClient,
@@ -146,9 +148,15 @@ export const agentVerb: Verb = {
     };
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
+    // Specs whose tests executed the same functions (recorded coverage) are the prompt's potential interactions.
+    const potentialInteractions = coveredInteractionMap(
+      await readCoverageStore(workspaceDir),
+      specFile.specs.map((s) => s.id),
+    );
     const common = {
       workspaceDir,
       specFile,
+      ...(potentialInteractions ? { potentialInteractions } : {}),
       client,
       budgets: numbers,
       signal: abort.signal,

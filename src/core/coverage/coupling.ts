@@ -61,3 +61,21 @@ export function specsExecuting(
     return covered?.functions.some((i) => names.includes(units?.[i]?.[0] ?? '')) === true;
   });
 }
+
+/**
+ * Spec id → the specs whose tests executed a function its test executed, for the agent's prompt; undefined
+ * unless every spec has recorded coverage (the static cones then decide for all, rather than half).
+ */
+export function coveredInteractionMap(
+  store: CoverageStore,
+  specIds: readonly string[],
+): Map<string, string[]> | undefined {
+  if (specIds.length === 0 || !specIds.every((id) => store.specs[id] !== undefined)) return undefined;
+  const out = new Map<string, string[]>(specIds.map((id) => [id, []]));
+  for (const key of coveredCoupling(store, specIds).pairs.keys()) {
+    const [a, b] = key.split('\0') as [string, string];
+    out.get(a)!.push(b);
+    out.get(b)!.push(a);
+  }
+  return out;
+}

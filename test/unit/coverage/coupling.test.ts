@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
 import { checkWorkspace } from '../../../src/core/check/checkWorkspace';
+import { coveredInteractionMap } from '../../../src/core/coverage/coupling';
 import { readCoverageStore } from '../../../src/core/coverage/store';
 import { blameSpec } from '../../../src/core/intel/blame';
 import { formatCouplingText, staticCoupling } from '../../../src/core/intel/coupling';
@@ -42,6 +43,15 @@ void test('specs whose tests executed the same functions are paired, weighed by 
     formatCouplingText(coupling),
     /functions both tests executed \(Jaccard 0\.50\): index\.js#add/,
   );
+
+  // The agent's prompt: partners by shared executed functions, only when every spec has coverage.
+  const store = await readCoverageStore(dir);
+  assert.deepEqual(Object.fromEntries(coveredInteractionMap(store, ['adds', 'counts', 'twice']) ?? []), {
+    adds: ['counts'],
+    counts: ['adds'],
+    twice: [],
+  });
+  assert.equal(coveredInteractionMap(store, ['adds', 'not-recorded']), undefined);
 
   const withoutCoverage = staticCoupling({ specFile: ws.specFile, index: ws.index, resolved: ws.resolved });
   assert.ok(withoutCoverage.potential.every((p) => p.sharedFunctions === undefined));

@@ -6,7 +6,8 @@
 // EVERY spec and seeing which verdicts actually changed. Recall must be 100% (no missed breakage); goals:
 // mean fraction selected ≤ 30% (multi-module) and ≤ 50% (single-module) with coverage. Exits 1 if coverage
 // selection missed a breakage.
-// Environment: WEAVE_BENCH_MUTANTS (default 100 per workspace), WEAVE_BENCH_SEED (default 20261130).
+// Environment: WEAVE_BENCH_MUTANTS (default 100 per workspace), WEAVE_BENCH_SEED (default 20261130),
+// WEAVE_BENCH_STUDY (run only the workspaces whose name contains it: `modules`, `single`).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -182,14 +183,20 @@ async function study({ name, write, sources, goal }: Study): Promise<boolean> {
 }
 
 async function main(): Promise<number> {
-  const multi = await study({ name: '10 modules × 3 specs', write: writeSelectionFixture, goal: 30 });
-  const single = await study({
-    name: 'single-module library, tests require(..)',
-    write: writeSingleModuleFixture,
-    sources: ['index.js'],
-    goal: 50,
-  });
-  return multi && single ? 0 : 1;
+  const studies: Study[] = [
+    { name: '10 modules × 3 specs', write: writeSelectionFixture, goal: 30 },
+    {
+      name: 'single-module library, tests require(..)',
+      write: writeSingleModuleFixture,
+      sources: ['index.js'],
+      goal: 50,
+    },
+  ];
+  let ok = true;
+  for (const s of studies.filter((x) => x.name.includes(process.env.WEAVE_BENCH_STUDY ?? ''))) {
+    if (!(await study(s))) ok = false;
+  }
+  return ok ? 0 : 1;
 }
 
 main().then(

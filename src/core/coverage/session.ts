@@ -13,7 +13,7 @@ import {
   type CommandInstrumentation,
   type SpecCoverageDirs,
 } from './instrument';
-import { coverageDir, updateCoverageStore } from './store';
+import { coverageDir, ensureCacheIgnored, updateCoverageStore } from './store';
 import type { SpecCoverage, UnitRow } from './types';
 
 export interface CoverageSummary {
@@ -41,6 +41,8 @@ export interface CoverageSession {
 export async function startCoverage(workspaceDir: string, runId: string): Promise<CoverageSession> {
   const rawDir = path.join(coverageDir(workspaceDir), 'raw', runId);
   const siteDir = await writePythonHook(rawDir);
+  // Before any test runs: a test that looks at `git status` must not see the raw data as untracked files.
+  await ensureCacheIgnored(path.dirname(coverageDir(workspaceDir)));
   const dirsBySpec = new Map<string, SpecCoverageDirs>();
   const dirsOf = (id: string): SpecCoverageDirs => {
     let dirs = dirsBySpec.get(id);

@@ -58,7 +58,7 @@ export async function updateCoverageStore(
 }
 
 /** .weave/cache/ is regenerated state: the same marker the index cache writes. */
-async function ensureCacheIgnored(cacheDir: string): Promise<void> {
+export async function ensureCacheIgnored(cacheDir: string): Promise<void> {
   try {
     await fs.writeFile(path.join(cacheDir, '.gitignore'), '# Weave cache: regenerated on demand\n*\n', {
       flag: 'wx',

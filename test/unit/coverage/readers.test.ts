@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, test } from 'node:test';
+import { instrumentSpec } from '../../../src/core/coverage/instrument';
 import { readPythonCoverage } from '../../../src/core/coverage/python';
 import { lineHits, readV8Coverage } from '../../../src/core/coverage/v8';
 import { removeDir, tempDir, writeFiles } from '../intel/helpers';
@@ -82,4 +83,19 @@ void test('Python files: damaged ones and site-packages are skipped', async () =
   });
   const runs = await readPythonCoverage(path.join(ws, 'raw'), ws);
   assert.deepEqual(Object.fromEntries(runs), { 'pkg/core.py': [['slug', 3]] });
+});
+
+void test('instrumentation keeps the user’s PYTHONPATH after the hook and a NODE_V8_COVERAGE they set', async () => {
+  const ws = tempDir('weave-coverage-readers-');
+  dirs.push(ws);
+  const dirsOf = { v8: path.join(ws, 'v8'), python: path.join(ws, 'py') };
+  const own = await instrumentSpec(ws, '/hook', dirsOf, { PYTHONPATH: 'src' }, { PYTHONPATH: 'ignored' });
+  assert.equal(own.env.PYTHONPATH, `/hook${path.delimiter}src`);
+  assert.equal(own.env.NODE_V8_COVERAGE, dirsOf.v8);
+  assert.deepEqual(own.writableDirs, [dirsOf.v8, dirsOf.python]);
+  const inherited = await instrumentSpec(ws, '/hook', dirsOf, {}, { PYTHONPATH: 'lib' });
+  assert.equal(inherited.env.PYTHONPATH, `/hook${path.delimiter}lib`);
+  const c8 = await instrumentSpec(ws, '/hook', dirsOf, { NODE_V8_COVERAGE: '/theirs' }, {});
+  assert.equal(c8.env.PYTHONPATH, '/hook');
+  assert.equal('NODE_V8_COVERAGE' in c8.env, false);
 });

@@ -174,7 +174,8 @@ async function study({ name, write, sources, goal }: Study): Promise<boolean> {
     ] as const) {
       if (t.missedRows.length === 0) continue;
       console.log(`\nMISSED BREAKAGES (${label}):`);
-      for (const row of t.missedRows) console.log(`  ${row}`);
+      for (const row of t.missedRows.slice(0, 10)) console.log(`  ${row}`);
+      if (t.missedRows.length > 10) console.log(`  … and ${t.missedRows.length - 10} more mutants`);
     }
     return covered.missed === 0;
   } finally {

@@ -1,6 +1,6 @@
 // Which specs a change can affect. Recorded per-spec coverage decides first (src/core/coverage/select.ts: a hunk
-// in a function a spec executed selects it); what it cannot decide falls to the static rule: a spec is affected when a changed file is one of its anchor files, one of its
-// test files, or in the import cone of either. Safety first: whatever Weave cannot trace (a config file, a
+// in a function a spec executed selects it); what it cannot decide falls to the static rule: a spec is affected
+// when a changed file is one of its anchor files, one of its test files, or in the import cone of either. Safety first: whatever Weave cannot trace (a config file, a
 // lockfile, a file with no grammar, a deleted file, the spec file itself) selects ALL specs, and every selected
 // spec carries the reason it was selected. A spec that could break must never be left out.
 import path from 'node:path';

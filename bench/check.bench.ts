@@ -3,7 +3,9 @@
 //   - Weave, sequential (concurrency 1) vs a bare `sh -c 'for …; do cmd; done'` loop of the same 64 commands:
 //     Weave's overhead per spec;
 //   - Weave, parallel (concurrency = cores) vs `xargs -P cores` of the same commands, and against the goal
-//     parallel ≤ 1.2 × sequential / cores.
+//     parallel ≤ 1.2 × sequential / cores;
+//   - per-spec coverage (V8 for every Node process, mapped and stored after the run): parallel with coverage on
+//     vs off (goal ≤ 10% more wall). The other rows run with coverage off, as before it existed.
 // Environment: WEAVE_BENCH_SPECS (default 64), WEAVE_BENCH_WORK_MS (default 200), WEAVE_BENCH_ROUNDS (default 1).
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -106,22 +108,26 @@ async function main(): Promise<void> {
     const bareLoop = shell(`for i in $(seq ${SPECS}); do ${command} > /dev/null || exit 1; done`);
     const bareParallel = shell(`seq ${SPECS} | xargs -P ${cores} -I{} ${command} > /dev/null`);
     const weaveCpuMs: number[] = [];
-    const check = (concurrency: number) => async (): Promise<void> => {
-      const cpu = process.cpuUsage();
-      const { run } = await checkWorkspace({ workspaceDir: dir, concurrency });
-      const used = process.cpuUsage(cpu);
-      weaveCpuMs.push((used.user + used.system) / 1000);
-      const passed = run.results.filter((r) => r.verdict === 'pass').length;
-      if (passed !== SPECS) throw new Error(`only ${passed} of ${SPECS} specs passed`);
-    };
+    const check =
+      (concurrency: number, coverage = false) =>
+      async (): Promise<void> => {
+        const cpu = process.cpuUsage();
+        const { run } = await checkWorkspace({ workspaceDir: dir, concurrency, coverage });
+        const used = process.cpuUsage(cpu);
+        if (!coverage) weaveCpuMs.push((used.user + used.system) / 1000);
+        const passed = run.results.filter((r) => r.verdict === 'pass').length;
+        if (passed !== SPECS) throw new Error(`only ${passed} of ${SPECS} specs passed`);
+      };
     // Interleaved rounds, medians: on a shared machine the load drifts, and interleaving spreads the drift
     // evenly over the four measurements.
     type Sample = { wallMs: number; cpuMs: number };
-    const samples: Record<'bareLoop' | 'weaveSequential' | 'bareParallel' | 'weaveParallel', Sample[]> = {
+    type Measurement = 'bareLoop' | 'weaveSequential' | 'bareParallel' | 'weaveParallel' | 'weaveCoverage';
+    const samples: Record<Measurement, Sample[]> = {
       bareLoop: [],
       weaveSequential: [],
       bareParallel: [],
       weaveParallel: [],
+      weaveCoverage: [],
     };
     const loadBefore = os.loadavg()[0] ?? 0;
     for (let round = 0; round < ROUNDS; round++) {
@@ -129,6 +135,7 @@ async function main(): Promise<void> {
       samples.weaveSequential.push(await measure(check(1)));
       samples.bareParallel.push(await measure(bareParallel));
       samples.weaveParallel.push(await measure(check(cores)));
+      samples.weaveCoverage.push(await measure(check(cores, true)));
     }
     const loadAfter = os.loadavg()[0] ?? 0;
     const wall = (list: Sample[]): number => median(list.map((x) => x.wallMs));
@@ -137,6 +144,7 @@ async function main(): Promise<void> {
     const sequential = wall(samples.weaveSequential);
     const xargs = wall(samples.bareParallel);
     const parallel = wall(samples.weaveParallel);
+    const withCoverage = wall(samples.weaveCoverage);
     const goal = (1.2 * sequential) / cores;
     const wallOverheadMs = (sequential - bare) / SPECS;
     const cpuOverheadMs = (cpu(samples.weaveSequential) - cpu(samples.bareLoop)) / SPECS;
@@ -180,6 +188,16 @@ async function main(): Promise<void> {
       ],
       ['weave CPU overhead per spec', ms(cpuOverheadMs), 'total CPU, weave − bare loop'],
       ['  of which in the weave process', ms(ownCpuMs), 'spawn, capture, verdict, record'],
+      [
+        `weave check --concurrency ${cores}, coverage on`,
+        seconds(withCoverage),
+        `${(((withCoverage - parallel) / parallel) * 100).toFixed(1)} % more wall than coverage off (goal ≤ 10 %)`,
+      ],
+      [
+        '  coverage CPU per spec (tests + weave)',
+        ms((cpu(samples.weaveCoverage) - cpu(samples.weaveParallel)) / SPECS),
+        'total CPU, coverage on − off',
+      ],
     ];
     const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
     console.log(

@@ -79,14 +79,26 @@ function expected(k: number): { scale: number; shout: string; sum: number; parit
   };
 }
 
-function testSource(k: number, part: 'a' | 'b' | 'c'): string {
+/** The same functions as module k, for one shared file: names are already unique, imports become calls. */
+function inlinedSource(k: number): string {
+  return moduleSource(k)
+    .split('\n')
+    .filter(
+      (l) => !l.startsWith('const ') && !l.startsWith("'use strict'") && !l.startsWith('module.exports'),
+    )
+    .join('\n')
+    .replace(/\bm(\d+)\.scale/g, 'scale')
+    .replace(/\butil\.label/g, 'label');
+}
+
+function testSource(k: number, part: 'a' | 'b' | 'c', requirePath = `../src/m${k}`): string {
   const K = k + 2;
   const e = expected(k);
   const lines = [
     `'use strict';`,
     `const test = require('node:test');`,
     `const assert = require('node:assert/strict');`,
-    `const m = require('../src/m${k}');`,
+    `const m = require('${requirePath}');`,
     '',
   ];
   if (part === 'a') {
@@ -105,6 +117,55 @@ function testSource(k: number, part: 'a' | 'b' | 'c'): string {
     lines.push('});');
   }
   return lines.join('\n') + '\n';
+}
+
+/**
+ * The same 30 specs over a single-module library: every function in index.js (the package's main), and every
+ * test loads it with `require('..')`, so the import cones of all specs are the same file.
+ */
+export function writeSingleModuleFixture(dir: string): number {
+  const exported = Array.from({ length: MODULES }, (_, k) => [
+    `scale${k}`,
+    `shout${k}`,
+    `sumAbove${k}`,
+    `parity${k}`,
+  ]).flat();
+  const library = [
+    `'use strict';`,
+    '// A single-module library (generated for the selection benchmark).',
+    '',
+    ...UTIL.split('\n').filter((l) => !l.startsWith("'use strict'") && !l.startsWith('module.exports')),
+    ...Array.from({ length: MODULES }, (_, k) => inlinedSource(k)),
+    `module.exports = { label, ${exported.join(', ')} };`,
+    '',
+  ].join('\n');
+  const files: Record<string, string> = {
+    'package.json': '{ "name": "single-module", "version": "1.0.0", "main": "index.js", "private": true }\n',
+    '.gitignore': '.weave/runs/\n.weave/cache/\n',
+    'index.js': library,
+  };
+  const specs: unknown[] = [];
+  for (let k = 0; k < MODULES; k++) {
+    for (const part of ['a', 'b', 'c'] as const) {
+      const testFile = `test/m${k}-${part}.test.js`;
+      files[testFile] = testSource(k, part, '..');
+      specs.push({
+        id: `m${k}-${part}`,
+        title: `group ${k} part ${part}`,
+        kind: 'functional',
+        statement: `group ${k} ${part}`,
+        test: { command: `node ${testFile}`, files: [testFile] },
+        dependsOn: part === 'c' && k % 3 === 0 ? [`m${k}-a`] : [],
+      });
+    }
+  }
+  files['.weave/specs.json'] =
+    JSON.stringify({ version: 1, goal: 'selection benchmark, one module', specs }, null, 2) + '\n';
+  for (const [rel, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.writeFileSync(path.join(dir, rel), content);
+  }
+  return specs.length;
 }
 
 export function writeSelectionFixture(dir: string): number {
@@ -181,14 +242,16 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** Every applicable (line, operator) inside a function body of src/, then `count` of them drawn with `seed`. */
-export function seededMutants(dir: string, count: number, seed: number): Mutant[] {
+/** Every applicable (line, operator) inside a function body of src/ (or `files`), then `count` drawn with `seed`. */
+export function seededMutants(dir: string, count: number, seed: number, sources?: string[]): Mutant[] {
   const candidates: Mutant[] = [];
-  const files = fs
-    .readdirSync(path.join(dir, 'src'))
-    .filter((f) => f.endsWith('.js'))
-    .sort()
-    .map((f) => `src/${f}`);
+  const files =
+    sources ??
+    fs
+      .readdirSync(path.join(dir, 'src'))
+      .filter((f) => f.endsWith('.js'))
+      .sort()
+      .map((f) => `src/${f}`);
   for (const file of files) {
     const lines = fs.readFileSync(path.join(dir, file), 'utf8').split('\n');
     let inFunction = false;

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { createIndexer, type Indexer, type WorkspaceIndex } from '../core/index';
 import { resolveAnchors, type AnchorResolution } from '../core/intel/anchors';
+import { readCoverageStore } from '../core/coverage/store';
 import { staticCoupling } from '../core/intel/coupling';
 import type { SpecProblem } from '../core/spec';
 import type { SpecFile } from '../core/spec/schema';
@@ -58,6 +59,7 @@ export class AnchorLocator implements vscode.Disposable {
       index,
       resolved,
       workspaceDir: this.folder.uri.fsPath,
+      coverage: await readCoverageStore(this.folder.uri.fsPath),
     });
     const potential = coupling.potential
       .filter((p) => !p.declared)
@@ -105,7 +107,11 @@ function couplingReason(p: {
   sharedSymbols: string[];
   sharedAnchorFiles: string[];
   sharedConeFiles: string[];
+  sharedFunctions?: string[];
+  coverageWeight?: number;
 }): string {
+  if (p.sharedFunctions !== undefined)
+    return `both tests execute ${p.sharedFunctions.slice(0, 3).join(', ')}${p.sharedFunctions.length > 3 ? ` and ${p.sharedFunctions.length - 3} more` : ''} (Jaccard ${(p.coverageWeight ?? 0).toFixed(2)})`;
   if (p.sharedSymbols.length > 0) return `both anchored at ${p.sharedSymbols.join(', ')}`;
   if (p.sharedAnchorFiles.length > 0) return `both anchored in ${p.sharedAnchorFiles.join(', ')}`;
   return `both tests load ${p.sharedConeFiles.slice(0, 3).join(', ')}`;

@@ -1,5 +1,6 @@
 // The one command table: every `weave.*` command the manifest contributes, and what it does. Commands return
 // a value (e.g. the CheckResult) so the side panel and the in-host tests can drive them like a person would.
+import type { AffectedResult } from '../core/intel/affected';
 import * as vscode from 'vscode';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import type { AffectedSelector } from './affected';
@@ -70,8 +71,9 @@ async function checkAffected(ctx: CommandContext): Promise<CheckResult> {
   if (!vscode.workspace.isTrusted) return runCheck(ctx, {});
   let files: string[];
   let specIds: string[];
+  let selection: AffectedResult;
   try {
-    ({ files, specIds } = await ctx.affected.affectedByWorkingTreeChanges());
+    ({ files, specIds, selection } = await ctx.affected.affectedByWorkingTreeChanges());
   } catch (e) {
     // Typically: the folder is not in a git repository, so there is no "changed since HEAD".
     const message = `Weave: cannot tell which specs are affected: ${e instanceof Error ? e.message : String(e)}`;
@@ -80,6 +82,10 @@ async function checkAffected(ctx: CommandContext): Promise<CheckResult> {
     return { ran: false, reason: 'failed', message };
   }
   ctx.log.info(`affected by ${files.length} changed file(s): ${specIds.join(', ') || 'no spec'}`);
+  // Which changed functions selected which spec (coverage first, import cones after), and what is skipped.
+  for (const spec of selection.affected) ctx.log.info(`  ${spec.id}: ${spec.reasons.join('; ')}`);
+  if (selection.unaffected.length > 0)
+    ctx.log.info(`  not run (no change reaches them): ${selection.unaffected.join(', ')}`);
   if (specIds.length === 0) {
     vscode.window.setStatusBarMessage(
       `Weave: no spec is affected by the ${files.length} changed file(s)`,
@@ -87,7 +93,8 @@ async function checkAffected(ctx: CommandContext): Promise<CheckResult> {
     );
     return { ran: false, reason: 'nothing-to-run', message: 'No spec is affected by the changed files.' };
   }
-  return runCheck(ctx, { only: specIds, label: `${specIds.length} affected spec(s)` });
+  const skipped = selection.unaffected.length > 0 ? `, ${selection.unaffected.length} skipped` : '';
+  return runCheck(ctx, { only: specIds, label: `${specIds.length} affected spec(s)${skipped}` });
 }
 
 async function showProblemsOffer(message: string): Promise<void> {

@@ -1,5 +1,6 @@
 // Extension entry point: wires the thin VS Code adapters around the core. Activation only creates objects and
 // registers handlers; the spec file is read on first use and the workspace is indexed on the first check.
+import type { AffectedResult } from '../core/intel/affected';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { AffectedSelector } from './affected';
@@ -23,12 +24,20 @@ export interface WeaveApi {
   readonly testController: vscode.TestController;
   /** The Test Explorer's Run profile (the workbench asks for trust before it runs tests; this is the profile). */
   readonly runProfile: vscode.TestRunProfile;
+  /** The Test Explorer's Coverage profile (per-spec coverage through the Testing API). */
+  readonly coverageProfile: vscode.TestRunProfile;
+  /** The latest affected-spec selection (reasons per selected spec, the specs left out). */
+  lastAffected(): AffectedResult | undefined;
   /** The latest completed check. */
   lastRun(): CheckOutcome | undefined;
   /** Weave's diagnostics on a file (check results and spec-file problems). */
   diagnosticsFor(uri: vscode.Uri): vscode.Diagnostic[];
   /** What the latest finished Test Explorer run reported per spec (VS Code gives extensions no read access). */
-  testResults(): { finishedRuns: number; states: ReadonlyMap<string, TestState> };
+  testResults(): {
+    finishedRuns: number;
+    states: ReadonlyMap<string, TestState>;
+    coverage: readonly vscode.FileCoverage[];
+  };
   /** Milliseconds activate() took (the activation benchmark reads it). */
   readonly activationMs: number;
 }
@@ -95,6 +104,8 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
     checks,
     testController: tests.controller,
     runProfile: tests.runProfile,
+    coverageProfile: tests.coverageProfile,
+    lastAffected: () => affected.last,
     lastRun: () => checks.last,
     testResults: () => tests.lastReported,
     diagnosticsFor: (uri) => [...(diagnostics.collection.get(uri) ?? []), ...(specProblems.get(uri) ?? [])],

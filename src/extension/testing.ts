@@ -1,10 +1,12 @@
-// Specs in the Test Explorer: one item per spec, grouped by kind; a Run profile (one, a group, all) and a
-// continuous profile that re-checks the specs affected by each save. Results come from the same CheckService
+// Specs in the Test Explorer: one item per spec, grouped by kind; a Run profile (one, a group, all), a
+// continuous profile that re-checks the specs affected by each save, and a Coverage profile that shows which
+// lines and functions each spec's test executed (per-spec coverage, see coverage.ts). Results come from the same CheckService
 // as the commands, so Test Explorer, diagnostics and the status bar always agree.
 import * as vscode from 'vscode';
 import type { SpecResult } from '../core/check/types';
 import type { Spec, SpecKind } from '../core/spec/schema';
 import type { AffectedSelector } from './affected';
+import { coverageOfSpecs, SpecFileCoverage } from './coverage';
 import type { CheckOutcome, CheckService } from './checks';
 import type { CheckDiagnostics } from './diagnostics';
 import { isViolation, testItemDescription, violationMessage } from './format';
@@ -22,10 +24,16 @@ export class SpecTests implements vscode.Disposable {
    * What the latest finished test run reported per spec id, and how many runs finished: VS Code gives
    * extensions no read access to test results, and the in-host tests need to see them.
    */
-  readonly lastReported = { finishedRuns: 0, states: new Map<string, TestState>() };
+  readonly lastReported = {
+    finishedRuns: 0,
+    states: new Map<string, TestState>(),
+    coverage: [] as vscode.FileCoverage[],
+  };
   private readonly disposables: vscode.Disposable[] = [];
   /** The Run profile (also continuous). */
   readonly runProfile: vscode.TestRunProfile;
+  /** The Coverage profile: a run that also reports per-spec coverage. */
+  readonly coverageProfile: vscode.TestRunProfile;
 
   constructor(
     private readonly store: SpecStore,
@@ -49,7 +57,18 @@ export class SpecTests implements vscode.Disposable {
       undefined,
       true,
     ));
+    const coverage = (this.coverageProfile = this.controller.createRunProfile(
+      'Coverage',
+      vscode.TestRunProfileKind.Coverage,
+      (request, token) => this.runHandler(request, token, true),
+      true,
+    ));
+    coverage.loadDetailedCoverage = (_run, file) =>
+      Promise.resolve(file instanceof SpecFileCoverage ? file.details() : []);
+    coverage.loadDetailedCoverageForTest = (_run, file, item) =>
+      Promise.resolve(file instanceof SpecFileCoverage ? file.details(item.id) : []);
     this.disposables.push(
+      coverage,
       run,
       this.controller,
       store.onDidChange((loaded) => this.refresh(loaded)),
@@ -120,16 +139,21 @@ export class SpecTests implements vscode.Disposable {
     return [...new Set(ids)];
   }
 
-  private async runHandler(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
+  private async runHandler(
+    request: vscode.TestRunRequest,
+    token: vscode.CancellationToken,
+    withCoverage = false,
+  ): Promise<void> {
     if (this.controller.items.size === 0) this.refresh(await this.store.get());
     if (request.continuous) return this.runContinuously(request, token);
-    await this.runOnce(request, this.specIdsOf(request), token);
+    await this.runOnce(request, this.specIdsOf(request), token, withCoverage);
   }
 
   private async runOnce(
     request: vscode.TestRunRequest,
     specIds: string[],
     token: vscode.CancellationToken,
+    withCoverage = false,
   ): Promise<void> {
     const run = this.recording(this.controller.createTestRun(request, undefined, true));
     const items = specIds.map((id) => this.specItem(id)).filter((i): i is vscode.TestItem => i !== undefined);
@@ -155,6 +179,11 @@ export class SpecTests implements vscode.Disposable {
         return;
       }
       this.report(run, result.outcome);
+      if (withCoverage) {
+        const ran = result.outcome.run.results.map((r) => r.id);
+        for (const file of await coverageOfSpecs(this.store.folder.uri, ran, (id) => this.specItem(id)))
+          run.addCoverage(file);
+      }
     } finally {
       run.end();
     }
@@ -163,6 +192,7 @@ export class SpecTests implements vscode.Disposable {
   /** The run, with its verdicts also noted in `lastReported`. */
   private recording(run: vscode.TestRun): vscode.TestRun {
     const states = new Map<string, TestState>();
+    const coverage: vscode.FileCoverage[] = [];
     const note = (state: TestState) => (item: vscode.TestItem) => states.set(item.id, state);
     return {
       name: run.name,
@@ -172,7 +202,7 @@ export class SpecTests implements vscode.Disposable {
       enqueued: (item) => run.enqueued(item),
       started: (item) => run.started(item),
       appendOutput: (output, location, item) => run.appendOutput(output, location, item),
-      addCoverage: (coverage) => run.addCoverage(coverage),
+      addCoverage: (file) => (coverage.push(file), run.addCoverage(file)),
       passed: (item, duration) => (note('passed')(item), run.passed(item, duration)),
       failed: (item, message, duration) => (note('failed')(item), run.failed(item, message, duration)),
       errored: (item, message, duration) => (note('errored')(item), run.errored(item, message, duration)),
@@ -180,6 +210,7 @@ export class SpecTests implements vscode.Disposable {
       end: () => {
         run.end();
         this.lastReported.states = states;
+        this.lastReported.coverage = coverage;
         this.lastReported.finishedRuns++;
       },
     };

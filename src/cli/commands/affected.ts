@@ -5,10 +5,12 @@ import { parseVerbFlags } from '../flags';
 import { printAnchorProblems, reportInputError } from '../intelOutput';
 import type { Verb } from '../verb';
 
-const HELP = `Usage: weave affected [--workspace DIR] [--since REF | --files a,b] [--json]
+const HELP = `Usage: weave affected [--workspace DIR] [--since REF | --files a,b] [--no-coverage] [--json]
 
-Lists the specs a change can affect, each with the reason: a changed file is one of the spec's anchor files
-or test files, or is imported (transitively) by them. Safety first: a change Weave cannot trace (package.json,
+Lists the specs a change can affect, each with the reason. First from the per-spec coverage 'weave check'
+recorded: a changed line inside a function a spec's test executed (or at module top level of a file it loaded)
+selects it. What coverage cannot decide (no coverage, other file content, new files) falls to the import
+cones: a changed file is one of the spec's anchor files or test files, or is imported (transitively) by them. Safety first: a change Weave cannot trace (package.json,
 a lockfile, a tool config, a file without a tree-sitter grammar, a deleted file, .weave/specs.json) selects
 every spec and says why.
 
@@ -16,7 +18,9 @@ Options:
   --workspace DIR  the workspace folder (default: the current directory)
   --since REF      changes since git REF: committed, staged, unstaged and untracked (default: HEAD)
   --files a,b      exactly these files (workspace-relative, comma-separated); a missing file counts as deleted
-  --json           print {source, all, allReasons, affected: [{id, reasons}], unaffected, ignored, changes}
+  --no-coverage    ignore recorded coverage: the import cones alone
+  --json           print {source, all, allReasons, affected: [{id, reasons}], unaffected, ignored, changes,
+                   coverage?}
   -h, --help       show this help
 
 Examples:
@@ -37,6 +41,7 @@ export const affectedVerb: Verb = {
       since: { type: 'string' },
       files: { type: 'string' },
       json: { type: 'boolean', default: false },
+      'no-coverage': { type: 'boolean', default: false },
     });
     if (flags === undefined) return 2;
     if (flags.since !== undefined && flags.files !== undefined) {
@@ -48,6 +53,7 @@ export const affectedVerb: Verb = {
         workspaceDir: path.resolve(flags.workspace),
         ...(flags.files !== undefined ? { files: flags.files.split(',') } : {}),
         ...(flags.since !== undefined ? { since: flags.since } : {}),
+        ...(flags['no-coverage'] ? { useCoverage: false } : {}),
       });
       printAnchorProblems(result.anchorProblems);
       const { source, changes } = result;
@@ -63,6 +69,11 @@ export const affectedVerb: Verb = {
       }
       process.stdout.write(`${changes.length} changed file${changes.length === 1 ? '' : 's'} (${source}): `);
       process.stdout.write(`${result.affected.length} of ${total} specs affected\n`);
+      process.stdout.write(
+        result.coverage !== undefined
+          ? `Selected from ${result.coverage} first, then the static import cones.\n`
+          : "No coverage recorded yet (run 'weave check'): selected from the static import cones.\n",
+      );
       if (result.all) {
         process.stdout.write('Every spec is selected, because:\n');
         for (const reason of result.allReasons) process.stdout.write(`  - ${reason}\n`);

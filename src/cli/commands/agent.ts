@@ -2,6 +2,8 @@
 // spec, or as the interaction matrix. Progress goes to stderr; the verdict table, review and patch (or the
 // matrix) to stdout, or one JSON document with --json.
 import { trapInterrupts } from '../interrupt';
+import { coveredInteractionMap } from '../../core/coverage/coupling';
+import { readCoverageStore } from '../../core/coverage/store';
 import path from 'node:path';
 import {
   createModelClient,
@@ -160,9 +162,15 @@ export const agentVerb: Verb = {
 
     const interrupt = trapInterrupts('agent', 'cancelling (stopping the model, removing checkouts)…');
     const abort = { signal: interrupt.signal };
+    // Specs whose tests executed the same functions (recorded coverage) are the prompt's potential interactions.
+    const potentialInteractions = coveredInteractionMap(
+      await readCoverageStore(workspaceDir),
+      specFile.specs.map((s) => s.id),
+    );
     const common = {
       workspaceDir,
       specFile,
+      ...(potentialInteractions ? { potentialInteractions } : {}),
       client,
       budgets: numbers,
       signal: abort.signal,

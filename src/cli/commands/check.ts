@@ -25,6 +25,9 @@ Runs the test of every spec in .weave/specs.json (in parallel, dependencies firs
 (pass, fail, error, blocked, skipped, flaky) and its change against the baseline (broken = pass → fail,
 fixed = fail → pass), and records the run in .weave/runs/.
 
+Every recorded run also records per-spec coverage: NODE_V8_COVERAGE for every Node process a spec's command
+starts, a function-level profiler for every Python process (a sitecustomize.py on a prepended PYTHONPATH).
+
 A spec passes only if its command exits 0, no test failed and at least one test ran. What the tests did is
 learnt from the test runner itself where Weave can hook it (node:test, mocha, pytest: this sees through
 '| tail', '|| true' and 'a; b'), else from every summary the output shows (node:test, mocha, vitest, jest,
@@ -49,7 +52,9 @@ Options:
                        of the table
   --junit FILE         also write a JUnit XML report to FILE
   --github             also print GitHub Actions annotations (::error file=…,line=…::) for failures
-  --no-record          do not record this run in .weave/runs/
+  --no-record          do not record this run in .weave/runs/ (nor its coverage)
+  --no-coverage        do not record which functions each spec's test executes (per-spec coverage, kept in
+                       .weave/cache/coverage/ and used by --affected, 'weave affected', 'weave graph', blame)
   -h, --help           show this help
 
 Exit codes: 0 every spec passed and none broke, 1 a spec failed, errored, was blocked, flaky or broken,
@@ -75,6 +80,7 @@ export const checkVerb: Verb = {
       junit: { type: 'string' },
       github: { type: 'boolean', default: false },
       'no-record': { type: 'boolean', default: false },
+      'no-coverage': { type: 'boolean', default: false },
       affected: { type: 'boolean', default: false },
       since: { type: 'string' },
     });
@@ -151,6 +157,7 @@ export const checkVerb: Verb = {
         ...(repeat !== undefined ? { repeat } : {}),
         signal: controller.signal,
         record: !flags['no-record'],
+        coverage: !flags['no-record'] && !flags['no-coverage'],
         ...(progress ? { onProgress: (e: CheckProgress) => progress.update(e) } : {}),
       });
     } catch (error) {
@@ -365,7 +372,13 @@ function summaryLine(result: CheckResult): string {
   const saved = result.savedTo
     ? `\nrun recorded: ${shortPath(result.savedTo)}${run.clean ? ' (clean tree)' : ''}`
     : '';
-  return `${head}; ${against}${saved}`;
+  const coverage = result.coverage
+    ? `\ncoverage recorded: ${result.coverage.specs} spec${result.coverage.specs === 1 ? '' : 's'}, ${result.coverage.files} file${result.coverage.files === 1 ? '' : 's'} (${shortPath(result.coverage.savedTo)})` +
+      (result.coverage.withoutData.length > 0
+        ? `; no coverage from ${result.coverage.withoutData.join(', ')} (no instrumented Node or Python process)`
+        : '')
+    : '';
+  return `${head}; ${against}${saved}${coverage}`;
 }
 
 function oneLine(text: string): string {

@@ -1,5 +1,6 @@
 // `weave graph`: declared spec edges plus the potential interactions Weave finds in the code itself.
 import path from 'node:path';
+import { readCoverageStore } from '../../core/coverage/store';
 import { formatCouplingMermaid, formatCouplingText, staticCoupling } from '../../core/intel/coupling';
 import { loadIntelWorkspace } from '../../core/intel/workspace';
 import { parseVerbFlags } from '../flags';
@@ -10,13 +11,15 @@ const HELP = `Usage: weave graph [--workspace DIR] [--json | --mermaid]
 
 Shows the spec graph before anything runs: the edges declared in .weave/specs.json (dependsOn, interactsWith)
 and the potential interactions Weave finds itself with tree-sitter — pairs of specs whose anchors share a
-symbol or a file, or whose tests load the same source files (import cones). Pairs the author did not declare
-are marked [not declared].
+symbol or a file, or whose tests load the same source files (import cones). When 'weave check' has recorded
+per-spec coverage, pairs whose tests executed the same functions come first, weighed by the Jaccard index of
+the functions they executed. Pairs the author did not declare are marked [not declared].
 
 Options:
   --workspace DIR  the workspace folder (default: the current directory)
   --json           print {specs, declared: {dependsOn, interactsWith}, potential: [{a, b, sharedSymbols,
-                   sharedAnchorFiles, sharedConeFiles, declared}], loadedByEveryTest}
+                   sharedAnchorFiles, sharedConeFiles, sharedFunctions?, coverageWeight?, declared}],
+                   loadedByEveryTest, executedByEveryTest?}
   --mermaid        print a Mermaid flowchart (paste into a markdown file)
   -h, --help       show this help
 
@@ -45,6 +48,7 @@ export const graphVerb: Verb = {
         index: ws.index,
         resolved: ws.resolved,
         workspaceDir: ws.workspaceDir,
+        coverage: await readCoverageStore(ws.workspaceDir),
       });
       if (flags.json) process.stdout.write(`${JSON.stringify(coupling, null, 2)}\n`);
       else if (flags.mermaid) process.stdout.write(formatCouplingMermaid(coupling));

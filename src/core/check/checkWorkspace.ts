@@ -6,6 +6,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { gitRoot, headCommit, isClean, resolveCommit } from '../git/git';
+import { startCoverage, type CoverageSummary } from '../coverage/session';
 import { withWorktree } from '../git/worktree';
 import { detectSandbox } from '../sandbox/bwrap';
 import type { SpecGraph } from '../spec/graph';
@@ -40,6 +41,8 @@ export interface CheckWorkspaceOptions {
    * bubblewrap works. The filesystem and network stay unrestricted: these are the user's own tests.
    */
   pidNamespace?: boolean;
+  /** Record per-spec coverage of this run in .weave/cache/coverage/ (default: when the run is recorded). */
+  coverage?: boolean;
 }
 
 export interface CheckResult {
@@ -58,6 +61,8 @@ export interface CheckResult {
   runStoreWarnings: string[];
   /** Path of the saved run, when recorded. */
   savedTo?: string;
+  /** What per-spec coverage recorded, when it was on. */
+  coverage?: CoverageSummary;
 }
 
 export async function checkWorkspace(options: CheckWorkspaceOptions): Promise<CheckResult> {
@@ -88,11 +93,19 @@ export async function checkWorkspace(options: CheckWorkspaceOptions): Promise<Ch
   // The tree's state before the tests run (tests may write files): that is the state the run describes.
   const [commit, clean] = await Promise.all([headCommit(workspaceDir), isClean(workspaceDir)]);
   const startedAt = new Date();
-  const results = await runSpecs({ ...common, workspaceDir, onProgress: progress('current') });
+  const runId = newRunId(startedAt);
+  const coverage =
+    (options.coverage ?? options.record !== false) ? await startCoverage(workspaceDir, runId) : undefined;
+  const results = await runSpecs({
+    ...common,
+    workspaceDir,
+    onProgress: progress('current'),
+    ...(coverage ? { instrument: coverage.instrument } : {}),
+  });
   // A run during which the tree changed (a test rewrote a tracked file, or left new ones) describes no commit.
   const stayedClean = clean && (await isClean(workspaceDir));
   const run: RunRecord = {
-    id: newRunId(startedAt),
+    id: runId,
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     commit,
@@ -104,6 +117,13 @@ export async function checkWorkspace(options: CheckWorkspaceOptions): Promise<Ch
   let baselineRun: RunRecord | null = null;
   const runStoreWarnings: string[] = [];
   const cancelled = options.signal?.aborted === true;
+  const coverageSummary = cancelled
+    ? await coverage?.discard()
+    : await coverage?.finish(
+        results,
+        specFile.specs.map((s) => s.id),
+        options.signal,
+      );
   if (options.baselineRef === undefined) {
     baselineRun = await latestCleanRun(workspaceDir, run.specIds, (w) => runStoreWarnings.push(w));
   } else if (!cancelled) {
@@ -138,6 +158,7 @@ export async function checkWorkspace(options: CheckWorkspaceOptions): Promise<Ch
     warnings: loaded.warnings,
     runStoreWarnings,
     ...(savedTo !== undefined ? { savedTo } : {}),
+    ...(coverageSummary ? { coverage: coverageSummary } : {}),
   };
 }
 

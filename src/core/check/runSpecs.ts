@@ -6,6 +6,7 @@
 // Cancelling (AbortSignal) kills running commands and marks everything not finished `skipped` ("cancelled").
 import os from 'node:os';
 import path from 'node:path';
+import type { CommandInstrumentation } from '../coverage/instrument';
 import { runCommand, type RunCommandOptions } from '../process/runCommand';
 import type { Containment } from '../sandbox/containment';
 import { containedEnvironment } from '../sandbox/environment';
@@ -43,6 +44,8 @@ export interface RunSpecsOptions {
   containment?: Containment;
   /** The user's own check: unrestricted, but in a private PID namespace (needs bwrap; see detectSandbox). */
   pidNamespace?: boolean;
+  /** Extra environment for a spec's command (per-spec coverage), given the env the spec asks for. */
+  instrument?: (spec: Spec, specEnv: Readonly<Record<string, string>>) => Promise<CommandInstrumentation>;
 }
 
 /** A request that cannot be run as asked (unknown id, bad number): the CLI's exit code 2. */
@@ -210,12 +213,16 @@ async function runOnce(spec: Spec, options: RunSpecsOptions): Promise<SpecResult
   const timeoutMs = (spec.test.timeoutSeconds ?? specFile.defaults.timeoutSeconds) * 1000;
   // The runners inside the command report their own results into a private directory (evidence/session.ts).
   // Contained runs extend only the allowlisted environment's NODE_OPTIONS / PYTHONPATH, never the host's.
+  const specEnv = { ...specFile.defaults.env, ...spec.test.env };
+  const instrumentation = await options.instrument?.(spec, specEnv);
   const evidence = await startEvidence(
-    { ...specFile.defaults.env, ...spec.test.env },
+    { ...specEnv, ...instrumentation?.env },
     options.containment ? containedEnvironment() : process.env,
   );
   try {
-    const outcome = await runCommand(commandOptions(spec, options, timeoutMs, evidence));
+    const outcome = await runCommand(
+      commandOptions(spec, options, timeoutMs, evidence, instrumentation?.writableDirs ?? []),
+    );
     const {
       verdict,
       reason,
@@ -246,12 +253,13 @@ function commandOptions(
   options: RunSpecsOptions,
   timeoutMs: number,
   evidence: EvidenceSession,
+  coverageDirs: readonly string[],
 ): RunCommandOptions {
   return {
     command: spec.test.command,
     cwd: path.resolve(options.workspaceDir, spec.test.cwd ?? options.specFile.defaults.cwd),
     env: evidence.env,
-    writableDirs: evidence.writableDirs,
+    writableDirs: [...evidence.writableDirs, ...coverageDirs],
     timeoutMs,
     ...(options.containment
       ? {

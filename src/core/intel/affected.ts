@@ -1,11 +1,14 @@
-// Which specs a change can affect. A spec is affected when a changed file is one of its anchor files, one of its
-// test files, or in the import cone of either. Safety first: whatever Weave cannot trace (a config file, a
+// Which specs a change can affect. Recorded per-spec coverage decides first (src/core/coverage/select.ts: a hunk
+// in a function a spec executed selects it); what it cannot decide falls to the static rule: a spec is affected
+// when a changed file is one of its anchor files, one of its test files, or in the import cone of either. Safety first: whatever Weave cannot trace (a config file, a
 // lockfile, a file with no grammar, a deleted file, the spec file itself) selects ALL specs, and every selected
 // spec carries the reason it was selected. A spec that could break must never be left out.
 import path from 'node:path';
 import { languageOfPath } from '../index/languages';
 import type { SpecProblem } from '../spec/problems';
 import type { SpecFile } from '../spec/schema';
+import { loadCoverageView } from '../coverage/base';
+import type { CoverageView } from '../coverage/select';
 import { type IndexView, type ResolvedAnchor } from './anchors';
 import { changedFilesFromList, changedFilesSince, type ChangedFile } from './changes';
 import { importChain, specCones, type SpecCone } from './cones';
@@ -41,6 +44,8 @@ export interface AffectedInput {
   workspaceDir?: string;
   /** The spec file's workspace-relative path (default `.weave/specs.json`). */
   specFilePath?: string;
+  /** Recorded per-spec coverage: decides first; what it cannot decide falls to the import cones. */
+  coverage?: CoverageView;
 }
 
 /** Manifests, lockfiles and tool configs: they change how everything builds or runs, so their impact is unknown. */
@@ -164,13 +169,22 @@ export function affectedSpecs(input: AffectedInput): AffectedResult {
 
   if (allReasons.length === 0 && traceable.length > 0) {
     for (const spec of specFile.specs) {
+      const decision = input.coverage?.decide(spec.id, traceable);
+      for (const reason of decision?.reasons ?? []) add(spec.id, reason);
+      const staticChanges = decision?.undecided ?? traceable.map((change) => ({ change, why: undefined }));
+      const because = (why: string | undefined): string => (why === undefined ? '' : ` (static: ${why})`);
+      // Coverage decided every change for this spec: its import cone is not needed (nor computed).
+      if (staticChanges.length === 0) continue;
       const cone = conesOf().get(spec.id)!;
       if (cone.uncertain.length > 0) {
-        add(spec.id, `its import cone is incomplete (${cone.uncertain[0]!}), so any change may reach it`);
+        add(
+          spec.id,
+          `its import cone is incomplete (${cone.uncertain[0]!}), so any change may reach it${because(staticChanges[0]!.why)}`,
+        );
       }
-      for (const change of traceable) {
+      for (const { change, why } of staticChanges) {
         for (const reason of reasonsFor(change, cone, input.resolved?.get(spec.id) ?? [], index)) {
-          add(spec.id, reason);
+          add(spec.id, reason + because(why));
         }
       }
     }
@@ -295,6 +309,8 @@ export interface SelectAffectedOptions {
   /** Or exactly these workspace-relative files. */
   files?: string[];
   signal?: AbortSignal;
+  /** Use recorded per-spec coverage first (default true); false: the static import cones only. */
+  useCoverage?: boolean;
 }
 
 /** Loads the workspace, finds the changes and selects the affected specs (throws ChangeInputError on bad input). */
@@ -304,6 +320,8 @@ export interface SelectedAffected extends AffectedResult {
   specCount: number;
   /** Anchors that did not resolve (printed as warnings: selection still covers those specs' tests). */
   anchorProblems: SpecProblem[];
+  /** Where recorded coverage came from, when selection used it. */
+  coverage?: string;
 }
 
 export async function selectAffected(options: SelectAffectedOptions): Promise<SelectedAffected> {
@@ -323,6 +341,16 @@ export async function selectAffected(options: SelectAffectedOptions): Promise<Se
           signal,
         )
       : await loadIntelWorkspace(workspaceDir, signal);
+  const coverage =
+    options.useCoverage === false
+      ? undefined
+      : await loadCoverageView({
+          workspaceDir: ws.workspaceDir,
+          index: ws.index,
+          ...(options.files !== undefined
+            ? { files: changes.map((c) => c.path) }
+            : { since: options.since ?? 'HEAD' }),
+        });
   const result = affectedSpecs({
     specFile: ws.specFile,
     index: ws.index,
@@ -330,9 +358,16 @@ export async function selectAffected(options: SelectAffectedOptions): Promise<Se
     resolved: ws.resolved,
     workspaceDir: ws.workspaceDir,
     specFilePath: ws.specFilePath,
+    ...(coverage ? { coverage } : {}),
   });
   const source = options.files !== undefined ? '--files' : `changes since ${options.since ?? 'HEAD'}`;
-  return { ...result, source, specCount: ws.specFile.specs.length, anchorProblems: ws.anchorProblems };
+  return {
+    ...result,
+    source,
+    specCount: ws.specFile.specs.length,
+    anchorProblems: ws.anchorProblems,
+    ...(coverage ? { coverage: coverage.describe() } : {}),
+  };
 }
 
 /** The ids `weave check --affected` runs: every spec a change can affect, in spec-file order. */

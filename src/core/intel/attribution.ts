@@ -33,6 +33,11 @@ export const coneCloseness: AttributionCriterion = {
   score: (c) => c.coneDistance,
 };
 
+/** Per-spec coverage first: a spec whose recorded test run executed the edited code beats one that did not. */
+export function executedTheEdit(executedBy: ReadonlySet<string>): AttributionCriterion {
+  return { name: 'its test executed the edited code', score: (c) => (executedBy.has(c.specId) ? 0 : 1) };
+}
+
 export const defaultAttributionCriteria: readonly AttributionCriterion[] = [anchorSpecificity, coneCloseness];
 
 export interface AttributionInput {

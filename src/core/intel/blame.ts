@@ -11,6 +11,9 @@ import path from 'node:path';
 import { latestCleanRun } from '../check/runStore';
 import type { Verdict } from '../check/types';
 import { verdictOf } from '../check/verdict';
+import { specsExecuting } from '../coverage/coupling';
+import { readCoverageStore } from '../coverage/store';
+import type { CoverageStore } from '../coverage/types';
 import { git, gitRoot, resolveCommit } from '../git/git';
 import { withWorktree } from '../git/worktree';
 import { runCommand } from '../process/runCommand';
@@ -19,7 +22,12 @@ import { SpecLoadError } from '../spec/problems';
 import type { Spec, SpecFile } from '../spec/schema';
 import type { SymbolDef } from '../index/types';
 import { normalizeWorkspacePath, resolveAnchors, type IndexView, type ResolvedAnchor } from './anchors';
-import { rankAttribution, type AttributionCandidate } from './attribution';
+import {
+  defaultAttributionCriteria,
+  executedTheEdit,
+  rankAttribution,
+  type AttributionCandidate,
+} from './attribution';
 import { specCones, type SpecCone } from './cones';
 import { ddmin, type ProbeOutcome } from './ddmin';
 import { buildPatch, describeHunk, parseDiff, type DiffHunk, type ParsedDiff } from './hunks';
@@ -87,6 +95,8 @@ export interface BlamedHunk {
   anchoredBy: string[];
   /** Every spec anchored over the edit, best first, with the anchor that covers it most specifically. */
   attribution: Array<{ specId: string; anchor: string; coneDistance: number | null }>;
+  /** Specs (other than the blamed one) whose recorded tests executed those symbols (per-spec coverage). */
+  executedBy: string[];
 }
 
 export interface BlameResult {
@@ -224,8 +234,16 @@ export async function blameSpec(options: BlameOptions): Promise<BlameResult> {
       const { resolved } = resolveAnchors(specFile, index, { workspaceDir });
       const others = new Map([...resolved].filter(([id]) => id !== spec.id));
       const cones = specCones(specFile, index, { workspaceDir, resolved });
+      const coverage = await readCoverageStore(workspaceDir);
       const hunks = found.items.map((h) =>
-        describeBlamed(h, toWorkspace(h.file), { specFile, index, anchors: others, cones }),
+        describeBlamed(h, toWorkspace(h.file), {
+          specFile,
+          index,
+          anchors: others,
+          cones,
+          coverage,
+          blamedId: spec.id,
+        }),
       );
       const result: BlameResult = {
         specId: spec.id,
@@ -354,6 +372,9 @@ interface AttributionContext {
   /** Resolved anchors of every spec but the blamed one. */
   anchors: Map<string, ResolvedAnchor[]>;
   cones: Map<string, SpecCone>;
+  /** Recorded per-spec coverage: a spec whose test executed the edited code is the first candidate. */
+  coverage: CoverageStore;
+  blamedId: string;
 }
 
 function describeBlamed(hunk: DiffHunk, file: string, context: AttributionContext): BlamedHunk {
@@ -365,21 +386,28 @@ function describeBlamed(hunk: DiffHunk, file: string, context: AttributionContex
       if (s && !symbols.some((x) => x.qualifiedName === s.qualifiedName)) symbols.push(s);
     }
   }
+  const order = context.specFile.specs.map((s) => s.id);
+  const names = symbols.map((s) => s.qualifiedName);
+  const executedBy = specsExecuting(context.coverage, file, names, order).filter(
+    (id) => id !== context.blamedId,
+  );
   const { ranked, top } = rankAttribution({
     file,
     lines: hunk.wholeFile ? { first: 0, last: Infinity } : hunkLines(hunk),
     anchors: context.anchors,
     cones: context.cones,
-    order: context.specFile.specs.map((s) => s.id),
+    order,
+    criteria: [executedTheEdit(new Set(executedBy)), ...defaultAttributionCriteria],
   });
   return {
     file,
     location: describeHunk({ ...hunk, file }),
     kind: hunk.kind,
     diff: hunk.body.join('\n'),
-    symbols: symbols.map((s) => s.qualifiedName),
+    symbols: names,
     anchoredBy: top.map((c) => c.specId),
     attribution: ranked.map(describeCandidate),
+    executedBy,
   };
 }
 
@@ -397,10 +425,28 @@ function hunkLines(hunk: DiffHunk): { first: number; last: number } {
   return { first, last: hunk.newCount === 0 ? first : hunk.newStart + hunk.newCount - 2 };
 }
 
+/**
+ * Who the edit was for, by criteria in order: the specs whose tests execute the edited symbol (coverage), narrowed
+ * to those anchored there when some are; else the specs anchored there.
+ */
 function explain(h: BlamedHunk, specId: string): string {
   const what = h.symbols.length > 0 ? h.symbols.map((s) => `\`${s}\``).join(', ') : h.file;
+  const quoted = (ids: string[]): string =>
+    ids.length <= 3
+      ? ids.map((s) => `\`${s}\``).join(', ')
+      : `${ids
+          .slice(0, 3)
+          .map((s) => `\`${s}\``)
+          .join(', ')} and ${ids.length - 3} more`;
+  const both = h.executedBy.filter((id) => h.anchoredBy.includes(id));
   const madeFor =
-    h.anchoredBy.length > 0 ? `, made for ${h.anchoredBy.map((s) => `\`${s}\``).join(', ')},` : '';
+    both.length > 0
+      ? `, made for ${quoted(both)} (${both.length === 1 ? 'its test executes' : 'their tests execute'} it),`
+      : h.executedBy.length > 0
+        ? `, which ${quoted(h.executedBy)} also execute${h.executedBy.length === 1 ? 's' : ''},`
+        : h.anchoredBy.length > 0
+          ? `, made for ${quoted(h.anchoredBy)},`
+          : '';
   return `the edit to ${what} (${h.location})${madeFor} breaks \`${specId}\``;
 }
 

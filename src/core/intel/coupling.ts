@@ -1,6 +1,10 @@
 // Static coupling: pairs of specs that can interact before anything runs — their anchors share a symbol or a
 // file, or their tests' import cones share source files — next to the edges the author declared (dependsOn,
-// interactsWith). Rendered as text, JSON or a Mermaid flowchart by `weave graph`.
+// interactsWith). With recorded coverage, pairs whose tests executed the same functions come first, weighed by
+// how much they share (src/core/coverage/coupling.ts); the static evidence stays the fallback. Rendered as
+// text, JSON or a Mermaid flowchart by `weave graph`.
+import { coveredCoupling } from '../coverage/coupling';
+import type { CoverageStore } from '../coverage/types';
 import type { SpecFile } from '../spec/schema';
 import type { IndexView, ResolvedAnchor } from './anchors';
 import { specCones } from './cones';
@@ -14,6 +18,10 @@ export interface PotentialInteraction {
   sharedAnchorFiles: string[];
   /** Source files both specs' tests load (import cones), excluding the above. */
   sharedConeFiles: string[];
+  /** Functions both specs' tests executed in their recorded runs (`file#Function`), with coverage. */
+  sharedFunctions?: string[];
+  /** Jaccard index of the functions the two tests executed (0..1), with coverage. */
+  coverageWeight?: number;
   /** Whether the author already declared this pair (interactsWith or dependsOn either way). */
   declared: boolean;
 }
@@ -29,6 +37,8 @@ export interface StaticCoupling {
   potential: PotentialInteraction[];
   /** Files every spec's test loads: shared by all, they say nothing about a pair and are left out of pairs. */
   loadedByEveryTest: string[];
+  /** With coverage: functions every spec's test executed (left out of pairs, like loadedByEveryTest). */
+  executedByEveryTest?: string[];
 }
 
 export interface CouplingInput {
@@ -36,6 +46,8 @@ export interface CouplingInput {
   index: IndexView;
   resolved: Map<string, ResolvedAnchor[]>;
   workspaceDir?: string;
+  /** Recorded per-spec coverage (readCoverageStore): covered pairs first. */
+  coverage?: CoverageStore;
 }
 
 export function staticCoupling(input: CouplingInput): StaticCoupling {
@@ -64,6 +76,7 @@ export function staticCoupling(input: CouplingInput): StaticCoupling {
   const loadedByEveryTest =
     ids.length < 3 ? [] : [...coneFiles[0]!.keys()].filter((f) => coneFiles.every((c) => c.has(f))).sort();
   const everywhere = new Set(loadedByEveryTest);
+  const covered = input.coverage ? coveredCoupling(input.coverage, ids) : undefined;
   const potential: PotentialInteraction[] = [];
   for (let i = 0; i < ids.length; i++) {
     for (let j = i + 1; j < ids.length; j++) {
@@ -96,13 +109,15 @@ export function staticCoupling(input: CouplingInput): StaticCoupling {
       const coneB = cones.get(b)!.parent;
       const seen = new Set([...symbolFiles, ...sharedAnchorFiles, ...everywhere]);
       const sharedConeFiles = [...coneA.keys()].filter((f) => coneB.has(f) && !seen.has(f)).sort();
-      if (sharedSymbols.size + sharedAnchorFiles.length + sharedConeFiles.length === 0) continue;
+      const executed = covered?.pairs.get(`${a}\0${b}`);
+      if (sharedSymbols.size + sharedAnchorFiles.length + sharedConeFiles.length === 0 && !executed) continue;
       potential.push({
         a,
         b,
         sharedSymbols: [...sharedSymbols].sort(),
         sharedAnchorFiles,
         sharedConeFiles,
+        ...(executed ? { sharedFunctions: executed.sharedFunctions, coverageWeight: executed.jaccard } : {}),
         declared: declaredKeys.has(orderedPair(a, b, ids).join('\0')),
       });
     }
@@ -113,12 +128,18 @@ export function staticCoupling(input: CouplingInput): StaticCoupling {
     declared: { dependsOn, interactsWith: [...interacts.values()] },
     potential,
     loadedByEveryTest,
+    ...(covered ? { executedByEveryTest: covered.executedByEverySpec } : {}),
   };
 }
 
-/** Shared symbols weigh most, then anchored files, then files only the tests' imports share. */
+/** Functions both tests executed weigh most (by Jaccard), then shared symbols, anchored files, cone files. */
 function strength(p: PotentialInteraction): number {
-  return p.sharedSymbols.length * 10_000 + p.sharedAnchorFiles.length * 100 + p.sharedConeFiles.length;
+  return (
+    (p.coverageWeight ?? 0) * 1e9 +
+    p.sharedSymbols.length * 10_000 +
+    p.sharedAnchorFiles.length * 100 +
+    p.sharedConeFiles.length
+  );
 }
 
 function orderedPair(x: string, y: string, ids: string[]): [string, string] {
@@ -147,6 +168,11 @@ export function formatCouplingText(coupling: StaticCoupling): string {
   lines.push('Potential interactions found in the code:');
   if (coupling.potential.length === 0)
     lines.push('  (none: no two specs share anchored code or test imports)');
+  if ((coupling.executedByEveryTest ?? []).length > 0) {
+    lines.push(
+      `  every spec's test executes ${summarizeList(coupling.executedByEveryTest!, 6)} (not counted per pair)`,
+    );
+  }
   if (coupling.loadedByEveryTest.length > 0) {
     lines.push(
       `  every spec's test loads ${summarizeList(coupling.loadedByEveryTest, 6)} (not counted per pair)`,
@@ -155,6 +181,10 @@ export function formatCouplingText(coupling: StaticCoupling): string {
   for (const p of coupling.potential) {
     const tag = p.declared ? '' : '  [not declared]';
     lines.push(`  ${p.a} ↔ ${p.b}${tag}`);
+    if (p.sharedFunctions !== undefined)
+      lines.push(
+        `      functions both tests executed (Jaccard ${(p.coverageWeight ?? 0).toFixed(2)}): ${summarizeList(p.sharedFunctions, 6)}`,
+      );
     if (p.sharedSymbols.length > 0) lines.push(`      shared symbols: ${p.sharedSymbols.join(', ')}`);
     if (p.sharedAnchorFiles.length > 0)
       lines.push(`      shared anchored files: ${p.sharedAnchorFiles.join(', ')}`);
@@ -175,11 +205,16 @@ export function formatCouplingMermaid(coupling: StaticCoupling): string {
   // Declared pairs are drawn already; a potential edge is news only when the author did not declare it.
   for (const p of coupling.potential.filter((x) => !x.declared)) {
     const label =
-      p.sharedSymbols.length > 0
-        ? p.sharedSymbols.map((s) => s.split('#')[1]!).join(', ')
-        : p.sharedAnchorFiles.length > 0
-          ? p.sharedAnchorFiles.join(', ')
-          : `${p.sharedConeFiles.length} shared files`;
+      p.sharedFunctions !== undefined
+        ? `executes ${p.sharedFunctions
+            .slice(0, 3)
+            .map((f) => f.split('#')[1] ?? f)
+            .join(', ')} (${(p.coverageWeight ?? 0).toFixed(2)})`
+        : p.sharedSymbols.length > 0
+          ? p.sharedSymbols.map((s) => s.split('#')[1]!).join(', ')
+          : p.sharedAnchorFiles.length > 0
+            ? p.sharedAnchorFiles.join(', ')
+            : `${p.sharedConeFiles.length} shared files`;
     lines.push(`  ${node.get(p.a)!} -.-|"${label.replace(/"/g, "'")}"| ${node.get(p.b)!}`);
   }
   return lines.join('\n') + '\n';

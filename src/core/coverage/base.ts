@@ -1,0 +1,48 @@
+// Where a change starts from, for coverage-based selection: the blob id of each file at the base (`--since
+// REF`: REF's tree; `--files`: the files on disk, the listed ones unknown) and the diff's hunks.
+import type { IndexView } from '../intel/anchors';
+import { parseDiff, type DiffHunk } from '../intel/hunks';
+import { git } from '../git/git';
+import { blobHashesAt, fileBlobHash } from './blobHash';
+import { coverageView, type CoverageBase, type CoverageView } from './select';
+import { readCoverageStore } from './store';
+
+export interface CoverageViewOptions {
+  workspaceDir: string;
+  index: IndexView;
+  since?: string;
+  /** `--files`: workspace-relative paths whose changes (and base) are unknown. */
+  files?: readonly string[];
+}
+
+/** The coverage view of a workspace's recorded coverage, or undefined when none is recorded. */
+export async function loadCoverageView(options: CoverageViewOptions): Promise<CoverageView | undefined> {
+  const store = await readCoverageStore(options.workspaceDir);
+  if (Object.keys(store.specs).length === 0) return undefined;
+  let base: CoverageBase;
+  if (options.files !== undefined) {
+    const covered = new Set(Object.values(store.specs).flatMap((s) => Object.keys(s.files)));
+    const onDisk = new Map<string, string | undefined>();
+    await Promise.all(
+      [...covered].map(async (f) => onDisk.set(f, await fileBlobHash(options.workspaceDir, f))),
+    );
+    base = {
+      hashAt: (file) => onDisk.get(file),
+      hunksOf: () => undefined,
+      unknownBase: new Set(options.files),
+    };
+  } else {
+    const ref = options.since ?? 'HEAD';
+    const [hashes, diff] = await Promise.all([
+      blobHashesAt(options.workspaceDir, ref),
+      git(
+        ['diff', '-U0', '--no-renames', '--no-color', '--no-ext-diff', '--relative', ref, '--'],
+        options.workspaceDir,
+      ),
+    ]);
+    const hunks = new Map<string, DiffHunk[]>();
+    for (const h of parseDiff(diff).hunks) hunks.set(h.file, [...(hunks.get(h.file) ?? []), h]);
+    base = { hashAt: (file) => hashes.get(file), hunksOf: (file) => hunks.get(file), unknownBase: new Set() };
+  }
+  return coverageView(store, base, options.index);
+}

@@ -1,0 +1,135 @@
+// Turns what the tracers wrote for one spec into its SpecCoverage: each covered workspace file keyed by its
+// blob id, the functions that ran mapped to the file's tree-sitter definitions (V8 functions by offset, Python
+// code objects by qualified name and first line), and V8's line hits.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { FileIndex, SymbolDef } from '../index/types';
+import { blobHash } from './blobHash';
+import { definitionName, readPythonCoverage, type PythonCode } from './python';
+import type { FileCoverage, SpecCoverage, Tracer, UnitRow } from './types';
+import { lineHits, readV8Coverage, type V8FileRun } from './v8';
+import type { SpecCoverageDirs } from './instrument';
+
+/** The definitions a function's execution is attributed to: functions and methods (class bodies run on load). */
+export function functionUnits(file: FileIndex | undefined): SymbolDef[] {
+  return (file?.symbols ?? []).filter((s) => s.kind === 'function' || s.kind === 'method');
+}
+
+export function unitRows(units: readonly SymbolDef[]): UnitRow[] {
+  return units.map((u) => [u.qualifiedName, u.range.start.line, u.range.end.line]);
+}
+
+export interface CollectContext {
+  workspaceDir: string;
+  /** The tree-sitter index of the workspace as it is after the run. */
+  files: ReadonlyMap<string, FileIndex>;
+  /** Filled with the unit table of every content seen. */
+  units: Record<string, UnitRow[]>;
+}
+
+export async function collectSpecCoverage(
+  dirs: SpecCoverageDirs,
+  context: CollectContext,
+  runId: string,
+): Promise<SpecCoverage | undefined> {
+  const [v8, python] = await Promise.all([
+    readV8Coverage(dirs.v8, context.workspaceDir),
+    readPythonCoverage(dirs.python, context.workspaceDir),
+  ]);
+  const tracers: Tracer[] = [];
+  if (v8.size > 0) tracers.push('v8');
+  if (python.size > 0) tracers.push('python');
+  if (tracers.length === 0) return undefined;
+  const files: Record<string, FileCoverage> = {};
+  for (const [rel, run] of v8) {
+    const mapped = await mapFile(rel, context, (text, units) => fromV8(run, text, units), 'v8');
+    if (mapped) files[rel] = mapped;
+  }
+  for (const [rel, codes] of python) {
+    const mapped = await mapFile(rel, context, (_text, units) => fromPython(codes, units), 'python');
+    if (mapped) files[rel] = mapped;
+  }
+  return { runId, recordedAt: new Date().toISOString(), tracers, files };
+}
+
+type Mapper = (text: string, units: SymbolDef[]) => Pick<FileCoverage, 'functions' | 'lines' | 'wholeFile'>;
+
+async function mapFile(
+  rel: string,
+  context: CollectContext,
+  map: Mapper,
+  tracer: Tracer,
+): Promise<FileCoverage | undefined> {
+  let content: Buffer;
+  try {
+    content = await fs.readFile(path.join(context.workspaceDir, rel));
+  } catch {
+    return undefined; // the test deleted it: nothing to key the coverage by
+  }
+  const hash = blobHash(content);
+  const indexed = context.files.get(rel);
+  const units = functionUnits(indexed);
+  context.units[hash] ??= unitRows(units);
+  const mapped = map(content.toString('utf8'), units);
+  return {
+    hash,
+    tracer,
+    functions: mapped.functions,
+    ...(indexed === undefined || mapped.wholeFile ? { wholeFile: true as const } : {}),
+    ...(mapped.lines ? { lines: mapped.lines } : {}),
+  };
+}
+
+function fromV8(run: V8FileRun, text: string, units: SymbolDef[]): ReturnType<Mapper> {
+  // Node strips a byte-order mark before compiling; anything else of another length was rewritten.
+  const shift = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  if (run.sourceLength !== text.length - shift) return { functions: [], wholeFile: true };
+  const source = text.slice(shift);
+  const lineStarts = [0];
+  for (let i = 0; i < source.length; i++) if (source.charCodeAt(i) === 10) lineStarts.push(i + 1);
+  const executed = new Set<number>();
+  for (const offset of run.executedStarts) {
+    let line = 0;
+    while (line + 1 < lineStarts.length && (lineStarts[line + 1] ?? Infinity) <= offset) line++;
+    const column = offset - (lineStarts[line] ?? 0);
+    // tree-sitter parsed the file with its byte-order mark: on the first line its columns are one further.
+    const unit = innermostAt(units, line, line === 0 ? column + shift : column);
+    if (unit !== undefined) executed.add(unit);
+  }
+  return { functions: [...executed].sort((a, b) => a - b), lines: lineHits(source, run.processes) };
+}
+
+function fromPython(codes: readonly PythonCode[], units: SymbolDef[]): ReturnType<Mapper> {
+  const executed = new Set<number>();
+  for (const [qualname, firstLine] of codes) {
+    const name = definitionName(qualname);
+    if (name === '<module>') continue;
+    const line = firstLine - 1;
+    // co_firstlineno is the first decorator's line; tree-sitter's definition starts at `def`.
+    const byName = units
+      .map((u, i) => ({ u, i }))
+      .filter(({ u }) => u.qualifiedName === name && u.range.start.line >= line)
+      .sort((a, b) => a.u.range.start.line - b.u.range.start.line)[0];
+    const unit = byName?.i ?? innermostAt(units, line, Number.MAX_SAFE_INTEGER);
+    if (unit !== undefined) executed.add(unit);
+  }
+  return { functions: [...executed].sort((a, b) => a - b) };
+}
+
+/** Index of the smallest definition containing (line, column), or undefined at top level. */
+function innermostAt(units: readonly SymbolDef[], line: number, column: number): number | undefined {
+  let best: number | undefined;
+  let bestSpan = Infinity;
+  units.forEach((u, i) => {
+    const { start, end } = u.range;
+    const after = line > start.line || (line === start.line && column >= start.column);
+    const before = line < end.line || (line === end.line && column < end.column);
+    if (!after || !before) return;
+    const span = (end.line - start.line) * 1e6 + (end.column - start.column);
+    if (span < bestSpan) {
+      bestSpan = span;
+      best = i;
+    }
+  });
+  return best;
+}

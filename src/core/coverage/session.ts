@@ -1,0 +1,81 @@
+// Coverage for one check run: each spec's command is instrumented into its own raw directory under
+// .weave/cache/coverage/raw/<run id>/, and when the run is over the raw data is mapped to the tree-sitter
+// definitions of the files, merged into the store, and deleted.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { SpecResult } from '../check/types';
+import { indexWorkspace } from '../intel/workspace';
+import type { Spec } from '../spec/schema';
+import { collectSpecCoverage } from './collect';
+import {
+  instrumentSpec,
+  writePythonHook,
+  type CommandInstrumentation,
+  type SpecCoverageDirs,
+} from './instrument';
+import { coverageDir, ensureCacheIgnored, updateCoverageStore } from './store';
+import type { SpecCoverage, UnitRow } from './types';
+
+export interface CoverageSummary {
+  /** Specs whose processes left coverage data. */
+  specs: number;
+  /** Distinct workspace files some spec executed. */
+  files: number;
+  /** Specs that ran but left none (no instrumented process, or killed before it could write). */
+  withoutData: string[];
+  savedTo: string;
+}
+
+export interface CoverageSession {
+  instrument(spec: Spec, specEnv: Readonly<Record<string, string>>): Promise<CommandInstrumentation>;
+  /** Maps and stores what the specs of `results` executed; `specIds` are all the spec file's ids. */
+  finish(
+    results: readonly SpecResult[],
+    specIds: readonly string[],
+    signal?: AbortSignal,
+  ): Promise<CoverageSummary>;
+  /** Deletes the raw data without storing it (a cancelled run). */
+  discard(): Promise<void>;
+}
+
+export async function startCoverage(workspaceDir: string, runId: string): Promise<CoverageSession> {
+  const rawDir = path.join(coverageDir(workspaceDir), 'raw', runId);
+  const siteDir = await writePythonHook(rawDir);
+  // Before any test runs: a test that looks at `git status` must not see the raw data as untracked files.
+  await ensureCacheIgnored(path.dirname(coverageDir(workspaceDir)));
+  const dirsBySpec = new Map<string, SpecCoverageDirs>();
+  const dirsOf = (id: string): SpecCoverageDirs => {
+    let dirs = dirsBySpec.get(id);
+    if (!dirs) {
+      const base = path.join(rawDir, `spec-${dirsBySpec.size}`);
+      dirs = { v8: path.join(base, 'v8'), python: path.join(base, 'python') };
+      dirsBySpec.set(id, dirs);
+    }
+    return dirs;
+  };
+  const discard = (): Promise<void> => fs.rm(rawDir, { recursive: true, force: true });
+  return {
+    instrument: (spec, specEnv) => instrumentSpec(workspaceDir, siteDir, dirsOf(spec.id), specEnv),
+    async finish(results, specIds, signal) {
+      try {
+        const index = await indexWorkspace(workspaceDir, signal ? { signal } : {});
+        const units: Record<string, UnitRow[]> = {};
+        const recorded = new Map<string, SpecCoverage>();
+        const withoutData: string[] = [];
+        for (const result of results) {
+          const dirs = dirsBySpec.get(result.id);
+          if (dirs === undefined) continue; // not run (blocked, skipped): its previous coverage stays
+          const entry = await collectSpecCoverage(dirs, { workspaceDir, files: index.files, units }, runId);
+          if (entry) recorded.set(result.id, entry);
+          else withoutData.push(result.id);
+        }
+        const savedTo = await updateCoverageStore(workspaceDir, recorded, units, withoutData, specIds);
+        const files = new Set([...recorded.values()].flatMap((c) => Object.keys(c.files)));
+        return { specs: recorded.size, files: files.size, withoutData, savedTo };
+      } finally {
+        await discard();
+      }
+    },
+    discard,
+  };
+}

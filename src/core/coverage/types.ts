@@ -1,0 +1,46 @@
+// The shapes of per-spec coverage: what one spec's test executed in the newest run that recorded it, per file
+// content. Stored in .weave/cache/coverage/ (see store.ts); read by affected-spec selection, coupling, blame
+// and the VS Code coverage profile.
+
+/** Which tracer saw a file: V8's (every Node process) or Weave's Python profiler (sitecustomize). */
+export type Tracer = 'v8' | 'python';
+
+/** A function or method definition of one file content, from the tree-sitter index: [qualified name, first line, last line] (0-based). */
+export type UnitRow = [name: string, startLine: number, endLine: number];
+
+export interface FileCoverage {
+  /** Git blob id of the content the spec ran (`git hash-object`), compared with the base of a change. */
+  hash: string;
+  tracer: Tracer;
+  /** Indices into the file content's unit table of the definitions the spec executed. */
+  functions: number[];
+  /**
+   * The executed source was not the file on disk (a transpiler or bundler rewrote it) or the file has no
+   * grammar: functions cannot be mapped, so any change in the file counts as touching what the spec ran.
+   */
+  wholeFile?: true;
+  /** V8 only: [first line, last line, hit 0|1] runs (1-based) from block coverage, blank lines skipped. */
+  lines?: Array<[number, number, 0 | 1]>;
+}
+
+export interface SpecCoverage {
+  runId: string;
+  recordedAt: string;
+  /** Tracers that produced data for this spec (a spec with no V8 data ran no instrumented Node process). */
+  tracers: Tracer[];
+  /** Workspace-relative path → what the spec executed there. */
+  files: Record<string, FileCoverage>;
+}
+
+export interface CoverageStore {
+  version: 1;
+  specs: Record<string, SpecCoverage>;
+  /** Blob id → the function/method definitions of that content (shared by every spec that ran it). */
+  units: Record<string, UnitRow[]>;
+}
+
+/** A function a spec executed, for people: `src/cache.js#LruCache.get`, or `src/cache.js (top level)`. */
+export function unitLabel(file: string, units: readonly UnitRow[] | undefined, index: number): string {
+  const row = units?.[index];
+  return row === undefined ? `${file} (top level)` : `${file}#${row[0]}`;
+}

@@ -1,0 +1,140 @@
+// Reads the files NODE_V8_COVERAGE leaves (one per Node process or worker thread) and keeps, per workspace
+// file, the functions that ran and the block ranges with their counts. Scripts outside the workspace, under
+// node_modules or Weave's own .weave/ are dropped; so are scripts that are not files (node: internals, eval).
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface V8Range {
+  startOffset: number;
+  endOffset: number;
+  count: number;
+}
+
+/** One workspace file as the Node processes of one spec ran it (merged over processes). */
+export interface V8FileRun {
+  /** Start offsets (UTF-16, in the executed source) of the functions that ran, top level excluded. */
+  executedStarts: number[];
+  /** The block ranges of each process (each process's own innermost range decides a line, see lineHits). */
+  processes: V8Range[][];
+  /** Length of the executed source (end of the top-level function): differs from the file when transpiled. */
+  sourceLength: number;
+}
+
+interface V8Script {
+  url: string;
+  functions: Array<{ functionName: string; ranges: V8Range[] }>;
+}
+
+/** Workspace-relative path → what ran, from every coverage file in `dir`. */
+export async function readV8Coverage(dir: string, workspaceDir: string): Promise<Map<string, V8FileRun>> {
+  const out = new Map<string, V8FileRun>();
+  const names = (await fs.readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json'));
+  for (const name of names) {
+    let scripts: V8Script[];
+    try {
+      const parsed = JSON.parse(await fs.readFile(path.join(dir, name), 'utf8')) as { result?: unknown };
+      if (!Array.isArray(parsed.result)) continue;
+      scripts = parsed.result as V8Script[];
+    } catch {
+      continue; // a process killed while writing leaves half a file: it says nothing reliable
+    }
+    for (const script of scripts) {
+      const rel = workspaceFileOf(script.url, workspaceDir);
+      if (rel === undefined || !Array.isArray(script.functions)) continue;
+      const entry = out.get(rel) ?? { executedStarts: [], processes: [], sourceLength: 0 };
+      const ranges: V8Range[] = [];
+      for (const fn of script.functions) {
+        const first = fn.ranges[0];
+        if (first === undefined) continue;
+        if (first.startOffset === 0 && fn.functionName === '') {
+          entry.sourceLength = Math.max(entry.sourceLength, first.endOffset);
+        } else if (first.count > 0) {
+          entry.executedStarts.push(first.startOffset);
+        }
+        ranges.push(...fn.ranges);
+      }
+      entry.processes.push(ranges);
+      out.set(rel, entry);
+    }
+  }
+  return out;
+}
+
+/** `file:///ws/src/a.js` → `src/a.js`, or undefined when it is not a workspace source file. */
+export function workspaceFileOf(url: string, workspaceDir: string): string | undefined {
+  if (!url.startsWith('file://')) return undefined;
+  let file: string;
+  try {
+    file = fileURLToPath(url);
+  } catch {
+    return undefined;
+  }
+  return workspaceRelative(file, workspaceDir);
+}
+
+/** Workspace-relative '/' path of an absolute file, or undefined outside it, in node_modules or in .weave/. */
+export function workspaceRelative(file: string, workspaceDir: string): string | undefined {
+  const rel = path.relative(workspaceDir, file);
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
+  const slashed = rel.split(path.sep).join('/');
+  if (slashed.startsWith('.weave/') || slashed.split('/').includes('node_modules')) return undefined;
+  return slashed;
+}
+
+/**
+ * Line hits from block ranges: in one process a line counts as the innermost range that contains its first
+ * non-blank character (as c8 and v8-to-istanbul do); a line is hit when any process hit it. Returns
+ * [first, last, hit] runs, 1-based, blank lines skipped.
+ */
+export function lineHits(
+  text: string,
+  processes: ReadonlyArray<readonly V8Range[]>,
+): Array<[number, number, 0 | 1]> {
+  const lineStarts = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lineStarts.push(i + 1);
+  const firstNonBlank = lineStarts.map((start, i) => {
+    const end = lineStarts[i + 1] ?? text.length;
+    for (let j = start; j < end; j++) if (!/\s/.test(text[j]!)) return j;
+    return -1;
+  });
+  const known = new Array<boolean>(lineStarts.length).fill(false);
+  const hit = new Array<boolean>(lineStarts.length).fill(false);
+  for (const ranges of processes) {
+    const counts = new Array<number>(lineStarts.length).fill(-1);
+    // Outer ranges first, inner ones overwrite.
+    const ordered = [...ranges].sort((a, b) => b.endOffset - b.startOffset - (a.endOffset - a.startOffset));
+    for (const r of ordered) {
+      for (let line = upperBound(lineStarts, r.startOffset) - 1; line < lineStarts.length; line++) {
+        if ((lineStarts[line] ?? Infinity) >= r.endOffset) break;
+        const at = firstNonBlank[line] ?? -1;
+        if (at >= r.startOffset && at < r.endOffset) counts[line] = r.count;
+      }
+    }
+    counts.forEach((count, i) => {
+      if (count < 0) return;
+      known[i] = true;
+      if (count > 0) hit[i] = true;
+    });
+  }
+  const runs: Array<[number, number, 0 | 1]> = [];
+  for (let i = 0; i < lineStarts.length; i++) {
+    if (!known[i] || (firstNonBlank[i] ?? -1) < 0) continue;
+    const h: 0 | 1 = hit[i] ? 1 : 0;
+    const last = runs[runs.length - 1];
+    if (last && last[2] === h && last[1] === i) last[1] = i + 1;
+    else runs.push([i + 1, i + 1, h]);
+  }
+  return runs;
+}
+
+function upperBound(sorted: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((sorted[mid] ?? 0) <= value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -231,12 +231,15 @@ function checkedSpec(r: SpecResult, change: Change | undefined): CheckedSpec {
   };
 }
 
-/** From the first line that looks like a failure (assertion, `not ok`, an error), else the output's tail. */
+/**
+ * From the first line that states the failure (an assertion or error, else a runner's `not ok` / ✖ / FAIL
+ * line), else the output's tail: what a person would read first.
+ */
 export function failureLines(output: string, count = FAILURE_LINES): string[] {
   const lines = output.split('\n').map((l) => l.trimEnd());
-  const first = lines.findIndex((l) =>
-    /\bnot ok\b|✖|\bFAIL(ED)?\b|AssertionError|Error:|\bassert|expected|Traceback/i.test(l),
-  );
+  const at = (pattern: RegExp): number => lines.findIndex((l) => pattern.test(l));
+  let first = at(/AssertionError|\b\w*Error:|\bExpected\b|\bassert|Traceback/);
+  if (first < 0) first = at(/\bnot ok\b|✖|\bFAIL(ED)?\b|\bpanicked\b/);
   const chosen = first >= 0 ? lines.slice(first) : lines.filter((l) => l.trim() !== '').slice(-count);
   return chosen.filter((l) => l.trim() !== '').slice(0, count);
 }

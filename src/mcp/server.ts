@@ -99,6 +99,8 @@ async function readSpecsText(workspaceDir: string): Promise<string> {
   try {
     return await fs.readFile(specFilePath(workspaceDir), 'utf8');
   } catch (error) {
-    throw new Error(`cannot read ${specFilePath(workspaceDir)}: ${(error as Error).message}`);
+    throw new Error(`cannot read ${specFilePath(workspaceDir)}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }

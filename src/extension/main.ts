@@ -9,6 +9,8 @@ import { CheckService, type CheckOutcome } from './checks';
 import { registerCommands } from './commands';
 import { CheckDiagnostics } from './diagnostics';
 import { registerExportCommands } from './exportTask';
+import { registerLanguageModelTools } from './lmTools';
+import { registerMcpProvider } from './mcpProvider';
 import { connectPanel } from './panelBridge';
 import { readSettings } from './settings';
 import { SPECS_RELATIVE_PATH, SpecStore } from './specStore';
@@ -29,6 +31,8 @@ export interface WeaveApi {
   diagnosticsFor(uri: vscode.Uri): vscode.Diagnostic[];
   /** What the latest finished Test Explorer run reported per spec (VS Code gives extensions no read access). */
   testResults(): { finishedRuns: number; states: ReadonlyMap<string, TestState> };
+  /** The `weave mcp` server VS Code starts for this folder (what the MCP server definition provider returns). */
+  mcpServerDefinitions(): vscode.McpStdioServerDefinition[];
   /** Milliseconds activate() took (the activation benchmark reads it). */
   readonly activationMs: number;
 }
@@ -81,6 +85,12 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
     vscode.workspace.onDidGrantWorkspaceTrust(() => log.info('folder trusted: checks can run')),
   );
   registerExportCommands(context, { folder: () => folder, log });
+  const mcp = registerMcpProvider(context.extensionUri, folder);
+  context.subscriptions.push(
+    ...registerLanguageModelTools({ store, checks, affected, log }),
+    mcp.provider,
+    mcp.registration,
+  );
   // Validate an already open specs.json right away (cheap: one JSON file, not the workspace).
   if (vscode.workspace.textDocuments.some((d) => store.isSpecsDocument(d))) void store.reload();
 
@@ -97,6 +107,7 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
     runProfile: tests.runProfile,
     lastRun: () => checks.last,
     testResults: () => tests.lastReported,
+    mcpServerDefinitions: () => mcp.provider.provideMcpServerDefinitions(),
     diagnosticsFor: (uri) => [...(diagnostics.collection.get(uri) ?? []), ...(specProblems.get(uri) ?? [])],
     activationMs,
   };

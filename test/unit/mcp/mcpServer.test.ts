@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { toolInputJsonSchema, WEAVE_TOOLS } from '../../../src/mcp/toolSchemas';
 import { CLI } from '../spec/paths';
 import { INDEX_JS, makeMathWorkspace } from './mathWorkspace';
 
@@ -60,6 +61,12 @@ describe('weave mcp over stdio', () => {
     const check = tools.find((t) => t.name === 'weave_check');
     assert.deepEqual(Object.keys(check?.inputSchema.properties ?? {}).sort(), ['affected', 'only']);
     assert.equal(tools.find((t) => t.name === 'weave_blame')?.inputSchema.required?.[0], 'spec');
+    // The schema MCP clients see is the one the VS Code manifest carries: both come from the same zod schema.
+    for (const tool of WEAVE_TOOLS) {
+      const listed = tools.find((t) => t.name === tool.name);
+      const { $schema: _dialect, ...schema } = listed?.inputSchema ?? {};
+      assert.deepEqual(schema, toolInputJsonSchema(tool), tool.name);
+    }
   });
 
   test('weave_list_specs: goal, specs, read-only test files, interactions', async () => {

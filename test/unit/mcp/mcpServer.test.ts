@@ -64,7 +64,7 @@ describe('weave mcp over stdio', () => {
     // The schema MCP clients see is the one the VS Code manifest carries: both come from the same zod schema.
     for (const tool of WEAVE_TOOLS) {
       const listed = tools.find((t) => t.name === tool.name);
-      const { $schema: _dialect, ...schema } = listed?.inputSchema ?? {};
+      const { $schema: _dialect, ...schema } = (listed?.inputSchema ?? {}) as Record<string, unknown>;
       assert.deepEqual(schema, toolInputJsonSchema(tool), tool.name);
     }
   });

@@ -16,6 +16,7 @@ import { GitError } from '../core/git/git';
 import { loadSpecFile } from '../core/spec/load';
 import { formatProblem, SpecLoadError } from '../core/spec/problems';
 import type { SpecFile } from '../core/spec/schema';
+import { failureExcerpt } from '../extension/format';
 import type { AffectedInput, BlameInput, CheckInput } from './toolSchemas';
 
 /** A tool cannot answer as asked; the message is for the model (and the person) to act on. */
@@ -231,17 +232,10 @@ function checkedSpec(r: SpecResult, change: Change | undefined): CheckedSpec {
   };
 }
 
-/**
- * From the first line that states the failure (an assertion or error, else a runner's `not ok` / ✖ / FAIL
- * line), else the output's tail: what a person would read first.
- */
+/** The informative first lines of a failure (the editor's own excerpt: assertion messages, not bookkeeping). */
 export function failureLines(output: string, count = FAILURE_LINES): string[] {
-  const lines = output.split('\n').map((l) => l.trimEnd());
-  const at = (pattern: RegExp): number => lines.findIndex((l) => pattern.test(l));
-  let first = at(/AssertionError|\b\w*Error:|\bExpected\b|\bassert|Traceback/);
-  if (first < 0) first = at(/\bnot ok\b|✖|\bFAIL(ED)?\b|\bpanicked\b/);
-  const chosen = first >= 0 ? lines.slice(first) : lines.filter((l) => l.trim() !== '').slice(-count);
-  return chosen.filter((l) => l.trim() !== '').slice(0, count);
+  const excerpt = failureExcerpt(output, count);
+  return excerpt === '' ? [] : excerpt.split('\n');
 }
 
 function summaryLine(run: RunRecord, report: BaselineReport, broken: string[], failing: string[]): string {

@@ -12,6 +12,7 @@ import {
   GuardInputError,
   hookKind,
   keepWorkingAnswer,
+  MAX_FOLLOW_UPS,
   parsePayload,
   payloadCwd,
   stopAlreadyContinued,
@@ -41,7 +42,7 @@ As a hook, reads the agent's hook event on stdin and answers in the agent's own 
     Codex: exit 2 with the reason on stderr. Cursor: {"permission":"deny",…} on stdout.
   Stop / stop: runs the specs the uncommitted changes can affect; while one is broken, answers
     {"decision":"block","reason":…} (Cursor: {"followup_message":…}) so the agent keeps working. A Stop that
-    already continues because of a stop hook (stop_hook_active, or ${'3'} Cursor follow-ups) is let through.
+    already continues because of a stop hook (stop_hook_active, or ${MAX_FOLLOW_UPS} Cursor follow-ups) is let through.
   Malformed stdin: a message on stderr and exit 1 (every agent treats that as a non-blocking hook error).
 
 The workspace is --workspace, else the nearest folder above the event's cwd holding .weave/specs.json; with

@@ -1,7 +1,9 @@
 // Benchmark of `weave_check` over MCP: the round trip an agent pays (tools/call → every spec of the demo runs →
 // result), against its yardstick measured in the same run, `weave check` on the command line (a fresh process per
 // check, as a hook or a person runs it). Both run the same specs on the same copy of examples/, alternating, and
-// both record their run. Also shown: starting the MCP server (spawn + initialize handshake + tools/list).
+// both record their run. Also shown: starting the MCP server (spawn + initialize handshake + tools/list), and
+// what an agent pays per tool call for the PreToolUse guard hook: `dist/guard.js` and `weave guard` (the full CLI)
+// against a bare `node -e ''` process start.
 // Environment: WEAVE_BENCH_ROUNDS (default 5).
 import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
@@ -40,6 +42,17 @@ function cliCheck(workspace: string): Promise<number> {
   });
 }
 
+/** Wall time of one process fed `stdin`, exit code ignored (a guard answers 0 or 2). */
+function timedProcess(args: string[], stdin: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, args, { stdio: ['pipe', 'ignore', 'ignore'] });
+    child.on('error', reject);
+    child.on('close', () => resolve(performance.now() - started));
+    child.stdin.end(stdin);
+  });
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -73,9 +86,22 @@ async function main(): Promise<void> {
     }
     await client.close();
 
+    const payload = JSON.stringify({
+      hook_event_name: 'PreToolUse',
+      cwd: workspace,
+      tool_name: 'Edit',
+      tool_input: { file_path: path.join(workspace, 'src/cache.js') },
+    });
+    const hooks = { bundle: [] as number[], cli: [] as number[], bare: [] as number[] };
+    for (let round = 0; round < ROUNDS * 2; round++) {
+      hooks.bundle.push(await timedProcess([path.join(root, 'dist/guard.js')], payload));
+      hooks.cli.push(await timedProcess([cli, 'guard'], payload));
+      hooks.bare.push(await timedProcess(['-e', ''], ''));
+    }
+
     const m = median(mcp);
     const c = median(cliRuns);
-    const widths = [38, 12, 12];
+    const widths = [42, 12, 12];
     const row = (cells: string[]): string => cells.map((x, i) => x.padEnd(widths[i] ?? 10)).join('');
     console.log(
       `demo workspace: ${specs} specs, ${ROUNDS} rounds each, alternating, on ${os.availableParallelism()} cores`,
@@ -84,6 +110,23 @@ async function main(): Promise<void> {
     console.log(row(['weave_check over MCP (round trip)', m.toFixed(0), Math.min(...mcp).toFixed(0)]));
     console.log(row(['weave check on the CLI (yardstick)', c.toFixed(0), Math.min(...cliRuns).toFixed(0)]));
     console.log(row(['MCP server start + tools/list', startupMs.toFixed(0), '']));
+    console.log(
+      row([
+        'PreToolUse hook: dist/guard.js',
+        median(hooks.bundle).toFixed(0),
+        Math.min(...hooks.bundle).toFixed(0),
+      ]),
+    );
+    console.log(
+      row([
+        'PreToolUse hook: weave guard (full CLI)',
+        median(hooks.cli).toFixed(0),
+        Math.min(...hooks.cli).toFixed(0),
+      ]),
+    );
+    console.log(
+      row(["bare node -e '' (yardstick)", median(hooks.bare).toFixed(0), Math.min(...hooks.bare).toFixed(0)]),
+    );
     console.log(`ratio MCP / CLI: ${(m / c).toFixed(2)} (goal ≤ 1.0: a warm server saves the process start)`);
   } finally {
     await fs.rm(workspace, { recursive: true, force: true });

@@ -3,6 +3,7 @@
 // agent working while specs affected by its uncommitted changes are broken. `--install` merges the hooks into a
 // project's configuration.
 import { text } from 'node:stream/consumers';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import {
   allowAnswer,
@@ -26,9 +27,9 @@ import {
   InstallError,
   shellQuote,
   type InstallTarget,
+  type StartCommands,
 } from '../guard/installHooks';
 import { findWorkspace, loadProtectedSet } from '../guard/protectedPaths';
-import { brokenAffectedSpecs } from '../guard/stopCheck';
 import { parseVerbFlags } from '../flags';
 import type { Verb } from '../verb';
 
@@ -57,8 +58,9 @@ Options:
   --agent NAME     the hook protocol (default claude-code)
   --workspace DIR  the workspace (with --install: the project folder, default the current directory)
   --install WHAT   install the hooks for WHAT instead of handling an event
-  --command CMD    with --install: how hooks start Weave (default: this Node and this CLI, by absolute path;
-                   e.g. --command "npx weave" for a project that depends on Weave)
+  --command CMD    with --install: how hooks start Weave, e.g. --command "npx weave" for a project that
+                   depends on Weave (default: this Node with this CLI, and for agent hooks the small guard
+                   bundle dist/guard.js beside it, by absolute path)
   -h, --help       show this help`;
 
 export const guardVerb: Verb = {
@@ -112,6 +114,8 @@ export async function handleEvent(
   }
   if (stopAlreadyContinued(payload)) return allowAnswer(agent, kind);
   try {
+    // Loaded on demand: only Stop needs the spec runner, and every PreToolUse call pays for what it loads.
+    const { brokenAffectedSpecs } = await import('../guard/stopCheck.js');
     const verdict = await brokenAffectedSpecs(workspaceDir);
     return verdict.broken.length > 0 ? keepWorkingAnswer(agent, verdict.reason) : allowAnswer(agent, kind);
   } catch (error) {
@@ -124,14 +128,34 @@ export async function handleEvent(
 async function install(what: string, projectDir: string, command: string | undefined): Promise<number> {
   if (!(INSTALL_TARGETS as readonly string[]).includes(what))
     return bad(`--install must be one of ${INSTALL_TARGETS.join(', ')}, got '${what}'`);
-  const weaveCommand =
-    command ?? `${shellQuote(process.execPath)} ${shellQuote(path.resolve(process.argv[1] ?? 'weave'))}`;
   try {
-    const result = await installHooks(what as InstallTarget, path.resolve(projectDir), weaveCommand);
+    const result = await installHooks(
+      what as InstallTarget,
+      path.resolve(projectDir),
+      startCommands(command),
+    );
     process.stdout.write(`${result.summary}\n`);
     return 0;
   } catch (error) {
     if (error instanceof InstallError) return bad(error.message);
     throw error;
   }
+}
+
+/**
+ * How installed hooks start Weave. `--command CMD`: `CMD check …` and `CMD guard --agent …`. By default this Node
+ * and this CLI by absolute path (works at once), with the agent hooks on the small guard bundle beside it
+ * (dist/guard.js), which starts faster than the full CLI on every tool call.
+ */
+function startCommands(command: string | undefined): StartCommands {
+  if (command !== undefined) return { weave: command, guard: `${command} guard` };
+  const node = shellQuote(process.execPath);
+  const cli = path.resolve(process.argv[1] ?? 'weave');
+  const guardBundle = path.join(path.dirname(cli), 'guard.js');
+  return {
+    weave: `${node} ${shellQuote(cli)}`,
+    guard: existsSync(guardBundle)
+      ? `${node} ${shellQuote(guardBundle)}`
+      : `${node} ${shellQuote(cli)} guard`,
+  };
 }

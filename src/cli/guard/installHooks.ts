@@ -1,5 +1,5 @@
 // `weave guard --install AGENT`: merges Weave's hooks into the project's hook configuration. Other hooks and
-// other settings are kept as they are; Weave's own entries are recognised by `guard --agent AGENT` in their
+// other settings are kept as they are; Weave's own entries are recognised by `guard` and `--agent AGENT` in their
 // command, so installing twice changes nothing (and re-installing from another path only updates Weave's own
 // command). A configuration file that is not valid JSON is reported and left untouched.
 //   claude-code  .claude/settings.json   hooks.PreToolUse (Edit|Write|MultiEdit|NotebookEdit|Bash) + hooks.Stop
@@ -18,6 +18,12 @@ export class InstallError extends Error {
   override name = 'InstallError';
 }
 
+/** Shell command prefixes: `weave` runs verbs (`… check --affected`), `guard` takes `--agent AGENT`. */
+export interface StartCommands {
+  weave: string;
+  guard: string;
+}
+
 export interface InstallResult {
   file: string;
   /** False when everything was already in place. */
@@ -33,10 +39,10 @@ const GIT_MARKER = '# weave guard: pre-commit';
 export async function installHooks(
   target: InstallTarget,
   projectDir: string,
-  weaveCommand: string,
+  commands: StartCommands,
 ): Promise<InstallResult> {
-  if (target === 'git') return installGitHook(projectDir, weaveCommand);
-  const guard = `${weaveCommand} guard --agent ${target}`;
+  if (target === 'git') return installGitHook(projectDir, commands.weave);
+  const guard = `${commands.guard} --agent ${target}`;
   if (target === 'cursor') {
     const file = path.join(projectDir, '.cursor', 'hooks.json');
     return mergeJson(file, (config) => {
@@ -99,7 +105,7 @@ async function mergeJson(file: string, merge: (config: Json) => boolean): Promis
 }
 
 function isOurs(command: unknown, target: string): boolean {
-  return typeof command === 'string' && command.includes(`guard --agent ${target}`);
+  return typeof command === 'string' && command.includes('guard') && command.endsWith(`--agent ${target}`);
 }
 
 /** Claude Code / Codex shape: [{matcher?, hooks: [{type: 'command', command, timeout}]}]. */

@@ -2,8 +2,8 @@
 // Copilot agent mode and chat can call #weaveCheck and friends. Names, descriptions and input schemas come from
 // src/mcp/toolSchemas.ts (the same zod schemas the MCP server uses); the work is src/mcp/weaveTools.ts, except
 // weave_check, which runs through CheckService so that diagnostics, Test Explorer and the status bar show it too.
-// Workspace trust: in an untrusted folder the tools that run spec tests refuse (they throw, which VS Code hands to
-// the model as the tool's error); the others only read.
+// Workspace trust: in an untrusted folder the tools that run spec tests (or git) refuse (they throw, which VS Code
+// hands to the model as the tool's error); listing the specs reads files only.
 import * as vscode from 'vscode';
 import { WEAVE_TOOLS, type WeaveToolDefinition, type WeaveToolName } from '../mcp/toolSchemas';
 import {
@@ -32,10 +32,10 @@ export function registerLanguageModelTools(ctx: LmToolContext): vscode.Disposabl
   const workspaceDir = ctx.store.folder.uri.fsPath;
   const policy = (): RunPolicy => ({ allowed: vscode.workspace.isTrusted, reason: UNTRUSTED_REASON });
   const handlers: Record<WeaveToolName, Invoke> = {
-    weave_list_specs: () => listSpecs(workspaceDir),
+    weave_list_specs: () => listSpecs(workspaceDir, policy()),
     weave_check: (input: { only?: string[]; affected?: boolean }, signal) =>
       checkInEditor(ctx, input, signal),
-    weave_affected: (input: { since?: string }) => affectedSpecs(workspaceDir, input),
+    weave_affected: (input: { since?: string }) => affectedSpecs(workspaceDir, input, policy()),
     weave_blame: (input: { spec: string }, signal) =>
       blameBrokenSpec(workspaceDir, input, { policy: policy(), signal }),
   };

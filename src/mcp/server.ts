@@ -45,10 +45,10 @@ export function createWeaveMcpServer(options: WeaveMcpServerOptions): McpServer 
     return next;
   };
   const handlers: Record<WeaveToolName, Handler> = {
-    weave_list_specs: () => listSpecs(workspaceDir),
+    weave_list_specs: () => listSpecs(workspaceDir, policy),
     weave_check: (input, signal) =>
       serialised(() => checkSpecs(workspaceDir, input as never, { policy, signal })),
-    weave_affected: (input) => affectedSpecs(workspaceDir, input as never),
+    weave_affected: (input) => affectedSpecs(workspaceDir, input as never, policy),
     weave_blame: (input, signal) =>
       serialised(() => blameBrokenSpec(workspaceDir, input as never, { policy, signal })),
   };

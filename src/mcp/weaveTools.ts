@@ -30,16 +30,19 @@ export interface ToolOutput<T> {
 }
 
 export interface RunPolicy {
-  /** Whether spec tests may run (workspace trust). */
+  /**
+   * Whether Weave may run anything from the workspace (workspace trust): spec tests, and git, whose repository
+   * config can name commands (core.fsmonitor, diff drivers). When not, only files are read.
+   */
   allowed: boolean;
   /** Why not, when not allowed. */
   reason: string;
 }
 
 export const NO_RUN_REASON =
-  'Weave refuses to run spec tests here: this workspace is not trusted for running (weave mcp --no-run, or an ' +
-  'untrusted VS Code folder). A spec test is a shell command from the workspace. weave_list_specs and ' +
-  'weave_affected still work; ask the user to trust the folder to check constraints.';
+  'Weave refuses to run spec tests (or git) here: this workspace is not trusted for running (weave mcp ' +
+  '--no-run). A spec test is a shell command from the workspace. weave_list_specs still works; ask the user to ' +
+  'trust the folder to check constraints.';
 
 const FAILING: ReadonlySet<Verdict> = new Set(['fail', 'error', 'blocked', 'flaky']);
 /** Lines of a failing test's output shown per spec. */
@@ -69,17 +72,25 @@ export interface ListSpecsResult {
   interactionsUnavailable?: string;
 }
 
-export async function listSpecs(workspaceDir: string): Promise<ToolOutput<ListSpecsResult>> {
+export async function listSpecs(
+  workspaceDir: string,
+  policy: RunPolicy,
+): Promise<ToolOutput<ListSpecsResult>> {
   const loaded = await loadSpecFile(workspaceDir);
   if (!loaded.ok) throw specFileRefusal(new SpecLoadError(loaded.file, loaded.problems));
   const { specFile } = loaded;
   let potential: PotentialInteraction[] = [];
   let interactionsUnavailable: string | undefined;
-  try {
-    const ws = await loadIntelWorkspace(workspaceDir);
-    potential = staticCoupling({ ...ws, workspaceDir: ws.workspaceDir }).potential;
-  } catch (error) {
-    interactionsUnavailable = `the code index could not be built: ${messageOf(error)}`;
+  if (!policy.allowed) {
+    // The index lists files with git: not in a workspace that is not trusted for running.
+    interactionsUnavailable = 'not computed: the workspace is not trusted for running (the index uses git)';
+  } else {
+    try {
+      const ws = await loadIntelWorkspace(workspaceDir);
+      potential = staticCoupling({ ...ws, workspaceDir: ws.workspaceDir }).potential;
+    } catch (error) {
+      interactionsUnavailable = `the code index could not be built: ${messageOf(error)}`;
+    }
   }
   const runs = await listRuns(workspaceDir);
   const specs = specFile.specs.map((spec): ListedSpec => {
@@ -277,7 +288,10 @@ export interface AffectedToolResult {
 export async function affectedSpecs(
   workspaceDir: string,
   input: AffectedInput,
+  policy: RunPolicy,
 ): Promise<ToolOutput<AffectedToolResult>> {
+  // The changes come from git, which an untrusted repository's config can make run commands.
+  if (!policy.allowed) throw new ToolRefusal(policy.reason);
   try {
     const r = await selectAffected({ workspaceDir, since: input.since ?? 'HEAD' });
     const structured: AffectedToolResult = {

@@ -22,8 +22,9 @@ Options:
   --workspace DIR  the workspace folder (default: the current directory)
   --trust          let weave_check and weave_blame run spec tests (the default: you configured this server
                    for your folder, as you would run 'weave check' there)
-  --no-run         refuse weave_check and weave_blame (they run shell commands from the folder); listing specs
-                   and affected specs still work. VS Code passes it for an untrusted folder.
+  --no-run         run nothing from the folder: weave_check and weave_blame (spec tests are shell commands)
+                   and weave_affected (git, whose repository config can run commands) are refused;
+                   weave_list_specs still reads the specs. VS Code passes it for an untrusted folder.
   -h, --help       show this help
 
 Example client configuration (Claude Code, .mcp.json):

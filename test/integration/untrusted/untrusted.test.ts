@@ -66,9 +66,9 @@ suite('untrusted folder', () => {
 });
 
 suite('tools for other agents (untrusted)', () => {
-  test('the check and blame Language Model Tools refuse; listing specs still works', async () => {
+  test('the check, blame and affected Language Model Tools refuse; listing specs still works', async () => {
     await weaveApi();
-    for (const name of ['weave_check', 'weave_blame']) {
+    for (const name of ['weave_check', 'weave_blame', 'weave_affected']) {
       const input = name === 'weave_blame' ? { spec: 'add-works' } : {};
       await assert.rejects(
         Promise.resolve(vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined })),

@@ -159,7 +159,7 @@ describe('weave mcp over stdio', () => {
     assert.match(trusted.stderr(), /weave mcp: serving /);
   });
 
-  test('--no-run: checks and blame are refused, reading still works', async () => {
+  test('--no-run: checks, blame and affected (git) are refused, reading the specs still works', async () => {
     const untrusted = await connect(workspace, '--no-run');
     try {
       const check = await call(untrusted.client, 'weave_check', {});
@@ -167,8 +167,14 @@ describe('weave mcp over stdio', () => {
       assert.match(textOf(check), /refuses to run spec tests/);
       const blame = await call(untrusted.client, 'weave_blame', { spec: 'add-works' });
       assert.equal(blame.isError, true);
+      const affected = await call(untrusted.client, 'weave_affected', {});
+      assert.equal(affected.isError, true, 'git is not run either');
       const list = await call(untrusted.client, 'weave_list_specs', {});
       assert.notEqual(list.isError, true);
+      assert.match(
+        (list.structuredContent as { interactionsUnavailable?: string }).interactionsUnavailable ?? '',
+        /not trusted/,
+      );
     } finally {
       await untrusted.client.close();
     }

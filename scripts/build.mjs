@@ -87,6 +87,9 @@ if (fs.existsSync(path.join(root, 'media/src/main.ts'))) {
     logLevel: 'warning',
   });
 }
+// Runner hooks Weave injects into spec test commands (src/core/check/evidence), found at run time next to the
+// bundles: the Node.js hook and the pytest plugin with the entry point pytest discovers it by.
+fs.cpSync(path.join(root, 'resources/evidence'), path.join(root, 'dist/evidence'), { recursive: true });
 const codicons = path.dirname(require.resolve('@vscode/codicons/dist/codicon.css'));
 fs.mkdirSync(path.join(root, 'dist/codicons'), { recursive: true });
 for (const f of ['codicon.css', 'codicon.ttf'])

@@ -42,7 +42,8 @@ export function renderSpecList(state: ParsedPanelState, actions: ListActions): H
           h('span', { class: 'spec-id' }, spec.id),
         ),
         h('div', { class: 'spec-title' }, spec.title, ' ', h('span', { class: 'spec-kind' }, spec.kind)),
-        firstLine && status !== 'pass' ? h('div', { class: 'spec-reason', title: detail }, firstLine) : null,
+        // A pass carries a reason only when it is unverified (no test result seen): worth showing.
+        firstLine ? h('div', { class: 'spec-reason', title: detail }, firstLine) : null,
         spec.anchors.length
           ? h(
               'ul',

@@ -3,7 +3,17 @@
 import type { ParsedPanelState } from '../../src/protocol';
 
 export type SpecStatus =
-  'pass' | 'fail' | 'error' | 'blocked' | 'skipped' | 'flaky' | 'broken' | 'fixed' | 'running' | 'unchecked';
+  | 'pass'
+  | 'fail'
+  | 'error'
+  | 'blocked'
+  | 'skipped'
+  | 'flaky'
+  | 'tampered'
+  | 'broken'
+  | 'fixed'
+  | 'running'
+  | 'unchecked';
 
 export const STATUS_LOOK: Record<SpecStatus, { icon: string; label: string }> = {
   pass: { icon: 'pass', label: 'pass' },
@@ -12,6 +22,7 @@ export const STATUS_LOOK: Record<SpecStatus, { icon: string; label: string }> = 
   blocked: { icon: 'circle-slash', label: 'blocked' },
   skipped: { icon: 'debug-step-over', label: 'skipped' },
   flaky: { icon: 'question', label: 'flaky' },
+  tampered: { icon: 'shield', label: 'tampered' },
   broken: { icon: 'flame', label: 'broken' },
   fixed: { icon: 'check-all', label: 'fixed' },
   running: { icon: 'loading', label: 'running' },

@@ -1,5 +1,6 @@
 // `weave` command line: one table of verbs over the core. Each verb lives in ./commands/<verb>.ts and
 // returns its exit code: 0 all good, 1 something failed / broke / errored, 2 bad input (specs file, flags).
+import { handleClosedOutput, isOutputClosed } from './interrupt';
 import { verbs } from './verbs';
 
 async function main(argv: string[]): Promise<number> {
@@ -38,11 +39,16 @@ function usage(): string {
 
 declare const WEAVE_VERSION: string;
 
+handleClosedOutput();
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
   (error: unknown) => {
+    if (isOutputClosed()) {
+      process.exitCode = 1;
+      return;
+    }
     // A bug, not bad input: say so plainly, with the stack only when asked.
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`weave: internal error: ${message}\n`);

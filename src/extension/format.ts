@@ -24,8 +24,19 @@ export function isViolation(result: SpecResult, report: ChangesView | undefined)
     result.verdict === 'fail' ||
     result.verdict === 'error' ||
     result.verdict === 'flaky' ||
+    result.verdict === 'tampered' ||
     isBroken(result, report)
   );
+}
+
+/** A pass that rests on the exit code alone: no test result was seen (the reason says so). */
+export function isUnverifiedPass(result: SpecResult): boolean {
+  return result.verdict === 'pass' && result.evidence === 'exit-code';
+}
+
+/** The Test Explorer's description of a spec: its id, plus a marker when its pass is unverified. */
+export function testItemDescription(result: SpecResult | undefined, id: string): string {
+  return result && isUnverifiedPass(result) ? `${id} · unverified` : id;
 }
 
 /** "abc1234" for a commit, the ref when one was asked for, else the run id; undefined without a baseline. */
@@ -131,10 +142,11 @@ export function statusText(counts: RunCounts): string {
   return base;
 }
 
-const VERDICT_ORDER: Verdict[] = ['fail', 'error', 'flaky', 'blocked', 'skipped', 'pass'];
+const VERDICT_ORDER: Verdict[] = ['tampered', 'fail', 'error', 'flaky', 'blocked', 'skipped', 'pass'];
 /** One line per verdict for the status bar tooltip and the log, most urgent first. */
 export function verdictSummary(results: readonly SpecResult[]): string {
-  return VERDICT_ORDER.map((v) => [v, results.filter((r) => r.verdict === v).map((r) => r.id)] as const)
+  const label = (r: SpecResult): string => (isUnverifiedPass(r) ? `${r.id} (unverified)` : r.id);
+  return VERDICT_ORDER.map((v) => [v, results.filter((r) => r.verdict === v).map(label)] as const)
     .filter(([, ids]) => ids.length > 0)
     .map(([v, ids]) => `${v}: ${ids.join(', ')}`)
     .join('\n');

@@ -1,6 +1,7 @@
 // The `weave.*` settings (package.json `contributes.configuration`), read fresh on every use so a change
 // applies to the next check without a reload.
 import * as vscode from 'vscode';
+import type { ContainmentRequest } from '../core/sandbox/containment';
 
 export interface WeaveSettings {
   /** 0 = the engine's default (one per CPU core). */
@@ -22,4 +23,14 @@ export function readSettings(scope?: vscode.ConfigurationScope): WeaveSettings {
     failureLines: Math.min(20, Math.max(1, Math.floor(config.get<number>('failureLines', 3)))),
     timeoutSeconds: Math.min(86_400, Math.max(0, config.get<number>('timeoutSeconds', 0))),
   };
+}
+
+/**
+ * Containment of agent runs. Machine-scoped in the manifest so a workspace's own settings cannot turn the
+ * sandbox off for the user.
+ */
+export function readContainmentSettings(): ContainmentRequest {
+  const config = vscode.workspace.getConfiguration('weave.sandbox');
+  const network = config.get<string>('network', 'none') === 'host' ? 'host' : 'none';
+  return { network, ...(config.get<boolean>('allowUnsandboxed', false) ? { allowUnsandboxed: true } : {}) };
 }

@@ -7,7 +7,7 @@ import type { Spec, SpecKind } from '../core/spec/schema';
 import type { AffectedSelector } from './affected';
 import type { CheckOutcome, CheckService } from './checks';
 import type { CheckDiagnostics } from './diagnostics';
-import { isViolation, violationMessage } from './format';
+import { isViolation, testItemDescription, violationMessage } from './format';
 import { readSettings } from './settings';
 import type { LoadedSpecs, SpecStore } from './specStore';
 import { UNTRUSTED_REASON } from './trust';
@@ -198,6 +198,7 @@ export class SpecTests implements vscode.Disposable {
         if (location) m.location = location;
         return m;
       };
+      item.description = testItemDescription(result, result.id);
       if (result.verdict === 'pass' && !isViolation(result, outcome.report))
         run.passed(item, result.durationMs);
       else if (result.verdict === 'error') run.errored(item, message(), result.durationMs);

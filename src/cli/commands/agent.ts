@@ -1,6 +1,7 @@
 // `weave agent`: runs a coding agent (any OpenAI-compatible endpoint) against every spec at once, against one
 // spec, or as the interaction matrix. Progress goes to stderr; the verdict table, review and patch (or the
 // matrix) to stdout, or one JSON document with --json.
+import { trapInterrupts } from '../interrupt';
 import path from 'node:path';
 import {
   createModelClient,
@@ -16,7 +17,10 @@ import {
   type AgentRunResult,
   type AgentBudgets,
 } from '../../core/agent/runAgent';
-import { applyPatchToWorkspace, PatchApplyError } from '../../core/agent/workspacePatch';
+import { applyAgentResult, applyRefusal } from '../../core/agent/applyPolicy';
+import type { ContainmentRequest } from '../../core/sandbox/containment';
+import { gitRoot, headCommit } from '../../core/git/git';
+import { PatchApplyError } from '../../core/agent/workspacePatch';
 import { loadSpecFile } from '../../core/spec/load';
 import { formatProblem } from '../../core/spec/problems';
 import { parseVerbFlags } from '../flags';
@@ -50,7 +54,10 @@ Budgets (per agent run):
 Options:
   --workspace DIR       the workspace folder (default: the current directory)
   --concurrency N       agent runs at once for --matrix (default 2)
-  --apply               apply the patch to your files (refused unless it applies cleanly)
+  --apply               apply the patch to your files (refused unless it applies cleanly, and always refused
+                        when a spec run tampered with protected files or the review found a violation)
+  --network none|host   network for spec runs inside the sandbox (default none: a private loopback only)
+  --no-sandbox          run the agent's code WITHOUT the OS sandbox (explicit opt-out; results say so)
   --no-review           skip the model review (the deterministic checks still run)
   --json                print one JSON document instead of tables
   -h, --help            show this help
@@ -83,6 +90,8 @@ export const agentVerb: Verb = {
       'timeout-seconds': { type: 'string' },
       concurrency: { type: 'string' },
       apply: { type: 'boolean', default: false },
+      'no-sandbox': { type: 'boolean', default: false },
+      network: { type: 'string', default: 'none' },
       'no-review': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     });
@@ -96,6 +105,12 @@ export const agentVerb: Verb = {
     if (flags.matrix && flags.apply)
       return fail('--apply applies one run’s patch: use it with --all or --spec, not --matrix');
 
+    if (flags.network !== 'none' && flags.network !== 'host')
+      return fail(`--network must be 'none' or 'host' (got '${flags.network}')`);
+    const containment: ContainmentRequest = {
+      network: flags.network,
+      ...(flags['no-sandbox'] ? { forceUnsandboxed: true } : {}),
+    };
     const numbers: Partial<AgentBudgets> & { concurrency?: number } = {};
     for (const [flag, key] of [
       ['max-steps', 'maxSteps'],
@@ -125,6 +140,10 @@ export const agentVerb: Verb = {
     }
     if (specFile.specs.length === 0)
       return fail('the spec file has no specs: nothing for the agent to satisfy');
+    if ((await gitRoot(workspaceDir)) !== null && (await headCommit(workspaceDir)) === null)
+      return fail(
+        'the repository has no commits yet: commit your work first (the agent starts from HEAD plus your changes)',
+      );
 
     const model = flags.model ?? process.env.WEAVE_MODEL;
     if (!model) return fail('no model: pass --model NAME or set WEAVE_MODEL');
@@ -139,13 +158,8 @@ export const agentVerb: Verb = {
       throw error;
     }
 
-    const abort = new AbortController();
-    const onSignal = (): void => {
-      process.stderr.write('\nweave agent: cancelling (removing worktrees)…\n');
-      abort.abort();
-    };
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    const interrupt = trapInterrupts('agent', 'cancelling (stopping the model, removing checkouts)…');
+    const abort = { signal: interrupt.signal };
     const common = {
       workspaceDir,
       specFile,
@@ -154,6 +168,7 @@ export const agentVerb: Verb = {
       signal: abort.signal,
       onProgress: printProgress,
       secrets: [apiKey],
+      containment,
     };
     try {
       if (flags.matrix) {
@@ -162,18 +177,24 @@ export const agentVerb: Verb = {
         else process.stdout.write(formatMatrix(matrix));
         const modelError = matrix.runs.find((r) => r.stopReason === 'model-error');
         if (modelError?.error) process.stderr.write(`weave agent: ${modelError.error}\n`);
-        return modelError || abort.signal.aborted ? 1 : 0;
+        // Unsolved together, or runs that could not show anything: the user must not read this as "all fine".
+        const conclusive = matrix.inconclusive.length === 0 && matrix.unsolvedTogether.length === 0;
+        return modelError || abort.signal.aborted || !conclusive ? 1 : 0;
       }
       const target =
         flags.spec !== undefined ? { kind: 'spec' as const, id: flags.spec } : { kind: 'all' as const };
       const result = await runAgent({ ...common, target, modelReview: !flags['no-review'] });
-      let applied: 'applied' | 'not-applied' | 'nothing' | undefined;
+      let applied: 'applied' | 'not-applied' | 'refused' | 'nothing' | undefined;
       let applyError: string | undefined;
+      const refusal = applyRefusal(result);
       if (flags.apply) {
         if (result.patch.trim() === '') applied = 'nothing';
-        else {
+        else if (refusal) {
+          applied = 'refused';
+          applyError = refusal;
+        } else {
           try {
-            await applyPatchToWorkspace(workspaceDir, result.patch);
+            await applyAgentResult(workspaceDir, result);
             applied = 'applied';
           } catch (error) {
             if (!(error instanceof PatchApplyError)) throw error;
@@ -189,10 +210,11 @@ export const agentVerb: Verb = {
       }
       if (result.error) process.stderr.write(`weave agent: ${result.error}\n`);
       if (applyError) process.stderr.write(`weave agent: ${applyError}\n`);
-      return succeeded(result, target) && applied !== 'not-applied' ? 0 : 1;
+      return succeeded(result, target) && applied !== 'not-applied' && applied !== 'refused' && !refusal
+        ? 0
+        : 1;
     } finally {
-      process.removeListener('SIGINT', onSignal);
-      process.removeListener('SIGTERM', onSignal);
+      interrupt.dispose();
     }
   },
 };
@@ -219,11 +241,13 @@ function formatRun(result: AgentRunResult, workspaceDir: string, applied: string
   lines.push(`${'spec'.padEnd(width)}  before   →  after`);
   for (const v of result.verdicts) {
     const mark =
-      v.before === 'pass' && v.after !== 'pass'
-        ? '  BROKEN'
-        : v.before !== 'pass' && v.after === 'pass'
-          ? '  fixed'
-          : '';
+      v.after === 'tampered'
+        ? '  TAMPERED'
+        : v.before === 'pass' && v.after !== 'pass'
+          ? '  BROKEN'
+          : v.before !== 'pass' && v.after === 'pass'
+            ? '  fixed'
+            : '';
     const review = result.modelReview?.ok ? result.modelReview.specs.find((s) => s.id === v.id) : undefined;
     lines.push(
       `${v.id.padEnd(width)}  ${v.before.padEnd(7)}  →  ${v.after.padEnd(7)}${mark}${review ? `  review: ${review.verdict} — ${review.evidence}` : ''}`,
@@ -235,6 +259,15 @@ function formatRun(result: AgentRunResult, workspaceDir: string, applied: string
       `${result.usage.totalTokens.toLocaleString('en')} tokens, ${(result.durationMs / 1000).toFixed(1)} s`,
   );
   if (result.finishSummary) lines.push(`Agent's summary: ${result.finishSummary}`);
+  lines.push(
+    result.sandboxed
+      ? 'Sandbox: every spec run was contained (bubblewrap: own checkout, no network, private PID namespace).'
+      : `Sandbox: NONE — ${result.unsandboxedReason ?? 'unsandboxed'}; the agent's code ran with your permissions.`,
+  );
+  if (result.tamperedSpecs.length > 0)
+    lines.push(
+      `Tampering: spec runs changed protected files (${result.tamperedSpecs.join(', ')}); they were restored.`,
+    );
   if (result.modelReview && !result.modelReview.ok)
     lines.push(`Model review unavailable: ${result.modelReview.error}`);
   if (result.findings.length > 0) {
@@ -254,6 +287,8 @@ function formatRun(result: AgentRunResult, workspaceDir: string, applied: string
     if (applied === 'applied') lines.push('Applied to your workspace.');
     else if (applied === 'not-applied')
       lines.push('NOT applied: it does not apply cleanly to your workspace any more.');
+    else if (applied === 'refused' || applyRefusal(result))
+      lines.push(`NOT applicable: ${applyRefusal(result) ?? ''}.`, '', result.patch.trimEnd());
     else lines.push('Not applied (use --apply, or `git apply` the patch file).', '', result.patch.trimEnd());
   }
   return lines.join('\n') + '\n';

@@ -1,4 +1,5 @@
 // `weave blame SPEC`: which edit broke a spec, by delta debugging over the diff hunks in a scratch worktree.
+import { trapInterrupts } from '../interrupt';
 import path from 'node:path';
 import { BlameError, blameSpec, DEFAULT_BLAME_MAX_RUNS } from '../../core/intel/blame';
 import { indexWorkspace } from '../../core/intel/workspace';
@@ -65,9 +66,8 @@ export const blameVerb: Verb = {
       );
       return 2;
     }
-    const controller = new AbortController();
-    const onSigint = (): void => controller.abort();
-    process.once('SIGINT', onSigint);
+    const interrupt = trapInterrupts('blame', 'stopping (killing test runs, removing checkouts)…');
+    const controller = { signal: interrupt.signal };
     const workspaceDir = path.resolve(flags.workspace);
     try {
       const result = await blameSpec({
@@ -109,7 +109,7 @@ export const blameVerb: Verb = {
       }
       return reportInputError('blame', error);
     } finally {
-      process.removeListener('SIGINT', onSigint);
+      interrupt.dispose();
     }
   },
 };

@@ -1,7 +1,8 @@
 // `weave check`: runs every spec's test, prints a table with each verdict and its change against the baseline,
 // records the run, and exits 0 (all pass, nothing broken), 1 (something failed / broke / errored) or 2 (bad
 // spec file or flags). Machine outputs: --json (one document), --junit FILE, --github (Actions annotations).
-import { promises as fs } from 'node:fs';
+import { trapInterrupts } from '../interrupt';
+import { constants as fsConstants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { checkWorkspace, type CheckProgress, type CheckResult } from '../../core/check/checkWorkspace';
 import { toJUnitXml } from '../../core/check/junit';
@@ -21,9 +22,13 @@ Runs the test of every spec in .weave/specs.json (in parallel, dependencies firs
 (pass, fail, error, blocked, skipped, flaky) and its change against the baseline (broken = pass → fail,
 fixed = fail → pass), and records the run in .weave/runs/.
 
-A spec passes only if its command exits 0 AND, when the output ends with a known test runner's summary
-(node:test, mocha, vitest, jest, pytest, go test, cargo test, TAP), at least one test ran. A command that
-exits 0 without printing any known summary passes on its exit code alone.
+A spec passes only if its command exits 0, no test failed and at least one test ran. What the tests did is
+learnt from the test runner itself where Weave can hook it (node:test, mocha, pytest: this sees through
+'| tail', '|| true' and 'a; b'), else from every summary the output shows (node:test, mocha, vitest, jest,
+pytest, unittest, go test, cargo test, JUnit XML, JSON reporters, TAP). A listing or dry run (pytest --co,
+mocha --dry-run, cargo test --no-run) is "ran no test". A command whose output shows no test result at all
+passes on its exit code alone and says so: "pass  unverified: no test result seen". --json gives each result's
+"evidence": runner, summary or exit-code.
 
 The baseline is the latest run recorded on a clean tree (no uncommitted change in the workspace folder), or,
 with --baseline-ref, a run of the current specs and spec test files on a throw-away git worktree of REF.
@@ -115,13 +120,13 @@ export const checkVerb: Verb = {
       }
     }
 
-    const controller = new AbortController();
-    const onInterrupt = (): void => {
-      process.stderr.write('\nweave check: stopping (killing running tests)…\n');
-      controller.abort();
-    };
-    process.once('SIGINT', onInterrupt);
-    process.once('SIGTERM', onInterrupt);
+    if (flags.junit !== undefined) {
+      const problem = await unwritableReason(path.resolve(flags.junit));
+      if (problem !== undefined) return bad(`--junit ${flags.junit}: ${problem}; nothing was run`);
+    }
+
+    const interrupt = trapInterrupts('check', 'stopping (killing running tests)…');
+    const controller = { signal: interrupt.signal };
     const progress = ProgressLine.create();
     let result: CheckResult;
     try {
@@ -148,12 +153,12 @@ export const checkVerb: Verb = {
       throw error;
     } finally {
       progress?.clear();
-      process.removeListener('SIGINT', onInterrupt);
-      process.removeListener('SIGTERM', onInterrupt);
+      interrupt.dispose();
     }
 
     for (const warning of result.warnings)
       process.stderr.write(`${formatProblem({ ...warning, file: shortPath(warning.file) })}\n`);
+    for (const warning of result.runStoreWarnings) process.stderr.write(`weave check: warning: ${warning}\n`);
     if (flags.junit !== undefined) {
       await fs.writeFile(
         path.resolve(flags.junit),
@@ -167,16 +172,32 @@ export const checkVerb: Verb = {
       process.stdout.write(renderReport(result, colours(process.stdout.isTTY === true)));
     }
     if (flags.github) process.stdout.write(githubAnnotations(result));
-    if (controller.signal.aborted) return 130;
+    if (controller.signal.aborted) return interrupt.exitCode() ?? 130;
     return checkFailed(result) ? 1 : 0;
   },
 };
+
+/** Why the report could not be written to `file`, checked before any test runs (and without creating it). */
+async function unwritableReason(file: string): Promise<string | undefined> {
+  const stat = await fs.stat(file).catch(() => undefined);
+  if (stat?.isDirectory()) return 'is a folder';
+  try {
+    await fs.access(stat ? file : path.dirname(file), fsConstants.W_OK);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return `folder ${path.dirname(file)} does not exist`;
+    return code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+      ? 'not writable'
+      : (error as Error).message;
+  }
+}
 
 function wholeNumber(text: string): number | null {
   return /^\d+$/.test(text) && Number(text) >= 1 ? Number(text) : null;
 }
 
-const FAILING: ReadonlySet<Verdict> = new Set(['fail', 'error', 'blocked', 'flaky']);
+const FAILING: ReadonlySet<Verdict> = new Set(['fail', 'error', 'blocked', 'flaky', 'tampered']);
 
 function checkFailed(result: CheckResult): boolean {
   return (
@@ -215,6 +236,7 @@ function colours(enabled: boolean): Colours {
     blocked: 33,
     skipped: 90,
     flaky: 35,
+    tampered: 41,
   };
   return {
     verdict: (v, text) => paint(verdictCode[v], text),
@@ -263,7 +285,11 @@ function renderReport(result: CheckResult, c: Colours): string {
   const details = run.results
     .filter(
       (r) =>
-        (r.verdict === 'fail' || r.verdict === 'error' || r.verdict === 'flaky') && r.output.trim() !== '',
+        (r.verdict === 'fail' ||
+          r.verdict === 'error' ||
+          r.verdict === 'flaky' ||
+          r.verdict === 'tampered') &&
+        r.output.trim() !== '',
     )
     .map(
       (r) =>
@@ -276,10 +302,12 @@ function summaryLine(result: CheckResult): string {
   const { run, report } = result;
   const counts = new Map<Verdict, number>();
   for (const r of run.results) counts.set(r.verdict, (counts.get(r.verdict) ?? 0) + 1);
-  const order: Verdict[] = ['pass', 'fail', 'error', 'blocked', 'flaky', 'skipped'];
+  const order: Verdict[] = ['pass', 'fail', 'error', 'tampered', 'blocked', 'flaky', 'skipped'];
+  const unverified = run.results.filter((r) => r.verdict === 'pass' && r.evidence === 'exit-code').length;
   const tally = order.filter((v) => counts.has(v)).map((v) => `${counts.get(v)} ${v}`);
   const seconds = formatSeconds(Date.parse(run.finishedAt) - Date.parse(run.startedAt));
-  const head = `${run.results.length} spec${run.results.length === 1 ? '' : 's'}: ${tally.join(', ') || 'none run'} in ${seconds}`;
+  const unverifiedNote = unverified > 0 ? ` (${unverified} pass unverified: no test result seen)` : '';
+  const head = `${run.results.length} spec${run.results.length === 1 ? '' : 's'}: ${tally.join(', ') || 'none run'} in ${seconds}${unverifiedNote}`;
   const changes = Object.values(report.changes);
   const broken = changes.filter((c) => c === 'broken').length;
   const fixed = changes.filter((c) => c === 'fixed').length;
@@ -338,7 +366,8 @@ function githubAnnotations(result: CheckResult): string {
 }
 
 function annotationLevel(r: SpecResult, change: Change | undefined): 'error' | 'warning' | undefined {
-  if (r.verdict === 'fail' || r.verdict === 'error' || change === 'broken') return 'error';
+  if (r.verdict === 'fail' || r.verdict === 'error' || r.verdict === 'tampered' || change === 'broken')
+    return 'error';
   if (r.verdict === 'blocked' || r.verdict === 'flaky') return 'warning';
   return undefined;
 }

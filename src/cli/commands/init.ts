@@ -6,15 +6,20 @@ import { detectTestRunner, starterSpecText } from '../../core/spec/starter';
 import { parseVerbFlags } from '../flags';
 import type { Verb } from '../verb';
 
-const HELP = `Usage: weave init [--workspace DIR] [--force]
+const HELP = `Usage: weave init [--workspace DIR] [--force] [--per-file]
 
-Writes a starter .weave/specs.json with one spec that runs the project's own test suite, detecting the test
-runner from package.json (node:test, mocha, vitest, jest), pyproject.toml / pytest.ini (pytest), go.mod
-(go test) or Cargo.toml (cargo test). Also writes .weave/.gitignore so run history (.weave/runs/) is never
-committed. Edit the file, then run 'weave validate' and 'weave check'.
+Writes a starter .weave/specs.json with one spec that runs the project's own test suite and lists its test
+files, detecting how the project runs its tests: package.json ('npm test' for a real test script, else a
+node:test / mocha / vitest / jest dependency), Python (pytest when pytest.ini, .pytest.ini, pyproject.toml,
+setup.cfg, tox.ini, requirements or conftest.py name it, else unittest for unittest.TestCase tests; the
+environment from tox.ini's [testenv] setenv, PYTHONPATH=src for a src layout; the first of .venv/bin/python,
+venv/bin/python, python3, /usr/bin/python3, python that can import pytest), go.mod (go test) or Cargo.toml
+(cargo test). Also writes .weave/.gitignore so run history (.weave/runs/) is never committed. Edit the file,
+then run 'weave validate' and 'weave check'.
 
 Options:
   --workspace DIR  the workspace folder (default: the current directory)
+  --per-file       one spec per test file (when the runner can run a single file)
   --force          overwrite an existing .weave/specs.json
   -h, --help       show this help
 
@@ -30,6 +35,7 @@ export const initVerb: Verb = {
     const flags = parseVerbFlags('init', args, {
       workspace: { type: 'string', default: '.' },
       force: { type: 'boolean', default: false },
+      'per-file': { type: 'boolean', default: false },
     });
     if (flags === undefined) return 2;
     const workspaceDir = path.resolve(flags.workspace);
@@ -53,7 +59,7 @@ export const initVerb: Verb = {
     }
 
     const detected = await detectTestRunner(workspaceDir);
-    const text = starterSpecText(detected);
+    const text = starterSpecText(detected, { perFile: flags['per-file'] });
     // The starter must itself be valid: a broken template would be a bug, caught here rather than by the user.
     const check = parseSpecText(text, specFile);
     if (!check.ok) throw new Error(`starter spec file is invalid: ${check.problems[0]?.message ?? ''}`);

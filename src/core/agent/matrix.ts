@@ -4,7 +4,9 @@
 // "satisfiable alone, not together" (j passes when solved alone, not in the all-together run).
 import type { SpecResult, Verdict } from '../check/types';
 import { runSpecs } from '../check/runSpecs';
-import { WORKING_TREE, withWorktree } from '../git/worktree';
+import { WORKING_TREE } from '../git/worktree';
+import { withStandaloneCheckout } from '../sandbox/checkout';
+import { containmentFor } from '../sandbox/containment';
 import {
   runAgent,
   type AgentProgress,
@@ -41,6 +43,13 @@ export interface MatrixResult {
   together: Record<string, Cell>;
   brokeBy: Array<{ solved: string; broke: string }>;
   aloneNotTogether: string[];
+  /**
+   * Runs that say nothing about interactions: the agent did not finish, or did not make its own target pass
+   * (for the all-together run: some spec still fails). A matrix with such runs is inconclusive there.
+   */
+  inconclusive: Array<{ target: string; reason: string }>;
+  /** Specs that do not pass after the all-together run. */
+  unsolvedTogether: string[];
   runs: MatrixRun[];
   durationMs: number;
 }
@@ -48,10 +57,13 @@ export interface MatrixResult {
 export async function runMatrix(options: MatrixOptions): Promise<MatrixResult> {
   const started = performance.now();
   const specIds = options.specFile.specs.map((s) => s.id);
-  const before = await withWorktree(options.workspaceDir, WORKING_TREE, (dir) =>
+  // The "before" verdicts are measured once, contained like every agent run (the workspace's code may itself
+  // be an earlier agent's).
+  const before = await withStandaloneCheckout(options.workspaceDir, WORKING_TREE, async (checkout) =>
     runSpecs({
-      workspaceDir: dir,
+      workspaceDir: checkout.workspaceDir,
       specFile: options.specFile,
+      containment: await containmentFor(checkout, options.specFile, options.containment),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.specConcurrency ? { concurrency: options.specConcurrency } : {}),
     }),
@@ -87,11 +99,30 @@ export function matrixFrom(
   for (const i of specIds) {
     for (const j of specIds) {
       const cell = alone[i]?.[j];
-      if (i !== j && beforeCells[j] === 'pass' && (cell === 'fail' || cell === 'error'))
+      if (
+        i !== j &&
+        beforeCells[j] === 'pass' &&
+        (cell === 'fail' || cell === 'error' || cell === 'tampered')
+      )
         brokeBy.push({ solved: i, broke: j });
     }
   }
   const aloneNotTogether = specIds.filter((j) => alone[j]?.[j] === 'pass' && together[j] !== 'pass');
+  const inconclusive: MatrixResult['inconclusive'] = [];
+  for (const r of results) {
+    const target = r.target.kind === 'all' ? 'all' : r.target.id;
+    const unsolved =
+      r.target.kind === 'all'
+        ? specIds.filter((id) => together[id] !== 'pass')
+        : alone[r.target.id]?.[r.target.id] === 'pass'
+          ? []
+          : [r.target.id];
+    if (r.stopReason !== 'finished') {
+      inconclusive.push({ target, reason: `${r.stopReason}${r.error ? `: ${r.error}` : ''}` });
+    } else if (unsolved.length > 0) {
+      inconclusive.push({ target, reason: `finished without making ${unsolved.join(', ')} pass` });
+    }
+  }
   return {
     specIds,
     before: beforeCells,
@@ -99,6 +130,8 @@ export function matrixFrom(
     together,
     brokeBy,
     aloneNotTogether,
+    inconclusive,
+    unsolvedTogether: specIds.filter((id) => together[id] !== 'pass'),
     runs: results.map((r) => ({
       target: r.target.kind === 'all' ? 'all' : r.target.id,
       runId: r.runId,

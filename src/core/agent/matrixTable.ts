@@ -9,6 +9,7 @@ export const CELL_SYMBOL: Record<Cell, string> = {
   blocked: 'B',
   skipped: '-',
   flaky: '~',
+  tampered: 'T',
   'not-run': '·',
 };
 
@@ -39,15 +40,26 @@ export function formatMatrix(matrix: MatrixResult): string {
   lines.push(row('all together', matrix.together));
   lines.push(
     '',
-    '✓ pass  ✗ fail  E error  B blocked  - skipped  ~ flaky  · not run;  * the solved spec;  ! broken by it',
+    '✓ pass  ✗ fail  E error  B blocked  - skipped  ~ flaky  T tampered  · not run;  * the solved spec;  ! broken by it',
     '',
   );
-  if (matrix.brokeBy.length === 0) lines.push('No spec broke another when solved alone.');
+  const inconclusiveAlone = matrix.inconclusive.filter((r) => r.target !== 'all');
+  if (matrix.brokeBy.length === 0 && inconclusiveAlone.length > 0) {
+    lines.push(
+      `Inconclusive: ${inconclusiveAlone.length} of ${matrix.specIds.length} solo runs did not solve their spec, ` +
+        'so "no spec broke another" cannot be concluded from them:',
+      ...inconclusiveAlone.map((r) => `  run ${r.target}: ${r.reason}`),
+    );
+  } else if (matrix.brokeBy.length === 0) lines.push('No spec broke another when solved alone.');
   for (const b of matrix.brokeBy) lines.push(`solving ${b.solved} broke ${b.broke}`);
   if (matrix.aloneNotTogether.length === 0) lines.push('Every spec satisfiable alone also holds together.');
   for (const id of matrix.aloneNotTogether) lines.push(`${id}: satisfiable alone, not together`);
-  const failed = matrix.runs.filter((r) => r.stopReason !== 'finished');
-  for (const r of failed) lines.push(`run ${r.target}: ${r.stopReason}${r.error ? ` (${r.error})` : ''}`);
+  if (matrix.unsolvedTogether.length > 0)
+    lines.push(
+      `Not satisfied together (even by the all-together run): ${matrix.unsolvedTogether.join(', ')}`,
+    );
+  const allRun = matrix.inconclusive.find((r) => r.target === 'all');
+  if (allRun) lines.push(`run all: ${allRun.reason}`);
   const findings = matrix.runs.flatMap((r) =>
     r.findings.map((f) => `run ${r.target}: ${f.check}: ${f.message}`),
   );

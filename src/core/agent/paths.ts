@@ -3,6 +3,7 @@
 // .weave/, .git/) that the agent may read but never write.
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { isSupportFileName } from '../sandbox/protectedFiles';
 
 export class PathRefusal extends Error {
   constructor(
@@ -89,6 +90,8 @@ export class WorkspaceJail {
     if (first === '.git') return 'the repository’s metadata may not be edited';
     if (this.protectedFiles.has(relative))
       return 'it is a spec’s test file (the constraint itself), change the code under test instead';
+    if (isSupportFileName(path.posix.basename(relative)))
+      return 'it is a test-support file (conftest.py, runner configuration) that decides how the spec tests run';
     return undefined;
   }
 

@@ -5,6 +5,7 @@
 import { zodResponseFormat } from 'openai/helpers/zod';
 import { z } from 'zod';
 import type { SpecResult } from '../check/types';
+import { isProtectedPath } from '../sandbox/protectedFiles';
 import type { SpecFile } from '../spec/schema';
 import { ModelError, type ModelClient } from './modelClient';
 import type { TimedEvent } from './trajectory';
@@ -57,13 +58,18 @@ export function reviewDeterministic(input: DeterministicReviewInput): ReviewFind
 
   for (const file of files) {
     const specId = specOfTestFile.get(file.path);
-    const isProtected = specId !== undefined || file.path.startsWith('.weave/');
+    const isProtected = specId !== undefined || isProtectedPath(file.path, input.specFile);
     if (isProtected) {
+      const what = specId
+        ? `spec ${specId}'s test`
+        : file.path.startsWith('.weave/')
+          ? 'Weave state'
+          : 'a test-support file';
       findings.push({
         check: 'protected-file-changed',
         severity: 'error',
         file: file.path,
-        message: `The patch changes ${file.path}, which is read-only (${specId ? `spec ${specId}'s test` : 'Weave state'}).`,
+        message: `The patch changes ${file.path}, which is read-only (${what}).`,
         ...(specId ? { specId } : {}),
       });
     }

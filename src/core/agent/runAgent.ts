@@ -1,13 +1,17 @@
-// One agent run: a throw-away worktree of the workspace (uncommitted changes included), the specs run
-// before, the model/tool loop (agentLoop.ts), the specs run after, the patch and the review — and the
-// worktree removed whatever happens. The user's files are not touched; the run leaves its trajectory,
-// patch and result under .weave/runs/agent/<id>/.
+// One agent run: a standalone scratch checkout of the workspace (uncommitted changes included, no link back to
+// the user's repository), every spec run inside the sandbox (src/core/sandbox) before, during (run_specs) and
+// after the model/tool loop (agentLoop.ts), then the patch and the review — and the checkout removed whatever
+// happens. The user's files are not touched; the run leaves its trajectory, patch and result under
+// .weave/runs/agent/<id>/. A run whose spec runs changed protected files, or whose patch touches them, can
+// never be applied (applyPolicy.ts).
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { SpecResult, Verdict } from '../check/types';
 import { runSpecs } from '../check/runSpecs';
 import { ensureRunsIgnored } from '../check/runStore';
-import { WORKING_TREE, withWorktree } from '../git/worktree';
+import { WORKING_TREE } from '../git/worktree';
+import { withStandaloneCheckout } from '../sandbox/checkout';
+import { containmentFor, type ContainmentRequest } from '../sandbox/containment';
 import { newRunId } from '../check/runStore';
 import type { SpecFile } from '../spec/schema';
 import { runAgentLoop, type AgentBudgets, type LoopOutcome, type StopReason } from './agentLoop';
@@ -57,6 +61,8 @@ export interface AgentRunOptions {
   specConcurrency?: number;
   /** Index the worktree with tree-sitter (outline / find_symbol, potential interactions). Default true. */
   useIndex?: boolean;
+  /** Network for spec runs and whether running unsandboxed is allowed (it never is by default). */
+  containment?: ContainmentRequest;
 }
 
 export interface VerdictChange {
@@ -82,6 +88,11 @@ export interface AgentRunResult {
   verdicts: VerdictChange[];
   findings: ReviewFinding[];
   modelReview?: ModelReview;
+  /** False when the user opted out of the sandbox; then unsandboxedReason says why. */
+  sandboxed: boolean;
+  unsandboxedReason?: string;
+  /** Spec ids whose runs (before, during or after the agent's work) changed protected files. */
+  tamperedSpecs: string[];
   runDir: string;
   trajectoryFile: string;
   patchFile: string;
@@ -96,6 +107,9 @@ interface WorktreeOutcome extends LoopOutcome {
   after: SpecResult[];
   diff: WorkspaceDiff;
   testFiles: Map<string, string>;
+  sandboxed: boolean;
+  unsandboxedReason?: string;
+  tamperedSpecs: string[];
 }
 
 export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult> {
@@ -122,19 +136,26 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
     budgets,
   });
 
-  phase('worktree', 'creating a throw-away worktree');
-  const outcome = await withWorktree(
+  phase('worktree', 'creating a standalone sandboxed checkout');
+  const outcome = await withStandaloneCheckout(
     options.workspaceDir,
     WORKING_TREE,
-    async (dir): Promise<WorktreeOutcome> => {
-      const run = (ids: string[] | undefined, signal: AbortSignal): Promise<SpecResult[]> =>
-        runSpecs({
+    async (checkout): Promise<WorktreeOutcome> => {
+      const dir = checkout.workspaceDir;
+      const containment = await containmentFor(checkout, options.specFile, options.containment);
+      const tamperedSpecs = new Set<string>();
+      const run = async (ids: string[] | undefined, signal: AbortSignal): Promise<SpecResult[]> => {
+        const results = await runSpecs({
           workspaceDir: dir,
           specFile: options.specFile,
           ...(ids ? { only: ids } : {}),
           signal,
+          containment,
           ...(options.specConcurrency ? { concurrency: options.specConcurrency } : {}),
         });
+        for (const r of results) if (r.verdict === 'tampered') tamperedSpecs.add(r.id);
+        return results;
+      };
       let before = options.before;
       if (!before) {
         phase('specs-before', 'running every spec before the change');
@@ -204,7 +225,18 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
           const text = await readOptional(path.join(dir, f));
           if (text !== undefined) testFiles.set(f.replace(/^(\.\/)+/, ''), text);
         }
-        return { ...loop, before, after, diff, testFiles };
+        return {
+          ...loop,
+          before,
+          after,
+          diff,
+          testFiles,
+          sandboxed: containment.sandbox !== undefined,
+          ...(containment.unsandboxedReason !== undefined
+            ? { unsandboxedReason: containment.unsandboxedReason }
+            : {}),
+          tamperedSpecs: [...tamperedSpecs].sort(),
+        };
       } finally {
         worktreeIndex?.dispose();
       }
@@ -258,6 +290,9 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
     verdicts: verdictChanges(options.specFile, outcome.before, outcome.after),
     findings,
     ...(modelReview ? { modelReview } : {}),
+    sandboxed: outcome.sandboxed,
+    ...(outcome.unsandboxedReason !== undefined ? { unsandboxedReason: outcome.unsandboxedReason } : {}),
+    tamperedSpecs: outcome.tamperedSpecs,
     runDir,
     trajectoryFile: trajectory.file,
     patchFile: path.join(runDir, 'patch.diff'),

@@ -3,6 +3,7 @@
 // ends the run. Every path goes through the WorkspaceJail.
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { RE2JS } from 're2js';
 import { z } from 'zod';
 import type { SpecResult } from '../check/types';
 import type { SymbolDef } from '../index/types';
@@ -58,7 +59,10 @@ const schemas = {
   }),
   search_text: z.strictObject({
     query: z.string().min(1),
-    regex: z.boolean().default(false).describe('Treat query as a JavaScript regular expression.'),
+    regex: z
+      .boolean()
+      .default(false)
+      .describe('Treat query as a regular expression (RE2 syntax: no backreferences or lookaround).'),
     path: z.string().default('.').describe('Folder or file to search in.'),
   }),
   edit: z.strictObject({
@@ -107,7 +111,8 @@ export function toolSpecs(): ToolSpec[] {
 }
 
 export async function runTool(name: string, rawArguments: string, ctx: ToolContext): Promise<ToolOutcome> {
-  if (!(name in schemas)) {
+  // hasOwn, not `in`: a model calling `constructor` or `toString` must get "unknown tool", not a crash.
+  if (!Object.hasOwn(schemas, name)) {
     return { ok: false, content: `Unknown tool '${name}'. Available tools: ${TOOL_NAMES.join(', ')}.` };
   }
   const tool = name as ToolName;
@@ -120,6 +125,13 @@ export async function runTool(name: string, rawArguments: string, ctx: ToolConte
       content: `The arguments of ${tool} are not valid JSON (${(error as Error).message}). Send a JSON object.`,
     };
   }
+  // Real models add keys the schema does not have ("reasoning", "explanation"): drop them and say so, rather
+  // than failing a call that is otherwise right.
+  const ignored = unknownKeys(schemas[tool], json);
+  if (ignored.length > 0 && json !== null && typeof json === 'object') {
+    json = Object.fromEntries(Object.entries(json).filter(([key]) => !ignored.includes(key)));
+  }
+  const note = ignored.length > 0 ? `\n(Ignored unknown argument(s) of ${tool}: ${ignored.join(', ')}.)` : '';
   const parsed = schemas[tool].safeParse(json);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`);
@@ -127,7 +139,8 @@ export async function runTool(name: string, rawArguments: string, ctx: ToolConte
   }
   const pathArgument = (parsed.data as { path?: unknown }).path;
   try {
-    return await implementations[tool](parsed.data as never, ctx);
+    const outcome = await implementations[tool](parsed.data as never, ctx);
+    return note ? { ...outcome, content: outcome.content + note } : outcome;
   } catch (error) {
     if (error instanceof PathRefusal) {
       return {
@@ -216,13 +229,14 @@ const implementations: { [N in ToolName]: Impl<N> } = {
     const where = await ctx.jail.resolve(args.path);
     let matcher: (line: string) => boolean;
     if (args.regex) {
-      let re: RegExp;
+      // RE2 (linear time): a pattern like ^(A+)+$ from the model cannot hang the run.
+      let re: RE2JS;
       try {
-        re = new RegExp(args.query);
+        re = RE2JS.compile(args.query);
       } catch (error) {
         return { ok: false, content: `Invalid regular expression: ${(error as Error).message}` };
       }
-      matcher = (line) => re.test(line);
+      matcher = (line) => re.matcher(line).find();
     } else {
       matcher = (line) => line.includes(args.query);
     }
@@ -232,6 +246,7 @@ const implementations: { [N in ToolName]: Impl<N> } = {
     if (!stat.isFile()) for await (const f of walk(where.absolute, ctx.jail.root)) files.push(f);
     files.sort();
     outer: for (const rel of files) {
+      ctx.signal.throwIfAborted();
       let text: string;
       try {
         text = await readText(path.join(ctx.jail.root, rel), rel);
@@ -326,7 +341,7 @@ export function formatSpecResults(results: SpecResult[]): string {
   const width = Math.max(4, ...results.map((r) => r.id.length));
   const table = results.map((r) => `${r.id.padEnd(width)}  ${r.verdict}${r.reason ? ` (${r.reason})` : ''}`);
   const failing = results
-    .filter((r) => r.verdict === 'fail' || r.verdict === 'error')
+    .filter((r) => r.verdict === 'fail' || r.verdict === 'error' || r.verdict === 'tampered')
     .map((r) => `--- ${r.id} output (tail) ---\n${r.output.slice(-1500)}`);
   const passed = results.filter((r) => r.verdict === 'pass').length;
   return [`${passed}/${results.length} specs pass.`, ...table, ...failing].join('\n');
@@ -359,4 +374,10 @@ async function* walk(dir: string, root: string): AsyncGenerator<string> {
       yield relative;
     }
   }
+}
+
+/** Top-level keys of `json` that the tool's (strict) object schema does not declare. */
+function unknownKeys(schema: z.ZodObject, json: unknown): string[] {
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return [];
+  return Object.keys(json).filter((key) => !Object.hasOwn(schema.shape, key));
 }

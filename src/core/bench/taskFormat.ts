@@ -18,7 +18,7 @@ export const TASK_FILES = {
 /** The branch inside base.bundle that points at base_commit. */
 export const BASE_BRANCH = 'weave-base';
 
-const verdictSchema = z.enum(['pass', 'fail', 'error', 'blocked', 'skipped', 'flaky']);
+const verdictSchema = z.enum(['pass', 'fail', 'error', 'blocked', 'skipped', 'flaky', 'tampered']);
 
 export const taskSpecSchema = z.object({
   id: z.string(),

@@ -7,6 +7,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { gitRoot, headCommit, isClean, resolveCommit } from '../git/git';
 import { withWorktree } from '../git/worktree';
+import { detectSandbox } from '../sandbox/bwrap';
 import type { SpecGraph } from '../spec/graph';
 import { loadSpecFile } from '../spec/load';
 import type { SpecLocations } from '../spec/locations';
@@ -34,6 +35,11 @@ export interface CheckWorkspaceOptions {
   outputCapBytes?: number;
   /** Replaces the spec file's defaults.timeoutSeconds (a spec's own test.timeoutSeconds still wins). */
   defaultTimeoutSeconds?: number;
+  /**
+   * Run each spec test in a private PID namespace (bwrap) so daemons it forks die with it. Default: wherever
+   * bubblewrap works. The filesystem and network stay unrestricted: these are the user's own tests.
+   */
+  pidNamespace?: boolean;
 }
 
 export interface CheckResult {
@@ -48,6 +54,8 @@ export interface CheckResult {
   specFilePath: string;
   /** Problems in the spec file that do not stop a check (shown, not fatal). */
   warnings: SpecProblem[];
+  /** Stored runs that were skipped because they are not readable run records (each names its file). */
+  runStoreWarnings: string[];
   /** Path of the saved run, when recorded. */
   savedTo?: string;
 }
@@ -73,6 +81,7 @@ export async function checkWorkspace(options: CheckWorkspaceOptions): Promise<Ch
     ...(options.repeat !== undefined ? { repeat: options.repeat } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.outputCapBytes !== undefined ? { outputCapBytes: options.outputCapBytes } : {}),
+    pidNamespace: options.pidNamespace ?? (await detectSandbox()).available,
   };
   const progress = (phase: CheckPhase) => (event: RunProgress) => options.onProgress?.({ ...event, phase });
 
@@ -80,20 +89,23 @@ export async function checkWorkspace(options: CheckWorkspaceOptions): Promise<Ch
   const [commit, clean] = await Promise.all([headCommit(workspaceDir), isClean(workspaceDir)]);
   const startedAt = new Date();
   const results = await runSpecs({ ...common, workspaceDir, onProgress: progress('current') });
+  // A run during which the tree changed (a test rewrote a tracked file, or left new ones) describes no commit.
+  const stayedClean = clean && (await isClean(workspaceDir));
   const run: RunRecord = {
     id: newRunId(startedAt),
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     commit,
-    clean,
+    clean: stayedClean,
     specIds: results.map((r) => r.id),
     results,
   };
 
   let baselineRun: RunRecord | null = null;
+  const runStoreWarnings: string[] = [];
   const cancelled = options.signal?.aborted === true;
   if (options.baselineRef === undefined) {
-    baselineRun = await latestCleanRun(workspaceDir, run.specIds);
+    baselineRun = await latestCleanRun(workspaceDir, run.specIds, (w) => runStoreWarnings.push(w));
   } else if (!cancelled) {
     const ref = options.baselineRef;
     const baseCommit = await resolveCommit((await gitRoot(workspaceDir)) ?? workspaceDir, ref);
@@ -124,6 +136,7 @@ export async function checkWorkspace(options: CheckWorkspaceOptions): Promise<Ch
     locations,
     specFilePath: loaded.file,
     warnings: loaded.warnings,
+    runStoreWarnings,
     ...(savedTo !== undefined ? { savedTo } : {}),
   };
 }

@@ -31,7 +31,7 @@ function testcase(result: SpecResult, report: BaselineReport, specFile: string |
     ...(specFile !== undefined ? [`file="${xml(specFile)}"`] : []),
   ].join(' ');
   const status =
-    result.verdict === 'fail' || result.verdict === 'flaky'
+    result.verdict === 'fail' || result.verdict === 'flaky' || result.verdict === 'tampered'
       ? `<failure message="${message}" type="${result.verdict}"/>`
       : result.verdict === 'error'
         ? `<error message="${message}" type="error"/>`
@@ -45,7 +45,7 @@ function testcase(result: SpecResult, report: BaselineReport, specFile: string |
 export function toJUnitXml(run: RunRecord, report: BaselineReport, specFile?: string): string {
   const count = (pred: (r: SpecResult) => boolean): number => run.results.filter(pred).length;
   const tests = run.results.length;
-  const failures = count((r) => r.verdict === 'fail' || r.verdict === 'flaky');
+  const failures = count((r) => r.verdict === 'fail' || r.verdict === 'flaky' || r.verdict === 'tampered');
   const errors = count((r) => r.verdict === 'error');
   const skipped = count((r) => r.verdict === 'blocked' || r.verdict === 'skipped');
   const time = seconds(Date.parse(run.finishedAt) - Date.parse(run.startedAt));

@@ -6,9 +6,12 @@
 // Cancelling (AbortSignal) kills running commands and marks everything not finished `skipped` ("cancelled").
 import os from 'node:os';
 import path from 'node:path';
-import { runCommand } from '../process/runCommand';
+import { runCommand, type RunCommandOptions } from '../process/runCommand';
+import type { Containment } from '../sandbox/containment';
+import { describeTampering, type TamperedFile } from '../sandbox/protectedFiles';
 import { SpecGraph } from '../spec/graph';
 import type { Spec, SpecFile } from '../spec/schema';
+import { startEvidence, type EvidenceSession } from './evidence/session';
 import type { SpecResult, Verdict } from './types';
 import { verdictOf } from './verdict';
 
@@ -32,6 +35,13 @@ export interface RunSpecsOptions {
   /** Head and tail bytes of output kept per command (see runCommand). */
   outputCapBytes?: number;
   killGraceMs?: number;
+  /**
+   * Runs on behalf of an agent or a prediction: every command in the sandbox with the allowlisted environment,
+   * and the protected files checked (and restored) before and after the batch.
+   */
+  containment?: Containment;
+  /** The user's own check: unrestricted, but in a private PID namespace (needs bwrap; see detectSandbox). */
+  pidNamespace?: boolean;
 }
 
 /** A request that cannot be run as asked (unknown id, bad number): the CLI's exit code 2. */
@@ -47,6 +57,7 @@ export async function runSpecs(options: RunSpecsOptions): Promise<SpecResult[]> 
   const selected = selectSpecs(specFile, options.graph ?? new SpecGraph(specFile.specs), options.only);
   const requested = new Set(options.only ?? selected.map((s) => s.id));
 
+  const tamperedBefore = (await options.containment?.guard.inspectAndRestore()) ?? [];
   const results = new Map<string, SpecResult>();
   const running = new Set<string>();
   const total = selected.length;
@@ -114,7 +125,51 @@ export async function runSpecs(options: RunSpecsOptions): Promise<SpecResult[]> 
     };
     pump();
   });
-  return selected.map((s) => results.get(s.id) as SpecResult);
+  const ordered = selected.map((s) => results.get(s.id) as SpecResult);
+  if (!options.containment) return ordered;
+  const tamperedAfter = await options.containment.guard.inspectAndRestore();
+  return markContained(ordered, options.containment, tamperedBefore, tamperedAfter);
+}
+
+/**
+ * Contained results: sandbox status on each, and `tampered` for the specs a protected-file difference concerns.
+ * Differences found before the batch (made by the agent's tools) concern the specs owning those files (all, for
+ * shared files); differences after it may come from any spec that ran concurrently, so they concern every spec
+ * that ran.
+ */
+function markContained(
+  results: SpecResult[],
+  containment: Containment,
+  before: TamperedFile[],
+  after: TamperedFile[],
+): SpecResult[] {
+  const ran = results.filter((r) => r.verdict !== 'blocked' && r.verdict !== 'skipped').map((r) => r.id);
+  const hit = new Map<string, TamperedFile[]>();
+  const note = (ids: string[], files: TamperedFile[]): void => {
+    for (const id of ids) hit.set(id, [...(hit.get(id) ?? []), ...files]);
+  };
+  if (before.length > 0) {
+    note(
+      containment.guard.affectedSpecs(
+        before,
+        results.map((r) => r.id),
+      ),
+      before,
+    );
+  }
+  if (after.length > 0) note(ran, after);
+  return results.map((result) => {
+    const contained: SpecResult = { ...result, sandboxed: containment.sandbox !== undefined };
+    const files = hit.get(result.id);
+    if (!files) return contained;
+    return {
+      ...contained,
+      verdict: 'tampered',
+      verdictBeforeTampering: result.verdict,
+      reason: describeTampering(files),
+      tampered: files.map((f) => ({ path: f.path, change: f.change })),
+    };
+  });
 }
 
 /** The specs to run, in file order: `only` plus everything it transitively depends on. */
@@ -143,35 +198,67 @@ function notRun(spec: Spec, verdict: Verdict, reason: string): SpecResult {
     exitCode: null,
     signal: null,
     durationMs: 0,
+    evidence: 'exit-code',
     output: '',
     truncatedBytes: 0,
   };
 }
 
 async function runOnce(spec: Spec, options: RunSpecsOptions): Promise<SpecResult> {
-  const { specFile, workspaceDir } = options;
+  const { specFile } = options;
   const timeoutMs = (spec.test.timeoutSeconds ?? specFile.defaults.timeoutSeconds) * 1000;
-  const outcome = await runCommand({
+  // The runners inside the command report their own results into a private directory (evidence/session.ts).
+  const evidence = await startEvidence({ ...specFile.defaults.env, ...spec.test.env });
+  try {
+    const outcome = await runCommand(commandOptions(spec, options, timeoutMs, evidence));
+    const {
+      verdict,
+      reason,
+      evidence: basis,
+      summary,
+    } = verdictOf(outcome, timeoutMs, await evidence.collect());
+    return {
+      id: spec.id,
+      kind: spec.kind,
+      verdict,
+      ...(reason !== undefined ? { reason } : {}),
+      exitCode: outcome.exitCode,
+      signal: outcome.signal,
+      durationMs: Math.round(outcome.durationMs),
+      evidence: basis,
+      ...(summary ? { summary } : {}),
+      output: outcome.output,
+      truncatedBytes: outcome.truncatedBytes,
+    };
+  } finally {
+    await evidence.dispose();
+  }
+}
+
+/** How a spec's command is started. A sandbox must bind `evidence.writableDirs` writable. */
+function commandOptions(
+  spec: Spec,
+  options: RunSpecsOptions,
+  timeoutMs: number,
+  evidence: EvidenceSession,
+): RunCommandOptions {
+  return {
     command: spec.test.command,
-    cwd: path.resolve(workspaceDir, spec.test.cwd ?? specFile.defaults.cwd),
-    env: { ...specFile.defaults.env, ...spec.test.env },
+    cwd: path.resolve(options.workspaceDir, spec.test.cwd ?? options.specFile.defaults.cwd),
+    env: evidence.env,
+    writableDirs: evidence.writableDirs,
     timeoutMs,
+    ...(options.containment
+      ? {
+          inheritEnv: false,
+          ...(options.containment.sandbox ? { sandbox: options.containment.sandbox } : {}),
+        }
+      : options.pidNamespace
+        ? { pidNamespace: true }
+        : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.outputCapBytes !== undefined ? { outputCapBytes: options.outputCapBytes } : {}),
     ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
-  });
-  const { verdict, reason, summary } = verdictOf(outcome, timeoutMs);
-  return {
-    id: spec.id,
-    kind: spec.kind,
-    verdict,
-    ...(reason !== undefined ? { reason } : {}),
-    exitCode: outcome.exitCode,
-    signal: outcome.signal,
-    durationMs: Math.round(outcome.durationMs),
-    ...(summary ? { summary } : {}),
-    output: outcome.output,
-    truncatedBytes: outcome.truncatedBytes,
   };
 }
 

@@ -52,9 +52,18 @@ export async function ensureRunsIgnored(workspaceDir: string): Promise<void> {
   }
 }
 
+/** Names Weave gives its run files (newRunId + .json): pruning never touches anything else in the folder. */
+const RUN_FILE_NAME = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z-[0-9a-f]{4}\.json$/;
+
+/** Weave's own run files in `dir`, oldest first: regular files only (a symlink is never read nor deleted). */
 async function runFileNames(dir: string): Promise<string[]> {
   try {
-    return (await fs.readdir(dir)).filter((n) => n.endsWith('.json')).sort();
+    if ((await fs.lstat(dir)).isSymbolicLink()) return [];
+    const entries = await fs.readdir(dir, { withFileTypes: true });
+    return entries
+      .filter((e) => e.isFile() && RUN_FILE_NAME.test(e.name))
+      .map((e) => e.name)
+      .sort();
   } catch {
     return [];
   }
@@ -66,27 +75,58 @@ async function pruneRuns(dir: string): Promise<void> {
   await Promise.all(old.map((n) => fs.rm(path.join(dir, n), { force: true })));
 }
 
-/** Stored runs, newest first. Files that are not readable run records are ignored (e.g. hand-edited). */
-export async function listRuns(workspaceDir: string): Promise<RunRecord[]> {
+/** Told about each stored run that is skipped, with the reason and the file's path. */
+export type RunStoreWarning = (message: string) => void;
+
+/** Stored runs, newest first. Files that are not readable run records are skipped, each with a warning. */
+export async function listRuns(workspaceDir: string, warn?: RunStoreWarning): Promise<RunRecord[]> {
   const dir = runsDir(workspaceDir);
   const names = (await runFileNames(dir)).reverse();
-  const runs = await Promise.all(names.map((n) => readRun(path.join(dir, n))));
+  const runs = await Promise.all(names.map((n) => readRun(path.join(dir, n), warn)));
   return runs.filter((r): r is RunRecord => r !== undefined);
 }
 
-async function readRun(file: string): Promise<RunRecord | undefined> {
+async function readRun(file: string, warn: RunStoreWarning | undefined): Promise<RunRecord | undefined> {
+  let value: unknown;
   try {
-    const value: unknown = JSON.parse(await fs.readFile(file, 'utf8'));
-    return isRunRecord(value) ? value : undefined;
-  } catch {
+    value = JSON.parse(await fs.readFile(file, 'utf8'));
+  } catch (error) {
+    warn?.(
+      `skipped stored run ${file}: ${error instanceof SyntaxError ? 'not valid JSON' : (error as Error).message}`,
+    );
     return undefined;
   }
+  const problem = runRecordProblem(value);
+  if (problem === undefined) return value as RunRecord;
+  warn?.(`skipped stored run ${file}: ${problem}`);
+  return undefined;
 }
 
-function isRunRecord(value: unknown): value is RunRecord {
-  if (typeof value !== 'object' || value === null) return false;
-  const v = value as Partial<RunRecord>;
-  return typeof v.id === 'string' && typeof v.clean === 'boolean' && Array.isArray(v.results);
+const VERDICTS: ReadonlySet<string> = new Set([
+  'pass',
+  'fail',
+  'error',
+  'blocked',
+  'skipped',
+  'flaky',
+  'tampered',
+]);
+
+/** Why `value` is not a run record Weave can compare against, or undefined when it is one. */
+function runRecordProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
+  const v = value as Partial<Record<keyof RunRecord, unknown>>;
+  if (typeof v.id !== 'string') return 'no "id"';
+  if (typeof v.clean !== 'boolean') return 'no "clean" flag';
+  if (!Array.isArray(v.results)) return 'no "results" list';
+  const bad = v.results.findIndex(
+    (r: unknown) =>
+      typeof r !== 'object' ||
+      r === null ||
+      typeof (r as { id?: unknown }).id !== 'string' ||
+      !VERDICTS.has(String((r as { verdict?: unknown }).verdict)),
+  );
+  return bad === -1 ? undefined : `results[${bad}] is not a spec result (an object with an id and a verdict)`;
 }
 
 /**
@@ -96,12 +136,13 @@ function isRunRecord(value: unknown): value is RunRecord {
 export async function latestCleanRun(
   workspaceDir: string,
   covering: readonly string[] = [],
+  warn?: RunStoreWarning,
 ): Promise<RunRecord | null> {
   // Newest first, one file at a time: the answer is usually the first clean run, so most files are never read.
   const dir = runsDir(workspaceDir);
   let newestClean: RunRecord | null = null;
   for (const name of (await runFileNames(dir)).reverse()) {
-    const run = await readRun(path.join(dir, name));
+    const run = await readRun(path.join(dir, name), warn);
     if (!run?.clean) continue;
     if (covering.every((id) => run.results.some((r) => r.id === id))) return run;
     newestClean ??= run;

@@ -1,19 +1,45 @@
 // Shapes shared by the runner, the run store, baselines, the CLI, the extension, the agent and export.
 import type { SpecKind } from '../spec/schema';
 
-/** A single spec's verdict in one run (DESIGN.md "Verdicts"). `flaky`: verdicts differed between repeats. */
-export type Verdict = 'pass' | 'fail' | 'error' | 'blocked' | 'skipped' | 'flaky';
+/**
+ * A single spec's verdict in one run (see README "Verdicts"). `flaky`: verdicts differed between repeats.
+ * `tampered`: a protected file (a spec test, .weave/**, a test-support file) changed, appeared or vanished during
+ * a contained run — counted as failing, never fixed, never resolved.
+ */
+export type Verdict = 'pass' | 'fail' | 'error' | 'blocked' | 'skipped' | 'flaky' | 'tampered';
 
 /** A spec's change against a baseline run. */
 export type Change = 'broken' | 'fixed' | 'still-failing' | 'still-passing' | 'new' | 'other';
 
-/** What a test runner's closing summary said, when Weave recognised one. */
+/** What a test runner said: its closing summary as printed, or its own results as Weave's hook received them. */
 export interface TestSummary {
-  runner: 'node:test' | 'mocha' | 'vitest' | 'jest' | 'pytest' | 'go test' | 'cargo test' | 'tap' | 'plain';
+  runner:
+    | 'node:test'
+    | 'mocha'
+    | 'vitest'
+    | 'jest'
+    | 'pytest'
+    | 'unittest'
+    | 'go test'
+    | 'cargo test'
+    | 'junit'
+    | 'tap'
+    | 'plain';
   passed: number;
   failed: number;
   skipped: number;
+  /** Test files / modules that could not be loaded (pytest "error during collection", an import error). */
+  collectionErrors?: number;
+  /** The runner only listed or dry-ran the tests (`pytest --co`, `mocha --dry-run`, `cargo test --no-run`). */
+  listing?: boolean;
 }
+
+/**
+ * What a verdict rests on. `runner`: Weave received the test runner's own results (its hook in node:test,
+ * mocha or pytest); `summary`: a closing summary was read in the output; `exit-code`: nothing recognised, the
+ * exit code alone decided (a pass on it says "unverified: no test result seen").
+ */
+export type Evidence = 'runner' | 'summary' | 'exit-code';
 
 export interface SpecResult {
   id: string;
@@ -24,6 +50,8 @@ export interface SpecResult {
   exitCode: number | null;
   signal: string | null;
   durationMs: number;
+  evidence: Evidence;
+  /** The runner's own results when evidence is `runner`, else the summary read in the output. */
   summary?: TestSummary;
   /** Head and tail of stdout+stderr interleaved, capped; `truncatedBytes` says how much was dropped. */
   output: string;
@@ -32,6 +60,12 @@ export interface SpecResult {
   repeats?: Verdict[];
   /** Not selected with --only, but run because a selected spec depends on it. */
   ranAsDependency?: boolean;
+  /** Contained runs: false when the user opted out of the sandbox (with unsandboxedReason). */
+  sandboxed?: boolean;
+  /** For `tampered`: the protected files that differed (workspace-relative) and how. */
+  tampered?: Array<{ path: string; change: 'changed' | 'created' | 'deleted' }>;
+  /** The verdict the test run itself gave before tampering overrode it. */
+  verdictBeforeTampering?: Verdict;
 }
 
 export interface RunRecord {

@@ -1,57 +1,93 @@
-// Turns what happened to a spec's test command into a verdict and a reason a person can act on.
-// Rules, in order: could not start / cancelled / timed out / killed by a signal / command not found → error
-// (cancelled → skipped); a recognised summary saying zero tests ran → error "ran no test" whatever the exit
-// code; exit 0 → pass unless the summary reports failed tests; any other exit code → fail. When no summary is
-// recognised, the exit code alone decides.
+// Turns what happened to a spec's test command into a verdict, a reason a person can act on, and what the
+// verdict rests on (its evidence). Rules, in order: cancelled → skipped; could not start / timed out / killed by
+// a signal / command not found → error. Then what the tests said: the runner's own results when Weave's hook
+// received them (evidence `runner`), else the summaries read in the output (`summary`):
+//   a failed test (in the runner's results OR anywhere in the output) → fail, whatever the exit code;
+//   tests that could not even be loaded and none ran → error "0 tests ran: collection error";
+//   zero tests ran (a listing, a dry run, everything skipped) → error "ran no test", whatever the exit code.
+// Otherwise exit 0 → pass, any other exit code → fail. With nothing recognised (`exit-code`), the exit code
+// alone decides, and a pass says "unverified: no test result seen".
 import type { CommandOutcome } from '../process/runCommand';
 import { ranNoTest, summarize } from './summary';
-import type { TestSummary, Verdict } from './types';
+import type { Evidence, TestSummary, Verdict } from './types';
 
 export interface VerdictWithReason {
   verdict: Verdict;
   reason?: string;
+  evidence: Evidence;
   summary?: TestSummary;
 }
 
-export function verdictOf(outcome: CommandOutcome, timeoutMs: number): VerdictWithReason {
-  if (outcome.cancelled) return { verdict: 'skipped', reason: 'cancelled' };
-  if (outcome.spawnError !== undefined) return { verdict: 'error', reason: outcome.spawnError };
-  if (outcome.timedOut) return { verdict: 'error', reason: `timed out after ${formatSeconds(timeoutMs)}` };
-  const summary = summarize(outcome.output);
-  const withSummary = summary ? { summary } : {};
+export const UNVERIFIED_PASS = 'unverified: no test result seen';
+
+/** `runnerResults`: what the runners inside the command reported through Weave's hooks, if any did. */
+export function verdictOf(
+  outcome: CommandOutcome,
+  timeoutMs: number,
+  runnerResults?: TestSummary,
+): VerdictWithReason {
+  const unseen = { evidence: 'exit-code' } as const;
+  if (outcome.cancelled) return { verdict: 'skipped', reason: 'cancelled', ...unseen };
+  if (outcome.spawnError !== undefined) return { verdict: 'error', reason: outcome.spawnError, ...unseen };
+  if (outcome.timedOut)
+    return { verdict: 'error', reason: `timed out after ${formatSeconds(timeoutMs)}`, ...unseen };
+  const printed = summarize(outcome.output);
+  const summary = runnerResults ?? printed;
+  const seen = summary
+    ? { evidence: runnerResults ? ('runner' as const) : ('summary' as const), summary }
+    : unseen;
   if (outcome.exitCode === null) {
-    return { verdict: 'error', reason: `killed by ${outcome.signal ?? 'a signal'}`, ...withSummary };
+    return { verdict: 'error', reason: `killed by ${outcome.signal ?? 'a signal'}`, ...seen };
   }
   if (outcome.exitCode === 127) {
     return {
       verdict: 'error',
       reason: `command not found (exit 127)${lastLineHint(outcome.output)}`,
-      ...withSummary,
+      ...seen,
     };
   }
   if (outcome.exitCode === 126) {
     return {
       verdict: 'error',
       reason: `command not executable (exit 126)${lastLineHint(outcome.output)}`,
-      ...withSummary,
+      ...seen,
     };
   }
-  if (summary && ranNoTest(summary)) {
+  if (!summary) {
+    if (outcome.exitCode === 0) return { verdict: 'pass', reason: UNVERIFIED_PASS, ...unseen };
+    return { verdict: 'fail', reason: `exit code ${outcome.exitCode}`, ...unseen };
+  }
+  // The runner's results win, but a failure printed by a run the hooks did not see (another runner, a tool
+  // that replaced PYTHONPATH) still counts: evidence may only make a verdict stricter.
+  const failing = summary.failed > 0 ? summary : printed && printed.failed > 0 ? printed : undefined;
+  if (failing) {
+    const why =
+      outcome.exitCode === 0
+        ? `${tally(failing)}, although the command exited 0`
+        : `exit code ${outcome.exitCode}: ${tally(failing)}`;
+    return { verdict: 'fail', reason: why, ...seen };
+  }
+  if ((summary.collectionErrors ?? 0) > 0) {
+    const errors = `${summary.collectionErrors} test file${summary.collectionErrors === 1 ? '' : 's'} could not be loaded (${summary.runner})`;
+    if (ranNoTest(summary))
+      return { verdict: 'error', reason: `0 tests ran: collection error, ${errors}`, ...seen };
+    return { verdict: 'fail', reason: `collection error: ${errors}`, ...seen };
+  }
+  if (ranNoTest(summary)) {
     const skipped = summary.skipped > 0 ? `, ${summary.skipped} skipped` : '';
+    const what = summary.listing ? ', the tests were only listed or dry-run' : '';
     return {
       verdict: 'error',
-      reason: `ran no test (${summary.runner}: 0 passed, 0 failed${skipped})`,
-      summary,
+      reason: `ran no test (${summary.runner}: 0 passed, 0 failed${skipped}${what})`,
+      ...seen,
     };
   }
-  if (outcome.exitCode === 0) {
-    if (summary && summary.failed > 0) {
-      return { verdict: 'fail', reason: `${tally(summary)}, although the command exited 0`, summary };
-    }
-    return { verdict: 'pass', ...withSummary };
-  }
-  const detail = summary ? `: ${tally(summary)}` : '';
-  return { verdict: 'fail', reason: `exit code ${outcome.exitCode}${detail}`, ...withSummary };
+  if (outcome.exitCode === 0) return { verdict: 'pass', ...seen };
+  return {
+    verdict: 'fail',
+    reason: `exit code ${outcome.exitCode}: ${summary.passed} passed (${summary.runner})`,
+    ...seen,
+  };
 }
 
 function tally(summary: TestSummary): string {

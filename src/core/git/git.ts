@@ -15,7 +15,11 @@ export class GitError extends Error {
 }
 
 /** Runs git with `args` in `cwd` and returns stdout. Throws GitError with git's own message on failure. */
-export function git(args: readonly string[], cwd: string, options: { input?: string } = {}): Promise<string> {
+export function git(
+  args: readonly string[],
+  cwd: string,
+  options: { input?: string; env?: Record<string, string> } = {},
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = execFile(
       'git',
@@ -24,7 +28,7 @@ export function git(args: readonly string[], cwd: string, options: { input?: str
         cwd,
         maxBuffer: 256 * 1024 * 1024,
         // Never prompt (credentials, editors) and never page: a check runs unattended.
-        env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', LC_ALL: 'C' },
+        env: { ...process.env, ...options.env, GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', LC_ALL: 'C' },
         encoding: 'utf8',
       },
       (error, stdout, stderr) => {

@@ -2,17 +2,28 @@
 // process group, with a timeout, cancellation, and bounded output. Whatever happens, no process of the command
 // outlives the returned promise: on timeout or abort the whole tree is killed, and after a normal exit anything
 // the command left running in the background is killed too.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
+import { containedEnvironment } from '../sandbox/environment';
+import { pidNamespaceArguments, sandboxArguments, type SandboxOptions } from '../sandbox/bwrap';
 import { OutputCapture } from './outputCapture';
 import { RUN_MARKER_VARIABLE, killProcessTree, processStartTime, treeHasSurvivors } from './processTree';
 
 export interface RunCommandOptions {
   command: string;
   cwd: string;
-  /** Added to (and overriding) the inherited process.env. */
+  /** Added to (and overriding) the inherited process.env (or the allowlisted part of it, see inheritEnv). */
   env?: Record<string, string>;
+  /** false: start from the allowlisted environment (sandbox/environment.ts), not all of process.env. Default true. */
+  inheritEnv?: boolean;
+  /** Run inside bubblewrap as these options say (the caller checked detectSandbox()). */
+  sandbox?: SandboxOptions;
+  /** Folders the command may write besides the sandbox's checkout (merged into sandbox.writableDirs). */
+  writableDirs?: readonly string[];
+  /** Unsandboxed, but in a private PID namespace (bwrap) so no daemon outlives the run. Ignored with sandbox. */
+  pidNamespace?: boolean;
   timeoutMs: number;
   signal?: AbortSignal;
   /** Bytes kept from the start and, separately, from the end of the output. Default 256 KiB each. */
@@ -60,19 +71,27 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
 
   const marker = randomBytes(12).toString('hex');
   const isWindows = process.platform === 'win32';
-  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env, [RUN_MARKER_VARIABLE]: marker };
+  const inherited = options.inheritEnv === false ? containedEnvironment() : process.env;
+  const env: NodeJS.ProcessEnv = { ...inherited, ...options.env, [RUN_MARKER_VARIABLE]: marker };
   // Set when Weave itself runs under `node --test`: it would make a spec's own `node --test` report to that
   // outer runner in a binary protocol instead of printing its summary.
   if (options.env?.NODE_TEST_CONTEXT === undefined) delete env.NODE_TEST_CONTEXT;
-  const child = spawn(options.command, {
-    cwd: options.cwd,
-    env,
-    shell: isWindows ? true : '/bin/sh',
-    // POSIX: own session and process group, so the group can be signalled as a whole.
-    detached: !isWindows,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    windowsHide: true,
-  });
+  const { file, args } = launchLine(options);
+  let child: ChildProcessByStdio<null, Readable, Readable>;
+  try {
+    child = spawn(file, args, {
+      cwd: options.cwd,
+      env,
+      shell: file === options.command ? (isWindows ? true : '/bin/sh') : false,
+      // POSIX: own session and process group, so the group can be signalled as a whole.
+      detached: !isWindows,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+  } catch (error) {
+    // spawn throws (rather than emitting 'error') on arguments no process can take, e.g. a NUL byte.
+    return notStarted(`could not start the command: ${(error as Error).message}`);
+  }
   const capture = new OutputCapture(capBytes, capBytes);
   child.stdout.on('data', (chunk: Buffer) => capture.push(chunk));
   child.stderr.on('data', (chunk: Buffer) => capture.push(chunk));
@@ -122,6 +141,20 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** The program and arguments that start `command`: the shell itself, or bwrap around the shell. */
+function launchLine(options: RunCommandOptions): { file: string; args: string[] } {
+  if (options.sandbox) {
+    const writableDirs = [...(options.sandbox.writableDirs ?? []), ...(options.writableDirs ?? [])];
+    return {
+      file: 'bwrap',
+      args: sandboxArguments({ ...options.sandbox, writableDirs }, options.cwd, options.command),
+    };
+  }
+  if (options.pidNamespace)
+    return { file: 'bwrap', args: pidNamespaceArguments(options.cwd, options.command) };
+  return { file: options.command, args: [] };
 }
 
 async function checkDirectory(dir: string): Promise<string | undefined> {

@@ -20,6 +20,7 @@ import { formatJsonPath, type SpecProblem } from './problems';
 import { reportReferenceProblems } from './referenceChecks';
 import { specFileSchema, type SpecFile } from './schema';
 import { reportSchemaIssues } from './schemaProblems';
+import { missingTestFileWarnings } from './testFileChecks';
 
 export const SPEC_FILE_RELATIVE_PATH = '.weave/specs.json';
 /** Far beyond any hand-written spec file; refusing bigger ones keeps a mistake (a log, a dump) from eating memory. */
@@ -80,7 +81,12 @@ export async function loadSpecFile(workspaceDir: string): Promise<SpecLoadResult
   }
   const decoded = decodeUtf8(bytes, file);
   if (!decoded.ok) return { ok: false, file, problems: [decoded.problem] };
-  return parseSpecText(decoded.text, file);
+  const result = parseSpecText(decoded.text, file);
+  if (!result.ok) return result;
+  const missing = await missingTestFileWarnings(workspaceDir, file, result.specFile, result.locations);
+  return missing.length === 0
+    ? result
+    : { ...result, warnings: sortProblems([...result.warnings, ...missing]) };
 }
 
 /** Checks spec file text (e.g. an editor buffer). `file` is only used to label problems. */

@@ -1,5 +1,6 @@
 // Checks zod cannot express, run on the raw JSON value so they report alongside schema errors: duplicate ids,
 // references to unknown ids, self-references, dependsOn cycles, anchor and path syntax, suspicious timeouts.
+import { posix } from 'node:path';
 import { anchorProblem, relativePathProblem } from './anchors';
 import { findDependencyCycles } from './graph';
 import type { ProblemCollector } from './problemCollector';
@@ -119,22 +120,54 @@ function checkTest(spec: RawSpec, collector: ProblemCollector): void {
       if (problem !== undefined) collector.add([...base, 'files', i], `test file ${problem}`);
     });
   }
+  if (typeof test.command === 'string' && test.command.includes('\0')) {
+    collector.add([...base, 'command'], NUL_MESSAGE('command'));
+  }
+  checkEnv(test.env, [...base, 'env'], collector);
   checkCwd(test.cwd, [...base, 'cwd'], collector);
   checkTimeout(test.timeoutSeconds, [...base, 'timeoutSeconds'], collector);
 }
 
+/** No process can be given a NUL byte in its command line or environment: the OS strings end there. */
+const NUL_MESSAGE = (what: string): string =>
+  `${what} contains a NUL character (\\u0000), which no command or environment can carry: remove it`;
+
+function checkEnv(env: unknown, path: (string | number)[], collector: ProblemCollector): void {
+  if (!isRecord(env)) return;
+  for (const [name, value] of Object.entries(env)) {
+    if (name.includes('\0'))
+      collector.add([...path, name], NUL_MESSAGE(`env variable name "${name.replace(/\0/g, '\\u0000')}"`), {
+        at: 'key',
+      });
+    else if (name === '' || name.includes('='))
+      collector.add([...path, name], `env variable name "${name}" must be non-empty and without '='`, {
+        at: 'key',
+      });
+    if (typeof value === 'string' && value.includes('\0'))
+      collector.add([...path, name], NUL_MESSAGE(`env ${name}`));
+  }
+}
+
 function checkDefaults(defaults: unknown, collector: ProblemCollector): void {
   if (!isRecord(defaults)) return;
+  checkEnv(defaults.env, ['defaults', 'env'], collector);
   checkCwd(defaults.cwd, ['defaults', 'cwd'], collector);
   checkTimeout(defaults.timeoutSeconds, ['defaults', 'timeoutSeconds'], collector);
 }
 
 function checkCwd(cwd: unknown, path: (string | number)[], collector: ProblemCollector): void {
-  // '..' stays allowed (a workspace may run its tests from its repository root); an absolute cwd would make
-  // a throw-away worktree run the tests in the user's own tree.
+  // Tests run in throw-away checkouts of the workspace too (baselines, agents, sandboxes): a cwd outside the
+  // workspace would run them in the user's own tree, or nowhere.
   if (typeof cwd !== 'string' || cwd === '') return;
   if (cwd.startsWith('/') || /^[A-Za-z]:[\\/]/.test(cwd) || cwd.startsWith('\\\\')) {
     collector.add(path, `cwd "${cwd}" is absolute: write it relative to the workspace folder`);
+  } else if (posix.normalize(cwd.replace(/\\/g, '/')).split('/')[0] === '..') {
+    collector.add(
+      path,
+      `cwd "${cwd}" leaves the workspace folder: tests run inside it (move .weave/ up instead)`,
+    );
+  } else if (cwd.includes('\0')) {
+    collector.add(path, NUL_MESSAGE('cwd'));
   }
 }
 

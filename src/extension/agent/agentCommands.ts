@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { createModelClient, ModelError, type ModelClient } from '../../core/agent/modelClient';
 import { runMatrix, type MatrixResult } from '../../core/agent/matrix';
 import { runAgent, type AgentProgress, type AgentRunResult } from '../../core/agent/runAgent';
+import { readContainmentSettings } from '../settings';
 import type { SpecFile } from '../../core/spec/schema';
 import type { SpecStore } from '../specStore';
 import { explainUntrusted } from '../trust';
@@ -156,6 +157,7 @@ async function runAll(
       },
       modelReview: settings.modelReview,
       secrets: [prepared.apiKey],
+      containment: readContainmentSettings(),
       signal,
       onProgress,
     }),
@@ -188,6 +190,16 @@ async function showRunReport(result: AgentRunResult): Promise<void> {
     `# Weave agent run ${result.runId}`,
     '',
     `Stopped: **${result.stopReason}**${result.error ? ` (${result.error})` : ''} after ${result.steps} steps, ${result.usage.totalTokens} tokens.`,
+    '',
+    result.sandboxed
+      ? 'Sandbox: every spec run was contained (own checkout, no network, private PID namespace).'
+      : `**Sandbox: none** — ${result.unsandboxedReason ?? 'unsandboxed'}; the agent's code ran with your permissions.`,
+    ...(result.tamperedSpecs.length > 0
+      ? [
+          '',
+          `**Tampered**: spec runs changed protected files (${result.tamperedSpecs.join(', ')}); this result cannot be applied.`,
+        ]
+      : []),
     '',
     '| spec | before | after | model review |',
     '| --- | --- | --- | --- |',
@@ -223,6 +235,7 @@ async function showMatrix(
         timeoutSeconds: settings.timeoutSeconds,
       },
       secrets: [prepared.apiKey],
+      containment: readContainmentSettings(),
       signal,
       onProgress,
     }),

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentRunResult } from '../../core/agent/runAgent';
+import { applyAgentResult } from '../../core/agent/applyPolicy';
 import { applyPatchToWorkspace, PatchApplyError } from '../../core/agent/workspacePatch';
 import { parseUnifiedDiff } from '../../core/agent/unifiedDiff';
 
@@ -65,7 +66,7 @@ export async function reviewAndApply(
           : discard;
     if (picked !== apply) return 'discarded';
     try {
-      await applyPatchToWorkspace(folder.uri.fsPath, result.patch);
+      await applyAgentResult(folder.uri.fsPath, result);
       return 'applied';
     } catch (error) {
       const message = error instanceof PatchApplyError ? error.message : String(error);

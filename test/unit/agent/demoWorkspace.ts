@@ -92,7 +92,9 @@ export function extraWorktrees(root: string): string[] {
 
 /** Scratch checkouts left in the temp folder by withWorktree. */
 export function leftoverCheckouts(): string[] {
-  return fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith('weave-checkout-'));
+  return fs
+    .readdirSync(os.tmpdir())
+    .filter((n) => n.startsWith('weave-checkout-') || n.startsWith('weave-sandbox-'));
 }
 
 /** Live child processes of this test process (spec tests must all have exited). */

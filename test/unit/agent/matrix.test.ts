@@ -3,7 +3,9 @@
 // all together in a way that breaks no-stale-read: the matrix must show both interactions.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { runMatrix } from '../../../src/core/agent/matrix';
+import { matrixFrom, runMatrix } from '../../../src/core/agent/matrix';
+import type { AgentRunResult } from '../../../src/core/agent/runAgent';
+import type { SpecResult } from '../../../src/core/check/types';
 import { formatMatrix } from '../../../src/core/agent/matrixTable';
 import type { Script, ScriptStep } from '../../support/scriptedOpenAiServer';
 import { fingerprint } from './demoWorkspace';
@@ -71,15 +73,63 @@ test('the matrix shows "solving i broke j" and "satisfiable alone, not together"
     assert.equal(matrix.together['no-secret-caching'], 'pass');
     assert.equal(matrix.together['no-stale-read'], 'fail');
     assert.deepEqual(matrix.aloneNotTogether, ['no-stale-read']);
+    assert.ok(matrix.unsolvedTogether.includes('no-stale-read'));
+    assert.ok(
+      matrix.inconclusive.some((r) => r.target === 'all' && /without making .*no-stale-read/.test(r.reason)),
+      JSON.stringify(matrix.inconclusive),
+    );
 
     const table = formatMatrix(matrix);
     assert.match(table, /solving no-secret-caching broke cache-hit/);
     assert.match(table, /no-stale-read: satisfiable alone, not together/);
     assert.match(table, /^all together {4}/m);
+    assert.match(table, /Not satisfied together \(even by the all-together run\): .*no-stale-read/);
 
     assert.equal(fingerprint(h.repo.workspace), userTreeBefore);
     await assertNothingLeftBehind(h.repo);
   } finally {
     await h.close();
   }
+});
+
+test('a matrix whose solo runs solved nothing is inconclusive, never "no spec broke another"', () => {
+  const result = (target: AgentRunResult['target'], stopReason: AgentRunResult['stopReason']) =>
+    ({
+      target,
+      stopReason,
+      error: stopReason === 'step-budget' ? 'stopped after 3 steps (step budget)' : undefined,
+      after: [
+        { id: 'a', verdict: 'fail' },
+        { id: 'b', verdict: 'pass' },
+      ],
+      runId: 'r',
+      steps: 3,
+      durationMs: 1,
+      changedFiles: [],
+      trajectoryFile: 't',
+      findings: [],
+    }) as unknown as AgentRunResult;
+  const before = [
+    { id: 'a', verdict: 'fail' },
+    { id: 'b', verdict: 'pass' },
+  ] as SpecResult[];
+  const matrix = matrixFrom(
+    ['a', 'b'],
+    before,
+    [
+      result({ kind: 'spec', id: 'a' }, 'step-budget'),
+      result({ kind: 'spec', id: 'b' }, 'finished'),
+      result({ kind: 'all' }, 'step-budget'),
+    ],
+    10,
+  );
+  assert.deepEqual(
+    matrix.inconclusive.map((r) => r.target),
+    ['a', 'all'],
+  );
+  assert.deepEqual(matrix.unsolvedTogether, ['a']);
+  const table = formatMatrix(matrix);
+  assert.doesNotMatch(table, /No spec broke another/);
+  assert.match(table, /Inconclusive: 1 of 2 solo runs did not solve their spec/);
+  assert.match(table, /run a: step-budget: stopped after 3 steps/);
 });

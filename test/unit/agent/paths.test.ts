@@ -95,3 +95,43 @@ describe('workspace jail and file tools', () => {
     assert.match(outline.content, /outline failed: index unavailable/);
   });
 });
+
+describe('tool robustness against real models', () => {
+  test('a catastrophic regular expression is matched in linear time (RE2), not hung on', async () => {
+    fs.writeFileSync(path.join(root, 'src/many-a.txt'), `${'A'.repeat(50_000)}B\n`);
+    const result = await call('search_text', { query: '^(A+)+$', regex: true, path: 'src' });
+    assert.equal(result.ok, true);
+    assert.match(result.content, /no match/i);
+    const found = await call('search_text', { query: '^(A+)+B$', regex: true, path: 'src/many-a.txt' });
+    assert.match(found.content, /many-a\.txt:1:/);
+  });
+
+  test('a tool named after an Object.prototype member is an unknown tool, not a crash', async () => {
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      const result = await call(name, {});
+      assert.equal(result.ok, false);
+      assert.match(result.content, new RegExp(`Unknown tool '${name}'`));
+    }
+  });
+
+  test('extra argument keys are ignored with a note; the call still works', async () => {
+    const result = await call('read_file', { path: 'src/a.js', endLine: 1, reasoning: 'I want line 1' });
+    assert.equal(result.ok, true);
+    assert.match(result.content, /line 1/);
+    assert.match(result.content, /Ignored unknown argument\(s\) of read_file: reasoning/);
+    const finish = await call('finish', { summary: 'done', confidence: 0.9 });
+    assert.equal(finish.ok, true);
+    assert.deepEqual(finish.finish, { summary: 'done' });
+  });
+
+  test('a cancelled run stops a search between files', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const result = await runTool('search_text', JSON.stringify({ query: 'line' }), {
+      ...ctx,
+      signal: controller.signal,
+    });
+    assert.equal(result.ok, false);
+    assert.match(result.content, /search_text failed: .*abort/i);
+  });
+});

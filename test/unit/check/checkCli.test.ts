@@ -5,8 +5,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { isProcessAlive } from '../../../src/core/process/processTree';
 import { gitIn, makeRepo, writeFiles } from './gitRepo';
+import { processesRunning } from '../sandbox/processes';
 
 const cli = path.resolve(__dirname, '../../../../dist/cli.js');
 const cleanup: string[] = [];
@@ -58,6 +58,29 @@ describe('weave check (CLI)', () => {
     assert.match(r.stdout, /^2 specs: 2 pass in .*; no baseline yet/m);
     assert.match(r.stdout, /run recorded: .*\.weave\/runs\/.*\.json \(clean tree\)/);
     assert.equal(r.stderr, '', 'no progress line when CI is set');
+  });
+
+  it('says which passes rest on the exit code alone, in the table, the summary and --json', async () => {
+    const ws = await workspace([
+      { id: 'verified', command: 'node --test t.test.js | cat' },
+      { id: 'plain', command: 'echo ok' },
+    ]);
+    await writeFiles(ws, { 't.test.js': "require('node:test')('t', () => {});\n" });
+    const r = weave(ws, '--no-record');
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^verified\s+functional\s+pass\s+new\s+[\d.]+ s$/m);
+    assert.match(r.stdout, /^plain\s+functional\s+pass\s+new\s+[\d.]+ s\s+unverified: no test result seen$/m);
+    assert.match(r.stdout, /^2 specs: 2 pass in [\d.]+ s \(1 pass unverified: no test result seen\);/m);
+    const doc = JSON.parse(weave(ws, '--no-record', '--json').stdout) as {
+      run: { results: Array<{ id: string; evidence: string; reason?: string }> };
+    };
+    assert.deepEqual(
+      doc.run.results.map((x) => [x.id, x.evidence, x.reason]),
+      [
+        ['verified', 'runner', undefined],
+        ['plain', 'exit-code', 'unverified: no test result seen'],
+      ],
+    );
   });
 
   it('exits 1 and reports broken against the clean baseline, with --json, --junit and --github', async () => {
@@ -177,7 +200,9 @@ describe('weave check (CLI)', () => {
   });
 
   it('stops on SIGINT (Ctrl-C): kills every test process, records nothing, exits 130', async () => {
-    const ws = await workspace([{ id: 'hangs', command: 'sleep 1000 & echo $! > bg.pid; wait' }]);
+    // A unique argument finds the sleeper from outside: in a PID namespace the `$!` it writes is not a host pid.
+    const token = `1000.${process.pid}`;
+    const ws = await workspace([{ id: 'hangs', command: `sleep ${token} & echo $! > bg.pid; wait` }]);
     const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true' };
     delete env.NODE_TEST_CONTEXT;
     const child = spawn(process.execPath, [cli, 'check'], {
@@ -199,7 +224,48 @@ describe('weave check (CLI)', () => {
     child.kill('SIGINT');
     assert.equal(await exited, 130);
     assert.match(stderr, /stopping \(killing running tests\)/);
-    assert.equal(isProcessAlive(pid), false);
+    assert.deepEqual(processesRunning(`sleep ${token}`), []);
     await assert.rejects(fs.readdir(path.join(ws, '.weave/runs')), 'a cancelled run is not recorded');
+  });
+
+  for (const signals of [['SIGTERM'], ['SIGHUP'], ['SIGINT', 'SIGINT']] as const) {
+    it(`stops on ${signals.join(' then ')}: every test process dies, nothing is recorded`, async () => {
+      const token = `1001.${process.pid}${signals.length}${signals[0].length}`;
+      const ws = await workspace([{ id: 'hangs', command: `sleep ${token} & echo $! > bg.pid; wait` }]);
+      const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true' };
+      delete env.NODE_TEST_CONTEXT;
+      const child = spawn(process.execPath, [cli, 'check'], {
+        cwd: ws,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      const deadline = Date.now() + 20_000;
+      while (processesRunning(`sleep ${token}`).length === 0) {
+        if (Date.now() > deadline) assert.fail('the spec never started');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      // The second signal arrives while the first one's clean-up is under way: it must not cut it short.
+      for (const name of signals) child.kill(name);
+      const expected = { SIGTERM: 143, SIGHUP: 129, SIGINT: 130 }[signals[0]];
+      assert.equal(await exited, expected, stderr);
+      assert.deepEqual(processesRunning(`sleep ${token}`), []);
+      await assert.rejects(fs.readdir(path.join(ws, '.weave/runs')), 'a stopped run is not recorded');
+    });
+  }
+
+  it('a closed stdout (| head) ends quietly, without an EPIPE stack trace', async () => {
+    const specs = Array.from({ length: 40 }, (_, i) => ({ id: `s${i}`, command: 'true' }));
+    const ws = await workspace(specs);
+    const r = spawnSync('/bin/sh', ['-c', `"${process.execPath}" "${cli}" check | true`], {
+      cwd: ws,
+      encoding: 'utf8',
+      env: { ...process.env, CI: 'true', NODE_TEST_CONTEXT: '' },
+      timeout: 120_000,
+    });
+    assert.doesNotMatch(r.stderr, /EPIPE|internal error/);
+    noStack(r.stderr);
   });
 });

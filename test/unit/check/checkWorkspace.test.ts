@@ -179,6 +179,7 @@ function run(id: string, clean: boolean, results: Array<[string, Verdict]>): Run
       exitCode: 0,
       signal: null,
       durationMs: 1,
+      evidence: 'runner',
       output: 'x'.repeat(40_000),
       truncatedBytes: 0,
     })),

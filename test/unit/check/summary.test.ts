@@ -218,7 +218,11 @@ describe('verdictOf', () => {
     assert.equal(verdictOf(outcome(0, '# tests 2\n# pass 2\n# fail 0\n'), 1000).verdict, 'pass');
   });
   it('passes exit 0 without any recognised summary (the exit code decides)', () => {
-    assert.deepEqual(verdictOf(outcome(0, 'ok\n'), 1000), { verdict: 'pass' });
+    assert.deepEqual(verdictOf(outcome(0, 'ok\n'), 1000), {
+      verdict: 'pass',
+      reason: 'unverified: no test result seen',
+      evidence: 'exit-code',
+    });
   });
   for (const [name, output] of [
     ['node:test', nodeNoneRan],
@@ -250,11 +254,13 @@ describe('verdictOf', () => {
     assert.deepEqual(verdictOf(outcome(null, '', { timedOut: true, signal: 'SIGTERM' }), 60_000), {
       verdict: 'error',
       reason: 'timed out after 60 s',
+      evidence: 'exit-code',
     });
     const missing = verdictOf(outcome(127, '/bin/sh: 1: vitestt: not found\n'), 1000);
     assert.deepEqual(missing, {
       verdict: 'error',
       reason: 'command not found (exit 127): /bin/sh: 1: vitestt: not found',
+      evidence: 'exit-code',
     });
     assert.equal(verdictOf(outcome(null, '', { signal: 'SIGSEGV' }), 1000).reason, 'killed by SIGSEGV');
     assert.equal(
@@ -266,6 +272,7 @@ describe('verdictOf', () => {
     assert.deepEqual(verdictOf(outcome(null, '', { cancelled: true }), 1000), {
       verdict: 'skipped',
       reason: 'cancelled',
+      evidence: 'exit-code',
     });
   });
 });

@@ -6,6 +6,8 @@ import {
   failureExcerpt,
   isViolation,
   statusText,
+  testItemDescription,
+  verdictSummary,
   verdictText,
   violationMessage,
 } from '../../../src/extension/format';
@@ -18,6 +20,7 @@ function result(id: string, verdict: SpecResult['verdict'], output = '', reason?
     exitCode: verdict === 'pass' ? 0 : 1,
     signal: null,
     durationMs: 10,
+    evidence: 'summary',
     output,
     truncatedBytes: 0,
     ...(reason ? { reason } : {}),
@@ -109,5 +112,18 @@ describe('extension wording (format.ts)', () => {
     assert.equal(statusText(countResults(results, report({ b: 'broken' }))), 'Weave 2/4 · 1 broken');
     assert.equal(statusText(countResults(results, undefined)), 'Weave 2/4 · 2 failing');
     assert.equal(statusText(countResults([result('a', 'pass')], undefined)), 'Weave 1/1');
+  });
+
+  test('marks passes that rest on the exit code alone, wherever a pass is shown', () => {
+    const unverified: SpecResult = {
+      ...result('plain', 'pass', '', 'unverified: no test result seen'),
+      evidence: 'exit-code',
+    };
+    const verified = result('suite', 'pass');
+    assert.equal(verdictText(unverified, undefined), 'pass (unverified: no test result seen)');
+    assert.equal(verdictText(verified, undefined), 'pass');
+    assert.equal(testItemDescription(unverified, 'plain'), 'plain · unverified');
+    assert.equal(testItemDescription(verified, 'suite'), 'suite');
+    assert.equal(verdictSummary([verified, unverified]), 'pass: suite, plain (unverified)');
   });
 });

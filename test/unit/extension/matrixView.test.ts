@@ -36,6 +36,8 @@ function sampleMatrix(): MatrixResult {
     together: row('pass', 'fail', 'not-run'),
     brokeBy: [{ solved: 'cache-hit', broke: 'no-secret' }],
     aloneNotTogether: ['no-secret'],
+    inconclusive: [],
+    unsolvedTogether: ['no-secret'],
     runs: [run('cache-hit'), run('no-secret'), run('ttl'), run('all')],
     durationMs: 12_345,
   };

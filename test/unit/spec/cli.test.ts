@@ -76,14 +76,14 @@ const detection: Array<[string, Record<string, string>, RegExp]> = [
   [
     'node:test script',
     { 'package.json': '{"scripts":{"test":"node --test test/"}}' },
-    /"command": "node --test test\/"/,
+    /"command": "npm test"/,
   ],
   [
     'vitest devDependency',
     { 'package.json': '{"devDependencies":{"vitest":"3.0.0"}}' },
     /"command": "npx vitest run"/,
   ],
-  ['jest script', { 'package.json': '{"scripts":{"test":"jest --ci"}}' }, /"command": "npx jest"/],
+  ['jest script', { 'package.json': '{"scripts":{"test":"jest --ci"}}' }, /"command": "npm test"/],
   [
     'mocha devDependency',
     { 'package.json': '{"devDependencies":{"mocha":"11.0.0"}}' },
@@ -97,7 +97,8 @@ const detection: Array<[string, Record<string, string>, RegExp]> = [
   [
     'pytest',
     { 'pyproject.toml': '[tool.pytest.ini_options]\nminversion = "6.0"\n' },
-    /"command": "python3 -m pytest -q"/,
+    // The first Python that can import pytest (python3, else /usr/bin/python3 on this machine).
+    /"command": "\S*python3? -m pytest -q"/,
   ],
   ['go', { 'go.mod': 'module example.com/x\n' }, /"command": "go test .\/..."/],
   ['cargo', { 'Cargo.toml': '[package]\nname = "x"\n' }, /"command": "cargo test"/],

@@ -1,0 +1,113 @@
+// Cost of containment, measured in one run against its yardstick (the same command unsandboxed):
+//   - per spec run: `runCommand` of a trivial test command plain, in a PID namespace (what `weave check` does),
+//     and in the full sandbox (what agent / eval runs do), interleaved round by round so load hits all three;
+//     goal: sandbox − plain ≤ 15 ms per spec run;
+//   - per contained batch: the tamper guard's inspect-and-restore over the demo workspace;
+//   - per agent run: a standalone checkout of the demo vs a `git worktree` of it.
+// Environment: WEAVE_BENCH_ROUNDS (default 30).
+import { execFileSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { WORKING_TREE, withWorktree } from '../src/core/git/worktree';
+import { runCommand, type RunCommandOptions } from '../src/core/process/runCommand';
+import { detectSandbox } from '../src/core/sandbox/bwrap';
+import { withStandaloneCheckout } from '../src/core/sandbox/checkout';
+import { TamperGuard } from '../src/core/sandbox/protectedFiles';
+import { loadSpecFile } from '../src/core/spec/load';
+
+const ROUNDS = Number(process.env.WEAVE_BENCH_ROUNDS ?? 30);
+const COMMAND = 'node -e 0';
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await fn();
+  return performance.now() - started;
+}
+
+async function demoRepo(): Promise<string> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-bench-sandbox-'));
+  await fs.cp(path.resolve(__dirname, '../../examples'), dir, { recursive: true });
+  const git = (...args: string[]): string =>
+    execFileSync('git', ['-c', 'user.name=b', '-c', 'user.email=b@b', ...args], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'demo');
+  return dir;
+}
+
+async function main(): Promise<void> {
+  const availability = await detectSandbox();
+  if (!availability.available) throw new Error(`no sandbox here: ${availability.reason}`);
+  const repo = await demoRepo();
+  try {
+    const loaded = await loadSpecFile(repo);
+    if (!loaded.ok) throw new Error('demo specs do not load');
+    await withStandaloneCheckout(repo, WORKING_TREE, async (checkout) => {
+      const base: RunCommandOptions = { command: COMMAND, cwd: checkout.workspaceDir, timeoutMs: 30_000 };
+      const modes: Record<string, RunCommandOptions> = {
+        plain: base,
+        'pid namespace': { ...base, pidNamespace: true },
+        sandbox: {
+          ...base,
+          inheritEnv: false,
+          sandbox: {
+            checkout: checkout.root,
+            hiddenDirs: [checkout.userRoot],
+            readOnlyBinds: checkout.dependencies,
+            network: 'none',
+          },
+        },
+      };
+      const samples: Record<string, number[]> = Object.fromEntries(Object.keys(modes).map((m) => [m, []]));
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const [mode, options] of Object.entries(modes)) {
+          samples[mode]!.push(await timed(() => runCommand(options)));
+        }
+      }
+      const plain = median(samples.plain!);
+      console.log(`per spec run (\`${COMMAND}\`), median of ${ROUNDS} interleaved rounds:`);
+      for (const [mode, values] of Object.entries(samples)) {
+        const m = median(values);
+        console.log(
+          `  ${mode.padEnd(14)} ${m.toFixed(1).padStart(7)} ms   overhead vs plain ${(m - plain).toFixed(1).padStart(6)} ms`,
+        );
+      }
+      const overhead = median(samples.sandbox!) - plain;
+      console.log(`  goal: sandbox overhead ≤ 15 ms per spec run → ${overhead <= 15 ? 'met' : 'NOT met'}`);
+
+      const guard = await TamperGuard.create(checkout.workspaceDir, loaded.specFile);
+      const inspections: number[] = [];
+      for (let i = 0; i < ROUNDS; i++) inspections.push(await timed(() => guard.inspectAndRestore()));
+      console.log(
+        `tamper guard inspect + restore (demo, per contained batch): ${median(inspections).toFixed(1)} ms`,
+      );
+    });
+
+    const standalone: number[] = [];
+    const worktree: number[] = [];
+    for (let i = 0; i < Math.min(ROUNDS, 10); i++) {
+      standalone.push(await timed(() => withStandaloneCheckout(repo, WORKING_TREE, () => Promise.resolve())));
+      worktree.push(await timed(() => withWorktree(repo, WORKING_TREE, () => Promise.resolve())));
+    }
+    console.log(
+      `checkout per agent run (demo): standalone ${median(standalone).toFixed(0)} ms vs git worktree ` +
+        `${median(worktree).toFixed(0)} ms (${(median(standalone) / median(worktree)).toFixed(2)}×)`,
+    );
+  } finally {
+    await fs.rm(repo, { recursive: true, force: true });
+  }
+}
+
+void main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

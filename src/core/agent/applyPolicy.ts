@@ -1,0 +1,32 @@
+// When an agent's result may reach the user's files. There is no override: a run whose spec runs changed
+// protected files (verdict `tampered`, at any point of the run), or whose patch the deterministic review found
+// in violation (protected files changed, tests deleted, skipped or weakened), is never applied — by the CLI's
+// --apply, the extension's Apply button, or anything else going through applyAgentResult.
+import type { AgentRunResult } from './runAgent';
+import { applyPatchToWorkspace, PatchApplyError } from './workspacePatch';
+
+type Appliable = Pick<AgentRunResult, 'patch' | 'tamperedSpecs' | 'after' | 'findings'>;
+
+/** Why this result must not be applied, or undefined when it may be. */
+export function applyRefusal(result: Appliable): string | undefined {
+  const tampered = new Set([
+    ...result.tamperedSpecs,
+    ...result.after.filter((r) => r.verdict === 'tampered').map((r) => r.id),
+  ]);
+  if (tampered.size > 0) {
+    return `refused: the agent's code changed protected files while specs ran (tampered: ${[...tampered].sort().join(', ')})`;
+  }
+  const violations = result.findings.filter((f) => f.severity === 'error');
+  if (violations.length > 0) {
+    const checks = [...new Set(violations.map((f) => f.check))].join(', ');
+    return `refused: the review found violations in the patch (${checks}); see the findings`;
+  }
+  return undefined;
+}
+
+/** Applies the result's patch to the workspace, unless applyRefusal forbids it (PatchApplyError either way). */
+export async function applyAgentResult(workspaceDir: string, result: Appliable): Promise<void> {
+  const refusal = applyRefusal(result);
+  if (refusal) throw new PatchApplyError(refusal);
+  await applyPatchToWorkspace(workspaceDir, result.patch);
+}

@@ -1,0 +1,167 @@
+// Standalone scratch checkouts for contained runs. Unlike a `git worktree` (whose `.git` file points back into
+// the user's repository, so code under test could follow it and rewrite history, hooks or real files), this is
+// a plain copy of the chosen state with a fresh repository of its own: one commit of that state, no remote, no
+// link home. The user's repository is only read (a temporary index, never the user's own), and the copy is
+// always removed afterwards, error and abort included.
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { GitError, git, gitRoot, resolveCommit } from '../git/git';
+import { WORKING_TREE } from '../git/worktree';
+
+/** Installed-dependency folders git does not track: shown read-only in the checkout, never copied. */
+export const DEPENDENCY_DIRS = ['node_modules', '.venv', 'venv'];
+
+export interface StandaloneCheckout {
+  /** The workspace folder's counterpart inside the checkout. */
+  workspaceDir: string;
+  /** The checkout's top folder (its own repository root). */
+  root: string;
+  /** The user's repository root (or the workspace outside git): to hide inside the sandbox. */
+  userRoot: string;
+  /** Dependency folders of the user's tree and where they belong in the checkout. */
+  dependencies: Array<{ source: string; target: string }>;
+}
+
+/**
+ * Runs `fn` with a standalone copy of `workspaceDir` at `ref` (a commit, or WORKING_TREE = HEAD plus the
+ * uncommitted and untracked, non-ignored changes). The workspace may be a subfolder of its repository: the same
+ * subfolder of the copy is passed.
+ */
+export async function withStandaloneCheckout<T>(
+  workspaceDir: string,
+  ref: string,
+  fn: (checkout: StandaloneCheckout) => Promise<T>,
+): Promise<T> {
+  const workspace = await fs.realpath(workspaceDir);
+  const repoRoot = await gitRoot(workspace);
+  const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-sandbox-'));
+  try {
+    const root = path.join(scratch, 'tree');
+    await fs.mkdir(root);
+    const userRoot = repoRoot ?? workspace;
+    if (repoRoot === null) {
+      if (ref !== WORKING_TREE) {
+        throw new GitError(`cannot check out '${ref}': ${workspaceDir} is not in a git repository`, [], '');
+      }
+      await copyTree(workspace, root);
+    } else {
+      await exportCommit(repoRoot, ref === WORKING_TREE ? 'HEAD' : ref, root, scratch);
+      if (ref === WORKING_TREE) await copyUncommittedChanges(repoRoot, root);
+    }
+    await commitAsOwnRepository(root);
+    const inCheckout = path.join(root, path.relative(userRoot, workspace));
+    await fs.mkdir(inCheckout, { recursive: true });
+    const dependencies = await dependencyFolders(userRoot, root, workspace, inCheckout);
+    return await fn({ workspaceDir: inCheckout, root, userRoot, dependencies });
+  } finally {
+    await fs.rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Writes the tree of `ref` into `target` through a temporary index: the user's index and HEAD stay as they are. */
+async function exportCommit(repoRoot: string, ref: string, target: string, scratch: string): Promise<void> {
+  const commit = await resolveCommit(repoRoot, ref);
+  const env = { GIT_INDEX_FILE: path.join(scratch, 'export.index') };
+  const common = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', `--work-tree=${target}`];
+  await git([...common, 'read-tree', commit], repoRoot, { env });
+  await git([...common, 'checkout-index', '--all', '--force'], repoRoot, { env });
+}
+
+/** Applies the user's staged + unstaged changes and copies untracked (non-ignored) files into `target`. */
+async function copyUncommittedChanges(repoRoot: string, target: string): Promise<void> {
+  const diff = await git(['diff', 'HEAD', '--binary', '--no-color', '--no-ext-diff'], repoRoot);
+  // `git apply` outside a repository works as a plain patch tool; the copy has no repository yet.
+  if (diff.trim().length > 0)
+    await git(['apply', '--whitespace=nowarn', '--binary', '-'], target, { input: diff });
+  const untracked = (await git(['ls-files', '--others', '--exclude-standard', '-z'], repoRoot))
+    .split('\0')
+    .filter(Boolean);
+  for (const rel of untracked) {
+    if (DEPENDENCY_DIRS.includes(rel.split('/')[0] ?? '')) continue;
+    const destination = path.join(target, rel);
+    await fs.mkdir(path.dirname(destination), { recursive: true });
+    await fs.cp(path.join(repoRoot, rel), destination, { verbatimSymlinks: true });
+  }
+}
+
+/** A repository of the copy's own, so tools that ask git (and Weave's patch snapshots) work without a link home. */
+async function commitAsOwnRepository(root: string): Promise<void> {
+  await git(['init', '-q'], root);
+  await fs.writeFile(
+    path.join(root, '.git', 'info', 'exclude'),
+    DEPENDENCY_DIRS.map((d) => `/${d}\n`).join(''),
+  );
+  await git(['add', '-A'], root);
+  await git(
+    [
+      '-c',
+      'user.name=weave',
+      '-c',
+      'user.email=weave@localhost',
+      '-c',
+      'commit.gpgsign=false',
+      'commit',
+      '-q',
+      '--allow-empty',
+      '--no-verify',
+      '-m',
+      'weave: base of a contained run',
+    ],
+    root,
+  );
+}
+
+async function dependencyFolders(
+  userRoot: string,
+  root: string,
+  workspace: string,
+  inCheckout: string,
+): Promise<Array<{ source: string; target: string }>> {
+  const pairs = [{ from: userRoot, to: root }];
+  if (workspace !== userRoot) pairs.push({ from: workspace, to: inCheckout });
+  const found: Array<{ source: string; target: string }> = [];
+  for (const { from, to } of pairs) {
+    for (const name of DEPENDENCY_DIRS) {
+      const source = path.join(from, name);
+      if (!(await isDirectory(source))) continue;
+      const target = path.join(to, name);
+      // The mount point the sandbox binds the folder onto (outside a sandbox: a symlink instead).
+      await fs.mkdir(target, { recursive: true });
+      found.push({ source, target });
+    }
+  }
+  return found;
+}
+
+/**
+ * For an explicitly unsandboxed run: the dependency folders as symlinks, since nothing binds them. (In the
+ * sandbox the empty mount points stay and bwrap shows the real folders read-only there.)
+ */
+export async function linkDependenciesUnsandboxed(checkout: StandaloneCheckout): Promise<void> {
+  for (const { source, target } of checkout.dependencies) {
+    await fs.rm(target, { recursive: true, force: true });
+    await fs.symlink(source, target, 'junction');
+  }
+}
+
+async function copyTree(from: string, to: string): Promise<void> {
+  await fs.cp(from, to, {
+    recursive: true,
+    verbatimSymlinks: true,
+    filter: (source) => {
+      const rel = path.relative(from, source).split(path.sep);
+      return (
+        !(rel[0] !== undefined && (DEPENDENCY_DIRS.includes(rel[0]) || rel[0] === '.git')) &&
+        !(rel[0] === '.weave' && (rel[1] === 'runs' || rel[1] === 'cache'))
+      );
+    },
+  });
+}
+
+async function isDirectory(p: string): Promise<boolean> {
+  return fs.stat(p).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+}

@@ -1,0 +1,71 @@
+// What "contained" means for one run on behalf of an agent or a prediction: the bubblewrap options for its
+// standalone checkout (or, when the user explicitly opted out of the sandbox, none), the allowlisted
+// environment, and the tamper guard over the checkout's protected files. runSpecs takes one of these.
+import path from 'node:path';
+import { locateEvidenceResources } from '../check/evidence/resources';
+import type { SpecFile } from '../spec/schema';
+import { detectSandbox, type NetworkAccess, type SandboxOptions } from './bwrap';
+import { linkDependenciesUnsandboxed, type StandaloneCheckout } from './checkout';
+import { TamperGuard } from './protectedFiles';
+
+export interface Containment {
+  /** bubblewrap around every command; undefined only when the user opted out (allowUnsandboxed). */
+  sandbox?: SandboxOptions;
+  /** Why the run is not sandboxed, shown wherever its results are. */
+  unsandboxedReason?: string;
+  guard: TamperGuard;
+}
+
+export interface ContainmentRequest {
+  network?: NetworkAccess;
+  /** Run without a sandbox when none is available (the CLI's --no-sandbox, the extension's setting). */
+  allowUnsandboxed?: boolean;
+  /** Skip the sandbox even where it is available (also an explicit opt-out). */
+  forceUnsandboxed?: boolean;
+}
+
+/** The sandbox is missing and the user did not opt out: nothing is executed. */
+export class SandboxUnavailableError extends Error {
+  override name = 'SandboxUnavailableError';
+}
+
+export async function containmentFor(
+  checkout: StandaloneCheckout,
+  specFile: SpecFile,
+  request: ContainmentRequest = {},
+): Promise<Containment> {
+  const guard = await TamperGuard.create(checkout.workspaceDir, specFile);
+  const availability = request.forceUnsandboxed
+    ? { available: false, reason: 'the sandbox was turned off (--no-sandbox)' }
+    : await detectSandbox();
+  if (!availability.available) {
+    if (!request.allowUnsandboxed && !request.forceUnsandboxed) {
+      throw new SandboxUnavailableError(
+        `${availability.reason ?? 'no sandbox'}. Weave runs agent and prediction code only inside a sandbox; ` +
+          'to run it unsandboxed anyway, pass --no-sandbox (VS Code: setting weave.sandbox.allowUnsandboxed).',
+      );
+    }
+    await linkDependenciesUnsandboxed(checkout);
+    return { guard, unsandboxedReason: availability.reason ?? 'unsandboxed' };
+  }
+  return {
+    guard,
+    sandbox: {
+      checkout: checkout.root,
+      hiddenDirs: [checkout.userRoot],
+      readOnlyBinds: [...checkout.dependencies, ...weaveResourcesInside(checkout.userRoot)],
+      network: request.network ?? 'none',
+    },
+  };
+}
+
+/**
+ * The runner hooks every spec command loads (check/evidence) must stay visible when Weave itself lives inside
+ * the repository the sandbox hides (Weave run on its own repository, or installed in the project).
+ */
+function weaveResourcesInside(hidden: string): Array<{ source: string; target: string }> {
+  const evidenceDir = path.dirname(locateEvidenceResources().nodeHook);
+  const rel = path.relative(hidden, evidenceDir);
+  const inside = rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+  return inside ? [{ source: evidenceDir, target: evidenceDir }] : [];
+}

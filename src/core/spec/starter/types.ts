@@ -1,0 +1,14 @@
+/** What `weave init` found out about how a project runs its tests. */
+export interface DetectedRunner {
+  /** e.g. 'node:test', 'vitest', 'pytest', 'unittest'; 'unknown' when nothing was recognised. */
+  runner: string;
+  command: string;
+  /** Why this runner was chosen, for the user (e.g. "vitest in package.json devDependencies"). */
+  reason: string;
+  /** Environment the tests need (e.g. PYTHONPATH=src for a src layout). */
+  env?: Record<string, string>;
+  /** Test files found in the project, workspace-relative with forward slashes. */
+  testFiles?: string[];
+  /** The command that runs one test file, when the runner can (`weave init --per-file`). */
+  commandForFile?: (file: string) => string;
+}

@@ -44,7 +44,7 @@ export const NO_RUN_REASON =
   '--no-run). A spec test is a shell command from the workspace. weave_list_specs still works; ask the user to ' +
   'trust the folder to check constraints.';
 
-const FAILING: ReadonlySet<Verdict> = new Set(['fail', 'error', 'blocked', 'flaky']);
+const FAILING: ReadonlySet<Verdict> = new Set(['fail', 'error', 'blocked', 'flaky', 'tampered']);
 /** Lines of a failing test's output shown per spec. */
 const FAILURE_LINES = 8;
 
@@ -156,8 +156,10 @@ export interface CheckedSpec {
   change: Change | null;
   reason?: string;
   durationMs: number;
-  /** How the verdict was established (runner / summary / exit-code), when the core reports it. */
-  evidence?: unknown;
+  /** How the verdict was established: the runner's own results, its printed summary, or the exit code alone. */
+  evidence: SpecResult['evidence'];
+  /** For `tampered`: the protected files the run changed. */
+  tampered?: SpecResult['tampered'];
   /** The first lines of the failure, for failing specs. */
   failure?: string[];
   ranAsDependency?: boolean;
@@ -229,15 +231,14 @@ export function checkOutput(
 }
 
 function checkedSpec(r: SpecResult, change: Change | undefined): CheckedSpec {
-  // `evidence` is being added to SpecResult by the verdict work; read it when the core provides it.
-  const evidence = (r as SpecResult & { evidence?: unknown }).evidence;
   return {
     id: r.id,
     verdict: r.verdict,
     change: change ?? null,
     ...(r.reason !== undefined ? { reason: r.reason } : {}),
     durationMs: Math.round(r.durationMs),
-    ...(evidence !== undefined ? { evidence } : {}),
+    evidence: r.evidence,
+    ...(r.tampered !== undefined ? { tampered: r.tampered } : {}),
     ...(FAILING.has(r.verdict) ? { failure: failureLines(r.output) } : {}),
     ...(r.ranAsDependency ? { ranAsDependency: true } : {}),
   };

@@ -7,7 +7,7 @@ import type { Verdict } from '../../core/check/types';
 import { affectedSpecIds } from '../../core/intel/affected';
 import { failureLines } from '../../mcp/weaveTools';
 
-const FAILING: ReadonlySet<Verdict> = new Set(['fail', 'error', 'blocked', 'flaky']);
+const FAILING: ReadonlySet<Verdict> = new Set(['fail', 'error', 'blocked', 'flaky', 'tampered']);
 
 export interface StopVerdict {
   /** Ids of the broken affected specs (empty: the agent may stop). */

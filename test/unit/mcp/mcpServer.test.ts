@@ -95,12 +95,13 @@ describe('weave mcp over stdio', () => {
     assert.notEqual(result.isError, true, textOf(result));
     const data = result.structuredContent as {
       failing: string[];
-      specs: Array<{ id: string; verdict: string; failure?: string[] }>;
+      specs: Array<{ id: string; verdict: string; evidence: string; failure?: string[] }>;
     };
     assert.deepEqual(data.failing, ['sub-works']);
     assert.equal(data.specs.find((s) => s.id === 'add-works')?.verdict, 'pass');
     const sub = data.specs.find((s) => s.id === 'sub-works');
     assert.equal(sub?.verdict, 'fail');
+    assert.equal(sub?.evidence, 'runner', 'node:test reported its own results');
     assert.ok(
       sub?.failure?.some((l) => /not ok|AssertionError|Expected/i.test(l)),
       JSON.stringify(sub),

@@ -10,6 +10,8 @@ import { blameVerb } from './commands/blame';
 import { agentVerb } from './commands/agent';
 import { exportVerb } from './commands/export';
 import { evalVerb } from './commands/eval';
+import { mcpVerb } from './commands/mcp';
+import { guardVerb } from './commands/guard';
 
 export const verbs: Verb[] = [
   initVerb,
@@ -22,4 +24,6 @@ export const verbs: Verb[] = [
   agentVerb,
   exportVerb,
   evalVerb,
+  mcpVerb,
+  guardVerb,
 ];

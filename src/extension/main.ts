@@ -10,6 +10,8 @@ import { CheckService, type CheckOutcome } from './checks';
 import { registerCommands } from './commands';
 import { CheckDiagnostics } from './diagnostics';
 import { registerExportCommands } from './exportTask';
+import { registerLanguageModelTools } from './lmTools';
+import { registerMcpProvider } from './mcpProvider';
 import { connectPanel } from './panelBridge';
 import { readSettings } from './settings';
 import { SPECS_RELATIVE_PATH, SpecStore } from './specStore';
@@ -38,6 +40,8 @@ export interface WeaveApi {
     states: ReadonlyMap<string, TestState>;
     coverage: readonly vscode.FileCoverage[];
   };
+  /** The `weave mcp` server VS Code starts for this folder (what the MCP server definition provider returns). */
+  mcpServerDefinitions(): vscode.McpStdioServerDefinition[];
   /** Milliseconds activate() took (the activation benchmark reads it). */
   readonly activationMs: number;
 }
@@ -90,6 +94,12 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
     vscode.workspace.onDidGrantWorkspaceTrust(() => log.info('folder trusted: checks can run')),
   );
   registerExportCommands(context, { folder: () => folder, log });
+  const mcp = registerMcpProvider(context.extensionUri, folder);
+  context.subscriptions.push(
+    ...registerLanguageModelTools({ store, checks, affected, log }),
+    mcp.provider,
+    mcp.registration,
+  );
   // Validate an already open specs.json right away (cheap: one JSON file, not the workspace).
   if (vscode.workspace.textDocuments.some((d) => store.isSpecsDocument(d))) void store.reload();
 
@@ -108,6 +118,7 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
     lastAffected: () => affected.last,
     lastRun: () => checks.last,
     testResults: () => tests.lastReported,
+    mcpServerDefinitions: () => mcp.provider.provideMcpServerDefinitions(),
     diagnosticsFor: (uri) => [...(diagnostics.collection.get(uri) ?? []), ...(specProblems.get(uri) ?? [])],
     activationMs,
   };

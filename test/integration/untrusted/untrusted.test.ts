@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { CheckResult } from '../../../src/extension/checks';
 import { until, weaveApi, workspaceUri } from '../helpers';
+import { callTool, connectTo, toolText } from '../mcpClient';
 
 const marker = workspaceUri('ran-marker.txt');
 const specs = workspaceUri('.weave', 'specs.json');
@@ -61,5 +62,41 @@ suite('untrusted folder', () => {
     );
     assert.equal(problem.range.start.line, doc.positionAt(offset).line);
     assert.equal(fs.existsSync(marker.fsPath), false);
+  });
+});
+
+suite('tools for other agents (untrusted)', () => {
+  test('the check, blame and affected Language Model Tools refuse; listing specs still works', async () => {
+    await weaveApi();
+    for (const name of ['weave_check', 'weave_blame', 'weave_affected']) {
+      const input = name === 'weave_blame' ? { spec: 'add-works' } : {};
+      await assert.rejects(
+        Promise.resolve(vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined })),
+        /not trusted/,
+        name,
+      );
+    }
+    const listed = await vscode.lm.invokeTool('weave_list_specs', {
+      input: {},
+      toolInvocationToken: undefined,
+    });
+    assert.match(toolText(listed), /add-works/);
+    assert.equal(fs.existsSync(marker.fsPath), false, 'a spec test ran');
+  });
+
+  test('the MCP server VS Code would start gets --no-run and refuses to check', async () => {
+    const api = await weaveApi();
+    const [definition] = api.mcpServerDefinitions();
+    assert.ok(definition, 'no MCP server definition');
+    assert.ok(definition.args.includes('--no-run'), definition.args.join(' '));
+    const client = await connectTo(definition);
+    try {
+      const check = await callTool(client, 'weave_check', {});
+      assert.equal(check.isError, true);
+      assert.match(toolText(check), /refuses to run spec tests/);
+    } finally {
+      await client.close();
+    }
+    assert.equal(fs.existsSync(marker.fsPath), false, 'a spec test ran');
   });
 });

@@ -1,0 +1,76 @@
+// `weave mcp`: serves Weave's tools to any MCP client over stdio (src/mcp/server.ts). Stdout carries only the
+// protocol; logs go to stderr. Exit code 0 when the client closes the connection, 2 on bad flags.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { createWeaveMcpServer } from '../../mcp/server';
+import { NO_RUN_REASON } from '../../mcp/weaveTools';
+import { parseVerbFlags } from '../flags';
+import type { Verb } from '../verb';
+
+const HELP = `Usage: weave mcp [--workspace DIR] [--trust | --no-run]
+
+Serves Weave's tools over the Model Context Protocol on stdin/stdout, for any MCP client (Claude Code, Cursor,
+Codex, Cline, VS Code…):
+  weave_list_specs   the goal and every spec, their relations, potential interactions and last verdicts
+  weave_check        run spec tests {only?, affected?}: verdicts, broken/fixed vs the baseline, failure lines
+  weave_affected     which specs the current change can affect, and why {since?}
+  weave_blame        which hunks broke a spec {spec}
+and the spec file as a resource. Stdout carries only the protocol; logs go to stderr.
+
+Options:
+  --workspace DIR  the workspace folder (default: the current directory)
+  --trust          let weave_check and weave_blame run spec tests (the default: you configured this server
+                   for your folder, as you would run 'weave check' there)
+  --no-run         run nothing from the folder: weave_check and weave_blame (spec tests are shell commands)
+                   and weave_affected (git, whose repository config can run commands) are refused;
+                   weave_list_specs still reads the specs. VS Code passes it for an untrusted folder.
+  -h, --help       show this help
+
+Example client configuration (Claude Code, .mcp.json):
+  {"mcpServers": {"weave": {"command": "npx", "args": ["weave", "mcp", "--workspace", "."]}}}`;
+
+export const mcpVerb: Verb = {
+  name: 'mcp',
+  summary: "Serve Weave's tools (list specs, check, affected, blame) to MCP clients over stdio",
+  help: HELP,
+  async run(args) {
+    const flags = parseVerbFlags('mcp', args, {
+      workspace: { type: 'string', default: '.' },
+      trust: { type: 'boolean', default: false },
+      'no-run': { type: 'boolean', default: false },
+    });
+    if (flags === undefined) return 2;
+    if (flags.trust && flags['no-run']) {
+      process.stderr.write('weave mcp: give --trust or --no-run, not both\n');
+      return 2;
+    }
+    const workspaceDir = path.resolve(flags.workspace);
+    const stat = await fs.stat(workspaceDir).catch(() => undefined);
+    if (!stat?.isDirectory()) {
+      process.stderr.write(`weave mcp: --workspace ${flags.workspace} is not a folder\n`);
+      return 2;
+    }
+    const log = (line: string): void => void process.stderr.write(`weave mcp: ${line}\n`);
+    const allowed = !flags['no-run'];
+    const server = createWeaveMcpServer({
+      workspaceDir,
+      policy: { allowed, reason: NO_RUN_REASON },
+      version: WEAVE_VERSION,
+      log,
+    });
+    const transport = new StdioServerTransport();
+    const closed = new Promise<void>((resolve) => {
+      transport.onclose = () => resolve();
+      // The client going away closes stdin: that ends the server.
+      process.stdin.once('end', () => resolve());
+    });
+    await server.connect(transport);
+    log(`serving ${workspaceDir}${allowed ? '' : ' (--no-run: spec tests are refused)'}`);
+    await closed;
+    await server.close().catch(() => undefined);
+    return 0;
+  },
+};
+
+declare const WEAVE_VERSION: string;

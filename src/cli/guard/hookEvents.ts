@@ -1,0 +1,162 @@
+// The hook protocols `weave guard` speaks, each as its agent documents it:
+// - Claude Code (code.claude.com/docs/en/hooks, "Hooks reference"): JSON on stdin with `hook_event_name`, `cwd`,
+//   `tool_name`, `tool_input` (`file_path` for Edit/Write/MultiEdit, `notebook_path` for NotebookEdit, `command`
+//   for Bash). PreToolUse: exit 2 blocks the call and stderr is shown to Claude as the reason; any other non-zero
+//   exit is a non-blocking error (shown to the user, the call goes ahead). Stop: stdout
+//   `{"decision":"block","reason":…}` with exit 0 keeps Claude working; `stop_hook_active` is true when Claude is
+//   already continuing because of a Stop hook (we then let it stop, to avoid a loop).
+// - Codex (developers.openai.com/codex/hooks): the same wire format and exit-code contract as Claude Code for
+//   PreToolUse and Stop; file edits arrive as `apply_patch` with the patch envelope (`*** Update File: PATH`,
+//   `*** Add File:`, `*** Delete File:`, `*** Move to:`) in `tool_input.command`.
+// - Cursor (cursor.com/docs/agent/hooks, hooks.json `version: 1`): `beforeShellExecution` {command, cwd,
+//   workspace_roots} and `preToolUse` {tool_name, tool_input} answer on stdout `{"permission":"deny",
+//   "user_message", "agent_message"}`; `stop` {status, loop_count} may answer `{"followup_message": …}`, which
+//   Cursor sends as the next user message (it caps the loop itself; we stop asking after MAX_FOLLOW_UPS).
+// Malformed stdin is reported on stderr with exit code 1: every one of these agents treats that as a
+// non-blocking hook failure (the action goes ahead, the user sees the message), never as a silent block.
+import { z } from 'zod';
+import { protectedHit, type ProtectedHit, type ProtectedSet } from './protectedPaths';
+import { shellWrites } from './shellWrites';
+
+export const GUARD_AGENTS = ['claude-code', 'codex', 'cursor'] as const;
+export type GuardAgent = (typeof GUARD_AGENTS)[number];
+
+/** Cursor stop hooks: follow-ups Weave asks for in one agent loop before it lets the agent stop. */
+export const MAX_FOLLOW_UPS = 3;
+
+export class GuardInputError extends Error {
+  override name = 'GuardInputError';
+}
+
+const payloadSchema = z.looseObject({
+  hook_event_name: z.string({ error: 'hook_event_name must be a string' }),
+  cwd: z.string().optional(),
+  tool_name: z.string().optional(),
+  tool_input: z.unknown().optional(),
+  command: z.string().optional(),
+  workspace_roots: z.array(z.string()).optional(),
+  stop_hook_active: z.boolean().optional(),
+  loop_count: z.number().optional(),
+});
+export type HookPayload = z.output<typeof payloadSchema>;
+
+export function parsePayload(text: string): HookPayload {
+  if (text.trim() === '') throw new GuardInputError('no hook payload on stdin (expected one JSON object)');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new GuardInputError(`stdin is not JSON: ${(error as Error).message}`);
+  }
+  const parsed = payloadSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+    throw new GuardInputError(`the hook payload is not a hook event: ${where}${issue?.message ?? 'invalid'}`);
+  }
+  return parsed.data;
+}
+
+/** Where the agent works: the payload's cwd, else Cursor's first workspace root, else the process's cwd. */
+export function payloadCwd(payload: HookPayload): string {
+  return payload.cwd ?? payload.workspace_roots?.[0] ?? process.env.CLAUDE_PROJECT_DIR ?? process.cwd();
+}
+
+export type HookKind = 'pre-tool' | 'stop' | 'other';
+
+export function hookKind(payload: HookPayload): HookKind {
+  const event = payload.hook_event_name.toLowerCase();
+  if (event === 'pretooluse' || event === 'beforeshellexecution') return 'pre-tool';
+  if (event === 'stop' || event === 'subagentstop') return 'stop';
+  return 'other';
+}
+
+export interface Violation {
+  hit: ProtectedHit;
+  /** What the agent tried: "Edit", "Bash `sed -i`". */
+  action: string;
+}
+
+/** The first write to a protected file the tool call would make, or undefined. */
+export function findViolation(payload: HookPayload, set: ProtectedSet): Violation | undefined {
+  const cwd = payloadCwd(payload);
+  const input = isRecord(payload.tool_input) ? payload.tool_input : {};
+  const tool = payload.tool_name ?? (payload.command !== undefined ? 'Shell' : '');
+  const command =
+    payload.command ?? (typeof input.command === 'string' ? input.command : undefined) ?? undefined;
+  if (/^(bash|shell|run_terminal_cmd|terminal|local_shell|exec_command)$/i.test(tool) || payload.command) {
+    if (command === undefined) return undefined;
+    for (const write of shellWrites(command, cwd)) {
+      const hit = protectedHit(set, write.target, write.cwd);
+      if (hit) return { hit, action: `${tool || 'shell'} command (${write.how} on ${write.target})` };
+    }
+    return undefined;
+  }
+  if (tool === 'apply_patch') {
+    const patch =
+      typeof input.command === 'string' ? input.command : typeof input.input === 'string' ? input.input : '';
+    for (const file of patchTargets(patch)) {
+      const hit = protectedHit(set, file, cwd);
+      if (hit) return { hit, action: `apply_patch on ${file}` };
+    }
+    return undefined;
+  }
+  for (const key of ['file_path', 'notebook_path', 'path', 'target_file', 'filePath']) {
+    const value = input[key];
+    if (typeof value !== 'string') continue;
+    // Read-only tools name files too: only tools that change them are guarded.
+    if (/^(read|view|glob|grep|ls|search|list|notebookread)/i.test(tool)) return undefined;
+    const hit = protectedHit(set, value, cwd);
+    if (hit) return { hit, action: tool || 'edit' };
+  }
+  return undefined;
+}
+
+/** Files an `apply_patch` envelope adds, updates, deletes or moves to. */
+export function patchTargets(patch: string): string[] {
+  return [...patch.matchAll(/^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/gm)].map((m) =>
+    m[1]!.trim(),
+  );
+}
+
+export function violationMessage(v: Violation, set: ProtectedSet): string {
+  return (
+    `Weave guard blocked this: ${v.action} would change ${v.hit.what}. Spec test files and .weave/ are ` +
+    'read-only for agents: they define the constraints your change must satisfy. Change the code under test ' +
+    `instead. (workspace ${set.workspaceDir}; matched ${JSON.stringify(v.hit.given)})`
+  );
+}
+
+export interface HookAnswer {
+  exitCode: number;
+  stdout?: string;
+  stderr?: string;
+}
+
+export function denyAnswer(agent: GuardAgent, message: string): HookAnswer {
+  if (agent === 'cursor') {
+    const answer = { permission: 'deny', user_message: message, agent_message: message };
+    return { exitCode: 0, stdout: `${JSON.stringify(answer)}\n` };
+  }
+  return { exitCode: 2, stderr: `${message}\n` };
+}
+
+export function allowAnswer(agent: GuardAgent, kind: HookKind): HookAnswer {
+  if (agent === 'cursor' && kind === 'pre-tool')
+    return { exitCode: 0, stdout: `${JSON.stringify({ permission: 'allow' })}\n` };
+  return { exitCode: 0 };
+}
+
+export function keepWorkingAnswer(agent: GuardAgent, reason: string): HookAnswer {
+  const answer = agent === 'cursor' ? { followup_message: reason } : { decision: 'block', reason };
+  return { exitCode: 0, stdout: `${JSON.stringify(answer)}\n` };
+}
+
+/** A Stop that already continues because of a stop hook (or too many follow-ups) is let through: no loop. */
+export function stopAlreadyContinued(payload: HookPayload): boolean {
+  return payload.stop_hook_active === true || (payload.loop_count ?? 0) >= MAX_FOLLOW_UPS;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,204 @@
+// `weave guard --install AGENT`: merges Weave's hooks into the project's hook configuration. Other hooks and
+// other settings are kept as they are; Weave's own entries are recognised by `guard` and `--agent AGENT` in their
+// command, so installing twice changes nothing (and re-installing from another path only updates Weave's own
+// command). A configuration file that is not valid JSON is reported and left untouched.
+//   claude-code  .claude/settings.json   hooks.PreToolUse (Edit|Write|MultiEdit|NotebookEdit|Bash) + hooks.Stop
+//   codex        .codex/hooks.json       hooks.PreToolUse (Bash|apply_patch|Edit|Write) + hooks.Stop
+//   cursor       .cursor/hooks.json      version 1; hooks.beforeShellExecution, hooks.preToolUse, hooks.stop
+//   git          the repository's pre-commit hook runs `weave check --affected`, after any existing hook
+import { execFile } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+export const INSTALL_TARGETS = ['claude-code', 'codex', 'cursor', 'git'] as const;
+export type InstallTarget = (typeof INSTALL_TARGETS)[number];
+
+export class InstallError extends Error {
+  override name = 'InstallError';
+}
+
+/** Shell command prefixes: `weave` runs verbs (`… check --affected`), `guard` takes `--agent AGENT`. */
+export interface StartCommands {
+  weave: string;
+  guard: string;
+}
+
+export interface InstallResult {
+  file: string;
+  /** False when everything was already in place. */
+  changed: boolean;
+  summary: string;
+}
+
+/** Stop hooks run the affected specs' tests: give them time (seconds). */
+const STOP_TIMEOUT_S = 600;
+const PRE_TOOL_TIMEOUT_S = 30;
+const GIT_MARKER = '# weave guard: pre-commit';
+
+export async function installHooks(
+  target: InstallTarget,
+  projectDir: string,
+  commands: StartCommands,
+): Promise<InstallResult> {
+  if (target === 'git') return installGitHook(projectDir, commands.weave);
+  const guard = `${commands.guard} --agent ${target}`;
+  if (target === 'cursor') {
+    const file = path.join(projectDir, '.cursor', 'hooks.json');
+    return mergeJson(file, (config) => {
+      config.version ??= 1;
+      const hooks = objectAt(config, 'hooks', file);
+      let changed = false;
+      for (const event of ['beforeShellExecution', 'preToolUse', 'stop']) {
+        changed = upsertFlat(arrayAt(hooks, event, file), guard, target, event === 'stop') || changed;
+      }
+      return changed;
+    });
+  }
+  const file =
+    target === 'claude-code'
+      ? path.join(projectDir, '.claude', 'settings.json')
+      : path.join(projectDir, '.codex', 'hooks.json');
+  const matcher =
+    target === 'claude-code' ? 'Edit|Write|MultiEdit|NotebookEdit|Bash' : 'Bash|apply_patch|Edit|Write';
+  return mergeJson(file, (config) => {
+    const hooks = objectAt(config, 'hooks', file);
+    const pre = upsertGrouped(arrayAt(hooks, 'PreToolUse', file), guard, target, {
+      matcher,
+      timeout: PRE_TOOL_TIMEOUT_S,
+    });
+    const stop = upsertGrouped(arrayAt(hooks, 'Stop', file), guard, target, { timeout: STOP_TIMEOUT_S });
+    return pre || stop;
+  });
+}
+
+type Json = Record<string, unknown>;
+
+async function mergeJson(file: string, merge: (config: Json) => boolean): Promise<InstallResult> {
+  let text: string | undefined;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  let config: unknown = {};
+  if (text !== undefined && text.trim() !== '') {
+    try {
+      config = JSON.parse(text);
+    } catch (error) {
+      throw new InstallError(`${file} is not valid JSON (${(error as Error).message}); nothing was changed`);
+    }
+  }
+  if (!isObject(config)) throw new InstallError(`${file} does not hold a JSON object; nothing was changed`);
+  const changed = merge(config);
+  if (changed) {
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    const partial = `${file}.${process.pid}.tmp`;
+    await fs.writeFile(partial, `${JSON.stringify(config, null, 2)}\n`);
+    await fs.rename(partial, file);
+  }
+  return {
+    file,
+    changed,
+    summary: changed ? `Weave's hooks merged into ${file}` : `${file} already has Weave's hooks`,
+  };
+}
+
+function isOurs(command: unknown, target: string): boolean {
+  return typeof command === 'string' && command.includes('guard') && command.endsWith(`--agent ${target}`);
+}
+
+/** Claude Code / Codex shape: [{matcher?, hooks: [{type: 'command', command, timeout}]}]. */
+function upsertGrouped(
+  groups: unknown[],
+  command: string,
+  target: string,
+  options: { matcher?: string; timeout: number },
+): boolean {
+  for (const group of groups) {
+    if (!isObject(group) || !Array.isArray(group.hooks)) continue;
+    for (const hook of group.hooks) {
+      if (!isObject(hook) || !isOurs(hook.command, target)) continue;
+      if (hook.command === command) return false;
+      hook.command = command;
+      return true;
+    }
+  }
+  groups.push({
+    ...(options.matcher !== undefined ? { matcher: options.matcher } : {}),
+    hooks: [{ type: 'command', command, timeout: options.timeout }],
+  });
+  return true;
+}
+
+/** Cursor shape: [{command, timeout?}]. */
+function upsertFlat(entries: unknown[], command: string, target: string, isStop: boolean): boolean {
+  const ours = entries.find((e) => isObject(e) && isOurs(e.command, target));
+  if (isObject(ours)) {
+    if (ours.command === command) return false;
+    ours.command = command;
+    return true;
+  }
+  entries.push({ command, ...(isStop ? { timeout: STOP_TIMEOUT_S } : {}) });
+  return true;
+}
+
+function objectAt(parent: Json, key: string, file: string): Json {
+  const value = parent[key] ?? {};
+  if (!isObject(value)) throw new InstallError(`${file}: "${key}" is not an object; nothing was changed`);
+  parent[key] = value;
+  return value;
+}
+
+function arrayAt(parent: Json, key: string, file: string): unknown[] {
+  const value = parent[key] ?? [];
+  if (!Array.isArray(value)) throw new InstallError(`${file}: "${key}" is not an array; nothing was changed`);
+  parent[key] = value;
+  return value;
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The pre-commit hook, chaining an existing one (kept as pre-commit.weave-chained, run first). */
+async function installGitHook(projectDir: string, weaveCommand: string): Promise<InstallResult> {
+  let hooksDir: string;
+  try {
+    const { stdout } = await promisify(execFile)('git', ['rev-parse', '--git-path', 'hooks'], {
+      cwd: projectDir,
+    });
+    hooksDir = path.resolve(projectDir, stdout.trim());
+  } catch {
+    throw new InstallError(
+      `${projectDir} is not in a git repository: there is no pre-commit hook to install`,
+    );
+  }
+  const file = path.join(hooksDir, 'pre-commit');
+  const chained = path.join(hooksDir, 'pre-commit.weave-chained');
+  const existing = await fs.readFile(file, 'utf8').catch(() => undefined);
+  if (existing?.includes(GIT_MARKER)) return { file, changed: false, summary: `${file} already runs Weave` };
+  await fs.mkdir(hooksDir, { recursive: true });
+  if (existing !== undefined) await fs.rename(file, chained);
+  const script = [
+    '#!/bin/sh',
+    GIT_MARKER,
+    '# Runs the specs the changes can affect; a failing or broken spec stops the commit (git commit --no-verify skips it).',
+    ...(existing !== undefined ? ['"$(dirname "$0")/pre-commit.weave-chained" "$@" || exit $?'] : []),
+    `exec ${weaveCommand} check --affected --workspace ${shellQuote(projectDir)}`,
+    '',
+  ].join('\n');
+  await fs.writeFile(file, script, { mode: 0o755 });
+  return {
+    file,
+    changed: true,
+    summary:
+      existing !== undefined
+        ? `${file} now runs the existing hook (moved to ${path.basename(chained)}) and then weave check --affected`
+        : `${file} runs weave check --affected`,
+  };
+}
+
+export function shellQuote(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}

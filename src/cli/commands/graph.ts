@@ -1,6 +1,12 @@
 // `weave graph`: declared spec edges plus the potential interactions Weave finds in the code itself.
 import path from 'node:path';
-import { formatCouplingMermaid, formatCouplingText, staticCoupling } from '../../core/intel/coupling';
+import { readAuditReport } from '../../core/audit/report';
+import {
+  formatCouplingMermaid,
+  formatCouplingText,
+  staticCoupling,
+  withObservedInteractions,
+} from '../../core/intel/coupling';
 import { loadIntelWorkspace } from '../../core/intel/workspace';
 import { parseVerbFlags } from '../flags';
 import { printAnchorProblems, reportInputError } from '../intelOutput';
@@ -11,12 +17,14 @@ const HELP = `Usage: weave graph [--workspace DIR] [--json | --mermaid]
 Shows the spec graph before anything runs: the edges declared in .weave/specs.json (dependsOn, interactsWith)
 and the potential interactions Weave finds itself with tree-sitter — pairs of specs whose anchors share a
 symbol or a file, or whose tests load the same source files (import cones). Pairs the author did not declare
-are marked [not declared].
+are marked [not declared]. After \`weave audit\`, the observed interactions join them: pairs of specs whose tests
+killed the same mutants (read from .weave/cache/audit.json, the last audit).
 
 Options:
   --workspace DIR  the workspace folder (default: the current directory)
   --json           print {specs, declared: {dependsOn, interactsWith}, potential: [{a, b, sharedSymbols,
-                   sharedAnchorFiles, sharedConeFiles, declared}], loadedByEveryTest}
+                   sharedAnchorFiles, sharedConeFiles, declared}], loadedByEveryTest,
+                   observed: [{a, b, mutants, examples, declared}] after an audit}
   --mermaid        print a Mermaid flowchart (paste into a markdown file)
   -h, --help       show this help
 
@@ -40,12 +48,15 @@ export const graphVerb: Verb = {
     try {
       const ws = await loadIntelWorkspace(path.resolve(flags.workspace));
       printAnchorProblems(ws.anchorProblems);
-      const coupling = staticCoupling({
-        specFile: ws.specFile,
-        index: ws.index,
-        resolved: ws.resolved,
-        workspaceDir: ws.workspaceDir,
-      });
+      const coupling = withObservedInteractions(
+        staticCoupling({
+          specFile: ws.specFile,
+          index: ws.index,
+          resolved: ws.resolved,
+          workspaceDir: ws.workspaceDir,
+        }),
+        await readAuditReport(ws.workspaceDir),
+      );
       if (flags.json) process.stdout.write(`${JSON.stringify(coupling, null, 2)}\n`);
       else if (flags.mermaid) process.stdout.write(formatCouplingMermaid(coupling));
       else process.stdout.write(formatCouplingText(coupling));

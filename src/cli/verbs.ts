@@ -11,6 +11,7 @@ import { agentVerb } from './commands/agent';
 import { exportVerb } from './commands/export';
 import { evalVerb } from './commands/eval';
 import { auditVerb } from './commands/audit';
+import { draftVerb } from './commands/draft';
 
 export const verbs: Verb[] = [
   initVerb,
@@ -24,4 +25,5 @@ export const verbs: Verb[] = [
   exportVerb,
   evalVerb,
   auditVerb,
+  draftVerb,
 ];

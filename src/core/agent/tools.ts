@@ -96,8 +96,30 @@ const descriptions: Record<ToolName, string> = {
 
 export const TOOL_NAMES = Object.keys(schemas) as ToolName[];
 
-export function toolSpecs(): ToolSpec[] {
-  return TOOL_NAMES.map((name) => {
+/** The tools that only look: other agents (the draft agent) reuse them without the editing ones. */
+export const READ_TOOL_NAMES: readonly ToolName[] = [
+  'list_files',
+  'read_file',
+  'outline',
+  'find_symbol',
+  'search_text',
+];
+
+/** The tools a loop offers and how it runs them: the coding agent's by default, another agent's own set. */
+export interface Toolbox {
+  specs: ToolSpec[];
+  run(name: string, rawArguments: string, ctx: ToolContext): Promise<ToolOutcome>;
+}
+
+export const AGENT_TOOLBOX: Toolbox = {
+  get specs() {
+    return toolSpecs();
+  },
+  run: (name, args, ctx) => runTool(name, args, ctx),
+};
+
+export function toolSpecs(names: readonly ToolName[] = TOOL_NAMES): ToolSpec[] {
+  return names.map((name) => {
     const { $schema: _ignored, ...parameters } = z.toJSONSchema(schemas[name], { io: 'input' }) as Record<
       string,
       unknown
@@ -106,9 +128,14 @@ export function toolSpecs(): ToolSpec[] {
   });
 }
 
-export async function runTool(name: string, rawArguments: string, ctx: ToolContext): Promise<ToolOutcome> {
-  if (!(name in schemas)) {
-    return { ok: false, content: `Unknown tool '${name}'. Available tools: ${TOOL_NAMES.join(', ')}.` };
+export async function runTool(
+  name: string,
+  rawArguments: string,
+  ctx: ToolContext,
+  available: readonly ToolName[] = TOOL_NAMES,
+): Promise<ToolOutcome> {
+  if (!available.includes(name as ToolName)) {
+    return { ok: false, content: `Unknown tool '${name}'. Available tools: ${available.join(', ')}.` };
   }
   const tool = name as ToolName;
   let json: unknown;

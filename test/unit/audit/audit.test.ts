@@ -62,8 +62,8 @@ test('the boundary spec kills the `>=` → `>` mutant; the range spec lets it su
   const hole = range.survivors.find((s) => s.operator === 'relational');
   assert.ok(hole, `range lets the flip survive: ${JSON.stringify(range.survivors)}`);
   assert.deepEqual([hole.file, hole.line, hole.original, hole.replacement], ['src/age.js', 4, '>=', '>']);
-  assert.match(hole.diff, /^-  return age >= 18;$/m);
-  assert.match(hole.diff, /^\+  return age > 18;$/m);
+  assert.match(hole.diff, /^- {2}return age >= 18;$/m);
+  assert.match(hole.diff, /^\+ {2}return age > 18;$/m);
   assert.ok(range.killed > 0 && range.score !== null && range.score < 1, `range score ${range.score}`);
 });
 

@@ -70,6 +70,28 @@ export function specAudit(
   };
 }
 
+export function unnoticedMutants(
+  records: readonly MutantRecord[],
+  texts: ReadonlyMap<string, string>,
+): AuditReport['holes'] {
+  return records
+    .filter(({ outcomes }) => {
+      const seen = [...outcomes.values()];
+      return seen.includes('survived') && !seen.some((o) => o === 'killed' || o === 'timed-out');
+    })
+    .map(({ mutant, outcomes }) => ({
+      file: mutant.file,
+      line: mutant.line,
+      column: mutant.column,
+      operator: mutant.operator,
+      diff: mutantDiff(texts.get(mutant.file) ?? '', mutant),
+      original: mutant.original,
+      replacement: mutant.replacement,
+      specs: [...outcomes].filter(([, o]) => o === 'survived').map(([id]) => id),
+    }))
+    .sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
+}
+
 export function observedInteractions(records: readonly MutantRecord[]): ObservedInteraction[] {
   const pairs = new Map<string, ObservedInteraction>();
   for (const { mutant, outcomes } of records) {

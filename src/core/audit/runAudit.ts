@@ -13,7 +13,7 @@ import { TreeSitterHost } from '../index/treeSitterHost';
 import type { IntelWorkspace } from '../intel/workspace';
 import { CheckInputError } from '../check/runSpecs';
 import { exercisedCode, type ExercisedFile } from './exercised';
-import { mutantRunSummary, observedInteractions, specAudit, type MutantRecord } from './report';
+import { mutantRunSummary, observedInteractions, specAudit, unnoticedMutants, type MutantRecord } from './report';
 import { mutantsOfFile, type Mutant } from './mutants';
 import { mutantSpecFile, mutantTimeoutSeconds, runMutant } from './mutantRun';
 import { runSpecsInCheckout, withScratchCheckouts } from './scratch';
@@ -125,6 +125,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
     finishedAt: finished.toISOString(),
     commit: await headCommit(ws.workspaceDir).catch(() => null),
     specs,
+    holes: unnoticedMutants(records, texts),
     observed: observedInteractions(records),
     totals: mutantRunSummary({
       generated: new Set([...perSpec.values()].flat().map((m) => m.id)).size,

@@ -50,6 +50,8 @@ export interface AuditReport {
   /** HEAD of the workspace's repository when the audit ran (null outside git). */
   commit: string | null;
   specs: SpecAudit[];
+  /** Mutants that ran against at least one spec and that no spec noticed: the workspace's holes. */
+  holes: Array<Survivor & { specs: string[] }>;
   observed: ObservedInteraction[];
   totals: {
     /** Mutants generated over the code the audited specs exercise. */

@@ -13,7 +13,13 @@ import { TreeSitterHost } from '../index/treeSitterHost';
 import type { IntelWorkspace } from '../intel/workspace';
 import { CheckInputError } from '../check/runSpecs';
 import { exercisedCode, type ExercisedFile } from './exercised';
-import { mutantRunSummary, observedInteractions, specAudit, unnoticedMutants, type MutantRecord } from './report';
+import {
+  mutantRunSummary,
+  observedInteractions,
+  specAudit,
+  unnoticedMutants,
+  type MutantRecord,
+} from './report';
 import { mutantsOfFile, type Mutant } from './mutants';
 import { mutantSpecFile, mutantTimeoutSeconds, runMutant } from './mutantRun';
 import { runSpecsInCheckout, withScratchCheckouts } from './scratch';

@@ -65,6 +65,11 @@ test('the boundary spec kills the `>=` → `>` mutant; the range spec lets it su
   assert.match(hole.diff, /^- {2}return age >= 18;$/m);
   assert.match(hole.diff, /^\+ {2}return age > 18;$/m);
   assert.ok(range.killed > 0 && range.score !== null && range.score < 1, `range score ${range.score}`);
+  // A hole of the workspace is a mutant no spec notices: range misses the flip, but boundary catches it.
+  assert.ok(
+    !report.holes.some((h) => h.file === 'src/age.js' && h.operator === 'relational'),
+    JSON.stringify(report.holes),
+  );
 });
 
 test('Python code is mutated too, and its pytest test kills the boundary flip', async () => {

@@ -68,11 +68,13 @@ export async function reviewDraftSet(input: {
 }
 
 export function goalParts(goal: string): string[] {
-  return goal
-    .split(/[.;:!?\n]+|,\s*|\s+(?:and|but|while|without|so)\s+/i)
-    // A clause after a comma may still open with its conjunction (", without ever serving stale data").
-    .map((p) => p.trim().replace(/^(?:and|but|while|without|so|or)\s+/i, ''))
-    .filter((p) => words(p).size >= 2);
+  return (
+    goal
+      .split(/[.;:!?\n]+|,\s*|\s+(?:and|but|while|without|so)\s+/i)
+      // A clause after a comma may still open with its conjunction (", without ever serving stale data").
+      .map((p) => p.trim().replace(/^(?:and|but|while|without|so|or)\s+/i, ''))
+      .filter((p) => words(p).size >= 2)
+  );
 }
 
 export function uncoveredGoalParts(goal: string, specs: readonly Spec[]): string[] {

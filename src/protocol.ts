@@ -58,6 +58,17 @@ export const panelStateSchema = z.strictObject({
   trusted: z.boolean(),
   /** Ids being checked right now (empty when idle). */
   running: z.array(specIdRef),
+  /** The last `weave audit`, by spec id: mutation score (null: no mutant ran), vacuous, surviving mutants. */
+  audit: z
+    .record(
+      z.string(),
+      z.strictObject({
+        score: z.number().min(0).max(1).nullable(),
+        vacuous: z.boolean(),
+        survived: z.number().int().nonnegative(),
+      }),
+    )
+    .optional(),
 });
 
 export const symbolMatchSchema = z.strictObject({

@@ -20,6 +20,18 @@ export function statusBadge(status: SpecStatus, detail?: string): HTMLSpanElemen
   );
 }
 
+/** The last audit's mutation score (`weave audit`): how many changes of its code the spec's test notices. */
+function auditBadge(
+  audit: NonNullable<ParsedPanelState['audit']>[string] | undefined,
+): HTMLSpanElement | null {
+  if (audit === undefined || audit.score === null) return null;
+  const text = audit.vacuous ? 'vacuous' : `mutants ${Math.round(audit.score * 100)}%`;
+  const title = audit.vacuous
+    ? 'Its test noticed none of the changes Weave made to its code: it constrains nothing (weave audit).'
+    : `Its test noticed ${Math.round(audit.score * 100)}% of the changes Weave made to its code; ${audit.survived} went unnoticed (weave audit).`;
+  return h('span', { class: `spec-audit${audit.vacuous ? ' vacuous' : ''}`, title }, text);
+}
+
 export function renderSpecList(state: ParsedPanelState, actions: ListActions): HTMLElement {
   if (state.specs.length === 0) {
     return h('p', { class: 'muted' }, 'No specs yet. Add the first one with “New spec”.');
@@ -40,6 +52,7 @@ export function renderSpecList(state: ParsedPanelState, actions: ListActions): H
           { class: 'spec-head' },
           statusBadge(status, detail || undefined),
           h('span', { class: 'spec-id' }, spec.id),
+          auditBadge(state.audit?.[spec.id]),
         ),
         h('div', { class: 'spec-title' }, spec.title, ' ', h('span', { class: 'spec-kind' }, spec.kind)),
         // A pass carries a reason only when it is unverified (no test result seen): worth showing.

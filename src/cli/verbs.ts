@@ -12,6 +12,8 @@ import { exportVerb } from './commands/export';
 import { evalVerb } from './commands/eval';
 import { mcpVerb } from './commands/mcp';
 import { guardVerb } from './commands/guard';
+import { auditVerb } from './commands/audit';
+import { draftVerb } from './commands/draft';
 
 export const verbs: Verb[] = [
   initVerb,
@@ -26,4 +28,6 @@ export const verbs: Verb[] = [
   evalVerb,
   mcpVerb,
   guardVerb,
+  auditVerb,
+  draftVerb,
 ];

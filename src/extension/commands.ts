@@ -4,6 +4,8 @@ import type { AffectedResult } from '../core/intel/affected';
 import * as vscode from 'vscode';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import type { AffectedSelector } from './affected';
+import type { AuditArgs, AuditController } from './audit/auditController';
+import type { DraftArgs, DraftController } from './draft/draftController';
 import type { CheckResult, CheckService } from './checks';
 import { countResults, statusText } from './format';
 import { graphMarkdown } from './graphDocument';
@@ -16,6 +18,8 @@ export interface CommandContext {
   store: SpecStore;
   checks: CheckService;
   affected: AffectedSelector;
+  audit: AuditController;
+  draft: DraftController;
   log: vscode.LogOutputChannel;
 }
 
@@ -32,12 +36,19 @@ export const commandTable: Readonly<Record<string, CommandHandler>> = {
   'weave.showGraph': showGraph,
   'weave.init': initSpecs,
   'weave.showOutput': (ctx) => ctx.log.show(true),
+  'weave.audit': (ctx, args) => ctx.audit.run(objectArg<AuditArgs>(args)),
+  'weave.draft': (ctx, args) => ctx.draft.run(objectArg<DraftArgs>(args)),
 };
 
 export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
   return Object.entries(commandTable).map(([id, handler]) =>
     vscode.commands.registerCommand(id, (...args: unknown[]) => handler(ctx, ...args)),
   );
+}
+
+/** Scripts and tests may pass an options object; the palette passes nothing (or a URI from a menu). */
+function objectArg<T>(args: unknown): T | undefined {
+  return typeof args === 'object' && args !== null && !(args instanceof vscode.Uri) ? (args as T) : undefined;
 }
 
 /** `weave.check` accepts `{ only: ['spec-id', …] }` (the panel's "check one" button). */

@@ -6,6 +6,8 @@ import * as vscode from 'vscode';
 import { AffectedSelector } from './affected';
 import { registerAgentCommands } from './agent/agentCommands';
 import { AnchorLocator } from './anchors';
+import { AuditController } from './audit/auditController';
+import { DraftController } from './draft/draftController';
 import { CheckService, type CheckOutcome } from './checks';
 import { registerCommands } from './commands';
 import { CheckDiagnostics } from './diagnostics';
@@ -61,6 +63,8 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
       'weave.newSpec',
       'weave.showGraph',
       'weave.init',
+      'weave.audit',
+      'weave.draft',
       'weave.export',
       'weave.agent.runAll',
       'weave.agent.matrix',
@@ -84,13 +88,15 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
   const affected = new AffectedSelector(store, anchors, log);
   const tests = new SpecTests(store, checks, diagnostics, affected, log);
   const statusBar = new WeaveStatusBar(store, checks);
-  context.subscriptions.push(specProblems, store, anchors, checks, diagnostics, tests, statusBar);
+  const audit = new AuditController(store, log);
+  const draft = new DraftController(context, store, log);
+  context.subscriptions.push(specProblems, store, anchors, checks, diagnostics, tests, statusBar, audit);
   context.subscriptions.push(
     checks.onDidFinish((outcome) => diagnostics.update(outcome)),
-    ...registerCommands({ store, checks, affected, log }),
+    ...registerCommands({ store, checks, affected, audit, draft, log }),
     ...registerAgentCommands(context, { store, log }),
     checkOnSave(store, checks, affected, log),
-    connectPanel(context, store, checks, anchors, log),
+    connectPanel(context, store, checks, anchors, log, audit),
     vscode.workspace.onDidGrantWorkspaceTrust(() => log.info('folder trusted: checks can run')),
   );
   registerExportCommands(context, { folder: () => folder, log });
@@ -119,7 +125,11 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
     lastRun: () => checks.last,
     testResults: () => tests.lastReported,
     mcpServerDefinitions: () => mcp.provider.provideMcpServerDefinitions(),
-    diagnosticsFor: (uri) => [...(diagnostics.collection.get(uri) ?? []), ...(specProblems.get(uri) ?? [])],
+    diagnosticsFor: (uri) => [
+      ...(diagnostics.collection.get(uri) ?? []),
+      ...(specProblems.get(uri) ?? []),
+      ...(audit.diagnostics.get(uri) ?? []),
+    ],
     activationMs,
   };
 }

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { PanelState } from '../protocol';
 import type { AnchorLocator } from './anchors';
+import type { AuditController } from './audit/auditController';
 import type { CheckService } from './checks';
 import { failureExcerpt } from './format';
 import { matchAnchors, registerSpecsPanel } from './panel';
@@ -16,6 +17,7 @@ export function connectPanel(
   checks: CheckService,
   anchors: AnchorLocator,
   log: vscode.LogOutputChannel,
+  audit?: AuditController,
 ): vscode.Disposable {
   const panel = registerSpecsPanel(context, {
     log,
@@ -28,7 +30,7 @@ export function connectPanel(
     searchSymbols: async (query) => matchAnchors((await anchors.index()).files.values(), query),
   });
   let exists = false;
-  const push = (): void => panel.update(panelState(store, checks, exists));
+  const push = (): void => panel.update(panelState(store, checks, exists, audit));
   const refresh = async (): Promise<void> => {
     exists = await store.exists();
     if (exists) await store.get();
@@ -43,11 +45,17 @@ export function connectPanel(
     checks.onDidFinish(push),
     checks.onDidChangeRunning(push),
     vscode.workspace.onDidGrantWorkspaceTrust(push),
+    ...(audit ? [audit.onDidChange(push)] : []),
   ];
   return vscode.Disposable.from(...subscriptions);
 }
 
-function panelState(store: SpecStore, checks: CheckService, exists: boolean): PanelState {
+function panelState(
+  store: SpecStore,
+  checks: CheckService,
+  exists: boolean,
+  audit: AuditController | undefined,
+): PanelState {
   const valid = store.valid;
   const current = store.current;
   const failureLines = readSettings(store.folder).failureLines;
@@ -83,5 +91,6 @@ function panelState(store: SpecStore, checks: CheckService, exists: boolean): Pa
     potentialInteractions: last?.anchors.potential ?? [],
     trusted: vscode.workspace.isTrusted,
     running: checks.isRunning ? [...checks.runningIds] : [],
+    ...(audit?.last ? { audit: audit.scores() } : {}),
   };
 }

@@ -57,7 +57,7 @@ async function runSuite(tools: VscodeTools, suite: SuiteSpec): Promise<SuiteOutc
   const port = await freePort();
   let server: RunningCodeServer | undefined;
   let browser: Browser | undefined;
-  const timeoutS = Number(process.env.WEAVE_VSCODE_TIMEOUT_S ?? 240);
+  const timeoutS = Number(process.env.WEAVE_VSCODE_TIMEOUT_S ?? 420);
   const cleanup = async (): Promise<void> => {
     await browser?.close().catch(() => undefined);
     await server?.stop();

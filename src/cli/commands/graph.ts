@@ -1,7 +1,13 @@
 // `weave graph`: declared spec edges plus the potential interactions Weave finds in the code itself.
 import path from 'node:path';
 import { readCoverageStore } from '../../core/coverage/store';
-import { formatCouplingMermaid, formatCouplingText, staticCoupling } from '../../core/intel/coupling';
+import { readAuditReport } from '../../core/audit/report';
+import {
+  formatCouplingMermaid,
+  formatCouplingText,
+  staticCoupling,
+  withObservedInteractions,
+} from '../../core/intel/coupling';
 import { loadIntelWorkspace } from '../../core/intel/workspace';
 import { parseVerbFlags } from '../flags';
 import { printAnchorProblems, reportInputError } from '../intelOutput';
@@ -14,12 +20,15 @@ and the potential interactions Weave finds itself with tree-sitter — pairs of 
 symbol or a file, or whose tests load the same source files (import cones). When 'weave check' has recorded
 per-spec coverage, pairs whose tests executed the same functions come first, weighed by the Jaccard index of
 the functions they executed. Pairs the author did not declare are marked [not declared].
+After \`weave audit\`, the observed interactions join them: pairs of specs whose tests killed the same mutants
+(read from .weave/cache/audit.json, the last audit).
 
 Options:
   --workspace DIR  the workspace folder (default: the current directory)
   --json           print {specs, declared: {dependsOn, interactsWith}, potential: [{a, b, sharedSymbols,
                    sharedAnchorFiles, sharedConeFiles, sharedFunctions?, coverageWeight?, declared}],
-                   loadedByEveryTest, executedByEveryTest?}
+                   loadedByEveryTest, executedByEveryTest?,
+                   observed: [{a, b, mutants, examples, declared}] after an audit}
   --mermaid        print a Mermaid flowchart (paste into a markdown file)
   -h, --help       show this help
 
@@ -43,13 +52,16 @@ export const graphVerb: Verb = {
     try {
       const ws = await loadIntelWorkspace(path.resolve(flags.workspace));
       printAnchorProblems(ws.anchorProblems);
-      const coupling = staticCoupling({
-        specFile: ws.specFile,
-        index: ws.index,
-        resolved: ws.resolved,
-        workspaceDir: ws.workspaceDir,
-        coverage: await readCoverageStore(ws.workspaceDir),
-      });
+      const coupling = withObservedInteractions(
+        staticCoupling({
+          specFile: ws.specFile,
+          index: ws.index,
+          resolved: ws.resolved,
+          workspaceDir: ws.workspaceDir,
+          coverage: await readCoverageStore(ws.workspaceDir),
+        }),
+        await readAuditReport(ws.workspaceDir),
+      );
       if (flags.json) process.stdout.write(`${JSON.stringify(coupling, null, 2)}\n`);
       else if (flags.mermaid) process.stdout.write(formatCouplingMermaid(coupling));
       else process.stdout.write(formatCouplingText(coupling));

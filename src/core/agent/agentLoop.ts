@@ -1,7 +1,7 @@
 // The model/tool loop of one agent run: ask the model, run the tools it called, feed the results back,
 // until it calls finish or a budget (steps, tokens, wall time) or the user's cancel stops it.
 import { ModelError, type ChatMessage, type ModelClient, type ModelUsage } from './modelClient';
-import { runTool, toolSpecs, type ToolContext } from './tools';
+import { AGENT_TOOLBOX, type ToolContext, type Toolbox } from './tools';
 import { truncateText, type TrajectoryWriter } from './trajectory';
 
 export interface AgentBudgets {
@@ -22,6 +22,10 @@ export interface LoopInput {
   system: string;
   task: string;
   tools: Omit<ToolContext, 'signal'>;
+  /** The tools offered (default: the coding agent's). */
+  toolbox?: Toolbox;
+  /** What the model is told when it answers without calling a tool. */
+  nudge?: string;
   budgets: AgentBudgets;
   /** The user's cancel. */
   userSignal: AbortSignal;
@@ -52,7 +56,8 @@ export async function runAgentLoop(input: LoopInput): Promise<LoopOutcome> {
     { role: 'system', content: input.system },
     { role: 'user', content: input.task },
   ];
-  const tools = toolSpecs();
+  const toolbox = input.toolbox ?? AGENT_TOOLBOX;
+  const tools = toolbox.specs;
   const usage: ModelUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
   let steps = 0;
   let finishSummary: string | undefined;
@@ -118,12 +123,12 @@ export async function runAgentLoop(input: LoopInput): Promise<LoopOutcome> {
         : {}),
     });
     if (turn.toolCalls.length === 0) {
-      messages.push({ role: 'user', content: NUDGE });
+      messages.push({ role: 'user', content: input.nudge ?? NUDGE });
       continue;
     }
     for (const call of turn.toolCalls) {
       const started = performance.now();
-      const result = await runTool(call.name, call.arguments, { ...input.tools, signal });
+      const result = await toolbox.run(call.name, call.arguments, { ...input.tools, signal });
       trajectory.write({
         type: 'tool',
         step: steps,

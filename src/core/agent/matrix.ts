@@ -149,7 +149,7 @@ export function matrixFrom(
 
 /** Like Promise.all with a limit, but waits for every started run before rethrowing the first failure, so no
  * run (and its worktree) outlives the call. */
-async function mapWithConcurrency<T, R>(
+export async function mapWithConcurrency<T, R>(
   items: T[],
   limit: number,
   fn: (item: T) => Promise<R>,

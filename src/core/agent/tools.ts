@@ -100,8 +100,30 @@ const descriptions: Record<ToolName, string> = {
 
 export const TOOL_NAMES = Object.keys(schemas) as ToolName[];
 
-export function toolSpecs(): ToolSpec[] {
-  return TOOL_NAMES.map((name) => {
+/** The tools that only look: other agents (the draft agent) reuse them without the editing ones. */
+export const READ_TOOL_NAMES: readonly ToolName[] = [
+  'list_files',
+  'read_file',
+  'outline',
+  'find_symbol',
+  'search_text',
+];
+
+/** The tools a loop offers and how it runs them: the coding agent's by default, another agent's own set. */
+export interface Toolbox {
+  specs: ToolSpec[];
+  run(name: string, rawArguments: string, ctx: ToolContext): Promise<ToolOutcome>;
+}
+
+export const AGENT_TOOLBOX: Toolbox = {
+  get specs() {
+    return toolSpecs();
+  },
+  run: (name, args, ctx) => runTool(name, args, ctx),
+};
+
+export function toolSpecs(names: readonly ToolName[] = TOOL_NAMES): ToolSpec[] {
+  return names.map((name) => {
     const { $schema: _ignored, ...parameters } = z.toJSONSchema(schemas[name], { io: 'input' }) as Record<
       string,
       unknown
@@ -110,10 +132,15 @@ export function toolSpecs(): ToolSpec[] {
   });
 }
 
-export async function runTool(name: string, rawArguments: string, ctx: ToolContext): Promise<ToolOutcome> {
+export async function runTool(
+  name: string,
+  rawArguments: string,
+  ctx: ToolContext,
+  available: readonly ToolName[] = TOOL_NAMES,
+): Promise<ToolOutcome> {
   // hasOwn, not `in`: a model calling `constructor` or `toString` must get "unknown tool", not a crash.
-  if (!Object.hasOwn(schemas, name)) {
-    return { ok: false, content: `Unknown tool '${name}'. Available tools: ${TOOL_NAMES.join(', ')}.` };
+  if (!Object.hasOwn(schemas, name) || !available.includes(name as ToolName)) {
+    return { ok: false, content: `Unknown tool '${name}'. Available tools: ${available.join(', ')}.` };
   }
   const tool = name as ToolName;
   let json: unknown;

@@ -282,7 +282,7 @@ export function copyLazyFields(from: CachedFile, to: Pick<FileIndex, LazyKey>): 
 }
 
 /** Git-ignores the cache: a `.gitignore` with `*` in `.weave/cache/` (or in a custom cache folder itself). */
-function ensureCacheIgnored(cacheDir: string): void {
+export function ensureCacheIgnored(cacheDir: string): void {
   const parent = path.dirname(cacheDir);
   const dir = path.basename(parent) === 'cache' ? parent : cacheDir;
   const marker = path.join(dir, '.gitignore');

@@ -5,6 +5,7 @@
 // text, JSON or a Mermaid flowchart by `weave graph`.
 import { coveredCoupling } from '../coverage/coupling';
 import type { CoverageStore } from '../coverage/types';
+import type { AuditReport, ObservedInteraction } from '../audit/types';
 import type { SpecFile } from '../spec/schema';
 import type { IndexView, ResolvedAnchor } from './anchors';
 import { specCones } from './cones';
@@ -39,6 +40,28 @@ export interface StaticCoupling {
   loadedByEveryTest: string[];
   /** With coverage: functions every spec's test executed (left out of pairs, like loadedByEveryTest). */
   executedByEveryTest?: string[];
+  /** Pairs whose tests killed the same mutants in the last `weave audit` (present when there is one). */
+  observed?: Array<ObservedInteraction & { declared: boolean }>;
+  /** When that audit finished. */
+  observedAt?: string;
+}
+
+/** Adds the last audit's observed interactions (pairs of specs that still exist) beside declared and potential. */
+export function withObservedInteractions(
+  coupling: StaticCoupling,
+  audit: AuditReport | undefined,
+): StaticCoupling {
+  if (audit === undefined) return coupling;
+  const ids = coupling.specs.map((s) => s.id);
+  const declared = new Set(
+    [...coupling.declared.dependsOn, ...coupling.declared.interactsWith].map(([x, y]) =>
+      orderedPair(x, y, ids).join('\0'),
+    ),
+  );
+  const observed = audit.observed
+    .filter((o) => ids.includes(o.a) && ids.includes(o.b))
+    .map((o) => ({ ...o, declared: declared.has(orderedPair(o.a, o.b, ids).join('\0')) }));
+  return { ...coupling, observed, observedAt: audit.finishedAt };
 }
 
 export interface CouplingInput {
@@ -191,6 +214,17 @@ export function formatCouplingText(coupling: StaticCoupling): string {
     if (p.sharedConeFiles.length > 0)
       lines.push(`      files both tests load: ${summarizeList(p.sharedConeFiles, 6)}`);
   }
+  if (coupling.observed !== undefined) {
+    lines.push('');
+    lines.push(
+      `Observed interactions (mutants both specs' tests kill; weave audit of ${coupling.observedAt ?? '?'}):`,
+    );
+    if (coupling.observed.length === 0) lines.push('  (none: no mutant was killed by two specs)');
+    for (const o of coupling.observed) {
+      lines.push(`  ${o.a} ↔ ${o.b}${o.declared ? '' : '  [not declared]'}: ${o.mutants} mutant(s)`);
+      for (const example of o.examples.slice(0, 2)) lines.push(`      e.g. ${example}`);
+    }
+  }
   return lines.join('\n') + '\n';
 }
 
@@ -217,6 +251,8 @@ export function formatCouplingMermaid(coupling: StaticCoupling): string {
             : `${p.sharedConeFiles.length} shared files`;
     lines.push(`  ${node.get(p.a)!} -.-|"${label.replace(/"/g, "'")}"| ${node.get(p.b)!}`);
   }
+  for (const o of (coupling.observed ?? []).filter((x) => !x.declared))
+    lines.push(`  ${node.get(o.a)!} ===|"observed: ${o.mutants} mutant(s)"| ${node.get(o.b)!}`);
   return lines.join('\n') + '\n';
 }
 

@@ -63,14 +63,15 @@ async function setApiKey(context: vscode.ExtensionContext): Promise<void> {
   }
 }
 
-interface Prepared {
+export interface Prepared {
   specFile: SpecFile;
   client: ModelClient;
   settings: AgentSettings;
   apiKey: string | undefined;
 }
 
-async function prepare(
+/** Trust, a valid spec file and a model client from the agent settings (the draft agent uses the same). */
+export async function prepareAgentModel(
   context: vscode.ExtensionContext,
   deps: AgentCommandDeps,
 ): Promise<Prepared | undefined> {
@@ -141,7 +142,7 @@ async function runAll(
   deps: AgentCommandDeps,
   args?: RunAllArgs,
 ): Promise<AgentRunOutcome | undefined> {
-  const prepared = await prepare(context, deps);
+  const prepared = await prepareAgentModel(context, deps);
   if (!prepared) return undefined;
   const { settings } = prepared;
   const result = await withAgentProgress('Weave agent: all constraints', deps.log, (signal, onProgress) =>
@@ -220,7 +221,7 @@ async function showMatrix(
   context: vscode.ExtensionContext,
   deps: AgentCommandDeps,
 ): Promise<MatrixResult | undefined> {
-  const prepared = await prepare(context, deps);
+  const prepared = await prepareAgentModel(context, deps);
   if (!prepared) return undefined;
   const { settings } = prepared;
   const matrix = await withAgentProgress('Weave agent: interaction matrix', deps.log, (signal, onProgress) =>

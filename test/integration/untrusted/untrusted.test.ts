@@ -28,6 +28,13 @@ suite('untrusted folder', () => {
     assert.equal(fs.existsSync(workspaceUri('.weave', 'runs').fsPath), false, 'a run was recorded');
   });
 
+  test('"audit specs" and "draft specs" run nothing in an untrusted folder', async () => {
+    assert.equal(await vscode.commands.executeCommand('weave.audit'), undefined);
+    assert.equal(await vscode.commands.executeCommand('weave.draft'), undefined);
+    assert.equal(fs.existsSync(marker.fsPath), false, 'a spec test ran');
+    assert.equal(fs.existsSync(workspaceUri('.weave', 'cache', 'audit.json').fsPath), false);
+  });
+
   test('a Test Explorer run skips every spec and runs nothing', async () => {
     const api = await weaveApi();
     await api.testController.resolveHandler?.(undefined);

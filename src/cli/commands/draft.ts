@@ -1,0 +1,215 @@
+// `weave draft`: the synthesis agent. Progress to stderr; the kept drafts (with their verification), the rejected
+// ones (with the reason) and the review to stdout, or { kept, rejected, review } with --json. Your files change
+// only with --accept.
+import path from 'node:path';
+import {
+  createModelClient,
+  DEFAULT_BASE_URL,
+  ModelError,
+  type ModelClient,
+} from '../../core/agent/modelClient';
+import type { AgentBudgets } from '../../core/agent/runAgent';
+import { acceptDrafts, AcceptError } from '../../core/draft/accept';
+import {
+  DEFAULT_MAX_DRAFTS,
+  runDraft,
+  type DraftProgress,
+  type DraftResult,
+} from '../../core/draft/runDraft';
+import { loadSpecFile } from '../../core/spec/load';
+import { formatProblem } from '../../core/spec/problems';
+import { parseVerbFlags } from '../flags';
+import type { Verb } from '../verb';
+
+const HELP = `Usage: weave draft [--goal TEXT] [--max-specs N] [--json] [--accept] [options]
+
+The synthesis agent: a model reads your code (in a scratch checkout) and proposes specs, each with its test
+file(s). Every proposal is verified before it counts: valid against the spec schema and your existing specs,
+its test runs at least one test with a recognised runner, gives the same verdict twice, passes (a constraint)
+or fails by an assertion (a goal not met yet, marked goal), kills at least one mutant of the code it anchors
+(not vacuous), and is not a duplicate. Rejections go back to the model with the reason, so it can revise.
+A review of the kept set follows: goal parts no spec covers, undeclared interactions, contradictions.
+
+Nothing is written to your files unless you pass --accept, which appends the kept specs to .weave/specs.json
+(comments kept) and writes their test files.
+
+Options:
+  --goal TEXT           what to draft specs for (default: the spec file's goal)
+  --max-specs N         keep at most N drafts (default ${DEFAULT_MAX_DRAFTS})
+  --max-mutants N       mutants tried per proposal before it is called vacuous (default 20)
+  --accept              write the kept drafts into your workspace
+  --workspace DIR       the workspace folder (default: the current directory)
+  --json                print { kept: [...], rejected: [{ id, reason }], review }
+  --no-review           skip the model's review of the set (the deterministic one still runs)
+  -h, --help            show this help
+
+Model and budgets: as \`weave agent\` (--base-url, --model, --no-stream, --max-steps, --max-tokens,
+--timeout-seconds; the key from $WEAVE_API_KEY or $OPENAI_API_KEY; a server on localhost needs none).
+
+Exit codes: 0 at least one draft kept, 1 none kept (or the model failed), 2 bad input.`;
+
+export const draftVerb: Verb = {
+  name: 'draft',
+  summary: 'Let a model draft specs for the goal; keep only the verified ones',
+  help: HELP,
+  async run(args) {
+    const flags = parseVerbFlags('draft', args, {
+      goal: { type: 'string' },
+      'max-specs': { type: 'string' },
+      'max-mutants': { type: 'string' },
+      accept: { type: 'boolean', default: false },
+      workspace: { type: 'string', default: '.' },
+      json: { type: 'boolean', default: false },
+      'no-review': { type: 'boolean', default: false },
+      'base-url': { type: 'string' },
+      model: { type: 'string' },
+      'no-stream': { type: 'boolean', default: false },
+      'max-steps': { type: 'string' },
+      'max-tokens': { type: 'string' },
+      'timeout-seconds': { type: 'string' },
+    });
+    if (flags === undefined) return 2;
+    const fail = (message: string): number => {
+      process.stderr.write(`weave draft: ${message}\n`);
+      return 2;
+    };
+    const numbers: Record<string, number> = {};
+    for (const flag of ['max-specs', 'max-mutants', 'max-steps', 'max-tokens', 'timeout-seconds'] as const) {
+      const raw = flags[flag];
+      if (raw === undefined) continue;
+      const value = Number(raw);
+      if (!Number.isInteger(value) || value < 1)
+        return fail(`--${flag} must be a whole number ≥ 1 (got '${raw}')`);
+      numbers[flag] = value;
+    }
+    const workspaceDir = path.resolve(flags.workspace);
+    const loaded = await loadSpecFile(workspaceDir);
+    if (!loaded.ok) {
+      for (const problem of loaded.problems) process.stderr.write(`${formatProblem(problem)}\n`);
+      return 2;
+    }
+    const model = flags.model ?? process.env.WEAVE_MODEL;
+    if (!model) return fail('no model: pass --model NAME or set WEAVE_MODEL');
+    const baseURL =
+      flags['base-url'] ?? process.env.WEAVE_BASE_URL ?? process.env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL;
+    const apiKey = process.env.WEAVE_API_KEY || process.env.OPENAI_API_KEY || undefined;
+    let client: ModelClient;
+    try {
+      client = createModelClient({ baseURL, model, apiKey, stream: !flags['no-stream'] });
+    } catch (error) {
+      if (error instanceof ModelError) return fail(error.message);
+      throw error;
+    }
+    const budgets: Partial<AgentBudgets> = {
+      ...(numbers['max-steps'] !== undefined ? { maxSteps: numbers['max-steps'] } : {}),
+      ...(numbers['max-tokens'] !== undefined ? { maxTokens: numbers['max-tokens'] } : {}),
+      ...(numbers['timeout-seconds'] !== undefined ? { timeoutSeconds: numbers['timeout-seconds'] } : {}),
+    };
+    const abort = new AbortController();
+    const onSignal = (): void => {
+      process.stderr.write('\nweave draft: cancelling (removing the scratch checkout)…\n');
+      abort.abort();
+    };
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    try {
+      const result = await runDraft({
+        workspaceDir,
+        client,
+        ...(flags.goal !== undefined ? { goal: flags.goal } : {}),
+        ...(numbers['max-specs'] !== undefined ? { maxSpecs: numbers['max-specs'] } : {}),
+        ...(numbers['max-mutants'] !== undefined ? { maxMutantsPerProposal: numbers['max-mutants'] } : {}),
+        budgets,
+        signal: abort.signal,
+        onProgress: printProgress,
+        secrets: [apiKey],
+        modelReview: !flags['no-review'],
+      });
+      let accepted: string[] | undefined;
+      if (flags.accept && result.kept.length > 0 && !abort.signal.aborted) {
+        try {
+          accepted = (await acceptDrafts(workspaceDir, result.kept)).specIds;
+        } catch (error) {
+          if (!(error instanceof AcceptError)) throw error;
+          process.stderr.write(`weave draft: ${error.message}\n`);
+          return 1;
+        }
+      }
+      if (flags.json) process.stdout.write(`${JSON.stringify(jsonOf(result, accepted), null, 2)}\n`);
+      else process.stdout.write(formatDraft(result, accepted));
+      if (result.error) process.stderr.write(`weave draft: ${result.error}\n`);
+      return result.kept.length > 0 && result.stopReason !== 'model-error' ? 0 : 1;
+    } finally {
+      process.removeListener('SIGINT', onSignal);
+      process.removeListener('SIGTERM', onSignal);
+    }
+  },
+};
+
+function printProgress(event: DraftProgress): void {
+  if (event.type === 'phase') process.stderr.write(`draft: ${event.message}\n`);
+  else if (event.type === 'step')
+    process.stderr.write(
+      `draft: step ${event.step}/${event.maxSteps} · ${event.tokens.toLocaleString('en')} tokens\n`,
+    );
+  else process.stderr.write(`  ${event.kept ? '✓' : '✗'} ${event.message.split('\n')[0]}\n`);
+}
+
+function jsonOf(result: DraftResult, accepted: string[] | undefined): unknown {
+  return {
+    kept: result.kept.map((k) => ({
+      ...k.specInput,
+      goal: k.verification.goal,
+      verification: k.verification,
+      testFiles: k.testFiles,
+    })),
+    rejected: result.rejected,
+    review: result.review,
+    stopReason: result.stopReason,
+    ...(result.error ? { error: result.error } : {}),
+    ...(accepted ? { accepted } : {}),
+    trajectoryFile: result.trajectoryFile,
+  };
+}
+
+function formatDraft(result: DraftResult, accepted: string[] | undefined): string {
+  const lines: string[] = [];
+  lines.push(`Kept ${result.kept.length} draft(s):`);
+  for (const k of result.kept) {
+    const v = k.verification;
+    lines.push(
+      `  ✓ ${k.spec.id} (${k.spec.kind}${v.goal ? ', goal: fails now by an assertion' : ''}): ${k.spec.statement}`,
+    );
+    lines.push(
+      `      test: ${k.spec.test.command} — ${v.tests} test(s), ${v.runner}, ${v.repeats.join('/')}` +
+        (v.killedExample ? `; kills ${v.killedExample}` : ''),
+    );
+  }
+  if (result.rejected.length > 0) {
+    lines.push('', `Rejected ${result.rejected.length}:`);
+    for (const r of result.rejected) lines.push(`  ✗ ${r.id} (${r.stage}): ${r.reason.split('\n')[0]}`);
+  }
+  const review = result.review;
+  lines.push('', 'Review of the set:');
+  if (
+    review.uncoveredGoalParts.length === 0 &&
+    review.missingEdges.length === 0 &&
+    review.contradictions.length === 0
+  )
+    lines.push('  nothing to report');
+  for (const g of review.uncoveredGoalParts) lines.push(`  goal not covered (${g.source}): ${g.text}`);
+  for (const e of review.missingEdges)
+    lines.push(`  undeclared interaction ${e.a} ↔ ${e.b} (${e.source}): ${e.why}`);
+  for (const c of review.contradictions)
+    lines.push(`  contradiction ${c.a} ↔ ${c.b} (${c.source}): ${c.why}`);
+  if (!review.model.ok && 'error' in review.model)
+    lines.push(`  model review unavailable: ${review.model.error}`);
+  lines.push(
+    '',
+    `Stopped: ${result.stopReason}${result.error ? ` (${result.error})` : ''} after ${result.steps} step(s)`,
+  );
+  if (accepted) lines.push(`Accepted into .weave/specs.json: ${accepted.join(', ')}`);
+  else if (result.kept.length > 0)
+    lines.push('Nothing written: pass --accept to add the kept drafts to your workspace.');
+  return lines.join('\n') + '\n';
+}

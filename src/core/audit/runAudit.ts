@@ -65,61 +65,66 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   let baseline = new Map<string, { verdict: string; reason?: string; durationMs: number }>();
 
   const workers = Math.max(1, Math.min(concurrency, selected.length));
-  await withScratchCheckouts(ws.workspaceDir, workers, async (dirs) => {
-    progress({ type: 'phase', message: `running ${ids.length} spec(s) on the unmutated code` });
-    const gateless = mutantSpecFile(ws.specFile, (id) => specTimeout(ws, id));
-    const before = await runSpecsInCheckout(dirs[0]!, gateless, ids, {
-      concurrency: workers,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    baseline = new Map(before.map((r) => [r.id, r]));
-    const passing = ids.filter((id) => baseline.get(id)?.verdict === 'pass');
-    const mutantFile = mutantSpecFile(ws.specFile, (id) =>
-      mutantTimeoutSeconds(baseline.get(id)?.durationMs ?? 0, specTimeout(ws, id)),
-    );
-    const coveredBy = new Map<string, string[]>();
-    for (const id of passing) {
-      for (const m of perSpec.get(id) ?? []) coveredBy.set(m.id, [...(coveredBy.get(m.id) ?? []), id]);
-    }
-    const work = selected
-      .map((mutant) => ({ mutant, targets: prune ? (coveredBy.get(mutant.id) ?? []) : passing }))
-      .filter((w) => w.targets.length > 0);
-    const free = [...dirs];
-    const deadline = performance.now() + budgetMs;
-    progress({ type: 'phase', message: `running ${work.length} mutant(s) in ${dirs.length} checkout(s)` });
-    await mapWithConcurrency(work, dirs.length, async ({ mutant, targets }) => {
-      if (options.signal?.aborted) {
-        stoppedBy = 'cancelled';
-        return;
+  await withScratchCheckouts(
+    ws.workspaceDir,
+    workers,
+    async (dirs) => {
+      progress({ type: 'phase', message: `running ${ids.length} spec(s) on the unmutated code` });
+      const gateless = mutantSpecFile(ws.specFile, (id) => specTimeout(ws, id));
+      const before = await runSpecsInCheckout(dirs[0]!, gateless, ids, {
+        concurrency: workers,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      baseline = new Map(before.map((r) => [r.id, r]));
+      const passing = ids.filter((id) => baseline.get(id)?.verdict === 'pass');
+      const mutantFile = mutantSpecFile(ws.specFile, (id) =>
+        mutantTimeoutSeconds(baseline.get(id)?.durationMs ?? 0, specTimeout(ws, id)),
+      );
+      const coveredBy = new Map<string, string[]>();
+      for (const id of passing) {
+        for (const m of perSpec.get(id) ?? []) coveredBy.set(m.id, [...(coveredBy.get(m.id) ?? []), id]);
       }
-      if (performance.now() > deadline) {
-        stoppedBy ??= 'time-budget';
-        return;
-      }
-      const dir = free.pop()!;
-      try {
-        const outcomes = await runMutant(
-          dir,
-          mutant,
-          texts.get(mutant.file)!,
-          mutantFile,
-          targets,
-          options.signal,
-        );
+      const work = selected
+        .map((mutant) => ({ mutant, targets: prune ? (coveredBy.get(mutant.id) ?? []) : passing }))
+        .filter((w) => w.targets.length > 0);
+      const free = [...dirs];
+      const deadline = performance.now() + budgetMs;
+      progress({ type: 'phase', message: `running ${work.length} mutant(s) in ${dirs.length} checkout(s)` });
+      await mapWithConcurrency(work, dirs.length, async ({ mutant, targets }) => {
         if (options.signal?.aborted) {
           stoppedBy = 'cancelled';
           return;
         }
-        records.push({ mutant, outcomes });
-        const killedBy = [...outcomes]
-          .filter(([, o]) => o === 'killed' || o === 'timed-out')
-          .map(([id]) => id);
-        progress({ type: 'mutant', done: records.length, total: work.length, mutant, killedBy });
-      } finally {
-        free.push(dir);
-      }
-    });
-  });
+        if (performance.now() > deadline) {
+          stoppedBy ??= 'time-budget';
+          return;
+        }
+        const dir = free.pop()!;
+        try {
+          const outcomes = await runMutant(
+            dir,
+            mutant,
+            texts.get(mutant.file)!,
+            mutantFile,
+            targets,
+            options.signal,
+          );
+          if (options.signal?.aborted) {
+            stoppedBy = 'cancelled';
+            return;
+          }
+          records.push({ mutant, outcomes });
+          const killedBy = [...outcomes]
+            .filter(([, o]) => o === 'killed' || o === 'timed-out')
+            .map(([id]) => id);
+          progress({ type: 'mutant', done: records.length, total: work.length, mutant, killedBy });
+        } finally {
+          free.push(dir);
+        }
+      });
+    },
+    ws.specFile,
+  );
 
   const finished = new Date();
   const specs = ids.map((id) =>

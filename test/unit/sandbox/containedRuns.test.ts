@@ -77,7 +77,7 @@ async function contained(c: Case): Promise<{ result: SpecResult; repo: string; u
 describe('contained spec runs', () => {
   test('a run that rewrites its own test file is tampered, not passed', async () => {
     const { result, untouched } = await contained({
-      command: `echo "require('node:test')('x', () => {});" > test/t.test.js && node --test test/`,
+      command: `echo "require('node:test')('x', () => {});" > test/t.test.js && node --test`,
     });
     assert.equal(result.verdict, 'tampered');
     assert.equal(result.verdictBeforeTampering, 'pass');
@@ -89,7 +89,7 @@ describe('contained spec runs', () => {
   test('a conftest.py created at run time, a rewritten specs.json and a changed helper are tampering', async () => {
     const { result } = await contained({
       command:
-        'echo "import pytest" > conftest.py && echo "{}" > .weave/specs.json && echo x >> test/helper.js && node --test test/',
+        'echo "import pytest" > conftest.py && echo "{}" > .weave/specs.json && echo x >> test/helper.js && node --test',
     });
     assert.equal(result.verdict, 'tampered');
     assert.deepEqual(
@@ -100,7 +100,7 @@ describe('contained spec runs', () => {
 
   test('adding a new test file of its own is not tampering', async () => {
     const { result } = await contained({
-      command: `echo "require('node:test')('mine', () => {});" > test/extra.test.js && node --test test/`,
+      command: `echo "require('node:test')('mine', () => {});" > test/extra.test.js && node --test`,
     });
     assert.equal(result.verdict, 'pass', result.reason);
   });
@@ -116,7 +116,7 @@ describe('contained spec runs', () => {
         `echo x > "${outside}" 2>/dev/null && echo WROTE-HOME`,
         `echo x > "${tmpFile}" && echo WROTE-TMP`,
         `echo x > "${probe}/marker.txt" 2>/dev/null && echo WROTE-REPO`,
-        'node --test test/',
+        'node --test',
       ].join('; '),
     });
     assert.ok(untouched);
@@ -141,12 +141,12 @@ describe('contained spec runs', () => {
     const fetchIt = `node -e "require('http').get('http://127.0.0.1:${port}/x', r => r.on('data', d => console.log(String(d)))).on('error', e => console.log('NET', e.code))"`;
     const ownServer = `node -e "const s=require('http').createServer((q,r)=>r.end('own')).listen(0,'127.0.0.1',()=>require('http').get('http://127.0.0.1:'+s.address().port,r=>r.on('data',d=>{console.log('OWN',String(d));s.close()})))"`;
 
-    const none = await contained({ command: `${fetchIt}; ${ownServer}; node --test test/` });
+    const none = await contained({ command: `${fetchIt}; ${ownServer}; node --test` });
     assert.match(none.result.output, /NET ECONNREFUSED/);
     assert.match(none.result.output, /OWN own/);
     assert.deepEqual(hits, []);
 
-    const host = await contained({ command: `${fetchIt}; node --test test/`, network: 'host' });
+    const host = await contained({ command: `${fetchIt}; node --test`, network: 'host' });
     assert.match(host.result.output, /reached/);
     assert.deepEqual(hits, ['/x']);
   });
@@ -158,7 +158,7 @@ describe('contained spec runs', () => {
     process.env.AWS_SECRET_ACCESS_KEY = 'leak-test-3';
     try {
       const { result } = await contained({
-        command: 'env; node --test test/',
+        command: 'env; node --test',
         env: { SPEC_OWN: 'from-the-spec' },
       });
       assert.match(result.output, /SPEC_OWN=from-the-spec/);
@@ -175,7 +175,7 @@ describe('contained spec runs', () => {
   test("the checkout's own .git is read-only and has no pointer home", async () => {
     const { result } = await contained({
       command:
-        'git rev-parse --git-common-dir; echo "[core]" >> .git/config 2>/dev/null && echo WROTE-GIT; cat .git/HEAD; node --test test/',
+        'git rev-parse --git-common-dir; echo "[core]" >> .git/config 2>/dev/null && echo WROTE-GIT; cat .git/HEAD; node --test',
     });
     assert.equal(result.verdict, 'pass', result.reason);
     assert.match(result.output, /^\.git$/m, 'the repository is the checkout’s own');
@@ -183,7 +183,7 @@ describe('contained spec runs', () => {
   });
 
   test('an explicit opt-out runs unsandboxed and says so', async () => {
-    const { result } = await contained({ command: 'node --test test/', forceUnsandboxed: true });
+    const { result } = await contained({ command: 'node --test', forceUnsandboxed: true });
     assert.equal(result.sandboxed, false);
     assert.equal(result.verdict, 'pass');
   });

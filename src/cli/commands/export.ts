@@ -1,6 +1,13 @@
 // `weave export`: the workspace as a verified benchmark task folder (core/bench/exportTask.ts).
 import path from 'node:path';
-import { exportTask, ExportInputError, type ExportResult } from '../../core/bench/exportTask';
+import {
+  EXPORT_FORMATS,
+  exportTask,
+  ExportInputError,
+  HARBOR_SUBDIR,
+  type ExportFormat,
+  type ExportResult,
+} from '../../core/bench/exportTask';
 import { parseVerbFlags } from '../flags';
 import type { Verb } from '../verb';
 
@@ -18,7 +25,16 @@ Left out, and listed: .gitignore'd files, .env*, *.pem, *.key, id_rsa*, credenti
 something that looks like a key (sk-…, AKIA…, -----BEGIN … PRIVATE KEY-----). Absolute paths of this machine and
 your home directory are rewritten (workspace → ".", home → "~") in every file and field.
 
+With --format harbor (or both, into DIR/${HARBOR_SUBDIR}/) the same verified task is also written in Harbor's shape:
+task.toml, instruction.md, environment/Dockerfile (+ environment/repo/, the base commit), tests/test.sh (writes
+/logs/verifier/reward.json and reward.txt), solution/solve.sh. Export runs Harbor's contract locally to verify it
+(the oracle scores 1, no agent scores < 1); scale it out with
+  harbor run -p DIR/${HARBOR_SUBDIR} -a <agent> -m <model> -e modal -n 8
+
 Options:
+  --format F            swe | harbor | both (default both)
+  --agent-timeout-seconds N   Harbor's [agent] timeout_sec (default 1800)
+  --harbor-offline      Harbor's allow_internet = false (for agents that run outside the environment)
   --workspace DIR       the workspace folder (default: the current directory); may be a subfolder of its repository
   --base REF            the task's starting point (default: HEAD when the workspace has uncommitted changes, else HEAD~1)
   --out DIR             the task folder to write (new, empty, or a previous export)
@@ -48,8 +64,20 @@ export const exportVerb: Verb = {
       'allow-unverified': { type: 'boolean', default: false },
       'instance-id': { type: 'string' },
       json: { type: 'boolean', default: false },
+      format: { type: 'string', default: 'both' },
+      'agent-timeout-seconds': { type: 'string' },
+      'harbor-offline': { type: 'boolean', default: false },
     });
     if (flags === undefined) return 2;
+    const bad = (message: string): number => {
+      process.stderr.write(`weave export: ${message}\nRun 'weave export --help' for its options.\n`);
+      return 2;
+    };
+    if (!(EXPORT_FORMATS as readonly string[]).includes(flags.format))
+      return bad(`--format must be one of ${EXPORT_FORMATS.join(', ')}, got '${flags.format}'`);
+    const agentTimeout = flags['agent-timeout-seconds'];
+    if (agentTimeout !== undefined && !/^[1-9]\d*$/.test(agentTimeout))
+      return bad(`--agent-timeout-seconds must be a whole number ≥ 1, got '${agentTimeout}'`);
     if (flags.out === undefined) {
       process.stderr.write(
         "weave export: --out DIR is required (the task folder to write)\nRun 'weave export --help' for its options.\n",
@@ -69,6 +97,9 @@ export const exportVerb: Verb = {
         ...(flags['instance-id'] === undefined ? {} : { instanceId: flags['instance-id'] }),
         signal: controller.signal,
         weaveVersion: WEAVE_VERSION,
+        format: flags.format as ExportFormat,
+        harborAllowInternet: !flags['harbor-offline'],
+        ...(agentTimeout === undefined ? {} : { agentTimeoutSeconds: Number(agentTimeout) }),
         ...(flags.json ? {} : { onProgress: (m: string) => process.stderr.write(`${m}\n`) }),
       });
       process.stdout.write(
@@ -99,6 +130,7 @@ function toJson(result: ExportResult): Record<string, unknown> {
     PASS_TO_PASS: result.passToPass,
     reasons: result.reasons,
     excluded_files: result.excluded,
+    ...(result.harborDir === undefined ? {} : { harbor_dir: result.harborDir }),
   };
 }
 
@@ -117,6 +149,12 @@ function formatResult(result: ExportResult, outArg: string): string {
   lines.push(
     `  base          ${result.baseRef} → base_commit ${result.task.base_commit.slice(0, 12)} (in base.bundle)`,
   );
+  if (result.harborDir !== undefined) {
+    const harbor = path.relative(process.cwd(), result.harborDir) || '.';
+    lines.push(
+      `  harbor        ${harbor} (oracle reward 1, no agent < 1): harbor run -p ${harbor} -a <agent> -m <model>`,
+    );
+  }
   lines.push(`  FAIL_TO_PASS  ${result.failToPass.join(', ') || '(none)'}`);
   lines.push(`  PASS_TO_PASS  ${result.passToPass.join(', ') || '(none)'}`);
   for (const r of result.reasons) lines.push(`  ✗ ${r.spec === '*' ? 'task' : r.spec}: ${r.reason}`);

@@ -106,25 +106,26 @@ describe('predictions and eval logs', () => {
       test: { command: 'x', files: [], cwd: '.', env: {}, timeoutSeconds: 5 },
     });
     const log = [
-      '>>>>> WEAVE PATCH method=git-apply-3way',
-      '>>>>> WEAVE SPEC START a',
+      '>>>>> WEAVE[] PATCH method=git-apply-3way',
+      '>>>>> WEAVE[] SPEC START a',
       'ℹ tests 1',
       'ℹ pass 0',
       'ℹ fail 1',
-      '<<<<< WEAVE SPEC END a exit=1 timed_out=0 seconds=0',
-      '>>>>> WEAVE SPEC START b',
-      '<<<<< WEAVE SPEC END b exit=1 timed_out=0 seconds=0',
-      '>>>>> WEAVE SPEC START c',
+      '<<<<< WEAVE[] SPEC END a exit=1 timed_out=0 seconds=0',
+      '>>>>> WEAVE[] SPEC START b',
+      '<<<<< WEAVE[] SPEC END b exit=1 timed_out=0 seconds=0',
+      '>>>>> WEAVE[] SPEC START c',
       'ℹ tests 0',
       'ℹ pass 0',
       'ℹ fail 0',
-      '<<<<< WEAVE SPEC END c exit=0 timed_out=0 seconds=0',
-      '>>>>> WEAVE SPEC START d',
+      '<<<<< WEAVE[] SPEC END c exit=0 timed_out=0 seconds=0',
+      '>>>>> WEAVE[] SPEC START d',
       'still going',
     ].join('\n');
     const parsed = parseEvalLog(
       log,
       [spec('a'), spec('b', ['a']), spec('c'), spec('d'), spec('e')],
+      '',
       'task timed out after 9 s',
     );
     assert.equal(parsed.patchMethod, 'git-apply-3way');

@@ -3,12 +3,15 @@
 // - JavaScript: the lockfile picks the package manager and a reproducible install (npm ci, pnpm / yarn with a
 //   frozen lockfile); a package.json with dependencies but no lockfile — the usual shape of a library — gets
 //   `npm install`, the only install there is without one.
-// - Python: requirements.txt; otherwise a pyproject.toml / setup.py project installs itself (`pip install -e .`,
-//   which pulls its declared dependencies); tox.ini's `deps` of [testenv] are installed too, since that is where
-//   many projects keep their test requirements.
+// - Python: requirements.txt; otherwise a project installs itself with its dependencies (`pip install -e .`,
+//   with the `test`/`tests` extra when pyproject declares one) — a setup.py project always, a pyproject.toml one
+//   when it declares dependencies (one without, testing through pytest's `pythonpath`, needs no install, and an
+//   install would fetch a build backend it does not otherwise need); tox.ini's `deps` of [testenv] are installed
+//   too, since that is where many projects keep their test requirements.
 // - Go and Rust: download the locked modules / crates.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { parseToml } from './toml';
 
 const JAVASCRIPT_LOCKFILES: Array<[file: string, command: string]> = [
   ['package-lock.json', 'npm ci'],
@@ -26,7 +29,11 @@ export async function environmentSetupCommands(treeDir: string): Promise<string[
   else if (await hasNpmDependencies(treeDir)) commands.push('npm install --no-audit --no-fund');
 
   if (await has('requirements.txt')) commands.push(`${PIP} -r requirements.txt`);
-  else if ((await has('pyproject.toml')) || (await has('setup.py'))) commands.push(`${PIP} -e .`);
+  else if (await has('setup.py')) commands.push(`${PIP} -e .`);
+  else {
+    const target = await pyprojectInstallTarget(treeDir);
+    if (target !== undefined) commands.push(`${PIP} -e ${target}`);
+  }
   const toxDeps = await toxTestDeps(treeDir);
   if (toxDeps.length > 0) commands.push(`${PIP} ${toxDeps.map(quoteArg).join(' ')}`);
 
@@ -48,6 +55,24 @@ async function hasNpmDependencies(treeDir: string): Promise<boolean> {
   } catch {
     return false; // no package.json, or one npm could not read either
   }
+}
+
+/** `.` or `'.[test]'` when pyproject.toml declares dependencies (or a test extra); undefined when it needs none. */
+async function pyprojectInstallTarget(treeDir: string): Promise<string | undefined> {
+  let project: Record<string, unknown> | undefined;
+  try {
+    const value = parseToml(await fs.readFile(path.join(treeDir, 'pyproject.toml'), 'utf8')).project;
+    project = value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined; // no pyproject.toml, or one pip could not read either
+  }
+  const extras = project?.['optional-dependencies'];
+  const testExtra = ['test', 'tests', 'testing'].find(
+    (name) => extras !== null && typeof extras === 'object' && name in extras,
+  );
+  if (testExtra !== undefined) return `'.[${testExtra}]'`;
+  const deps = project?.dependencies;
+  return Array.isArray(deps) && deps.length > 0 ? '.' : undefined;
 }
 
 /** The `deps =` lines of tox.ini's [testenv] (one requirement per line, `-r file` kept, `{…}` substitutions dropped). */

@@ -10,6 +10,7 @@ import { blameVerb } from './commands/blame';
 import { agentVerb } from './commands/agent';
 import { exportVerb } from './commands/export';
 import { evalVerb } from './commands/eval';
+import { benchVerb } from './commands/bench';
 
 export const verbs: Verb[] = [
   initVerb,
@@ -22,4 +23,5 @@ export const verbs: Verb[] = [
   agentVerb,
   exportVerb,
   evalVerb,
+  benchVerb,
 ];

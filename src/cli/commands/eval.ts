@@ -8,7 +8,7 @@ import {
   type EvalReport,
   type InstanceReport,
 } from '../../core/bench/evalTasks';
-import { parseVerbFlags } from '../flags';
+import { parseVerbFlags, takeList } from '../flags';
 import type { Verb } from '../verb';
 
 const HELP = `Usage: weave eval --tasks DIR... (--predictions FILE | --gold) [options]
@@ -109,20 +109,6 @@ export const evalVerb: Verb = {
     }
   },
 };
-
-/** `--tasks a b c` and `--tasks=a`: every value up to the next flag. */
-function takeList(args: string[], flag: string): { list: string[]; rest: string[] } {
-  const list: string[] = [];
-  const rest: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (arg.startsWith(`${flag}=`)) list.push(arg.slice(flag.length + 1));
-    else if (arg === flag) {
-      while (i + 1 < args.length && !(args[i + 1] as string).startsWith('-')) list.push(args[++i] as string);
-    } else rest.push(arg);
-  }
-  return { list, rest };
-}
 
 function logsDirFor(outFile: string): string {
   const parsed = path.parse(outFile);

@@ -6,6 +6,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Verdict } from '../check/types';
+import { mapWithConcurrency } from '../process/boundedPool';
 import { SPEC_KINDS, type SpecKind } from '../spec/schema';
 import type { PatchMethod } from './evalLog';
 import { filesTouchedBy, parsePredictions, type InputProblem, type Prediction } from './predictions';
@@ -187,7 +188,7 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
   if (options.logsDir !== undefined) await fs.mkdir(options.logsDir, { recursive: true });
   const instances: Record<string, InstanceReport> = {};
   let done = 0;
-  await runPool(jobs, workers, async ({ prediction, task }) => {
+  await mapWithConcurrency(jobs, workers, async ({ prediction, task }) => {
     const report = await evaluateInstance(prediction, task, options);
     instances[prediction.instance_id] = report;
     done++;
@@ -469,18 +470,6 @@ async function loadTask(dir: string, tasks: LoadedTask[], problems: InputProblem
     }
   }
   tasks.push({ dir: path.resolve(dir), task: parsed.data, missingFiles });
-}
-
-/** Runs `work` over `items` with at most `limit` in flight. */
-export async function runPool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      await work(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 const PATCH_FAILED_ERROR =

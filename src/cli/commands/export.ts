@@ -8,6 +8,7 @@ import {
   type ExportFormat,
   type ExportResult,
 } from '../../core/bench/exportTask';
+import { exportHistory, type HistoryEntry } from '../../core/bench/exportHistory';
 import { parseVerbFlags } from '../flags';
 import type { Verb } from '../verb';
 
@@ -31,7 +32,13 @@ task.toml, instruction.md, environment/Dockerfile (+ environment/repo/, the base
 (the oracle scores 1, no agent scores < 1); scale it out with
   harbor run -p DIR/${HARBOR_SUBDIR} -a <agent> -m <model> -e modal -n 8
 
+With --from-history RANGE (e.g. v1.0..main) every commit of the range becomes its own task when its non-test
+change makes some spec go from fail to pass (judged by the spec file and tests of that commit): DIR/tasks/<sha>/
+(SWE-bench shape), DIR/harbor/<sha>/ (Harbor shape). A commit that fixes nothing a spec sees yields no task, and
+the output says why.
+
 Options:
+  --from-history RANGE  mine a revision range instead of exporting the working tree
   --format F            swe | harbor | both (default both)
   --agent-timeout-seconds N   Harbor's [agent] timeout_sec (default 1800)
   --harbor-offline      Harbor's allow_internet = false (for agents that run outside the environment)
@@ -67,6 +74,7 @@ export const exportVerb: Verb = {
       format: { type: 'string', default: 'both' },
       'agent-timeout-seconds': { type: 'string' },
       'harbor-offline': { type: 'boolean', default: false },
+      'from-history': { type: 'string' },
     });
     if (flags === undefined) return 2;
     const bad = (message: string): number => {
@@ -88,6 +96,43 @@ export const exportVerb: Verb = {
     const onSigint = (): void => controller.abort();
     process.once('SIGINT', onSigint);
     try {
+      const range = flags['from-history'];
+      if (range !== undefined) {
+        if (flags.base !== undefined || flags['instance-id'] !== undefined)
+          return bad('--from-history takes each commit’s parent as its base and names each task itself');
+        const entries = await exportHistory({
+          workspaceDir: flags.workspace,
+          range,
+          outDir: flags.out,
+          ...(flags.dataset === undefined ? {} : { datasetFile: flags.dataset }),
+          allowUnverified: flags['allow-unverified'],
+          signal: controller.signal,
+          weaveVersion: WEAVE_VERSION,
+          format: flags.format as ExportFormat,
+          harborAllowInternet: !flags['harbor-offline'],
+          ...(agentTimeout === undefined ? {} : { agentTimeoutSeconds: Number(agentTimeout) }),
+          ...(flags.json
+            ? {}
+            : {
+                onCommit: (e: HistoryEntry, i: number, n: number) =>
+                  process.stderr.write(`[${i + 1}/${n}] ${historyLine(e)}\n`),
+              }),
+        });
+        process.stdout.write(
+          flags.json
+            ? `${JSON.stringify(
+                entries.map((e) => ({
+                  commit: e.commit,
+                  subject: e.subject,
+                  ...(e.result ? { task: toJson(e.result) } : { skipped: e.skipped }),
+                })),
+                null,
+                2,
+              )}\n`
+            : formatHistory(entries, flags.out),
+        );
+        return entries.some((e) => e.result !== undefined) ? 0 : 1;
+      }
       const result = await exportTask({
         workspaceDir: flags.workspace,
         outDir: flags.out,
@@ -163,6 +208,21 @@ function formatResult(result: ExportResult, outArg: string): string {
     for (const e of result.excluded) lines.push(`    ${e.path}  (${e.reason})`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+function historyLine(entry: HistoryEntry): string {
+  const head = `${entry.commit.slice(0, 12)} ${entry.subject}`;
+  return entry.result
+    ? `${head}: task ${entry.result.instanceId} (FAIL_TO_PASS ${entry.result.failToPass.join(', ')})`
+    : `${head}: no task — ${entry.skipped ?? 'unknown reason'}`;
+}
+
+function formatHistory(entries: HistoryEntry[], outArg: string): string {
+  const written = entries.filter((e) => e.result !== undefined).length;
+  return `${[
+    `${written} task${written === 1 ? '' : 's'} from ${entries.length} commit${entries.length === 1 ? '' : 's'} in ${outArg}:`,
+    ...entries.map((e) => `  ${historyLine(e)}`),
+  ].join('\n')}\n`;
 }
 
 declare const WEAVE_VERSION: string;

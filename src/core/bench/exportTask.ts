@@ -58,6 +58,19 @@ export interface ExportOptions {
   agentTimeoutSeconds?: number;
   /** Harbor's [environment] allow_internet (default true: agents installed in the environment call their API). */
   harborAllowInternet?: boolean;
+  /**
+   * Export a commit instead of the working tree: the task is the change from `base` (default: its parent) to
+   * this commit, judged by the spec file and spec tests as they are in this commit (`--from-history`).
+   */
+  targetCommit?: string;
+  /**
+   * A spec that fails before and after the change is left out of FAIL_TO_PASS / PASS_TO_PASS (and listed in
+   * still_failing) instead of failing the verification: what mining history needs, where a commit fixes one
+   * thing while other specs wait for later commits.
+   */
+  excludeStillFailing?: boolean;
+  /** Where the Harbor task goes (default: <out>/harbor with --format both, <out> with --format harbor). */
+  harborDir?: string;
 }
 
 export interface ExportResult {
@@ -88,7 +101,7 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
   const outDir = path.resolve(options.outDir);
   const repo = await inspectRepository(workspaceDir);
 
-  const loaded = await loadSpecFile(workspaceDir);
+  const loaded = await loadSpecsAt(workspaceDir, repo.prefix, options.targetCommit);
   if (!loaded.ok) {
     throw new ExportInputError(
       `the spec file has problems:\n${loaded.problems.map(formatProblem).join('\n')}`,
@@ -100,9 +113,14 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
 
   // Weave's own state (.weave/.gitignore, .weave/runs/) is no change: right after `weave check` in a committed
   // repository the change to export is the last commit.
-  const dirty = !(await isClean(workspaceDir));
   const format = options.format ?? 'both';
-  const baseRef = options.base ?? (dirty ? 'HEAD' : 'HEAD~1');
+  const baseRef =
+    options.base ??
+    (options.targetCommit !== undefined
+      ? `${options.targetCommit}^`
+      : (await isClean(workspaceDir))
+        ? 'HEAD~1'
+        : 'HEAD');
   const sourceCommit = await resolveBase(workspaceDir, baseRef, options.base === undefined);
   await checkOutDir(outDir, format);
 
@@ -150,7 +168,10 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
     for (const entry of await fs.readdir(taskRepo)) {
       if (entry !== '.git') await fs.rm(path.join(taskRepo, entry), { recursive: true, force: true });
     }
-    const targetSnapshot = await snapshotWorkingTree({ ...snapshotOptions, destination: taskRepo });
+    const targetSnapshot =
+      options.targetCommit === undefined
+        ? await snapshotWorkingTree({ ...snapshotOptions, destination: taskRepo })
+        : await snapshotCommit(options.targetCommit, { ...snapshotOptions, destination: taskRepo });
     await git(['add', '-A', '-f'], inTaskRepo);
     const changed = splitNul(
       await git(['diff', '--cached', '--name-only', '-z', '--no-renames', 'HEAD'], inTaskRepo),
@@ -240,7 +261,7 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
       });
     const [baseRun, goldRun] = await Promise.all([run(''), run(goldPatch)]);
     if (options.signal?.aborted) throw new ExportInputError('export cancelled');
-    const verification = classify(scrubbedSpecs, baseRun, goldRun);
+    const verification = classify(scrubbedSpecs, baseRun, goldRun, options.excludeStillFailing ?? false);
 
     const goal = scrubber.scrubValue(specFile.goal);
     const declared = declaredInteractions(scrubbedSpecs);
@@ -268,6 +289,7 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
       FAIL_TO_PASS: verification.failToPass,
       PASS_TO_PASS: verification.passToPass,
       environment_setup_commit: baseCommit,
+      ...(verification.stillFailing.length > 0 ? { still_failing: verification.stillFailing } : {}),
       weave_format: TASK_FORMAT,
       weave_version: options.weaveVersion ?? 'unknown',
       goal,
@@ -361,7 +383,9 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
     }
     let harborDir: string | undefined;
     if (harborStage !== undefined) {
-      harborDir = format === 'harbor' ? outDir : path.join(outDir, HARBOR_SUBDIR);
+      harborDir = path.resolve(
+        options.harborDir ?? (format === 'harbor' ? outDir : path.join(outDir, HARBOR_SUBDIR)),
+      );
       for (const entry of HARBOR_ENTRIES)
         await fs.rm(path.join(harborDir, entry), { recursive: true, force: true });
       await fs.cp(harborStage, harborDir, { recursive: true });
@@ -375,6 +399,31 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
     return { ...result, written: true, ...(harborDir === undefined ? {} : { harborDir }) };
   } finally {
     await fs.rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** The spec file of the working tree, or as it is in `commit` (read out of git into a scratch folder). */
+async function loadSpecsAt(
+  workspaceDir: string,
+  prefix: string,
+  commit: string | undefined,
+): ReturnType<typeof loadSpecFile> {
+  if (commit === undefined) return loadSpecFile(workspaceDir);
+  let text: string;
+  try {
+    text = await git(['show', `${commit}:${prefix}.weave/specs.json`], { cwd: workspaceDir });
+  } catch {
+    throw new ExportInputError(
+      `commit ${commit.slice(0, 12)} has no .weave/specs.json: no spec to judge it by`,
+    );
+  }
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-specs-'));
+  try {
+    await fs.mkdir(path.join(dir, '.weave'));
+    await fs.writeFile(path.join(dir, '.weave', 'specs.json'), text);
+    return await loadSpecFile(dir);
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
   }
 }
 
@@ -465,9 +514,11 @@ function classify(
   specs: readonly TaskSpec[],
   baseRun: TaskRunResult,
   goldRun: TaskRunResult,
+  excludeStillFailing: boolean,
 ): {
   failToPass: string[];
   passToPass: string[];
+  stillFailing: string[];
   reasons: Array<{ spec: string; reason: string }>;
   baseResults: Record<string, SpecOutcome>;
   goldResults: Record<string, SpecOutcome>;
@@ -475,6 +526,7 @@ function classify(
   const reasons: Array<{ spec: string; reason: string }> = [];
   const failToPass: string[] = [];
   const passToPass: string[] = [];
+  const stillFailing: string[] = [];
   if (baseRun.parsed.testPatchFailed)
     reasons.push({ spec: '*', reason: 'test.patch does not apply to the base' });
   if (goldRun.parsed.patchFailed)
@@ -482,7 +534,9 @@ function classify(
   for (const spec of specs) {
     const before = baseRun.parsed.specs[spec.id];
     const after = goldRun.parsed.specs[spec.id];
-    if (after?.verdict !== 'pass') {
+    if (after?.verdict !== 'pass' && before?.verdict !== 'pass' && excludeStillFailing) {
+      stillFailing.push(spec.id);
+    } else if (after?.verdict !== 'pass') {
       const was = before?.verdict === 'pass' ? 'passes on base + test.patch but ' : '';
       reasons.push({ spec: spec.id, reason: `${was}does not pass with the gold patch: ${describe(after)}` });
     } else if (before?.verdict === 'pass') passToPass.push(spec.id);
@@ -497,6 +551,7 @@ function classify(
   return {
     failToPass,
     passToPass,
+    stillFailing,
     reasons,
     baseResults: outcomes(specs, baseRun),
     goldResults: outcomes(specs, goldRun),

@@ -95,6 +95,41 @@ export function makePythonRepo(options: { commitFix?: boolean } = {}): DemoRepo 
   return repo;
 }
 
+/**
+ * slugkit with a history: base (punctuation kept, no length limit; two specs fail), then a fix, a refactor and a
+ * second fix. Returns the base commit: `<base>..HEAD` holds the three commits.
+ */
+export function makePythonHistoryRepo(): { repo: DemoRepo; base: string } {
+  const repo = makePythonRepo();
+  fs.writeFileSync(path.join(repo.root, 'src/slugkit/slug.py'), PYTHON_SLUG_BASE);
+  writeFiles(repo.root, {
+    'tests/test_length.py':
+      'from slugkit import slugify\n\n\ndef test_length():\n    assert len(slugify("word " * 40)) <= 50\n',
+  });
+  const specs = JSON.parse(fs.readFileSync(path.join(repo.root, '.weave/specs.json'), 'utf8')) as {
+    specs: unknown[];
+  };
+  specs.specs.push(spec('max-length', 'performance', pytest('tests/test_length.py'), 'tests/test_length.py'));
+  fs.writeFileSync(path.join(repo.root, '.weave/specs.json'), `${JSON.stringify(specs, null, 2)}\n`);
+  git(repo.root, 'add', '-A');
+  git(repo.root, 'commit', '-q', '-m', 'length spec');
+  const base = git(repo.root, 'rev-parse', 'HEAD').trim();
+  const commit = (message: string, slug: string): void => {
+    fs.writeFileSync(path.join(repo.root, 'src/slugkit/slug.py'), slug);
+    git(repo.root, 'commit', '-q', '-am', message);
+  };
+  commit('strip punctuation', PYTHON_SLUG_FIX);
+  commit(
+    'refactor: name the pattern',
+    "import re\n\nNOT_ALNUM = re.compile(r'[^a-z0-9]+')\n\n\ndef slugify(text):\n    return NOT_ALNUM.sub('-', text.lower()).strip('-')\n",
+  );
+  commit(
+    'limit slugs to 50 characters',
+    "import re\n\nNOT_ALNUM = re.compile(r'[^a-z0-9]+')\n\n\ndef slugify(text):\n    return NOT_ALNUM.sub('-', text.lower()).strip('-')[:50].rstrip('-')\n",
+  );
+  return { repo, base };
+}
+
 /** padlib: no lockfile, a file: dependency its test requires, tests that require('..'). */
 export function makeLockfileLessNpmRepo(): DemoRepo {
   const repo = initRepo({

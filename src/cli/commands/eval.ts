@@ -136,6 +136,12 @@ function formatReport(report: EvalReport, outFile: string | undefined): string {
   ];
   if (report.empty_patch_instances > 0) lines.push(`Empty patches: ${report.empty_patch_ids.join(', ')}`);
   if (report.error_instances > 0) lines.push(`Errors: ${report.error_ids.join(', ')}`);
+  if (report.patch_failed_instances > 0)
+    lines.push(
+      `Patches that do not apply (no spec ran, none counted as broken): ${report.patch_failed_ids.join(', ')}`,
+    );
+  if (report.infra_failure_instances > 0)
+    lines.push(`Infra failures (environment, not the patch): ${report.infra_failure_ids.join(', ')}`);
   const kinds = Object.entries(report.by_kind);
   if (kinds.length > 0) {
     lines.push(

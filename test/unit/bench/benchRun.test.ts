@@ -3,6 +3,7 @@
 // agent command that applies the gold patch. Leaderboard rows must differ as scripted; a rerun resumes.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,7 +11,7 @@ import { runBench, type BenchResult } from '../../../src/core/bench/benchRun';
 import { exportTask } from '../../../src/core/bench/exportTask';
 import { startScriptedServer, type ScriptedServer } from '../../support/scriptedOpenAiServer';
 import { disableCacheSteps, fixSecretCachingSteps } from '../agent/demoScripts';
-import { applyPatch, makeDemoRepo, readPatch } from './demoRepo';
+import { applyPatch, CLI, makeDemoRepo, readPatch } from './demoRepo';
 
 const CAREFUL = 'careful-model';
 const CARELESS = 'careless<model>';
@@ -153,5 +154,49 @@ describe('weave bench', () => {
     const instruction = fs.readFileSync(path.join(seen, 'demo-02.txt'), 'utf8');
     assert.ok(instruction.includes('(task demo-02)'), 'the task’s own instruction');
     assert.ok(instruction.includes('no-secret-caching'));
+  });
+});
+
+describe('weave bench: bad input', () => {
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, [CLI, 'bench', ...args], { encoding: 'utf8' });
+
+  it('says what is missing or malformed, with exit code 2', () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['--model', 'm', '--out', 'o'], /--tasks DIR\.\.\. is required/],
+      [['--tasks', 't', '--out', 'o'], /--model M\.\.\. is required/],
+      [['--tasks', 't', '--model', 'm'], /--out DIR is required/],
+      [['--tasks', 't', '--model', 'm', 'm', '--out', 'o'], /a --model is given twice/],
+      [['--tasks', 't', '--model', 'm', '--out', 'o', '--workers', '0'], /--workers must be a whole number/],
+      [
+        ['--tasks', 't', '--model', 'm', '--out', 'o', '--price', 'm=cheap'],
+        /--price must look like MODEL=IN\/OUT/,
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const r = run(...args);
+      assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, message);
+    }
+  });
+
+  it('names a --tasks folder that holds no task', () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'weave-bench-empty-'));
+    try {
+      const r = run(
+        '--tasks',
+        empty,
+        '--model',
+        'm',
+        '--out',
+        path.join(empty, 'out'),
+        '--base-url',
+        'http://127.0.0.1:9/v1',
+      );
+      assert.equal(r.status, 2, r.stderr);
+      assert.match(r.stderr, /no task found/);
+    } finally {
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
   });
 });

@@ -21,3 +21,17 @@ export function parseVerbFlags<O extends Options>(
     return undefined;
   }
 }
+
+/** `--tasks a b c` and `--tasks=a`: every value up to the next flag (the flag may repeat). */
+export function takeList(args: string[], flag: string): { list: string[]; rest: string[] } {
+  const list: string[] = [];
+  const rest: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg.startsWith(`${flag}=`)) list.push(arg.slice(flag.length + 1));
+    else if (arg === flag) {
+      while (i + 1 < args.length && !(args[i + 1] as string).startsWith('-')) list.push(args[++i] as string);
+    } else rest.push(arg);
+  }
+  return { list, rest };
+}

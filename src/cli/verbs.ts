@@ -14,6 +14,7 @@ import { mcpVerb } from './commands/mcp';
 import { guardVerb } from './commands/guard';
 import { auditVerb } from './commands/audit';
 import { draftVerb } from './commands/draft';
+import { benchVerb } from './commands/bench';
 
 export const verbs: Verb[] = [
   initVerb,
@@ -30,4 +31,5 @@ export const verbs: Verb[] = [
   guardVerb,
   auditVerb,
   draftVerb,
+  benchVerb,
 ];

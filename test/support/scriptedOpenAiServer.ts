@@ -27,6 +27,8 @@ export interface Script {
   steps: ScriptStep[];
   /** What to answer once the steps are used up (default: the last step again). */
   after?: ScriptStep;
+  /** Only conversations with this model (several scripted models behind one server, as in a bench). */
+  model?: string;
 }
 
 export interface RecordedRequest {
@@ -119,15 +121,19 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
         return;
       }
       const key = conversationKey(body);
-      let cursor = cursors.get(key);
+      // Two models given the same task hold two conversations.
+      const cursorKey = `${body?.model ?? ''}\0${key}`;
+      let cursor = cursors.get(cursorKey);
       if (!cursor) {
-        const script = options.scripts.find((s) => s.matches(key));
+        const script = options.scripts.find(
+          (s) => (s.model === undefined || s.model === body?.model) && s.matches(key),
+        );
         if (!script) {
           sendJson(res, 500, { error: { message: 'scripted server: no script matches this conversation' } });
           return;
         }
         cursor = { script, next: 0 };
-        cursors.set(key, cursor);
+        cursors.set(cursorKey, cursor);
       }
       const step = cursor.script.steps[cursor.next] ?? cursor.script.after ?? cursor.script.steps.at(-1);
       cursor.next += 1;

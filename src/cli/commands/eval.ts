@@ -8,7 +8,7 @@ import {
   type EvalReport,
   type InstanceReport,
 } from '../../core/bench/evalTasks';
-import { parseVerbFlags } from '../flags';
+import { parseVerbFlags, takeList } from '../flags';
 import type { Verb } from '../verb';
 
 const HELP = `Usage: weave eval --tasks DIR... (--predictions FILE | --gold) [options]
@@ -110,20 +110,6 @@ export const evalVerb: Verb = {
   },
 };
 
-/** `--tasks a b c` and `--tasks=a`: every value up to the next flag. */
-function takeList(args: string[], flag: string): { list: string[]; rest: string[] } {
-  const list: string[] = [];
-  const rest: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (arg.startsWith(`${flag}=`)) list.push(arg.slice(flag.length + 1));
-    else if (arg === flag) {
-      while (i + 1 < args.length && !(args[i + 1] as string).startsWith('-')) list.push(args[++i] as string);
-    } else rest.push(arg);
-  }
-  return { list, rest };
-}
-
 function logsDirFor(outFile: string): string {
   const parsed = path.parse(outFile);
   return path.join(parsed.dir, `${parsed.name}.logs`);
@@ -150,6 +136,12 @@ function formatReport(report: EvalReport, outFile: string | undefined): string {
   ];
   if (report.empty_patch_instances > 0) lines.push(`Empty patches: ${report.empty_patch_ids.join(', ')}`);
   if (report.error_instances > 0) lines.push(`Errors: ${report.error_ids.join(', ')}`);
+  if (report.patch_failed_instances > 0)
+    lines.push(
+      `Patches that do not apply (no spec ran, none counted as broken): ${report.patch_failed_ids.join(', ')}`,
+    );
+  if (report.infra_failure_instances > 0)
+    lines.push(`Infra failures (environment, not the patch): ${report.infra_failure_ids.join(', ')}`);
   const kinds = Object.entries(report.by_kind);
   if (kinds.length > 0) {
     lines.push(

@@ -1,6 +1,14 @@
 // `weave export`: the workspace as a verified benchmark task folder (core/bench/exportTask.ts).
 import path from 'node:path';
-import { exportTask, ExportInputError, type ExportResult } from '../../core/bench/exportTask';
+import {
+  EXPORT_FORMATS,
+  exportTask,
+  ExportInputError,
+  HARBOR_SUBDIR,
+  type ExportFormat,
+  type ExportResult,
+} from '../../core/bench/exportTask';
+import { exportHistory, type HistoryEntry } from '../../core/bench/exportHistory';
 import { parseVerbFlags } from '../flags';
 import type { Verb } from '../verb';
 
@@ -18,7 +26,22 @@ Left out, and listed: .gitignore'd files, .env*, *.pem, *.key, id_rsa*, credenti
 something that looks like a key (sk-…, AKIA…, -----BEGIN … PRIVATE KEY-----). Absolute paths of this machine and
 your home directory are rewritten (workspace → ".", home → "~") in every file and field.
 
+With --format harbor (or both, into DIR/${HARBOR_SUBDIR}/) the same verified task is also written in Harbor's shape:
+task.toml, instruction.md, environment/Dockerfile (+ environment/repo/, the base commit), tests/test.sh (writes
+/logs/verifier/reward.json and reward.txt), solution/solve.sh. Export runs Harbor's contract locally to verify it
+(the oracle scores 1, no agent scores < 1); scale it out with
+  harbor run -p DIR/${HARBOR_SUBDIR} -a <agent> -m <model> -e modal -n 8
+
+With --from-history RANGE (e.g. v1.0..main) every commit of the range becomes its own task when its non-test
+change makes some spec go from fail to pass (judged by the spec file and tests of that commit): DIR/tasks/<sha>/
+(SWE-bench shape), DIR/harbor/<sha>/ (Harbor shape). A commit that fixes nothing a spec sees yields no task, and
+the output says why.
+
 Options:
+  --from-history RANGE  mine a revision range instead of exporting the working tree
+  --format F            swe | harbor | both (default both)
+  --agent-timeout-seconds N   Harbor's [agent] timeout_sec (default 1800)
+  --harbor-offline      Harbor's allow_internet = false (for agents that run outside the environment)
   --workspace DIR       the workspace folder (default: the current directory); may be a subfolder of its repository
   --base REF            the task's starting point (default: HEAD when the workspace has uncommitted changes, else HEAD~1)
   --out DIR             the task folder to write (new, empty, or a previous export)
@@ -48,8 +71,21 @@ export const exportVerb: Verb = {
       'allow-unverified': { type: 'boolean', default: false },
       'instance-id': { type: 'string' },
       json: { type: 'boolean', default: false },
+      format: { type: 'string', default: 'both' },
+      'agent-timeout-seconds': { type: 'string' },
+      'harbor-offline': { type: 'boolean', default: false },
+      'from-history': { type: 'string' },
     });
     if (flags === undefined) return 2;
+    const bad = (message: string): number => {
+      process.stderr.write(`weave export: ${message}\nRun 'weave export --help' for its options.\n`);
+      return 2;
+    };
+    if (!(EXPORT_FORMATS as readonly string[]).includes(flags.format))
+      return bad(`--format must be one of ${EXPORT_FORMATS.join(', ')}, got '${flags.format}'`);
+    const agentTimeout = flags['agent-timeout-seconds'];
+    if (agentTimeout !== undefined && !/^[1-9]\d*$/.test(agentTimeout))
+      return bad(`--agent-timeout-seconds must be a whole number ≥ 1, got '${agentTimeout}'`);
     if (flags.out === undefined) {
       process.stderr.write(
         "weave export: --out DIR is required (the task folder to write)\nRun 'weave export --help' for its options.\n",
@@ -60,6 +96,43 @@ export const exportVerb: Verb = {
     const onSigint = (): void => controller.abort();
     process.once('SIGINT', onSigint);
     try {
+      const range = flags['from-history'];
+      if (range !== undefined) {
+        if (flags.base !== undefined || flags['instance-id'] !== undefined)
+          return bad('--from-history takes each commit’s parent as its base and names each task itself');
+        const entries = await exportHistory({
+          workspaceDir: flags.workspace,
+          range,
+          outDir: flags.out,
+          ...(flags.dataset === undefined ? {} : { datasetFile: flags.dataset }),
+          allowUnverified: flags['allow-unverified'],
+          signal: controller.signal,
+          weaveVersion: WEAVE_VERSION,
+          format: flags.format as ExportFormat,
+          harborAllowInternet: !flags['harbor-offline'],
+          ...(agentTimeout === undefined ? {} : { agentTimeoutSeconds: Number(agentTimeout) }),
+          ...(flags.json
+            ? {}
+            : {
+                onCommit: (e: HistoryEntry, i: number, n: number) =>
+                  process.stderr.write(`[${i + 1}/${n}] ${historyLine(e)}\n`),
+              }),
+        });
+        process.stdout.write(
+          flags.json
+            ? `${JSON.stringify(
+                entries.map((e) => ({
+                  commit: e.commit,
+                  subject: e.subject,
+                  ...(e.result ? { task: toJson(e.result) } : { skipped: e.skipped }),
+                })),
+                null,
+                2,
+              )}\n`
+            : formatHistory(entries, flags.out),
+        );
+        return entries.some((e) => e.result !== undefined) ? 0 : 1;
+      }
       const result = await exportTask({
         workspaceDir: flags.workspace,
         outDir: flags.out,
@@ -69,6 +142,9 @@ export const exportVerb: Verb = {
         ...(flags['instance-id'] === undefined ? {} : { instanceId: flags['instance-id'] }),
         signal: controller.signal,
         weaveVersion: WEAVE_VERSION,
+        format: flags.format as ExportFormat,
+        harborAllowInternet: !flags['harbor-offline'],
+        ...(agentTimeout === undefined ? {} : { agentTimeoutSeconds: Number(agentTimeout) }),
         ...(flags.json ? {} : { onProgress: (m: string) => process.stderr.write(`${m}\n`) }),
       });
       process.stdout.write(
@@ -99,6 +175,7 @@ function toJson(result: ExportResult): Record<string, unknown> {
     PASS_TO_PASS: result.passToPass,
     reasons: result.reasons,
     excluded_files: result.excluded,
+    ...(result.harborDir === undefined ? {} : { harbor_dir: result.harborDir }),
   };
 }
 
@@ -117,6 +194,12 @@ function formatResult(result: ExportResult, outArg: string): string {
   lines.push(
     `  base          ${result.baseRef} → base_commit ${result.task.base_commit.slice(0, 12)} (in base.bundle)`,
   );
+  if (result.harborDir !== undefined) {
+    const harbor = path.relative(process.cwd(), result.harborDir) || '.';
+    lines.push(
+      `  harbor        ${harbor} (oracle reward 1, no agent < 1): harbor run -p ${harbor} -a <agent> -m <model>`,
+    );
+  }
   lines.push(`  FAIL_TO_PASS  ${result.failToPass.join(', ') || '(none)'}`);
   lines.push(`  PASS_TO_PASS  ${result.passToPass.join(', ') || '(none)'}`);
   for (const r of result.reasons) lines.push(`  ✗ ${r.spec === '*' ? 'task' : r.spec}: ${r.reason}`);
@@ -125,6 +208,21 @@ function formatResult(result: ExportResult, outArg: string): string {
     for (const e of result.excluded) lines.push(`    ${e.path}  (${e.reason})`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+function historyLine(entry: HistoryEntry): string {
+  const head = `${entry.commit.slice(0, 12)} ${entry.subject}`;
+  return entry.result
+    ? `${head}: task ${entry.result.instanceId} (FAIL_TO_PASS ${entry.result.failToPass.join(', ')})`
+    : `${head}: no task — ${entry.skipped ?? 'unknown reason'}`;
+}
+
+function formatHistory(entries: HistoryEntry[], outArg: string): string {
+  const written = entries.filter((e) => e.result !== undefined).length;
+  return `${[
+    `${written} task${written === 1 ? '' : 's'} from ${entries.length} commit${entries.length === 1 ? '' : 's'} in ${outArg}:`,
+    ...entries.map((e) => `  ${historyLine(e)}`),
+  ].join('\n')}\n`;
 }
 
 declare const WEAVE_VERSION: string;

@@ -4,6 +4,7 @@
 // "satisfiable alone, not together" (j passes when solved alone, not in the all-together run).
 import type { SpecResult, Verdict } from '../check/types';
 import { runSpecs } from '../check/runSpecs';
+import { mapWithConcurrency } from '../process/boundedPool';
 import { WORKING_TREE } from '../git/worktree';
 import { withStandaloneCheckout } from '../sandbox/checkout';
 import { containmentFor } from '../sandbox/containment';
@@ -145,29 +146,4 @@ export function matrixFrom(
     })),
     durationMs: Math.round(durationMs),
   };
-}
-
-/** Like Promise.all with a limit, but waits for every started run before rethrowing the first failure, so no
- * run (and its worktree) outlives the call. */
-export async function mapWithConcurrency<T, R>(
-  items: T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  const failures: unknown[] = [];
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length && failures.length === 0) {
-      const index = next++;
-      try {
-        results[index] = await fn(items[index]!);
-      } catch (error) {
-        failures.push(error);
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  if (failures.length > 0) throw failures[0];
-  return results;
 }

@@ -6,7 +6,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { mapWithConcurrency } from '../agent/matrix';
+import { mapWithConcurrency } from '../process/boundedPool';
 import { headCommit } from '../git/git';
 import { locateGrammars } from '../index/grammarLocation';
 import { TreeSitterHost } from '../index/treeSitterHost';

@@ -1,34 +1,123 @@
 // Environment set-up commands recorded in the task (SWE-bench keeps these in per-repository install specs;
-// a Weave task carries its own). Chosen from the lockfiles at the workspace root: reproducible installs only.
+// a Weave task carries its own), chosen from what the workspace root holds:
+// - JavaScript: the lockfile picks the package manager and a reproducible install (npm ci, pnpm / yarn with a
+//   frozen lockfile); a package.json with dependencies but no lockfile — the usual shape of a library — gets
+//   `npm install`, the only install there is without one.
+// - Python: requirements.txt; otherwise a project installs itself with its dependencies (`pip install -e .`,
+//   with the `test`/`tests` extra when pyproject declares one) — a setup.py project always, a pyproject.toml one
+//   when it declares dependencies (one without, testing through pytest's `pythonpath`, needs no install, and an
+//   install would fetch a build backend it does not otherwise need); tox.ini's `deps` of [testenv] are installed
+//   too, since that is where many projects keep their test requirements.
+// - Go and Rust: download the locked modules / crates.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { parseToml } from './toml';
 
-// One JavaScript package manager: the first lockfile found wins.
-const JAVASCRIPT: Array<[file: string, command: string]> = [
+const JAVASCRIPT_LOCKFILES: Array<[file: string, command: string]> = [
   ['package-lock.json', 'npm ci'],
   ['npm-shrinkwrap.json', 'npm ci'],
   ['pnpm-lock.yaml', 'pnpm install --frozen-lockfile'],
   ['yarn.lock', 'yarn install --frozen-lockfile'],
 ];
-const OTHERS: Array<[file: string, command: string]> = [
-  ['requirements.txt', 'python3 -m pip install -r requirements.txt'],
-  ['go.sum', 'go mod download'],
-  ['Cargo.lock', 'cargo fetch --locked'],
-];
+const PIP = 'python3 -m pip install';
 
 export async function environmentSetupCommands(treeDir: string): Promise<string[]> {
   const commands: string[] = [];
-  for (const [file, command] of JAVASCRIPT) {
-    if (await exists(path.join(treeDir, file))) {
-      commands.push(command);
-      break;
-    }
+  const has = (file: string): Promise<boolean> => isFile(path.join(treeDir, file));
+  const lockfile = await firstAsync(JAVASCRIPT_LOCKFILES, ([file]) => has(file));
+  if (lockfile) commands.push(lockfile[1]);
+  else if (await hasNpmDependencies(treeDir)) commands.push('npm install --no-audit --no-fund');
+
+  if (await has('requirements.txt')) commands.push(`${PIP} -r requirements.txt`);
+  else if (await has('setup.py')) commands.push(`${PIP} -e .`);
+  else {
+    const target = await pyprojectInstallTarget(treeDir);
+    if (target !== undefined) commands.push(`${PIP} -e ${target}`);
   }
-  for (const [file, command] of OTHERS) if (await exists(path.join(treeDir, file))) commands.push(command);
+  const toxDeps = await toxTestDeps(treeDir);
+  if (toxDeps.length > 0) commands.push(`${PIP} ${toxDeps.map(quoteArg).join(' ')}`);
+
+  if (await has('go.sum')) commands.push('go mod download');
+  if (await has('Cargo.lock')) commands.push('cargo fetch --locked');
   return commands;
 }
 
-async function exists(file: string): Promise<boolean> {
+async function hasNpmDependencies(treeDir: string): Promise<boolean> {
+  try {
+    const pkg = JSON.parse(await fs.readFile(path.join(treeDir, 'package.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    return ['dependencies', 'devDependencies', 'optionalDependencies'].some((field) => {
+      const deps = pkg[field];
+      return deps !== null && typeof deps === 'object' && Object.keys(deps).length > 0;
+    });
+  } catch {
+    return false; // no package.json, or one npm could not read either
+  }
+}
+
+/** `.` or `'.[test]'` when pyproject.toml declares dependencies (or a test extra); undefined when it needs none. */
+async function pyprojectInstallTarget(treeDir: string): Promise<string | undefined> {
+  let project: Record<string, unknown> | undefined;
+  try {
+    const value = parseToml(await fs.readFile(path.join(treeDir, 'pyproject.toml'), 'utf8')).project;
+    project = value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined; // no pyproject.toml, or one pip could not read either
+  }
+  const extras = project?.['optional-dependencies'];
+  const testExtra = ['test', 'tests', 'testing'].find(
+    (name) => extras !== null && typeof extras === 'object' && name in extras,
+  );
+  if (testExtra !== undefined) return `'.[${testExtra}]'`;
+  const deps = project?.dependencies;
+  return Array.isArray(deps) && deps.length > 0 ? '.' : undefined;
+}
+
+/** The `deps =` lines of tox.ini's [testenv] (one requirement per line, `-r file` kept, `{…}` substitutions dropped). */
+async function toxTestDeps(treeDir: string): Promise<string[]> {
+  let text: string;
+  try {
+    text = await fs.readFile(path.join(treeDir, 'tox.ini'), 'utf8');
+  } catch {
+    return [];
+  }
+  const deps: string[] = [];
+  let section = '';
+  let inDeps = false;
+  for (const raw of text.split(/\r?\n/)) {
+    const header = /^\s*\[([^\]]+)\]\s*$/.exec(raw);
+    if (header) {
+      section = header[1]?.trim() ?? '';
+      inDeps = false;
+      continue;
+    }
+    if (section !== 'testenv') continue;
+    const key = /^(\w[\w-]*)\s*=\s*(.*)$/.exec(raw);
+    if (key) {
+      inDeps = key[1] === 'deps';
+      if (inDeps && key[2]?.trim()) deps.push(key[2].trim());
+      continue;
+    }
+    if (inDeps && /^\s+\S/.test(raw)) deps.push(raw.trim());
+    else if (raw.trim() !== '' && !raw.trim().startsWith('#')) inDeps = false;
+  }
+  return deps
+    .flatMap((d) => (d.startsWith('-r') ? d.replace(/^-r\s*/, '-r ').split(' ') : [d]))
+    .filter((d) => d !== '' && !d.startsWith('#') && !d.includes('{'));
+}
+
+function quoteArg(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+async function firstAsync<T>(items: T[], test: (item: T) => Promise<boolean>): Promise<T | undefined> {
+  for (const item of items) if (await test(item)) return item;
+  return undefined;
+}
+
+async function isFile(file: string): Promise<boolean> {
   try {
     return (await fs.stat(file)).isFile();
   } catch {

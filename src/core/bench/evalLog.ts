@@ -1,9 +1,11 @@
 // Reads what eval.sh printed (the marker contract in evalScript.ts) back into per-spec verdicts — the
 // counterpart of a SWE-bench harness's per-repository log parser. Verdicts follow the runner's rules
-// (verdictOf): a recognised summary with zero tests is an error, never a pass; a dependency that did not pass
-// blocks a spec that failed.
+// (verdictOf): a recognised summary with zero tests is an error, never a pass; and `dependsOn` means what it
+// means in `weave check` (runSpecs): a spec whose dependency did not pass is blocked, whatever its own test did.
+// Only markers carrying the run's nonce count: a forged one printed by code under test is plain output.
 import { verdictOf } from '../check/verdict';
 import type { Verdict } from '../check/types';
+import { escapeRegExp, markerPattern } from './specRunsScript';
 import type { TaskSpec } from './taskFormat';
 
 export type PatchMethod = 'git-apply' | 'git-apply-3way' | 'patch-fuzz' | 'none';
@@ -29,15 +31,26 @@ export interface ParsedEvalLog {
 
 const OUTPUT_TAIL_CHARS = 2000;
 
-/** `interrupted` says why a spec without an end marker did not finish (e.g. "task timed out after 30 s"). */
-export function parseEvalLog(log: string, specs: readonly TaskSpec[], interrupted?: string): ParsedEvalLog {
-  const method = /^>>>>> WEAVE PATCH method=(git-apply-3way|git-apply|patch-fuzz|none)$/m.exec(log)?.[1];
+/**
+ * `nonce` is the run's marker nonce ('' when eval.sh ran without one). `interrupted` says why a spec without an
+ * end marker did not finish (e.g. "task timed out after 30 s").
+ */
+export function parseEvalLog(
+  log: string,
+  specs: readonly TaskSpec[],
+  nonce: string,
+  interrupted?: string,
+): ParsedEvalLog {
+  const has = (rest: string): boolean => markerPattern(nonce, rest).test(log);
+  const method = markerPattern(nonce, 'PATCH method=(git-apply-3way|git-apply|patch-fuzz|none)').exec(
+    log,
+  )?.[1];
   const parsed: ParsedEvalLog = {
     patchMethod: (method as PatchMethod | undefined) ?? null,
-    patchFailed: /^>>>>> WEAVE PATCH FAILED$/m.test(log),
-    testPatchFailed: /^>>>>> WEAVE TEST PATCH FAILED$/m.test(log),
-    setupFailed: /^>>>>> WEAVE SETUP FAILED$/m.test(log),
-    finished: /^>>>>> WEAVE EVAL END exit=\d+$/m.test(log),
+    patchFailed: has('PATCH FAILED'),
+    testPatchFailed: has('TEST PATCH FAILED'),
+    setupFailed: has('SETUP FAILED'),
+    finished: has('EVAL END exit=\\d+'),
     specs: {},
   };
   const notRun = parsed.patchFailed
@@ -47,22 +60,25 @@ export function parseEvalLog(log: string, specs: readonly TaskSpec[], interrupte
       : parsed.setupFailed
         ? 'not run: environment set-up failed'
         : (interrupted ?? 'not run: eval.sh stopped before it');
-  for (const spec of specs) parsed.specs[spec.id] = runOf(log, spec, notRun, interrupted);
+  for (const spec of specs) parsed.specs[spec.id] = runOf(log, spec, nonce, notRun, interrupted);
   applyBlocking(parsed.specs, specs);
   return parsed;
 }
 
-function runOf(log: string, spec: TaskSpec, notRun: string, interrupted: string | undefined): ParsedSpecRun {
+function runOf(
+  log: string,
+  spec: TaskSpec,
+  nonce: string,
+  notRun: string,
+  interrupted: string | undefined,
+): ParsedSpecRun {
   const id = escapeRegExp(spec.id);
-  // The last start marker wins, so a test that prints a fake marker cannot hide the real one.
-  const starts = [...log.matchAll(new RegExp(`^>>>>> WEAVE SPEC START ${id}$`, 'gm'))];
-  const start = starts.at(-1);
+  const start = [...log.matchAll(markerPattern(nonce, `SPEC START ${id}`))].at(-1);
   if (start?.index === undefined) return { verdict: 'error', exitCode: null, reason: notRun, outputTail: '' };
   const bodyStart = start.index + start[0].length + 1;
-  const end = new RegExp(
-    `^<<<<< WEAVE SPEC END ${id} exit=(\\d+) timed_out=([01]) seconds=(\\d+)$`,
-    'm',
-  ).exec(log.slice(bodyStart));
+  const end = markerPattern(nonce, `SPEC END ${id} exit=(\\d+) timed_out=([01]) seconds=(\\d+)`, false).exec(
+    log.slice(bodyStart),
+  );
   if (!end || end.index === undefined) {
     const output = log.slice(bodyStart);
     return {
@@ -97,34 +113,32 @@ function runOf(log: string, spec: TaskSpec, notRun: string, interrupted: string 
   };
 }
 
-/** A spec that failed while one of its dependencies did not pass is blocked by it (DESIGN.md "Verdicts"). */
+/**
+ * runSpecs' rule: a spec whose direct dependency did not pass is blocked (so blocking is transitive: a blocked
+ * dependency did not pass either). eval.sh runs every spec anyway; its own result is kept in the reason.
+ */
 function applyBlocking(runs: Record<string, ParsedSpecRun>, specs: readonly TaskSpec[]): void {
   const byId = new Map(specs.map((s) => [s.id, s]));
-  const failedDependencies = (id: string, seen = new Set<string>()): string[] => {
-    const out: string[] = [];
-    for (const dep of byId.get(id)?.dependsOn ?? []) {
-      if (seen.has(dep)) continue;
-      seen.add(dep);
-      if (runs[dep] !== undefined && runs[dep].verdict !== 'pass') out.push(dep);
-      out.push(...failedDependencies(dep, seen));
-    }
-    return [...new Set(out)];
+  const settled = new Set<string>();
+  const settle = (id: string, path: Set<string>): void => {
+    const run = runs[id];
+    if (settled.has(id) || run === undefined || path.has(id)) return;
+    path.add(id);
+    const deps = (byId.get(id)?.dependsOn ?? []).filter((d) => d !== id);
+    for (const dep of deps) settle(dep, path);
+    settled.add(id);
+    const notPassing = deps.filter((d) => runs[d]?.verdict !== 'pass');
+    if (notPassing.length === 0) return;
+    const why = notPassing.map((d) => `${d}: ${runs[d]?.verdict ?? 'unknown spec'}`).join(', ');
+    runs[id] = {
+      ...run,
+      verdict: 'blocked',
+      reason: `blocked by ${notPassing.join(', ')} (${why}; its own test: ${run.reason ?? run.verdict})`,
+    };
   };
-  for (const spec of specs) {
-    const run = runs[spec.id];
-    if (run?.verdict !== 'fail') continue;
-    const blockers = failedDependencies(spec.id);
-    if (blockers.length > 0) {
-      run.verdict = 'blocked';
-      run.reason = `blocked by ${blockers.join(', ')} (${run.reason ?? 'failed'})`;
-    }
-  }
+  for (const spec of specs) settle(spec.id, new Set());
 }
 
 function tail(text: string): string {
   return text.length <= OUTPUT_TAIL_CHARS ? text : `…${text.slice(-OUTPUT_TAIL_CHARS)}`;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

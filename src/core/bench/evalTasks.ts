@@ -6,6 +6,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Verdict } from '../check/types';
+import { mapWithConcurrency } from '../process/boundedPool';
 import { SPEC_KINDS, type SpecKind } from '../spec/schema';
 import type { PatchMethod } from './evalLog';
 import { filesTouchedBy, parsePredictions, type InputProblem, type Prediction } from './predictions';
@@ -51,6 +52,12 @@ export interface InstanceReport {
   >;
   /** Why the instance could not be scored properly (missing task file, empty patch, timeout…). */
   error?: string;
+  /**
+   * The environment, not the patch, failed (set-up, test.patch, the base clone): nothing about the prediction was
+   * observed. As with SWE-bench's newer grader, such an instance and one whose patch does not apply list no spec
+   * transition at all (never every PASS_TO_PASS spec as PASS_TO_FAIL).
+   */
+  infra_failure?: string;
   duration_ms: number;
 }
 
@@ -71,6 +78,9 @@ export interface EvalReport {
   unresolved_instances: number;
   empty_patch_instances: number;
   error_instances: number;
+  /** Patches that did not apply (git apply, --3way and patch --fuzz all failed). */
+  patch_failed_instances: number;
+  infra_failure_instances: number;
   resolved_rate: number;
   strict_compliance_rate: number;
   mean_partial_compliance: number;
@@ -79,6 +89,8 @@ export interface EvalReport {
   unresolved_ids: string[];
   empty_patch_ids: string[];
   error_ids: string[];
+  patch_failed_ids: string[];
+  infra_failure_ids: string[];
   unknown_instance_ids: string[];
   problems: InputProblem[];
   instances: Record<string, InstanceReport>;
@@ -176,7 +188,7 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
   if (options.logsDir !== undefined) await fs.mkdir(options.logsDir, { recursive: true });
   const instances: Record<string, InstanceReport> = {};
   let done = 0;
-  await runPool(jobs, workers, async ({ prediction, task }) => {
+  await mapWithConcurrency(jobs, workers, async ({ prediction, task }) => {
     const report = await evaluateInstance(prediction, task, options);
     instances[prediction.instance_id] = report;
     done++;
@@ -238,13 +250,29 @@ async function evaluateInstance(
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (error) {
-    if (error instanceof TaskRunError) return finish({ ...base, error: error.message });
+    if (error instanceof TaskRunError)
+      return finish({ ...base, error: error.message, infra_failure: error.message });
     throw error;
   }
   if (options.logsDir !== undefined) {
     await fs.writeFile(path.join(options.logsDir, `${safeFileName(task.instance_id)}.log`), run.log);
   }
   const { parsed } = run;
+  const infraFailure = parsed.setupFailed
+    ? `environment set-up failed:\n${setupOutputTail(run.log)}`
+    : parsed.testPatchFailed
+      ? 'the task’s test.patch did not apply'
+      : undefined;
+  if (parsed.patchFailed || infraFailure !== undefined) {
+    // Nothing ran, so nothing about the constraints was observed: no transition is reported.
+    return finish({
+      ...base,
+      patch_successfully_applied: parsed.patchMethod !== null && parsed.patchMethod !== 'none',
+      patch_applied_with: parsed.patchMethod,
+      error: parsed.patchFailed ? PATCH_FAILED_ERROR : (infraFailure as string),
+      ...(infraFailure === undefined ? {} : { infra_failure: infraFailure }),
+    });
+  }
   const spec_results: InstanceReport['spec_results'] = {};
   for (const spec of task.specs) {
     const r = parsed.specs[spec.id];
@@ -274,10 +302,6 @@ async function evaluateInstance(
   const passed = allIds.filter(passes).length;
   const errors: string[] = [];
   if (!base.patch_exists) errors.push('empty patch');
-  if (parsed.patchFailed)
-    errors.push('the patch does not apply (git apply, git apply --3way and patch --fuzz=3 all failed)');
-  if (parsed.testPatchFailed) errors.push('the task’s test.patch did not apply');
-  if (parsed.setupFailed) errors.push('environment set-up failed');
   if (run.timedOut) errors.push(`timed out after ${timeoutSeconds} s (every process of the run was killed)`);
   if (run.cancelled) errors.push('cancelled');
   const resolved =
@@ -320,6 +344,7 @@ function summarize(
   const isEmpty = (r: InstanceReport): boolean => !r.patch_exists;
   // An error entry is one that could not be scored: missing files, a patch that does not apply, a timeout.
   const isError = (r: InstanceReport): boolean => r.error !== undefined && !isEmpty(r);
+  const patchFailed = (r: InstanceReport): boolean => r.error === PATCH_FAILED_ERROR;
   const completed = list.filter((r) => !isError(r) && !isEmpty(r));
   const resolved = list.filter((r) => r.resolved);
   const byKind: Partial<Record<SpecKind, KindSummary>> = {};
@@ -347,6 +372,8 @@ function summarize(
     unresolved_instances: list.length - resolved.length,
     empty_patch_instances: list.filter(isEmpty).length,
     error_instances: list.filter(isError).length,
+    patch_failed_instances: list.filter(patchFailed).length,
+    infra_failure_instances: list.filter((r) => r.infra_failure !== undefined).length,
     resolved_rate: list.length === 0 ? 0 : resolved.length / list.length,
     strict_compliance_rate:
       scored.length === 0 ? 0 : scored.filter((r) => r.compliance.strict).length / scored.length,
@@ -357,6 +384,8 @@ function summarize(
     unresolved_ids: list.filter((r) => !r.resolved).map((r) => r.instance_id),
     empty_patch_ids: list.filter(isEmpty).map((r) => r.instance_id),
     error_ids: list.filter(isError).map((r) => r.instance_id),
+    patch_failed_ids: list.filter(patchFailed).map((r) => r.instance_id),
+    infra_failure_ids: list.filter((r) => r.infra_failure !== undefined).map((r) => r.instance_id),
     unknown_instance_ids: unknown,
     problems,
     instances: ordered,
@@ -443,16 +472,18 @@ async function loadTask(dir: string, tasks: LoadedTask[], problems: InputProblem
   tasks.push({ dir: path.resolve(dir), task: parsed.data, missingFiles });
 }
 
-/** Runs `work` over `items` with at most `limit` in flight. */
-export async function runPool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      await work(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+const PATCH_FAILED_ERROR =
+  'the patch does not apply (git apply, git apply --3way and patch --fuzz=3 all failed)';
+
+/** The set-up command's output, from its marker to the failure marker. */
+function setupOutputTail(log: string): string {
+  const lines = log.split('\n');
+  const failed = lines.findIndex((l) => / SETUP FAILED$/.test(l));
+  const started = lines.slice(0, failed).findLastIndex((l) => / SETUP /.test(l));
+  return lines
+    .slice(Math.max(started, failed - 20), failed)
+    .map((l) => `    ${l}`)
+    .join('\n');
 }
 
 function emptyStatus(): TestsStatus {

@@ -29,6 +29,16 @@ import {
 } from './taskFormat';
 import { environmentSetupCommands } from './environmentSetup';
 import { potentialInteractions } from './interactions';
+import { isClean } from '../git/git';
+import { detectRuntime, projectVersion } from './projectFacts';
+import { DEFAULT_AGENT_TIMEOUT_SECONDS, HARBOR_FILES, writeHarborTask } from './harborTask';
+import { runHarborContract } from './harborContract';
+
+/** Which shapes to write: SWE-bench's task folder, Harbor's, or both (Harbor's then in <out>/harbor). */
+export type ExportFormat = 'swe' | 'harbor' | 'both';
+export const EXPORT_FORMATS: readonly ExportFormat[] = ['swe', 'harbor', 'both'];
+/** Where --format both puts the Harbor task, inside --out. */
+export const HARBOR_SUBDIR = 'harbor';
 
 export interface ExportOptions {
   workspaceDir: string;
@@ -42,6 +52,25 @@ export interface ExportOptions {
   onProgress?: (message: string) => void;
   /** Version string recorded in the task. */
   weaveVersion?: string;
+  /** Default 'both'. */
+  format?: ExportFormat;
+  /** Harbor's [agent] timeout_sec. */
+  agentTimeoutSeconds?: number;
+  /** Harbor's [environment] allow_internet (default true: agents installed in the environment call their API). */
+  harborAllowInternet?: boolean;
+  /**
+   * Export a commit instead of the working tree: the task is the change from `base` (default: its parent) to
+   * this commit, judged by the spec file and spec tests as they are in this commit (`--from-history`).
+   */
+  targetCommit?: string;
+  /**
+   * A spec that fails before and after the change is left out of FAIL_TO_PASS / PASS_TO_PASS (and listed in
+   * still_failing) instead of failing the verification: what mining history needs, where a commit fixes one
+   * thing while other specs wait for later commits.
+   */
+  excludeStillFailing?: boolean;
+  /** Where the Harbor task goes (default: <out>/harbor with --format both, <out> with --format harbor). */
+  harborDir?: string;
 }
 
 export interface ExportResult {
@@ -57,6 +86,8 @@ export interface ExportResult {
   excluded: ExcludedFile[];
   /** The task as written (or as it would have been). */
   task: Task;
+  /** The Harbor task folder when one was written. */
+  harborDir?: string;
 }
 
 /** Bad input: not a git workspace, no spec file, nothing to export, an unusable --out. Exit code 2. */
@@ -70,7 +101,7 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
   const outDir = path.resolve(options.outDir);
   const repo = await inspectRepository(workspaceDir);
 
-  const loaded = await loadSpecFile(workspaceDir);
+  const loaded = await loadSpecsAt(workspaceDir, repo.prefix, options.targetCommit);
   if (!loaded.ok) {
     throw new ExportInputError(
       `the spec file has problems:\n${loaded.problems.map(formatProblem).join('\n')}`,
@@ -80,11 +111,18 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
   if (specFile.specs.length === 0)
     throw new ExportInputError(`${loaded.file} declares no spec: nothing to score`);
 
-  const dirty =
-    (await git(['--no-optional-locks', 'status', '--porcelain', '--', '.'], { cwd: workspaceDir })) !== '';
-  const baseRef = options.base ?? (dirty ? 'HEAD' : 'HEAD~1');
+  // Weave's own state (.weave/.gitignore, .weave/runs/) is no change: right after `weave check` in a committed
+  // repository the change to export is the last commit.
+  const format = options.format ?? 'both';
+  const baseRef =
+    options.base ??
+    (options.targetCommit !== undefined
+      ? `${options.targetCommit}^`
+      : (await isClean(workspaceDir))
+        ? 'HEAD~1'
+        : 'HEAD');
   const sourceCommit = await resolveBase(workspaceDir, baseRef, options.base === undefined);
-  await checkOutDir(outDir);
+  await checkOutDir(outDir, format);
 
   const scrubber = new PathScrubber([
     { dir: workspaceDir, replacement: '.' },
@@ -130,7 +168,10 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
     for (const entry of await fs.readdir(taskRepo)) {
       if (entry !== '.git') await fs.rm(path.join(taskRepo, entry), { recursive: true, force: true });
     }
-    const targetSnapshot = await snapshotWorkingTree({ ...snapshotOptions, destination: taskRepo });
+    const targetSnapshot =
+      options.targetCommit === undefined
+        ? await snapshotWorkingTree({ ...snapshotOptions, destination: taskRepo })
+        : await snapshotCommit(options.targetCommit, { ...snapshotOptions, destination: taskRepo });
     await git(['add', '-A', '-f'], inTaskRepo);
     const changed = splitNul(
       await git(['diff', '--cached', '--name-only', '-z', '--no-renames', 'HEAD'], inTaskRepo),
@@ -220,7 +261,7 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
       });
     const [baseRun, goldRun] = await Promise.all([run(''), run(goldPatch)]);
     if (options.signal?.aborted) throw new ExportInputError('export cancelled');
-    const verification = classify(scrubbedSpecs, baseRun, goldRun);
+    const verification = classify(scrubbedSpecs, baseRun, goldRun, options.excludeStillFailing ?? false);
 
     const goal = scrubber.scrubValue(specFile.goal);
     const declared = declaredInteractions(scrubbedSpecs);
@@ -244,10 +285,11 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
         ),
       ),
       created_at: new Date().toISOString(),
-      version: await workspaceVersion(taskRepo),
+      version: await projectVersion(taskRepo),
       FAIL_TO_PASS: verification.failToPass,
       PASS_TO_PASS: verification.passToPass,
       environment_setup_commit: baseCommit,
+      ...(verification.stillFailing.length > 0 ? { still_failing: verification.stillFailing } : {}),
       weave_format: TASK_FORMAT,
       weave_version: options.weaveVersion ?? 'unknown',
       goal,
@@ -282,24 +324,106 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
       excluded,
       task,
     };
+    let harborStage: string | undefined;
+    if (format !== 'swe') {
+      harborStage = path.join(scratch, 'harbor');
+      progress('Writing the Harbor task and running its contract (oracle, then no agent)…');
+      await writeHarborTask(
+        {
+          task,
+          baseRepo: taskRepo,
+          targetTree: taskRepo,
+          protectedPaths,
+          runtime: await detectRuntime(taskRepo),
+          agentTimeoutSeconds: options.agentTimeoutSeconds ?? DEFAULT_AGENT_TIMEOUT_SECONDS,
+          allowInternet: options.harborAllowInternet ?? true,
+        },
+        harborStage,
+      );
+      if (task.verified) {
+        const contract = (oracle: boolean) =>
+          runHarborContract({
+            harborDir: harborStage as string,
+            oracle,
+            timeoutMs,
+            ...(options.signal ? { signal: options.signal } : {}),
+          });
+        const [withOracle, withoutAgent] = await Promise.all([contract(true), contract(false)]);
+        const harborReasons: Array<{ spec: string; reason: string }> = [];
+        if (withOracle.reward !== 1) {
+          harborReasons.push({
+            spec: '*',
+            reason: `Harbor: the oracle (solution/solve.sh) scores ${withOracle.reward ?? 'no reward'}, not 1: ${withOracle.failure ?? describeHarborVerdicts(withOracle.verdicts)}`,
+          });
+        }
+        if (withoutAgent.reward === null || withoutAgent.reward >= 1) {
+          harborReasons.push({
+            spec: '*',
+            reason: `Harbor: without an agent the task scores ${withoutAgent.reward ?? 'no reward'}, not < 1: ${withoutAgent.failure ?? describeHarborVerdicts(withoutAgent.verdicts)}`,
+          });
+        }
+        if (harborReasons.length > 0) {
+          const scrubbed = scrubber.scrubValue(harborReasons);
+          task.verified = false;
+          task.verification.reasons.push(...scrubbed);
+          result.verified = false;
+        }
+      }
+    }
     if (!task.verified && !options.allowUnverified) return result;
 
     progress(`Writing ${outDir}…`);
-    await fs.writeFile(path.join(stage, TASK_FILES.task), `${JSON.stringify(task, null, 2)}\n`);
-    await fs.writeFile(path.join(stage, TASK_FILES.problemStatement), problemStatement);
     await fs.mkdir(outDir, { recursive: true });
-    for (const file of Object.values(TASK_FILES))
-      await fs.copyFile(path.join(stage, file), path.join(outDir, file));
-    await fs.chmod(path.join(outDir, TASK_FILES.evalScript), 0o755);
+    if (format !== 'harbor') {
+      await fs.writeFile(path.join(stage, TASK_FILES.task), `${JSON.stringify(task, null, 2)}\n`);
+      await fs.writeFile(path.join(stage, TASK_FILES.problemStatement), problemStatement);
+      for (const file of Object.values(TASK_FILES))
+        await fs.copyFile(path.join(stage, file), path.join(outDir, file));
+      await fs.chmod(path.join(outDir, TASK_FILES.evalScript), 0o755);
+    }
+    let harborDir: string | undefined;
+    if (harborStage !== undefined) {
+      harborDir = path.resolve(
+        options.harborDir ?? (format === 'harbor' ? outDir : path.join(outDir, HARBOR_SUBDIR)),
+      );
+      for (const entry of HARBOR_ENTRIES)
+        await fs.rm(path.join(harborDir, entry), { recursive: true, force: true });
+      await fs.cp(harborStage, harborDir, { recursive: true });
+    }
     if (options.datasetFile !== undefined) {
       const datasetDir = path.dirname(path.resolve(options.datasetFile));
       await fs.mkdir(datasetDir, { recursive: true });
       const taskDirFromDataset = path.relative(datasetDir, outDir).split(path.sep).join('/') || '.';
       await fs.appendFile(options.datasetFile, `${toDatasetLine(task, taskDirFromDataset)}\n`);
     }
-    return { ...result, written: true };
+    return { ...result, written: true, ...(harborDir === undefined ? {} : { harborDir }) };
   } finally {
     await fs.rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** The spec file of the working tree, or as it is in `commit` (read out of git into a scratch folder). */
+async function loadSpecsAt(
+  workspaceDir: string,
+  prefix: string,
+  commit: string | undefined,
+): ReturnType<typeof loadSpecFile> {
+  if (commit === undefined) return loadSpecFile(workspaceDir);
+  let text: string;
+  try {
+    text = await git(['show', `${commit}:${prefix}.weave/specs.json`], { cwd: workspaceDir });
+  } catch {
+    throw new ExportInputError(
+      `commit ${commit.slice(0, 12)} has no .weave/specs.json: no spec to judge it by`,
+    );
+  }
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-specs-'));
+  try {
+    await fs.mkdir(path.join(dir, '.weave'));
+    await fs.writeFile(path.join(dir, '.weave', 'specs.json'), text);
+    return await loadSpecFile(dir);
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
   }
 }
 
@@ -360,7 +484,10 @@ async function resolveBase(workspaceDir: string, ref: string, isDefault: boolean
   }
 }
 
-async function checkOutDir(outDir: string): Promise<void> {
+// The top-level entries of a Harbor task folder (a previous export's may be replaced).
+const HARBOR_ENTRIES = [...new Set(Object.values(HARBOR_FILES).map((f) => f.split('/')[0] as string))];
+
+async function checkOutDir(outDir: string, format: ExportFormat): Promise<void> {
   let entries: string[];
   try {
     const stat = await fs.stat(outDir);
@@ -370,7 +497,10 @@ async function checkOutDir(outDir: string): Promise<void> {
     if (error instanceof ExportInputError) throw error;
     return; // does not exist yet
   }
-  const ours = new Set<string>(Object.values(TASK_FILES));
+  const ours = new Set<string>([
+    ...(format === 'harbor' ? [] : Object.values(TASK_FILES)),
+    ...(format === 'swe' ? [] : format === 'both' ? [HARBOR_SUBDIR] : HARBOR_ENTRIES),
+  ]);
   const foreign = entries.filter((e) => !ours.has(e));
   if (foreign.length > 0) {
     throw new ExportInputError(
@@ -384,9 +514,11 @@ function classify(
   specs: readonly TaskSpec[],
   baseRun: TaskRunResult,
   goldRun: TaskRunResult,
+  excludeStillFailing: boolean,
 ): {
   failToPass: string[];
   passToPass: string[];
+  stillFailing: string[];
   reasons: Array<{ spec: string; reason: string }>;
   baseResults: Record<string, SpecOutcome>;
   goldResults: Record<string, SpecOutcome>;
@@ -394,6 +526,7 @@ function classify(
   const reasons: Array<{ spec: string; reason: string }> = [];
   const failToPass: string[] = [];
   const passToPass: string[] = [];
+  const stillFailing: string[] = [];
   if (baseRun.parsed.testPatchFailed)
     reasons.push({ spec: '*', reason: 'test.patch does not apply to the base' });
   if (goldRun.parsed.patchFailed)
@@ -401,7 +534,9 @@ function classify(
   for (const spec of specs) {
     const before = baseRun.parsed.specs[spec.id];
     const after = goldRun.parsed.specs[spec.id];
-    if (after?.verdict !== 'pass') {
+    if (after?.verdict !== 'pass' && before?.verdict !== 'pass' && excludeStillFailing) {
+      stillFailing.push(spec.id);
+    } else if (after?.verdict !== 'pass') {
       const was = before?.verdict === 'pass' ? 'passes on base + test.patch but ' : '';
       reasons.push({ spec: spec.id, reason: `${was}does not pass with the gold patch: ${describe(after)}` });
     } else if (before?.verdict === 'pass') passToPass.push(spec.id);
@@ -416,15 +551,32 @@ function classify(
   return {
     failToPass,
     passToPass,
+    stillFailing,
     reasons,
     baseResults: outcomes(specs, baseRun),
     goldResults: outcomes(specs, goldRun),
   };
 }
 
-function describe(run: { verdict: string; reason?: string } | undefined): string {
+/** The verdict, its reason and — for a failure — the end of the test's output, so the cause shows. */
+function describe(run: { verdict: string; reason?: string; outputTail?: string } | undefined): string {
   if (!run) return 'not run';
-  return run.reason === undefined ? run.verdict : `${run.verdict} (${run.reason})`;
+  const head = run.reason === undefined ? run.verdict : `${run.verdict} (${run.reason})`;
+  const tail = (run.outputTail ?? '').trimEnd().split('\n').slice(-VERIFICATION_OUTPUT_LINES);
+  return run.verdict === 'pass' || tail.join('').trim() === ''
+    ? head
+    : `${head}; its output ends:\n${tail.map((l) => `      ${l}`).join('\n')}`;
+}
+
+const VERIFICATION_OUTPUT_LINES = 12;
+
+function describeHarborVerdicts(
+  verdicts: Record<string, { verdict: string; reason: string | null }>,
+): string {
+  const failing = Object.entries(verdicts).filter(([, v]) => v.verdict !== 'pass');
+  return failing.length === 0
+    ? 'every spec passes'
+    : failing.map(([id, v]) => `${id} ${v.verdict}${v.reason === null ? '' : ` (${v.reason})`}`).join(', ');
 }
 
 function outcomes(specs: readonly TaskSpec[], run: TaskRunResult): Record<string, SpecOutcome> {
@@ -466,19 +618,6 @@ function defaultInstanceId(repoName: string, baseCommit: string, gold: string, t
     .update(test)
     .digest('hex');
   return `${slug}-${digest.slice(0, 8)}`;
-}
-
-/** SWE-bench's `version` selects an environment; here the workspace's own package version when it has one. */
-async function workspaceVersion(treeDir: string): Promise<string> {
-  try {
-    const pkg = JSON.parse(await fs.readFile(path.join(treeDir, 'package.json'), 'utf8')) as {
-      version?: unknown;
-    };
-    if (typeof pkg.version === 'string') return pkg.version;
-  } catch {
-    // no package.json: fall through
-  }
-  return '0.0.0';
 }
 
 function normalizeRelative(p: string): string {

@@ -1,9 +1,10 @@
-// What an exported task must never carry: secrets (by file name or by content) and the exporting machine's
-// absolute paths or home directory. Secret files are left out of the task entirely (base and patches alike)
+// What an exported task must never carry: secrets (by file name, or by content as secretlint's rules see it)
+// and the exporting machine's absolute paths or home directory. Secret files are left out of the task entirely (base and patches alike)
 // and listed in the export result; absolute paths are rewritten consistently in every file and field.
 import os from 'node:os';
 import path from 'node:path';
 import { realpathSync } from 'node:fs';
+import { detectSecrets, redactDetected, scannableText, SECRET_RULES } from '../secrets/secretDetector';
 
 export type ExclusionReason =
   'secret file name' | 'secret-like content' | 'not a regular file' | 'export output';
@@ -21,19 +22,8 @@ const SECRET_FILE_NAMES: RegExp[] = [
   /^id_(rsa|dsa|ecdsa|ed25519)/i,
   /^credentials/i,
   /^secrets?\.(json|ya?ml|toml|ini|txt)$/i,
-  /^\.(netrc|pgpass|htpasswd)$/i,
-];
-
-// Key formats whose presence anywhere in a file makes the whole file secret.
-const SECRET_CONTENT: RegExp[] = [
-  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/,
-  /\bsk-(?:proj-|ant-|live-|test-)?[A-Za-z0-9_-]{20,}/,
-  /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/,
-  /\bgh[pousr]_[A-Za-z0-9]{36,}\b/,
-  /\bgithub_pat_[A-Za-z0-9_]{22,}/,
-  /\bxox[abposr]-[A-Za-z0-9-]{10,}/,
-  /\bAIza[0-9A-Za-z_-]{35}\b/,
-  /_authToken\s*=\s*\S+/,
+  /^\.(netrc|pgpass|htpasswd|git-credentials)$/i,
+  /\.tfstate(\.backup)?$/i, // terraform state holds every secret of the infrastructure in plain text
 ];
 
 export function isSecretFileName(relativePath: string): boolean {
@@ -41,16 +31,15 @@ export function isSecretFileName(relativePath: string): boolean {
   return SECRET_FILE_NAMES.some((pattern) => pattern.test(name));
 }
 
-export function containsSecret(content: string | Buffer): boolean {
-  const text = typeof content === 'string' ? content : content.toString('latin1');
-  return SECRET_CONTENT.some((pattern) => pattern.test(text));
+/** Whether secretlint's rules (secretDetector.ts) find a secret in a file's content (UTF-16 decoded). */
+export function containsSecret(content: string | Buffer, filePath?: string): boolean {
+  const text = typeof content === 'string' ? content : scannableText(content);
+  return detectSecrets(text, SECRET_RULES, filePath).length > 0;
 }
 
-/** Replaces key-like substrings in free text (spec statements, outputs) that cannot simply be left out. */
+/** Replaces secrets in free text (spec statements, outputs) that cannot simply be left out. */
 export function redactSecrets(text: string): string {
-  let out = text;
-  for (const pattern of SECRET_CONTENT) out = out.replace(new RegExp(pattern.source, 'g'), '[redacted]');
-  return out;
+  return redactDetected(text, '[redacted]');
 }
 
 /** `https://user:token@host/owner/name.git` → `owner/name`; `git@host:owner/name.git` → `owner/name`. */

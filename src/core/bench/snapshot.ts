@@ -110,7 +110,7 @@ async function writeEntries(entries: Entry[], options: SnapshotOptions): Promise
       continue;
     }
     let content = await entry.read();
-    if (containsSecret(content)) {
+    if (containsSecret(content, entry.path)) {
       excluded.push({ path: entry.path, reason: 'secret-like content' });
       continue;
     }

@@ -59,6 +59,8 @@ export const taskSchema = z.object({
   PASS_TO_PASS: z.array(z.string()),
   environment_setup_commit: z.string(),
   // Weave's fields
+  /** Specs failing before and after the change (--from-history): in neither list, not part of "resolved". */
+  still_failing: z.array(z.string()).optional(),
   weave_format: z.literal(TASK_FORMAT),
   weave_version: z.string(),
   goal: z.string(),

@@ -2,13 +2,15 @@
 // check out base_commit, run eval.sh with the patch, parse its markers. Shared by export (verification) and
 // eval (scoring). The whole process tree of eval.sh is killed on timeout or abort (runCommand), and the scratch
 // folder is always removed.
+import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runCommand } from '../process/runCommand';
+import { runCommand, type CommandOutcome } from '../process/runCommand';
+import { detectSandbox } from '../sandbox/bwrap';
 import { git } from './gitExec';
 import { parseEvalLog, type ParsedEvalLog } from './evalLog';
-import { shQuote } from './evalScript';
+import { NONCE_VARIABLE, shQuote } from './specRunsScript';
 import { TASK_FILES, type TaskSpec } from './taskFormat';
 
 export interface TaskRunInput {
@@ -55,13 +57,16 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
     const patchFile = path.join(scratchDir, 'prediction.patch');
     await fs.writeFile(patchFile, input.patch);
     const logFile = path.join(scratchDir, 'eval.log');
-    // The log goes to a file, not through runCommand's capped output: the markers can be anywhere in it.
-    const evalScript = path.join(taskDir, TASK_FILES.evalScript);
-    const outcome = await runCommand({
-      command: `sh ${shQuote(evalScript)} ${shQuote(patchFile)} > ${shQuote(logFile)} 2>&1`,
-      cwd: checkout,
-      env: { WEAVE_RUN_SETUP: input.runSetup ? '1' : '0' },
+    const nonce = randomBytes(16).toString('hex');
+    const outcome = await runEvalScript({
+      evalScript: path.join(taskDir, TASK_FILES.evalScript),
+      patchFile,
+      logFile,
+      checkout,
+      nonce,
+      runSetup: input.runSetup,
       timeoutMs: input.timeoutMs,
+      writableDirs: [scratchDir],
       ...(input.signal ? { signal: input.signal } : {}),
     });
     if (outcome.spawnError !== undefined)
@@ -73,7 +78,7 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
         ? 'cancelled'
         : undefined;
     return {
-      parsed: parseEvalLog(log, input.specs, interrupted),
+      parsed: parseEvalLog(log, input.specs, nonce, interrupted),
       log,
       timedOut: outcome.timedOut,
       cancelled: outcome.cancelled,
@@ -83,4 +88,52 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
   } finally {
     await fs.rm(scratchDir, { recursive: true, force: true });
   }
+}
+
+interface EvalScriptRun {
+  evalScript: string;
+  patchFile: string;
+  logFile: string;
+  checkout: string;
+  nonce: string;
+  runSetup: boolean;
+  timeoutMs: number;
+  /** Besides the checkout, what the run must be able to write (the log): for the sandbox. */
+  writableDirs: string[];
+  signal?: AbortSignal;
+}
+
+/**
+ * The one place a prediction's code runs (containment goes here). The log goes to a file, not through
+ * runCommand's capped output: the markers can be anywhere in it. `exec` makes eval.sh the shell runCommand
+ * started, so once eval.sh has re-executed itself without the nonce no process of the run holds it.
+ */
+async function runEvalScript(run: EvalScriptRun): Promise<CommandOutcome> {
+  const availability = await detectSandbox();
+  if (!availability.available && process.env.WEAVE_ALLOW_UNSANDBOXED !== '1') {
+    throw new TaskRunError(
+      `${availability.reason ?? 'no sandbox'}: predictions run only inside a sandbox ` +
+        '(set WEAVE_ALLOW_UNSANDBOXED=1 to run them unsandboxed anyway)',
+    );
+  }
+  return runCommand({
+    command: `exec sh ${shQuote(run.evalScript)} ${shQuote(run.patchFile)} > ${shQuote(run.logFile)} 2>&1`,
+    cwd: run.checkout,
+    env: { WEAVE_RUN_SETUP: run.runSetup ? '1' : '0', [NONCE_VARIABLE]: run.nonce },
+    // A prediction is untrusted code: the allowlisted environment, the scratch folder writable and nothing
+    // else, a private PID namespace. The task's set-up (npm install, pip) needs the network; the spec runs
+    // after it share the run, so a run with set-up gets the host's network — documented in the README.
+    inheritEnv: false,
+    ...(availability.available
+      ? {
+          sandbox: {
+            checkout: run.checkout,
+            writableDirs: run.writableDirs,
+            network: run.runSetup ? ('host' as const) : ('none' as const),
+          },
+        }
+      : {}),
+    timeoutMs: run.timeoutMs,
+    ...(run.signal ? { signal: run.signal } : {}),
+  });
 }

@@ -68,12 +68,14 @@ export function treeFingerprint(dir: string): Map<string, string> {
   return out;
 }
 
-/** Every exported file's text, plus the files of a clone of its base.bundle (prefixed "base:"). */
+/** Every exported file's text (recursively), plus the files of a clone of its base.bundle (prefixed "base:"). */
 export function exportedTexts(taskDir: string): Map<string, string> {
   const texts = new Map<string, string>();
-  for (const name of fs.readdirSync(taskDir)) {
-    if (name === 'base.bundle') continue;
-    texts.set(name, fs.readFileSync(path.join(taskDir, name), 'utf8'));
+  // Every file, the Harbor task's (harbor/…, its environment/repo included) too.
+  for (const entry of fs.readdirSync(taskDir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || entry.name === 'base.bundle') continue;
+    const full = path.join(entry.parentPath, entry.name);
+    texts.set(path.relative(taskDir, full).split(path.sep).join('/'), fs.readFileSync(full, 'utf8'));
   }
   const clone = fs.mkdtempSync(path.join(os.tmpdir(), 'weave-bench-clone-'));
   try {

@@ -20,8 +20,9 @@ import {
   type DemoRepo,
 } from './demoRepo';
 
-const FAKE_OPENAI_KEY = 'sk-proj-abcdefghijklmnopqrstuvwxyz0123456789';
-const FAKE_AWS_KEY = 'AKIAIOSFODNN7EXAMPLE';
+// Built by concatenation so the repository itself holds no secret-looking literal.
+const FAKE_OPENAI_KEY = ['sk-', 'proj-', 'abcdefghijklmnopqrstuvwxyz0123456789'].join('');
+const FAKE_AWS_KEY = ['AKIA', 'Z7QRSTUVWX2345YZ'].join('');
 
 describe('weave export + eval round trip on examples/', () => {
   let repo: DemoRepo;
@@ -162,7 +163,17 @@ describe('weave export + eval round trip on examples/', () => {
     before(async () => {
       pidFile = path.join(scratch, 'hang.pid');
       // More task copies so each kind of prediction has its own instance id.
-      const copies = ['fix-and-break', 'edits-tests', 'no-apply', 'hang', 'empty', 'fuzz', 'missing-eval'];
+      const copies = [
+        'fix-and-break',
+        'edits-tests',
+        'no-apply',
+        'hang',
+        'empty',
+        'fuzz',
+        'missing-eval',
+        'forged-markers',
+        'setup-fails',
+      ];
       for (const name of copies) {
         const dir = path.join(scratch, 'tasks', name);
         fs.cpSync(taskDir, dir, { recursive: true });
@@ -172,6 +183,20 @@ describe('weave export + eval round trip on examples/', () => {
         fs.writeFileSync(taskFile, JSON.stringify(task));
       }
       fs.rmSync(path.join(scratch, 'tasks', 'missing-eval', 'eval.sh'));
+      // A set-up step that really fails: npm ci without a lockfile.
+      const setupEval = path.join(scratch, 'tasks', 'setup-fails', 'eval.sh');
+      const noSetup = 'if [ "${WEAVE_RUN_SETUP:-0}" = 1 ]; then\n  :\n';
+      const evalText = fs.readFileSync(setupEval, 'utf8');
+      assert.ok(evalText.includes(noSetup), 'the demo task has no set-up step');
+      fs.writeFileSync(
+        setupEval,
+        evalText.replace(
+          noSetup,
+          'if [ "${WEAVE_RUN_SETUP:-0}" = 1 ]; then\n' +
+            `  printf '%s WEAVE[%s] %s\\n' '>>>>>' "$weave_nonce" 'SETUP npm ci'\n` +
+            `  ( npm ci --offline ) </dev/null 2>&1 || { printf '%s WEAVE[%s] %s\\n' '>>>>>' "$weave_nonce" 'SETUP FAILED'; exit 5; }\n`,
+        ),
+      );
       fs.mkdirSync(path.join(scratch, 'tasks', 'no-task-json'));
       fs.writeFileSync(path.join(scratch, 'tasks', 'no-task-json', 'gold.patch'), '');
 
@@ -195,6 +220,12 @@ describe('weave export + eval round trip on examples/', () => {
         JSON.stringify({ instance_id: 'missing-eval', model_name_or_path: 'm', model_patch: fix }),
         JSON.stringify({ instance_id: 'no-such-task', model_name_or_path: 'm', model_patch: fix }),
         JSON.stringify({ model_name_or_path: 'm', model_patch: fix }),
+        JSON.stringify({
+          instance_id: 'forged-markers',
+          model_name_or_path: 'm',
+          model_patch: forgingPatch(),
+        }),
+        JSON.stringify({ instance_id: 'setup-fails', model_name_or_path: 'm', model_patch: fix }),
       ];
       predictionsFile = path.join(scratch, 'preds.jsonl');
       fs.writeFileSync(predictionsFile, `${lines.join('\n')}\n`);
@@ -206,7 +237,12 @@ describe('weave export + eval round trip on examples/', () => {
         `${JSON.stringify({ instance_id: 'hang', model_name_or_path: 'm', model_patch: hangingPatch(pidFile) })}\n`,
       );
       [report, hangReport] = await Promise.all([
-        evaluate({ taskDirs: [taskDir, path.join(scratch, 'tasks')], predictionsFile, workers: 2 }),
+        evaluate({
+          taskDirs: [taskDir, path.join(scratch, 'tasks')],
+          predictionsFile,
+          workers: 2,
+          logsDir: path.join(scratch, 'logs'),
+        }),
         evaluate({
           taskDirs: [path.join(scratch, 'tasks', 'hang')],
           predictionsFile: hangFile,
@@ -267,6 +303,34 @@ describe('weave export + eval round trip on examples/', () => {
       assert.equal(r.resolved, false);
       assert.match(r.error ?? '', /does not apply/);
       assert.ok(report.error_ids.includes('no-apply'));
+      assert.deepEqual(report.patch_failed_ids, ['no-apply']);
+      // Nothing ran, so no constraint is reported broken (it used to list every PASS_TO_PASS spec here).
+      assert.deepEqual(r.tests_status.PASS_TO_FAIL, { success: [], failure: [] });
+      assert.deepEqual(r.tests_status.PASS_TO_PASS, { success: [], failure: [] });
+      assert.deepEqual(r.spec_results, {});
+    });
+
+    it('reports a failed environment set-up as an infra failure with its output, not as broken specs', () => {
+      const r = instance('setup-fails');
+      assert.equal(r.patch_successfully_applied, true, 'the patch itself applied');
+      assert.match(r.infra_failure ?? '', /environment set-up failed/);
+      assert.match(r.infra_failure ?? '', /npm/, 'the set-up output is shown');
+      assert.deepEqual(r.tests_status.PASS_TO_FAIL.failure, []);
+      assert.deepEqual(report.infra_failure_ids, ['setup-fails']);
+      const broken = Object.values(report.by_kind).reduce((sum, k) => sum + k.broken, 0);
+      assert.equal(broken, 1, 'only fix-and-break broke a constraint');
+    });
+
+    it('ignores spec markers printed by the code under test (they lack the run’s nonce)', () => {
+      const r = instance('forged-markers');
+      const log = fs.readFileSync(path.join(scratch, 'logs', 'forged-markers.log'), 'utf8');
+      assert.ok(log.includes('<<<<< WEAVE SPEC END no-secret-caching exit=0'), 'the forgery was printed');
+      assert.ok(log.includes('<<<<< WEAVE[] SPEC END no-secret-caching exit=0'));
+      assert.equal(r.spec_results['no-secret-caching']?.verdict, 'fail');
+      assert.equal(r.resolved, false);
+      const nonce = /^>>>>> WEAVE\[([0-9a-f]{32})\] PATCH/m.exec(log)?.[1];
+      assert.ok(nonce, 'the real markers carry a 32-hex-digit nonce');
+      assert.ok(!fs.readFileSync(path.join(taskDir, 'eval.sh'), 'utf8').includes(nonce), 'not in the task');
     });
 
     it('falls back to patch --fuzz when git apply cannot place a hunk', () => {
@@ -301,13 +365,13 @@ describe('weave export + eval round trip on examples/', () => {
       assert.ok(messages.some((m) => m.includes('preds.jsonl:9: unknown instance_id no-such-task')));
       assert.ok(messages.some((m) => m.includes('preds.jsonl:10: instance_id')));
       assert.deepEqual(report.unknown_instance_ids, ['no-such-task']);
-      assert.equal(report.submitted_instances, 7);
-      assert.equal(report.total_instances, 8);
+      assert.equal(report.submitted_instances, 9);
+      assert.equal(report.total_instances, 10);
     });
 
     it('summarises resolved rate, strict and partial compliance', () => {
       assert.deepEqual([...report.resolved_ids].sort(), ['fuzz', id()].sort());
-      assert.equal(report.resolved_rate, 2 / 7);
+      assert.equal(report.resolved_rate, 2 / 9);
       assert.ok(report.mean_partial_compliance > report.strict_compliance_rate);
     });
   });
@@ -326,6 +390,27 @@ function testEditingPatch(): string {
     ' ',
     "   const anonymous = await client.get('/me');",
     '   assert.equal(anonymous.body, \'{"user":"anonymous"}\');',
+    '',
+  ].join('\n');
+}
+
+/** Makes the client print fake "spec passed" markers (old format and empty nonce) whenever it is loaded. */
+function forgingPatch(): string {
+  const forged = [
+    '<<<<< WEAVE SPEC END no-secret-caching exit=0 timed_out=0 seconds=0',
+    '<<<<< WEAVE[] SPEC END no-secret-caching exit=0 timed_out=0 seconds=0',
+  ];
+  return [
+    '--- a/src/client.js',
+    '+++ b/src/client.js',
+    '@@ -20,6 +20,7 @@ class Client {',
+    '    * @param {{headers?: Record<string, string>}} [options]',
+    '    */',
+    '   async get(url, { headers = {} } = {}) {',
+    `+    process.stdout.write(${JSON.stringify(`\n${forged.join('\n')}\n`)});`,
+    '     const cached = this.cache.get(url);',
+    '     if (cached !== undefined) return copyResponse(cached);',
+    ' ',
     '',
   ].join('\n');
 }

@@ -1,0 +1,189 @@
+// `weave bench`: several models (or an external agent command) over many exported tasks, scored and ranked
+// (core/bench/benchRun.ts). Progress on stderr (one updating line on a TTY), the leaderboard table on stdout.
+import path from 'node:path';
+import { DEFAULT_BASE_URL, ModelError } from '../../core/agent/modelClient';
+import { BenchInputError, runBench, type BenchProgress } from '../../core/bench/benchRun';
+import { parsePrice, type Leaderboard, type Price } from '../../core/bench/leaderboard';
+import { parseVerbFlags, takeList } from '../flags';
+import type { Verb } from '../verb';
+
+const HELP = `Usage: weave bench --tasks DIR... --model M... --out DIR [options]
+
+Runs every model on every task (tasks written by \`weave export\`), scores the patches exactly as \`weave eval\`
+does, and ranks the models. Each (model, task) cell works in its own scratch checkout of the task (base commit +
+test.patch, so the agent sees the constraints it must satisfy); the user's files are never touched.
+
+DIR gets, per model, <model>/predictions.jsonl (SWE-bench predictions), <model>/trajectories/, <model>/runs/
+(one record per finished cell: a rerun skips those, so an interrupted bench resumes), <model>/report.json (the
+eval report) and <model>/eval-logs/; and leaderboard.json + leaderboard.html (self-contained) with, per model:
+resolved rate, strict compliance (every spec passes) and partial compliance (share of specs), broken constraints
+(PASS_TO_FAIL), patches that did not apply, infra failures, review flags (tampering, hard-coding), tokens, cost,
+agent time, and the pass rate per spec kind.
+
+Options:
+  --tasks DIR...          task folders, or folders of task folders
+  --model M...            models for Weave's agent (or labels for --agent-command runs)
+  --base-url URL          OpenAI-compatible endpoint (default $WEAVE_BASE_URL, $OPENAI_BASE_URL or ${DEFAULT_BASE_URL});
+                          the key comes from $WEAVE_API_KEY or $OPENAI_API_KEY
+  --agent-command CMD     run CMD (sh -c, in the task checkout) instead of Weave's agent: the instruction is on its
+                          stdin and in $WEAVE_INSTRUCTION; $WEAVE_TASK_ID, $WEAVE_MODEL and $WEAVE_BASE_URL are set;
+                          what it changes in the checkout is its patch
+  --workers N             cells at once (default 2)
+  --matrix                also run the interaction matrix per cell (each spec alone and all together): counts
+                          "solved alone but not together"
+  --price MODEL=IN/OUT    USD per million prompt / completion tokens, for the cost column (repeatable)
+  --max-steps N, --max-tokens N, --timeout-seconds N   agent budgets per cell
+  --out DIR               where everything goes
+  --json                  print leaderboard.json instead of the table
+  -h, --help              show this help
+
+Exit codes: 0 the bench ran, 2 bad input.
+
+Examples:
+  weave bench --tasks tasks/ --model gpt-4.1 gpt-4.1-mini --price gpt-4.1=2/8 --workers 4 --out bench-out
+  weave bench --tasks tasks/ --model claude --agent-command 'my-agent --stdin' --out bench-out`;
+
+export const benchVerb: Verb = {
+  name: 'bench',
+  summary: 'Run several models over many exported tasks; leaderboard.json + leaderboard.html',
+  help: HELP,
+  async run(args) {
+    const tasks = takeList(args, '--tasks');
+    const models = takeList(tasks.rest, '--model');
+    const flags = parseVerbFlags('bench', models.rest, {
+      'base-url': { type: 'string' },
+      'agent-command': { type: 'string' },
+      workers: { type: 'string', default: '2' },
+      matrix: { type: 'boolean', default: false },
+      price: { type: 'string', multiple: true, default: [] },
+      'max-steps': { type: 'string' },
+      'max-tokens': { type: 'string' },
+      'timeout-seconds': { type: 'string' },
+      out: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    });
+    if (flags === undefined) return 2;
+    const bad = (message: string): number => {
+      process.stderr.write(`weave bench: ${message}\nRun 'weave bench --help' for its options.\n`);
+      return 2;
+    };
+    if (tasks.list.length === 0) return bad('--tasks DIR... is required');
+    if (models.list.length === 0) return bad('--model M... is required');
+    if (new Set(models.list).size !== models.list.length) return bad('a --model is given twice');
+    if (flags.out === undefined) return bad('--out DIR is required');
+    const numbers: Record<string, number | undefined> = {};
+    for (const name of ['workers', 'max-steps', 'max-tokens', 'timeout-seconds'] as const) {
+      const text = flags[name];
+      if (text === undefined) continue;
+      if (!/^[1-9]\d*$/.test(text)) return bad(`--${name} must be a whole number ≥ 1, got '${text}'`);
+      numbers[name] = Number(text);
+    }
+    const prices: Record<string, Price> = {};
+    for (const text of flags.price) {
+      const parsed = parsePrice(text);
+      if (parsed === undefined)
+        return bad(`--price must look like MODEL=IN/OUT (USD per 1M tokens), got '${text}'`);
+      prices[parsed.model] = parsed.price;
+    }
+    const agentCommand = flags['agent-command'];
+    const baseUrl =
+      flags['base-url'] ??
+      process.env.WEAVE_BASE_URL ??
+      process.env.OPENAI_BASE_URL ??
+      (agentCommand === undefined ? DEFAULT_BASE_URL : '');
+    const apiKey = process.env.WEAVE_API_KEY || process.env.OPENAI_API_KEY || undefined;
+
+    const controller = new AbortController();
+    const onSigint = (): void => controller.abort();
+    process.once('SIGINT', onSigint);
+    const tty = process.stderr.isTTY === true;
+    try {
+      const result = await runBench({
+        taskDirs: tasks.list,
+        models: models.list,
+        baseUrl,
+        ...(apiKey === undefined ? {} : { apiKey }),
+        ...(agentCommand === undefined ? {} : { agentCommand }),
+        workers: numbers.workers ?? 2,
+        outDir: path.resolve(flags.out),
+        matrix: flags.matrix,
+        prices,
+        budgets: {
+          ...(numbers['max-steps'] === undefined ? {} : { maxSteps: numbers['max-steps'] }),
+          ...(numbers['max-tokens'] === undefined ? {} : { maxTokens: numbers['max-tokens'] }),
+          ...(numbers['timeout-seconds'] === undefined ? {} : { timeoutSeconds: numbers['timeout-seconds'] }),
+        },
+        signal: controller.signal,
+        ...(flags.json
+          ? {}
+          : { onProgress: (p: BenchProgress) => process.stderr.write(progressLine(p, tty)) }),
+      });
+      if (tty && !flags.json) process.stderr.write('\n');
+      process.stdout.write(
+        flags.json
+          ? `${JSON.stringify(result.leaderboard, null, 2)}\n`
+          : formatLeaderboard(result.leaderboard, result.leaderboardHtml, result.resumed),
+      );
+      return 0;
+    } catch (error) {
+      if (error instanceof BenchInputError || error instanceof ModelError) {
+        process.stderr.write(`weave bench: ${error.message}\n`);
+        return 2;
+      }
+      throw error;
+    } finally {
+      process.removeListener('SIGINT', onSigint);
+    }
+  },
+};
+
+function progressLine(p: BenchProgress, tty: boolean): string {
+  const what = p.resumed
+    ? 'done before (kept)'
+    : `${p.run.stop_reason}${p.run.error ? `: ${p.run.error}` : ''}`;
+  const line = `[${p.done}/${p.total}] ${p.model} ${p.instanceId}: ${what}`;
+  // On a terminal one line is rewritten in place; in a log every cell gets its own line.
+  return tty ? `\r\u001b[2K${line.slice(0, (process.stderr.columns || 100) - 1)}` : `${line}\n`;
+}
+
+function formatLeaderboard(board: Leaderboard, htmlFile: string, resumed: number): string {
+  const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
+  const header = [
+    'model',
+    'resolved',
+    'strict',
+    'partial',
+    'broken',
+    'no-apply',
+    'tamper',
+    'tokens',
+    'cost',
+    'time',
+  ];
+  const rows = board.rows.map((r) => [
+    r.model,
+    `${pct(r.resolved_rate)} (${r.resolved}/${r.instances})`,
+    pct(r.strict_compliance_rate),
+    pct(r.partial_compliance),
+    `${pct(r.broken_rate)} (${r.broken_constraints})`,
+    String(r.patch_failed),
+    String(r.review_flags.tampering),
+    String(r.tokens.total),
+    r.cost_usd === null ? '—' : `$${r.cost_usd.toFixed(4)}`,
+    `${(r.agent_time_ms / 1000).toFixed(1)} s`,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const format = (cells: string[]): string =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return `${[
+    `${board.tasks} tasks × ${board.rows.length} models, ${board.workers} workers, ${(board.wall_time_ms / 1000).toFixed(1)} s${resumed > 0 ? ` (${resumed} cells kept from a previous run)` : ''}`,
+    '',
+    format(header),
+    ...rows.map(format),
+    '',
+    `Leaderboard: ${htmlFile}`,
+  ].join('\n')}\n`;
+}

@@ -1,0 +1,236 @@
+// One (model, task) cell of `weave bench`: a scratch checkout of the task (base.bundle at base_commit with
+// test.patch applied and committed, so the agent sees and runs the constraints it must satisfy, and its patch
+// is its change alone), then either Weave's agent (runAgent, optionally the interaction matrix) or an external
+// agent command, then the patch and the deterministic review. The checkout is always removed.
+//
+// The external agent command's contract (README "weave bench"): it runs through `sh -c` in the checkout, with
+// the task's instruction (instruction.md's text: goal, constraints, rules) on stdin and in $WEAVE_INSTRUCTION,
+// plus $WEAVE_TASK_ID, $WEAVE_MODEL (the --model it stands for) and $WEAVE_BASE_URL when given. Whatever it
+// leaves changed in the checkout (untracked files included) is its patch; it gets the agent time budget.
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createModelClient } from '../agent/modelClient';
+import { runMatrix } from '../agent/matrix';
+import { createRedactor } from '../agent/redact';
+import { reviewDeterministic, type ReviewFinding } from '../agent/review';
+import { runAgent, type AgentBudgets } from '../agent/runAgent';
+import { runCommand, type CommandOutcome } from '../process/runCommand';
+import { detectSandbox } from '../sandbox/bwrap';
+import type { SpecFile } from '../spec/schema';
+import type { LoadedTask } from './evalTasks';
+import { git } from './gitExec';
+import { renderProblemStatement } from './problemStatement';
+import { shQuote } from './specRunsScript';
+import { TASK_FILES, type Task } from './taskFormat';
+
+export interface InstanceRun {
+  instance_id: string;
+  model: string;
+  /** '' when the agent changed nothing. */
+  patch: string;
+  stop_reason: string;
+  error?: string;
+  steps: number;
+  usage: { prompt_tokens: number; completion_tokens: number };
+  duration_ms: number;
+  findings: ReviewFinding[];
+  /** Relative to the model's folder. */
+  trajectory: string | null;
+  /** Specs solved alone but not together (--matrix), or null when the matrix did not run. */
+  alone_not_together: string[] | null;
+}
+
+export interface InstanceJob {
+  task: LoadedTask;
+  model: string;
+  /** The model's folder in the bench output (trajectories/ goes there). */
+  modelDir: string;
+  baseUrl: string;
+  apiKey?: string;
+  agentCommand?: string;
+  budgets: AgentBudgets;
+  matrix: boolean;
+  signal?: AbortSignal;
+}
+
+export async function runInstance(job: InstanceJob): Promise<InstanceRun> {
+  const { task } = job.task;
+  const specFile = specFileOf(task);
+  const trajectories = path.join(job.modelDir, 'trajectories');
+  await fs.mkdir(trajectories, { recursive: true });
+  const trajectoryName = `trajectories/${safeName(task.instance_id)}`;
+  return withTaskCheckout(job.task, async (checkout, scratch) => {
+    const started = performance.now();
+    if (job.agentCommand !== undefined) {
+      const instruction = renderProblemStatement(task.goal, task.specs, task.spec_test_files);
+      const instructionFile = path.join(scratch, 'instruction.md');
+      await fs.writeFile(instructionFile, instruction);
+      const outcome = await runAgentCommand({
+        command: job.agentCommand,
+        checkout,
+        instructionFile,
+        env: {
+          WEAVE_INSTRUCTION: instruction,
+          WEAVE_TASK_ID: task.instance_id,
+          WEAVE_MODEL: job.model,
+          ...(job.baseUrl === '' ? {} : { WEAVE_BASE_URL: job.baseUrl }),
+        },
+        timeoutMs: job.budgets.timeoutSeconds * 1000,
+        ...(job.signal ? { signal: job.signal } : {}),
+      });
+      const redact = createRedactor([job.apiKey]);
+      await fs.writeFile(path.join(job.modelDir, `${trajectoryName}.log`), redact(outcome.output));
+      const patch = await changesIn(checkout);
+      const testFiles = await readTestFiles(checkout, task);
+      const failed = outcome.timedOut
+        ? `timed out after ${job.budgets.timeoutSeconds} s`
+        : (outcome.spawnError ??
+          (outcome.exitCode === 0 ? undefined : `exited with ${outcome.exitCode ?? outcome.signal}`));
+      return {
+        instance_id: task.instance_id,
+        model: job.model,
+        patch,
+        stop_reason: failed === undefined ? 'finished' : 'agent-command-failed',
+        ...(failed === undefined ? {} : { error: failed }),
+        steps: 0,
+        usage: { prompt_tokens: 0, completion_tokens: 0 },
+        duration_ms: Math.round(performance.now() - started),
+        findings: reviewDeterministic({ patch, events: [], specFile, testFiles }),
+        trajectory: `${trajectoryName}.log`,
+        alone_not_together: null,
+      };
+    }
+    const client = createModelClient({ baseURL: job.baseUrl, model: job.model, apiKey: job.apiKey });
+    const common = {
+      workspaceDir: checkout,
+      specFile,
+      client,
+      budgets: job.budgets,
+      secrets: [job.apiKey],
+      ...(job.signal ? { signal: job.signal } : {}),
+    };
+    const result = await runAgent({ ...common, target: { kind: 'all' }, modelReview: false });
+    await fs.copyFile(result.trajectoryFile, path.join(job.modelDir, `${trajectoryName}.jsonl`));
+    let aloneNotTogether: string[] | null = null;
+    if (job.matrix) {
+      const matrix = await runMatrix({ ...common, concurrency: 1 });
+      aloneNotTogether = matrix.aloneNotTogether;
+    }
+    return {
+      instance_id: task.instance_id,
+      model: job.model,
+      patch: result.patch,
+      stop_reason: result.stopReason,
+      ...(result.error === undefined ? {} : { error: result.error }),
+      steps: result.steps,
+      usage: { prompt_tokens: result.usage.promptTokens, completion_tokens: result.usage.completionTokens },
+      duration_ms: Math.round(performance.now() - started),
+      findings: result.findings,
+      trajectory: `${trajectoryName}.jsonl`,
+      alone_not_together: aloneNotTogether,
+    };
+  });
+}
+
+/** The task's specs as a spec file (defaults applied already), which the agent runs and protects. */
+export function specFileOf(task: Task): SpecFile {
+  return {
+    version: 1,
+    goal: task.goal,
+    defaults: { cwd: task.run_defaults.cwd, env: {}, timeoutSeconds: task.run_defaults.timeoutSeconds },
+    specs: task.specs.map((s) => ({
+      id: s.id,
+      title: s.title,
+      kind: s.kind,
+      statement: s.statement,
+      test: {
+        command: s.test.command,
+        files: s.test.files,
+        cwd: s.test.cwd,
+        env: s.test.env,
+        timeoutSeconds: s.test.timeoutSeconds,
+      },
+      anchors: s.anchors,
+      dependsOn: s.dependsOn,
+      interactsWith: s.interactsWith,
+    })),
+  };
+}
+
+/** base.bundle at base_commit, test.patch applied and committed, in a scratch folder removed afterwards. */
+async function withTaskCheckout<T>(
+  loaded: LoadedTask,
+  fn: (checkout: string, scratch: string) => Promise<T>,
+): Promise<T> {
+  const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-bench-'));
+  try {
+    const checkout = path.join(scratch, 'repo');
+    const inCheckout = { cwd: checkout, isolated: true };
+    await git(['clone', '-q', '--no-checkout', path.join(loaded.dir, TASK_FILES.baseBundle), checkout], {
+      cwd: scratch,
+      isolated: true,
+    });
+    await git(['checkout', '-q', '--detach', loaded.task.base_commit], inCheckout);
+    if (loaded.task.test_patch.trim() !== '') {
+      await git(['apply', '--whitespace=nowarn', '-'], { ...inCheckout, input: loaded.task.test_patch });
+      await git(['add', '-A'], inCheckout);
+      await git(['commit', '-q', '--no-verify', '-m', 'task tests'], inCheckout);
+    }
+    return await fn(checkout, scratch);
+  } finally {
+    await fs.rm(scratch, { recursive: true, force: true });
+  }
+}
+
+async function changesIn(checkout: string): Promise<string> {
+  await git(['add', '-A'], { cwd: checkout, isolated: true });
+  return git(['diff', '--cached', '--binary', '--full-index', 'HEAD'], { cwd: checkout, isolated: true });
+}
+
+async function readTestFiles(checkout: string, task: Task): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const file of task.spec_test_files) {
+    const text = await fs.readFile(path.join(checkout, file), 'utf8').catch(() => undefined);
+    if (text !== undefined) files.set(file, text);
+  }
+  return files;
+}
+
+interface AgentCommandRun {
+  command: string;
+  checkout: string;
+  instructionFile: string;
+  env: Record<string, string>;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * The one place an external agent command runs. It is the agent the user chose, calling its own model: it keeps
+ * the user's environment (its API keys) and the host's network, but its filesystem is contained — only its
+ * checkout and scratch folder are writable — and it runs in a private PID namespace.
+ */
+async function runAgentCommand(run: AgentCommandRun): Promise<CommandOutcome> {
+  const availability = await detectSandbox();
+  return runCommand({
+    command: `( ${run.command} ) < ${shQuote(run.instructionFile)}`,
+    cwd: run.checkout,
+    env: run.env,
+    ...(availability.available
+      ? {
+          sandbox: {
+            checkout: run.checkout,
+            writableDirs: [path.dirname(run.instructionFile)],
+            network: 'host' as const,
+          },
+        }
+      : {}),
+    timeoutMs: run.timeoutMs,
+    ...(run.signal ? { signal: run.signal } : {}),
+  });
+}
+
+export function safeName(text: string): string {
+  return text.replace(/[^A-Za-z0-9._-]/g, '_');
+}

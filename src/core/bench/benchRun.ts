@@ -1,0 +1,152 @@
+// `weave bench`: every model (Weave's agent, or an external agent command standing for it) on every task, in one
+// bounded pool over all (model, task) cells; per model predictions.jsonl, trajectories/, runs/ and the eval
+// report; then leaderboard.json and leaderboard.html over all models. Resumable: a cell whose runs/<id>.json
+// exists is not rerun (delete it to rerun that cell); evaluation is repeated, which is cheap next to agent runs.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { DEFAULT_BUDGETS, type AgentBudgets } from '../agent/runAgent';
+import { mapWithConcurrency } from '../process/boundedPool';
+import { runInstance, safeName, type InstanceRun } from './benchInstance';
+import { evaluate, loadTasks, type EvalReport, type LoadedTask } from './evalTasks';
+import { buildLeaderboard, renderLeaderboardHtml, type Leaderboard, type Price } from './leaderboard';
+
+export interface BenchOptions {
+  taskDirs: string[];
+  models: string[];
+  /** OpenAI-compatible endpoint for Weave's agent ('' with --agent-command and no URL). */
+  baseUrl: string;
+  apiKey?: string;
+  agentCommand?: string;
+  /** (model, task) cells at once. */
+  workers: number;
+  outDir: string;
+  matrix?: boolean;
+  prices?: Record<string, Price>;
+  budgets?: Partial<AgentBudgets>;
+  signal?: AbortSignal;
+  onProgress?: (event: BenchProgress) => void;
+}
+
+export interface BenchProgress {
+  model: string;
+  instanceId: string;
+  done: number;
+  total: number;
+  /** Taken from a previous run's runs/<id>.json. */
+  resumed: boolean;
+  run: InstanceRun;
+}
+
+export interface BenchResult {
+  leaderboard: Leaderboard;
+  reports: Record<string, EvalReport>;
+  leaderboardJson: string;
+  leaderboardHtml: string;
+  resumed: number;
+}
+
+/** Bad input as a whole: no task, no model, an unusable --out. Exit code 2. */
+export class BenchInputError extends Error {}
+
+export async function runBench(options: BenchOptions): Promise<BenchResult> {
+  const started = performance.now();
+  if (options.models.length === 0) throw new BenchInputError('give at least one --model');
+  const { tasks, problems } = await loadTasks(options.taskDirs);
+  if (tasks.length === 0) {
+    throw new BenchInputError(
+      `no task found in ${options.taskDirs.join(', ')}${problems.map((p) => `\n  ${p.message}`).join('')}`,
+    );
+  }
+  const budgets: AgentBudgets = { ...DEFAULT_BUDGETS, ...options.budgets };
+  const modelDirs = new Map(options.models.map((m) => [m, path.join(options.outDir, safeName(m))]));
+  const cells = options.models.flatMap((model) => tasks.map((task) => ({ model, task })));
+  let done = 0;
+  let resumed = 0;
+  const runs = await mapWithConcurrency(cells, options.workers, async ({ model, task }) => {
+    const modelDir = modelDirs.get(model) as string;
+    const runFile = path.join(modelDir, 'runs', `${safeName(task.task.instance_id)}.json`);
+    const previous = await readRun(runFile);
+    let run: InstanceRun;
+    if (previous !== undefined) {
+      run = previous;
+      resumed++;
+    } else {
+      run = await runInstance({
+        task,
+        model,
+        modelDir,
+        baseUrl: options.baseUrl,
+        ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+        ...(options.agentCommand === undefined ? {} : { agentCommand: options.agentCommand }),
+        budgets,
+        matrix: options.matrix ?? false,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      // Written last, so an interrupted cell has no record and reruns.
+      await fs.mkdir(path.dirname(runFile), { recursive: true });
+      await fs.writeFile(runFile, `${JSON.stringify(run, null, 2)}\n`);
+    }
+    done++;
+    options.onProgress?.({
+      model,
+      instanceId: task.task.instance_id,
+      done,
+      total: cells.length,
+      resumed: previous !== undefined,
+      run,
+    });
+    return run;
+  });
+
+  const reports: Record<string, EvalReport> = {};
+  const runsByModel: Record<string, InstanceRun[]> = {};
+  for (const model of options.models) {
+    const modelDir = modelDirs.get(model) as string;
+    const mine = runs.filter((r) => r.model === model);
+    runsByModel[model] = mine;
+    const predictions = path.join(modelDir, 'predictions.jsonl');
+    await fs.writeFile(
+      predictions,
+      mine
+        .map((r) =>
+          JSON.stringify({ instance_id: r.instance_id, model_name_or_path: model, model_patch: r.patch }),
+        )
+        .join('\n') + '\n',
+    );
+    const report = await evaluate({
+      taskDirs: tasks.map((t: LoadedTask) => t.dir),
+      predictionsFile: predictions,
+      workers: options.workers,
+      logsDir: path.join(modelDir, 'eval-logs'),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    reports[model] = report;
+    await fs.writeFile(path.join(modelDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
+  }
+
+  const leaderboard = buildLeaderboard({
+    reports,
+    runs: runsByModel,
+    tasks: tasks.length,
+    prices: options.prices ?? {},
+    workers: options.workers,
+    matrix: options.matrix ?? false,
+    wallTimeMs: performance.now() - started,
+  });
+  const leaderboardJson = path.join(options.outDir, 'leaderboard.json');
+  const leaderboardHtml = path.join(options.outDir, 'leaderboard.html');
+  await fs.writeFile(leaderboardJson, `${JSON.stringify(leaderboard, null, 2)}\n`);
+  await fs.writeFile(leaderboardHtml, renderLeaderboardHtml(leaderboard));
+  return { leaderboard, reports, leaderboardJson, leaderboardHtml, resumed };
+}
+
+async function readRun(file: string): Promise<InstanceRun | undefined> {
+  try {
+    const value = JSON.parse(await fs.readFile(file, 'utf8')) as Partial<InstanceRun>;
+    return typeof value.instance_id === 'string' && typeof value.patch === 'string'
+      ? (value as InstanceRun)
+      : undefined;
+  } catch {
+    return undefined; // no record (or a torn one): the cell runs
+  }
+}

@@ -56,8 +56,15 @@ export const panelStateSchema = z.strictObject({
   potentialInteractions: z.array(potentialInteractionSchema),
   /** False in an untrusted workspace: Weave then shows and validates specs but runs nothing. */
   trusted: z.boolean(),
-  /** Ids being checked right now (empty when idle). */
+  /** Ids whose test runs right now (empty when idle). */
   running: z.array(specIdRef),
+  /** Ids of the check in progress that wait for a free slot (a check runs `weave.concurrency` tests at once). */
+  queued: z.array(specIdRef).default([]),
+  /** How far the check in progress is; null when idle. */
+  progress: z
+    .strictObject({ done: z.number().int().nonnegative(), total: z.number().int().nonnegative() })
+    .nullable()
+    .default(null),
 });
 
 export const symbolMatchSchema = z.strictObject({

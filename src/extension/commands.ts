@@ -5,17 +5,22 @@ import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import type { AffectedSelector } from './affected';
 import type { CheckResult, CheckService } from './checks';
 import { countResults, statusText } from './format';
+import { EXPLAIN_COMMAND } from './explainBroken';
 import { graphMarkdown } from './graphDocument';
 import { detectTestRunner, starterSpecText } from '../core/spec/starter';
 import { newSpecSnippet } from './specTemplates';
+import type { ResultsStore } from './results';
 import type { SpecStore } from './specStore';
 import { explainUntrusted } from './trust';
 
 export interface CommandContext {
   store: SpecStore;
   checks: CheckService;
+  results: ResultsStore;
   affected: AffectedSelector;
   log: vscode.LogOutputChannel;
+  /** Runs blame for a spec and shows the breaking edits (explainBroken.ts). */
+  explain(specId: unknown): Promise<unknown>;
 }
 
 /** Commands contributed by the side panel (src/extension/panel), used when it is there. */
@@ -31,6 +36,7 @@ export const commandTable: Readonly<Record<string, CommandHandler>> = {
   'weave.showGraph': showGraph,
   'weave.init': initSpecs,
   'weave.showOutput': (ctx) => ctx.log.show(true),
+  [EXPLAIN_COMMAND]: (ctx, specId) => ctx.explain(specId),
 };
 
 export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
@@ -50,6 +56,10 @@ async function runCheck(
   ctx: CommandContext,
   request: { only?: string[]; label?: string },
 ): Promise<CheckResult> {
+  if (!(await ctx.store.exists())) {
+    void initOffer(ctx);
+    return { ran: false, reason: 'nothing-to-run', message: 'This folder has no .weave/specs.json yet.' };
+  }
   const result = await ctx.checks.check(request);
   if (!result.ran) {
     if (result.reason === 'untrusted') void explainUntrusted();
@@ -60,10 +70,39 @@ async function runCheck(
   }
   const counts = countResults(result.outcome.run.results, result.outcome.report);
   const text = statusText(counts);
-  // Routine results go to the status bar; a toast (never modal) only when something needs looking at.
-  if (counts.failing > 0) void showProblemsOffer(`${text}: see the Problems panel.`);
-  else vscode.window.setStatusBarMessage(`${text} — all checked specs pass`, 5000);
+  // Routine results go to the status bar. A toast (never modal) only for news: a spec that passed in the
+  // baseline and fails now, which was not broken at the previous check. A spec that was already failing
+  // stays in Problems and the status bar without a new notification every time.
+  if (result.newlyBroken.length > 0) void brokenOffer(ctx, result.newlyBroken);
+  else
+    vscode.window.setStatusBarMessage(
+      counts.failing > 0 ? `${text} (see Problems)` : `${text} — all checked specs pass`,
+      5000,
+    );
   return result;
+}
+
+async function brokenOffer(ctx: CommandContext, specIds: string[]): Promise<void> {
+  const explain = 'Explain why';
+  const problems = 'Show Problems';
+  const names = specIds.map((id) => `'${id}'`).join(', ');
+  const picked = await vscode.window.showWarningMessage(
+    `Weave: ${names} ${specIds.length === 1 ? 'passed in the baseline and is broken now' : 'passed in the baseline and are broken now'}.`,
+    explain,
+    problems,
+  );
+  if (picked === explain) await vscode.commands.executeCommand(EXPLAIN_COMMAND, specIds[0]);
+  if (picked === problems) await vscode.commands.executeCommand('workbench.actions.view.problems');
+  ctx.log.info(`newly broken: ${specIds.join(', ')}`);
+}
+
+async function initOffer(ctx: CommandContext): Promise<void> {
+  const init = 'Init specs';
+  const picked = await vscode.window.showInformationMessage(
+    'Weave: this folder has no .weave/specs.json yet. Create one (the test runner is detected)?',
+    init,
+  );
+  if (picked === init) await initSpecs(ctx);
 }
 
 async function checkAffected(ctx: CommandContext): Promise<CheckResult> {
@@ -79,15 +118,25 @@ async function checkAffected(ctx: CommandContext): Promise<CheckResult> {
     void showOutputOffer(ctx, message);
     return { ran: false, reason: 'failed', message };
   }
-  ctx.log.info(`affected by ${files.length} changed file(s): ${specIds.join(', ') || 'no spec'}`);
-  if (specIds.length === 0) {
+  // A spec failing at the last check is re-checked too: the change that broke it may just have been
+  // reverted, and then no changed file points at it any more (its verdict would stay stale).
+  const violated = ctx.results.violatedIds().filter((id) => !specIds.includes(id));
+  ctx.log.info(
+    `affected by ${files.length} changed file${files.length === 1 ? '' : 's'}: ${specIds.join(', ') || 'no spec'}` +
+      (violated.length > 0 ? `; failing at the last check: ${violated.join(', ')}` : ''),
+  );
+  const toCheck = [...specIds, ...violated];
+  if (toCheck.length === 0) {
     vscode.window.setStatusBarMessage(
-      `Weave: no spec is affected by the ${files.length} changed file(s)`,
+      `Weave: no spec is affected by the ${files.length} changed file${files.length === 1 ? '' : 's'}`,
       5000,
     );
     return { ran: false, reason: 'nothing-to-run', message: 'No spec is affected by the changed files.' };
   }
-  return runCheck(ctx, { only: specIds, label: `${specIds.length} affected spec(s)` });
+  return runCheck(ctx, {
+    only: toCheck,
+    label: `${toCheck.length} affected spec${toCheck.length === 1 ? '' : 's'}`,
+  });
 }
 
 async function showProblemsOffer(message: string): Promise<void> {

@@ -8,8 +8,10 @@ import { AnchorLocator } from './anchors';
 import { CheckService, type CheckOutcome } from './checks';
 import { registerCommands } from './commands';
 import { CheckDiagnostics } from './diagnostics';
+import { BlameDiagnostics, ExplainCodeActions, explainBroken } from './explainBroken';
 import { registerExportCommands } from './exportTask';
 import { connectPanel } from './panelBridge';
+import { ResultsStore } from './results';
 import { readSettings } from './settings';
 import { SPECS_RELATIVE_PATH, SpecStore } from './specStore';
 import { WeaveStatusBar } from './statusBar';
@@ -20,6 +22,7 @@ export interface WeaveApi {
   readonly folder: vscode.WorkspaceFolder;
   readonly store: SpecStore;
   readonly checks: CheckService;
+  readonly results: ResultsStore;
   readonly testController: vscode.TestController;
   /** The Test Explorer's Run profile (the workbench asks for trust before it runs tests; this is the profile). */
   readonly runProfile: vscode.TestRunProfile;
@@ -52,6 +55,7 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
       'weave.agent.runAll',
       'weave.agent.matrix',
       'weave.agent.setApiKey',
+      'weave.explainBroken',
     ]) {
       context.subscriptions.push(
         vscode.commands.registerCommand(id, () =>
@@ -66,18 +70,32 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
   const specProblems = vscode.languages.createDiagnosticCollection('weave-specs');
   const store = new SpecStore(folder, specProblems, log);
   const anchors = new AnchorLocator(folder, log);
-  const checks = new CheckService(store, anchors, log);
-  const diagnostics = new CheckDiagnostics(store);
+  const results = new ResultsStore();
+  const checks = new CheckService(store, anchors, results, log);
+  const diagnostics = new CheckDiagnostics(store, results);
   const affected = new AffectedSelector(store, anchors, log);
-  const tests = new SpecTests(store, checks, diagnostics, affected, log);
-  const statusBar = new WeaveStatusBar(store, checks);
-  context.subscriptions.push(specProblems, store, anchors, checks, diagnostics, tests, statusBar);
+  const tests = new SpecTests(store, checks, results, diagnostics, affected, log);
+  const statusBar = new WeaveStatusBar(store, checks, results);
+  context.subscriptions.push(specProblems, store, anchors, results, checks, diagnostics, tests, statusBar);
+  const blameDiagnostics = new BlameDiagnostics();
+  const explainDeps = { store, results, anchors, diagnostics, log };
   context.subscriptions.push(
-    checks.onDidFinish((outcome) => diagnostics.update(outcome)),
-    ...registerCommands({ store, checks, affected, log }),
+    blameDiagnostics,
+    results.onDidChange(() => blameDiagnostics.collection.clear()),
+    vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new ExplainCodeActions(), {
+      providedCodeActionKinds: ExplainCodeActions.kinds,
+    }),
+    ...registerCommands({
+      store,
+      checks,
+      results,
+      affected,
+      log,
+      explain: (specId) => explainBroken(explainDeps, blameDiagnostics, specId),
+    }),
     ...registerAgentCommands(context, { store, log }),
     checkOnSave(store, checks, affected, log),
-    connectPanel(context, store, checks, anchors, log),
+    connectPanel(context, store, checks, results, anchors, log),
     vscode.workspace.onDidGrantWorkspaceTrust(() => log.info('folder trusted: checks can run')),
   );
   registerExportCommands(context, { folder: () => folder, log });
@@ -93,9 +111,10 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
     folder,
     store,
     checks,
+    results,
     testController: tests.controller,
     runProfile: tests.runProfile,
-    lastRun: () => checks.last,
+    lastRun: () => results.last,
     testResults: () => tests.lastReported,
     diagnosticsFor: (uri) => [...(diagnostics.collection.get(uri) ?? []), ...(specProblems.get(uri) ?? [])],
     activationMs,

@@ -7,6 +7,7 @@ import type { AnchorLocator } from './anchors';
 import type { CheckService } from './checks';
 import { failureExcerpt } from './format';
 import { matchAnchors, registerSpecsPanel } from './panel';
+import type { ResultsStore } from './results';
 import { readSettings } from './settings';
 import { SPECS_RELATIVE_PATH, type SpecStore } from './specStore';
 
@@ -14,6 +15,7 @@ export function connectPanel(
   context: vscode.ExtensionContext,
   store: SpecStore,
   checks: CheckService,
+  results: ResultsStore,
   anchors: AnchorLocator,
   log: vscode.LogOutputChannel,
 ): vscode.Disposable {
@@ -28,7 +30,7 @@ export function connectPanel(
     searchSymbols: async (query) => matchAnchors((await anchors.index()).files.values(), query),
   });
   let exists = false;
-  const push = (): void => panel.update(panelState(store, checks, exists));
+  const push = (): void => panel.update(panelState(store, checks, results, exists));
   const refresh = async (): Promise<void> => {
     exists = await store.exists();
     if (exists) await store.get();
@@ -40,19 +42,25 @@ export function connectPanel(
   safely();
   const subscriptions = [
     store.onDidChange(() => safely()),
-    checks.onDidFinish(push),
-    checks.onDidChangeRunning(push),
+    results.onDidChange(push),
+    results.onDidChangeActivity(push),
     vscode.workspace.onDidGrantWorkspaceTrust(push),
   ];
   return vscode.Disposable.from(...subscriptions);
 }
 
-function panelState(store: SpecStore, checks: CheckService, exists: boolean): PanelState {
+function panelState(
+  store: SpecStore,
+  checks: CheckService,
+  results: ResultsStore,
+  exists: boolean,
+): PanelState {
   const valid = store.valid;
   const current = store.current;
   const failureLines = readSettings(store.folder).failureLines;
-  const known = checks.knownResults();
-  const last = checks.last;
+  const known = results.knownResults();
+  const last = results.last;
+  const activity = results.activity;
   const problems = [
     ...(current ? (current.result.ok ? current.result.warnings : current.result.problems) : []),
     ...(last?.anchors.problems ?? []),
@@ -82,6 +90,8 @@ function panelState(store: SpecStore, checks: CheckService, exists: boolean): Pa
       : null,
     potentialInteractions: last?.anchors.potential ?? [],
     trusted: vscode.workspace.isTrusted,
-    running: checks.isRunning ? [...checks.runningIds] : [],
+    running: checks.isRunning ? [...activity.running] : [],
+    queued: checks.isRunning ? [...activity.queued] : [],
+    progress: checks.isRunning ? { done: activity.done, total: activity.total } : null,
   };
 }

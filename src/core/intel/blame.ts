@@ -73,6 +73,9 @@ export interface BlamedHunk {
   /** Workspace-relative file. */
   file: string;
   location: string;
+  /** 1-based first line of the hunk in the working tree, and its line count there (0: lines were deleted). */
+  line: number;
+  lineCount: number;
   kind: DiffHunk['kind'];
   /** `-`/`+` lines of the hunk. */
   diff: string;
@@ -373,6 +376,8 @@ function describeBlamed(
   return {
     file,
     location: describeHunk({ ...hunk, file }),
+    line: Math.max(1, hunk.newStart),
+    lineCount: hunk.wholeFile ? 0 : hunk.newCount,
     kind: hunk.kind,
     diff: hunk.body.join('\n'),
     symbols: symbols.map((s) => s.qualifiedName),

@@ -108,6 +108,10 @@ export const toExtensionSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('check'), target: checkTargetSchema }),
   z.strictObject({ type: z.literal('searchSymbols'), requestId, query: z.string().max(200) }),
   z.strictObject({ type: z.literal('openSpec'), id: specIdRef }),
+  /** Open the spec graph in an editor tab (weave.showGraph). */
+  z.strictObject({ type: z.literal('openGraph') }),
+  /** Write a starter specs.json (weave.init: the test runner is detected). */
+  z.strictObject({ type: z.literal('initSpecs') }),
   z.strictObject({ type: z.literal('openAnchor'), anchor: z.string().min(1).max(1000) }),
   /** The webview's own problems (e.g. a message it rejected), for the extension's LogOutputChannel. */
   z.strictObject({

@@ -3,7 +3,17 @@
 import type { ParsedPanelState } from '../../src/protocol';
 
 export type SpecStatus =
-  'pass' | 'fail' | 'error' | 'blocked' | 'skipped' | 'flaky' | 'broken' | 'fixed' | 'running' | 'unchecked';
+  | 'pass'
+  | 'fail'
+  | 'error'
+  | 'blocked'
+  | 'skipped'
+  | 'flaky'
+  | 'broken'
+  | 'fixed'
+  | 'queued'
+  | 'running'
+  | 'unchecked';
 
 export const STATUS_LOOK: Record<SpecStatus, { icon: string; label: string }> = {
   pass: { icon: 'pass', label: 'pass' },
@@ -14,12 +24,14 @@ export const STATUS_LOOK: Record<SpecStatus, { icon: string; label: string }> = 
   flaky: { icon: 'question', label: 'flaky' },
   broken: { icon: 'flame', label: 'broken' },
   fixed: { icon: 'check-all', label: 'fixed' },
+  queued: { icon: 'watch', label: 'queued' },
   running: { icon: 'loading', label: 'running' },
   unchecked: { icon: 'circle-large-outline', label: 'unchecked' },
 };
 
 export function statusOf(state: ParsedPanelState, id: string): SpecStatus {
   if (state.running.includes(id)) return 'running';
+  if (state.queued.includes(id)) return 'queued';
   const change = state.changes[id];
   if (change === 'broken' || change === 'fixed') return change;
   return state.verdicts[id]?.verdict ?? 'unchecked';

@@ -3,10 +3,11 @@
 import * as vscode from 'vscode';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import type { AffectedSelector } from './affected';
+import { APPLY_RESULT_COMMAND, DISCARD_RESULT_COMMAND, SHOW_CHANGES_COMMAND } from './agent/agentResultHtml';
+import type { AgentResultView } from './agent/agentResultView';
 import type { CheckResult, CheckService } from './checks';
 import { countResults, statusText } from './format';
 import { EXPLAIN_COMMAND } from './explainBroken';
-import { graphMarkdown } from './graphDocument';
 import { detectTestRunner, starterSpecText } from '../core/spec/starter';
 import { newSpecSnippet } from './specTemplates';
 import type { ResultsStore } from './results';
@@ -21,6 +22,7 @@ export interface CommandContext {
   log: vscode.LogOutputChannel;
   /** Runs blame for a spec and shows the breaking edits (explainBroken.ts). */
   explain(specId: unknown): Promise<unknown>;
+  agentResults: AgentResultView;
 }
 
 /** Commands contributed by the side panel (src/extension/panel), used when it is there. */
@@ -37,6 +39,9 @@ export const commandTable: Readonly<Record<string, CommandHandler>> = {
   'weave.init': initSpecs,
   'weave.showOutput': (ctx) => ctx.log.show(true),
   [EXPLAIN_COMMAND]: (ctx, specId) => ctx.explain(specId),
+  [APPLY_RESULT_COMMAND]: (ctx) => ctx.agentResults.apply(),
+  [DISCARD_RESULT_COMMAND]: (ctx) => ctx.agentResults.discard(),
+  [SHOW_CHANGES_COMMAND]: (ctx, path) => ctx.agentResults.showChanges(path),
 };
 
 export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
@@ -186,23 +191,18 @@ async function newSpec(ctx: CommandContext): Promise<void> {
   await editor.insertSnippet(newSpecSnippet(last !== undefined), doc.positionAt(insertAt));
 }
 
-/** Opens the graph (the panel's, or a Markdown document); returns the document it opened, if any. */
-async function showGraph(ctx: CommandContext): Promise<vscode.TextDocument | undefined> {
-  if (await panelCommand(PANEL_SHOW_GRAPH)) {
-    await vscode.commands.executeCommand(PANEL_SHOW_GRAPH);
+/** Opens the spec graph in an editor tab (the same ELK layout as the side panel's, as large as the editor). */
+async function showGraph(ctx: CommandContext): Promise<vscode.WebviewPanel | undefined> {
+  if (!(await ctx.store.exists())) {
+    void initOffer(ctx);
     return undefined;
   }
   const loaded = await ctx.store.get();
-  if (!loaded.result.ok) {
+  if (!loaded.result.ok && !ctx.store.valid) {
     void showProblemsOffer('Weave: .weave/specs.json has problems; fix them to see the graph.');
     return undefined;
   }
-  const doc = await vscode.workspace.openTextDocument({
-    language: 'markdown',
-    content: graphMarkdown(loaded.result.specFile, loaded.result.graph, ctx.checks.last),
-  });
-  await vscode.window.showTextDocument(doc, { preview: true });
-  return doc;
+  return vscode.commands.executeCommand<vscode.WebviewPanel>(PANEL_SHOW_GRAPH);
 }
 
 async function initSpecs(ctx: CommandContext): Promise<void> {

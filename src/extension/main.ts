@@ -4,8 +4,9 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { AffectedSelector } from './affected';
 import { registerAgentCommands } from './agent/agentCommands';
+import { AgentResultView } from './agent/agentResultView';
 import { AnchorLocator } from './anchors';
-import { CheckService, type CheckOutcome } from './checks';
+import { CheckService, type CheckOutcome, type CheckResult } from './checks';
 import { registerCommands } from './commands';
 import { CheckDiagnostics } from './diagnostics';
 import { BlameDiagnostics, ExplainCodeActions, explainBroken } from './explainBroken';
@@ -16,6 +17,7 @@ import { readSettings } from './settings';
 import { SPECS_RELATIVE_PATH, SpecStore } from './specStore';
 import { WeaveStatusBar } from './statusBar';
 import { SpecTests, type TestState } from './testing';
+import { WeaveDocuments } from './weaveDocuments';
 
 /** What activate() returns: for the side panel, other extensions and the in-host tests. */
 export interface WeaveApi {
@@ -26,6 +28,8 @@ export interface WeaveApi {
   readonly testController: vscode.TestController;
   /** The Test Explorer's Run profile (the workbench asks for trust before it runs tests; this is the profile). */
   readonly runProfile: vscode.TestRunProfile;
+  /** The agent result tab (Apply / Discard). */
+  readonly agentResults: AgentResultView;
   /** The latest completed check. */
   lastRun(): CheckOutcome | undefined;
   /** Weave's diagnostics on a file (check results and spec-file problems). */
@@ -56,6 +60,9 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
       'weave.agent.matrix',
       'weave.agent.setApiKey',
       'weave.explainBroken',
+      'weave.agent.applyResult',
+      'weave.agent.discardResult',
+      'weave.agent.showChanges',
     ]) {
       context.subscriptions.push(
         vscode.commands.registerCommand(id, () =>
@@ -78,9 +85,18 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
   const statusBar = new WeaveStatusBar(store, checks, results);
   context.subscriptions.push(specProblems, store, anchors, results, checks, diagnostics, tests, statusBar);
   const blameDiagnostics = new BlameDiagnostics();
+  const documents = new WeaveDocuments();
+  const agentResults = new AgentResultView(
+    folder,
+    documents,
+    () => vscode.commands.executeCommand<CheckResult | undefined>('weave.check'),
+    log,
+  );
   const explainDeps = { store, results, anchors, diagnostics, log };
   context.subscriptions.push(
     blameDiagnostics,
+    documents,
+    agentResults,
     results.onDidChange(() => blameDiagnostics.collection.clear()),
     vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new ExplainCodeActions(), {
       providedCodeActionKinds: ExplainCodeActions.kinds,
@@ -92,8 +108,9 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
       affected,
       log,
       explain: (specId) => explainBroken(explainDeps, blameDiagnostics, specId),
+      agentResults,
     }),
-    ...registerAgentCommands(context, { store, log }),
+    ...registerAgentCommands(context, { store, log, results: agentResults }),
     checkOnSave(store, checks, affected, log),
     connectPanel(context, store, checks, results, anchors, log),
     vscode.workspace.onDidGrantWorkspaceTrust(() => log.info('folder trusted: checks can run')),
@@ -114,6 +131,7 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
     results,
     testController: tests.controller,
     runProfile: tests.runProfile,
+    agentResults,
     lastRun: () => results.last,
     testResults: () => tests.lastReported,
     diagnosticsFor: (uri) => [...(diagnostics.collection.get(uri) ?? []), ...(specProblems.get(uri) ?? [])],

@@ -289,13 +289,23 @@ function openForm(snapshot: FormSnapshot): void {
   form.focusFirstField();
 }
 
+/** How long "Saved spec …" stays: long enough to read, gone before it looks like the state of things. */
+const ANNOUNCEMENT_MS = 6000;
+let announcementTimer: ReturnType<typeof setTimeout> | undefined;
+
+function announce(text: string): void {
+  clearTimeout(announcementTimer);
+  announcer.textContent = text;
+  if (text) announcementTimer = setTimeout(() => (announcer.textContent = ''), ANNOUNCEMENT_MS);
+}
+
 function closeForm(announcement?: string): void {
   form = undefined;
   persist({ ...persisted, form: undefined });
   formView.replaceChildren();
   formView.hidden = true;
   listView.hidden = false;
-  announcer.textContent = announcement ?? '';
+  announce(announcement ?? '');
   render();
   listView.querySelector<HTMLElement>('[data-key="new-spec"]')?.focus();
 }

@@ -18,6 +18,7 @@ import {
   prepareProposal,
   showProposal,
   type Proposal,
+  type ProposedFile,
   type ReviewDecision,
 } from './reviewChanges';
 
@@ -144,9 +145,19 @@ export class AgentResultView implements vscode.Disposable {
     });
   }
 
-  /** Whether the result tab is open (for tests). */
-  get visible(): boolean {
-    return this.panel !== undefined;
+  /** What the result tab shows (for the in-host tests and scripts): the run, its ending, files and state. */
+  current():
+    | { runId: string; ending: string; state: ResultState['kind']; files: ProposedFile[]; open: boolean }
+    | undefined {
+    const shown = this.shown;
+    if (!shown) return undefined;
+    return {
+      runId: shown.result.runId,
+      ending: shown.ending,
+      state: shown.state.kind,
+      files: shown.proposal?.files ?? [],
+      open: this.panel !== undefined,
+    };
   }
 
   dispose(): void {

@@ -58,9 +58,10 @@ export class AgentResultView implements vscode.Disposable {
       proposal,
       state: proposal ? { kind: 'pending' } : { kind: 'nothing-to-apply' },
     };
+    // The diff takes the editor; the result (with Apply / Discard) opens beside it, so both stay in view.
+    if (proposal) await showProposal(proposal);
     this.render();
     await vscode.commands.executeCommand('setContext', PENDING_CONTEXT, proposal !== undefined);
-    if (proposal) await showProposal(proposal);
   }
 
   get pending(): boolean {
@@ -125,7 +126,10 @@ export class AgentResultView implements vscode.Disposable {
       this.panel = vscode.window.createWebviewPanel(
         RESULT_VIEW_TYPE,
         'Weave: agent result',
-        vscode.ViewColumn.Active,
+        {
+          viewColumn: shown.proposal ? vscode.ViewColumn.Beside : vscode.ViewColumn.Active,
+          preserveFocus: false,
+        },
         {
           enableScripts: false,
           enableCommandUris: [APPLY_RESULT_COMMAND, DISCARD_RESULT_COMMAND, SHOW_CHANGES_COMMAND],

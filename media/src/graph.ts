@@ -19,6 +19,9 @@ export interface GraphView {
   onSelect(id: string): void;
   /** Shown as a button when set (the side panel's "open the large view"). */
   onOpenLarge?: () => void;
+  /** Draw the statically found (potential) interactions; the narrow panel hides them until asked. */
+  potentialShown: boolean;
+  onTogglePotential?: (shown: boolean) => void;
 }
 
 /** 'fit' or a factor of the natural size; survives re-renders (a state push must not reset the zoom). */
@@ -54,7 +57,7 @@ export function renderGraph(state: ParsedPanelState, view: GraphView): HTMLEleme
     { class: 'graph-scroll', 'aria-busy': 'true' },
     h('p', { class: 'muted' }, 'Laying out…'),
   );
-  const wrap = h('div', { class: 'graph-wrap' }, zoomBar(scroll, view), scroll, legend());
+  const wrap = h('div', { class: 'graph-wrap' }, zoomBar(scroll, view), scroll, legend(state, view));
   layoutFor(state, view.wrapAt).then(
     (layout) => {
       scroll.replaceChildren(picture(state, layout, view));
@@ -145,6 +148,10 @@ function picture(state: ParsedPanelState, layout: Layout, view: GraphView): SVGS
       svg('title', {}, `${e.from} depends on ${e.to}`),
     ),
   );
+  for (const e of edges) {
+    e.dataset['a'] = e.dataset['from'];
+    e.dataset['b'] = e.dataset['to'];
+  }
   const declared = new Set<string>();
   for (const spec of state.specs) {
     for (const other of spec.interactsWith) {
@@ -157,10 +164,10 @@ function picture(state: ParsedPanelState, layout: Layout, view: GraphView): SVGS
         'edge interacts',
         `${spec.id} interacts with ${other}`,
       );
-      if (edge) edges.push(edge);
+      if (edge) edges.push(pair(edge, spec.id, other));
     }
   }
-  for (const potential of state.potentialInteractions) {
+  for (const potential of view.potentialShown ? state.potentialInteractions : []) {
     if (declared.has(pairKey(potential.a, potential.b))) continue;
     const edge = interactionEdge(
       at.get(potential.a),
@@ -168,12 +175,25 @@ function picture(state: ParsedPanelState, layout: Layout, view: GraphView): SVGS
       'edge potential',
       `potential interaction of ${potential.a} and ${potential.b}: ${potential.reason}`,
     );
-    if (edge) edges.push(edge);
+    if (edge) edges.push(pair(edge, potential.a, potential.b));
   }
   const nodes = layout.nodes.map((n) => nodeElement(state, n, view));
+  // Pointing at (or focusing) a spec brings its own edges forward and fades the rest: the picture untangles.
+  const highlight = (id: string | undefined): void => {
+    picture.classList.toggle('highlighting', id !== undefined);
+    for (const e of edges)
+      e.classList.toggle('hl', id !== undefined && (e.dataset['a'] === id || e.dataset['b'] === id));
+  };
+  for (const node of nodes) {
+    const id = node.dataset['specId'];
+    node.addEventListener('mouseenter', () => highlight(id));
+    node.addEventListener('focus', () => highlight(id));
+    node.addEventListener('mouseleave', () => highlight(undefined));
+    node.addEventListener('blur', () => highlight(undefined));
+  }
   const width = Math.ceil(layout.width);
   const height = Math.ceil(layout.height);
-  return svg(
+  const picture = svg(
     'svg',
     {
       class: 'graph',
@@ -203,6 +223,13 @@ function picture(state: ParsedPanelState, layout: Layout, view: GraphView): SVGS
     ...edges,
     ...nodes,
   );
+  return picture;
+}
+
+function pair(edge: SVGPathElement, a: string, b: string): SVGPathElement {
+  edge.dataset['a'] = a;
+  edge.dataset['b'] = b;
+  return edge;
 }
 
 function nodeElement(state: ParsedPanelState, n: PlacedNode, view: GraphView): SVGGElement {
@@ -275,13 +302,33 @@ function interactionEdge(
   );
 }
 
-function legend(): HTMLElement {
+function legend(state: ParsedPanelState, view: GraphView): HTMLElement {
+  const toggle = view.onTogglePotential;
+  const potential = h('span', { class: 'swatch potential', 'aria-hidden': 'true' });
+  const count = state.potentialInteractions.length;
   return h(
     'ul',
     { class: 'legend', 'aria-label': 'Legend' },
     h('li', {}, h('span', { class: 'swatch depends', 'aria-hidden': 'true' }), 'depends on'),
     h('li', {}, h('span', { class: 'swatch interacts', 'aria-hidden': 'true' }), 'interacts with'),
-    h('li', {}, h('span', { class: 'swatch potential', 'aria-hidden': 'true' }), 'potential interaction'),
+    toggle
+      ? h(
+          'li',
+          {},
+          h(
+            'label',
+            { class: 'legend-toggle' },
+            h('input', {
+              type: 'checkbox',
+              'data-key': 'graph-potential',
+              checked: view.potentialShown,
+              onchange: (event: Event) => toggle((event.target as HTMLInputElement).checked),
+            }),
+            potential,
+            `potential interactions (${count})`,
+          ),
+        )
+      : h('li', {}, potential, 'potential interaction'),
   );
 }
 

@@ -17,7 +17,11 @@ const vscode = acquireVsCodeApi();
 const app = document.getElementById('app') as HTMLElement;
 app.classList.add('graph-page');
 
+let potentialShown = true;
+let latest: ParsedPanelState | undefined;
+
 function render(state: ParsedPanelState): void {
+  latest = state;
   app.replaceChildren(
     h('h1', {}, 'Spec graph'),
     h(
@@ -25,7 +29,15 @@ function render(state: ParsedPanelState): void {
       { class: 'muted' },
       `${state.specs.length} spec${state.specs.length === 1 ? '' : 's'} · click one to open it in specs.json · Ctrl+wheel zooms`,
     ),
-    renderGraph(state, { wrapAt: Infinity, onSelect: (id) => vscode.postMessage({ type: 'openSpec', id }) }),
+    renderGraph(state, {
+      wrapAt: Infinity,
+      onSelect: (id) => vscode.postMessage({ type: 'openSpec', id }),
+      potentialShown,
+      onTogglePotential: (shown) => {
+        potentialShown = shown;
+        if (latest) render(latest);
+      },
+    }),
   );
 }
 

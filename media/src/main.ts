@@ -28,6 +28,8 @@ declare function acquireVsCodeApi(): VsCodeApi;
 interface PersistedState {
   form?: FormSnapshot | undefined;
   graphOpen?: boolean;
+  /** The panel's graph hides the potential (static) interactions until asked: they crowd a narrow view. */
+  potentialShown?: boolean;
 }
 
 /** In the narrow side panel a spec id wraps at dashes onto lines of at most this many characters. */
@@ -207,6 +209,11 @@ function listContent(current: ParsedPanelState): Node[] {
       wrapAt: GRAPH_WRAP_AT,
       onSelect: (id) => editSpec(id),
       onOpenLarge: () => send({ type: 'openGraph' }),
+      potentialShown: persisted.potentialShown ?? false,
+      onTogglePotential: (shown) => {
+        persist({ ...persisted, potentialShown: shown });
+        render();
+      },
     }),
   );
   graph.addEventListener('toggle', () => persist({ ...persisted, graphOpen: graph.open }));

@@ -87,7 +87,8 @@ async function runCheck(
   return result;
 }
 
-async function brokenOffer(ctx: CommandContext, specIds: string[]): Promise<void> {
+/** The one notification a check raises: specs that passed in the baseline and are broken now (and were not before). */
+export async function brokenOffer(ctx: Pick<CommandContext, 'log'>, specIds: string[]): Promise<void> {
   const explain = 'Explain why';
   const problems = 'Show Problems';
   const names = specIds.map((id) => `'${id}'`).join(', ');

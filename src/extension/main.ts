@@ -7,7 +7,7 @@ import { registerAgentCommands } from './agent/agentCommands';
 import { AgentResultView } from './agent/agentResultView';
 import { AnchorLocator } from './anchors';
 import { CheckService, type CheckOutcome, type CheckResult } from './checks';
-import { registerCommands } from './commands';
+import { brokenOffer, registerCommands } from './commands';
 import { CheckDiagnostics } from './diagnostics';
 import { BlameDiagnostics, ExplainCodeActions, explainBroken } from './explainBroken';
 import { registerExportCommands } from './exportTask';
@@ -165,9 +165,12 @@ function checkOnSave(
     const uris = [...pending.values()];
     pending.clear();
     const specIds = await affected.specsAffectedBy(uris);
-    log.info(`check on save: ${uris.length} file(s) saved, affected: ${specIds.join(', ') || 'none'}`);
-    if (specIds.length > 0)
-      await checks.check({ only: specIds, label: 'affected specs (on save)', quiet: true });
+    log.info(
+      `check on save: ${uris.length} file${uris.length === 1 ? '' : 's'} saved, affected: ${specIds.join(', ') || 'none'}`,
+    );
+    if (specIds.length === 0) return;
+    const result = await checks.check({ only: specIds, label: 'affected specs (on save)', quiet: true });
+    if (result.ran && result.newlyBroken.length > 0) void brokenOffer({ log }, result.newlyBroken);
   };
   const subscription = vscode.workspace.onDidSaveTextDocument((doc) => {
     if (!readSettings(store.folder).checkOnSave || !vscode.workspace.isTrusted) return;

@@ -357,10 +357,11 @@ async function main(): Promise<number> {
         await until('blame at the hunk in Problems', 180_000, async () =>
           /breaks `?no-stale-read`?/.test(await page.locator('.markers-panel').first().innerText()),
         );
-        await until('cache.js open at the hunk', 10_000, async () =>
-          (await page.locator('.tabs-container .tab.active').allInnerTexts()).some((t) =>
-            t.includes('cache.js'),
-          ),
+        await until(
+          'cache.js open at the hunk',
+          30_000,
+          async () =>
+            (await page.locator('.editor-group-container .tab', { hasText: 'cache.js' }).count()) > 0,
         );
         await shoot(page, 'e2e-blame.png');
       },

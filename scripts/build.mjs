@@ -33,7 +33,7 @@ const nodeBundle = {
   bundle: true,
   platform: 'node',
   format: 'cjs',
-  target: 'node20',
+  target: 'node22',
   sourcemap: !production,
   minify: production,
   external: ['vscode'],
@@ -73,11 +73,15 @@ fs.copyFileSync(
   path.join(root, 'dist/web-tree-sitter.wasm'),
 );
 
-// webview front end (browser bundle)
-if (fs.existsSync(path.join(root, 'media/src/main.ts'))) {
+// webview front ends (browser bundles): the side panel and the large graph view. elkjs comes in as its
+// synchronous elk.bundled.js (no web worker: the webviews' CSP admits only the nonce'd bundle).
+for (const [src, out] of [
+  ['media/src/main.ts', 'dist/webview.js'],
+  ['media/src/graphView.ts', 'dist/graphView.js'],
+].filter(([src]) => fs.existsSync(path.join(root, src)))) {
   await esbuild.build({
-    entryPoints: [path.join(root, 'media/src/main.ts')],
-    outfile: path.join(root, 'dist/webview.js'),
+    entryPoints: [path.join(root, src)],
+    outfile: path.join(root, out),
     bundle: true,
     platform: 'browser',
     format: 'iife',
@@ -107,7 +111,7 @@ await esbuild.build({
   outbase: root,
   platform: 'node',
   format: 'cjs',
-  target: 'node20',
+  target: 'node22',
   sourcemap: 'inline',
   define: { WEAVE_VERSION: JSON.stringify(pkg.version) },
   logLevel: 'warning',

@@ -56,7 +56,7 @@ export const panelStateSchema = z.strictObject({
   potentialInteractions: z.array(potentialInteractionSchema),
   /** False in an untrusted workspace: Weave then shows and validates specs but runs nothing. */
   trusted: z.boolean(),
-  /** Ids being checked right now (empty when idle). */
+  /** Ids whose test runs right now (empty when idle). */
   running: z.array(specIdRef),
   /** The last `weave audit`, by spec id: mutation score (null: no mutant ran), vacuous, surviving mutants. */
   audit: z
@@ -69,6 +69,13 @@ export const panelStateSchema = z.strictObject({
       }),
     )
     .optional(),
+  /** Ids of the check in progress that wait for a free slot (a check runs `weave.concurrency` tests at once). */
+  queued: z.array(specIdRef).default([]),
+  /** How far the check in progress is; null when idle. */
+  progress: z
+    .strictObject({ done: z.number().int().nonnegative(), total: z.number().int().nonnegative() })
+    .nullable()
+    .default(null),
 });
 
 export const symbolMatchSchema = z.strictObject({
@@ -112,6 +119,10 @@ export const toExtensionSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('check'), target: checkTargetSchema }),
   z.strictObject({ type: z.literal('searchSymbols'), requestId, query: z.string().max(200) }),
   z.strictObject({ type: z.literal('openSpec'), id: specIdRef }),
+  /** Open the spec graph in an editor tab (weave.showGraph). */
+  z.strictObject({ type: z.literal('openGraph') }),
+  /** Write a starter specs.json (weave.init: the test runner is detected). */
+  z.strictObject({ type: z.literal('initSpecs') }),
   z.strictObject({ type: z.literal('openAnchor'), anchor: z.string().min(1).max(1000) }),
   /** The webview's own problems (e.g. a message it rejected), for the extension's LogOutputChannel. */
   z.strictObject({

@@ -1,10 +1,30 @@
-// The anchors field: chosen anchors as removable chips plus an ARIA combobox that searches the tree-sitter
-// index (through the extension) for files and symbols. Enter takes the highlighted suggestion, or the typed
-// text as it is (an anchor may name a file the index does not know yet).
+// A path field of the form (anchors, test files): chosen values as removable chips plus an ARIA combobox that
+// searches the tree-sitter index (through the extension) for files and symbols (files only for test files).
+// Enter takes the highlighted suggestion. Text that matches nothing is added only on a second Enter, after
+// the field said so: an anchor may name a file the index does not know yet, but a typo must not slip in.
 import type { SymbolMatch } from '../../src/protocol';
 import { codicon, h } from './dom';
 
 const SEARCH_DELAY_MS = 150;
+
+export interface PickerConfig {
+  /** Field name: the ids are `field-<name>`, `<name>-options`, `<name>-help`. */
+  name: string;
+  /** What one value is called in messages: "anchor", "test file". */
+  noun: string;
+  /** Offer files only (test files), not symbols. */
+  filesOnly: boolean;
+  placeholder: string;
+  help: string;
+}
+
+export const ANCHORS_PICKER: PickerConfig = {
+  name: 'anchors',
+  noun: 'anchor',
+  filesOnly: false,
+  placeholder: 'Search files and symbols…',
+  help: 'A file, or file#Symbol. ↑/↓ choose, Enter adds.',
+};
 
 export class AnchorPicker {
   readonly element: HTMLElement;
@@ -13,6 +33,8 @@ export class AnchorPicker {
   private active = -1;
   private searchTimer: ReturnType<typeof setTimeout> | undefined;
   private latestQuery = '';
+  /** Typed text that matched nothing: a second Enter adds it as typed. */
+  private confirmAsTyped: string | undefined;
   private readonly chips: HTMLUListElement;
   readonly input: HTMLInputElement;
   private readonly listbox: HTMLUListElement;
@@ -25,24 +47,28 @@ export class AnchorPicker {
     ) => Promise<{ symbols: SymbolMatch[]; error?: string | undefined }>,
     private readonly onChange: () => void,
     describedBy: string,
+    private readonly config: PickerConfig = ANCHORS_PICKER,
   ) {
     this.anchors = [...initial];
-    this.chips = h('ul', { class: 'chips', 'aria-label': 'Chosen anchors' });
-    this.listbox = h('ul', { id: 'anchor-options', class: 'options', role: 'listbox', hidden: true });
+    this.chips = h('ul', { class: 'chips', 'aria-label': `Chosen ${config.noun}s` });
+    this.listbox = h('ul', { id: `${config.name}-options`, class: 'options', role: 'listbox', hidden: true });
     this.status = h('p', { class: 'muted small', 'aria-live': 'polite' });
     this.input = h('input', {
-      id: 'field-anchors',
+      id: `field-${config.name}`,
       type: 'text',
       role: 'combobox',
       autocomplete: 'off',
       spellcheck: 'false',
       'aria-autocomplete': 'list',
       'aria-expanded': 'false',
-      'aria-controls': 'anchor-options',
-      'aria-describedby': `anchors-help ${describedBy}`,
-      placeholder: 'Search files and symbols…',
+      'aria-controls': `${config.name}-options`,
+      'aria-describedby': `${config.name}-help ${describedBy}`,
+      placeholder: config.placeholder,
     });
-    this.input.addEventListener('input', () => this.scheduleSearch());
+    this.input.addEventListener('input', () => {
+      this.confirmAsTyped = undefined;
+      this.scheduleSearch();
+    });
     this.input.addEventListener('keydown', (e) => this.onKey(e));
     this.input.addEventListener('blur', () => this.close());
     this.element = h(
@@ -50,7 +76,7 @@ export class AnchorPicker {
       { class: 'anchor-picker' },
       this.chips,
       h('div', { class: 'combo' }, this.input, this.listbox),
-      h('p', { id: 'anchors-help', class: 'muted small' }, 'A file, or file#Symbol. ↑/↓ choose, Enter adds.'),
+      h('p', { id: `${config.name}-help`, class: 'muted small' }, config.help),
       this.status,
     );
     this.renderChips();
@@ -75,7 +101,9 @@ export class AnchorPicker {
     this.status.textContent = 'Searching…';
     const { symbols, error } = await this.search(query);
     if (query !== this.latestQuery || this.input.value.trim() !== query) return; // a newer search is on its way
-    this.options = symbols.filter((s) => !this.anchors.includes(s.anchor));
+    this.options = symbols.filter(
+      (s) => !this.anchors.includes(s.anchor) && (!this.config.filesOnly || s.qualifiedName === undefined),
+    );
     this.active = this.options.length ? 0 : -1;
     this.status.textContent = error
       ? `Symbol search failed: ${error}`
@@ -90,10 +118,18 @@ export class AnchorPicker {
     } else if (event.key === 'ArrowUp' && open) {
       this.active = (this.active - 1 + this.options.length) % this.options.length;
     } else if (event.key === 'Enter') {
-      const choice = open && this.active >= 0 ? this.options[this.active]?.anchor : this.input.value.trim();
-      if (!choice) return;
-      event.preventDefault(); // Enter adds an anchor; it must not submit the form
-      this.add(choice);
+      const typed = this.input.value.trim();
+      const suggestion = open && this.active >= 0 ? this.options[this.active]?.anchor : undefined;
+      if (!suggestion && !typed) return;
+      event.preventDefault(); // Enter adds a value; it must not submit the form
+      if (suggestion) {
+        this.add(suggestion);
+      } else if (this.confirmAsTyped === typed) {
+        this.add(typed);
+      } else {
+        this.confirmAsTyped = typed;
+        this.status.textContent = `Nothing in the workspace index matches “${typed}”. Press Enter again to add it as typed.`;
+      }
       return;
     } else if (event.key === 'Escape' && open) {
       event.stopPropagation();
@@ -109,9 +145,10 @@ export class AnchorPicker {
   private add(anchor: string): void {
     if (!this.anchors.includes(anchor)) this.anchors.push(anchor);
     this.input.value = '';
+    this.confirmAsTyped = undefined;
     this.close();
     this.renderChips();
-    this.status.textContent = `Added anchor ${anchor}`;
+    this.status.textContent = `Added ${this.config.noun} ${anchor}`;
     this.onChange();
   }
 
@@ -119,7 +156,7 @@ export class AnchorPicker {
     this.anchors = this.anchors.filter((a) => a !== anchor);
     this.renderChips();
     this.input.focus();
-    this.status.textContent = `Removed anchor ${anchor}`;
+    this.status.textContent = `Removed ${this.config.noun} ${anchor}`;
     this.onChange();
   }
 
@@ -138,7 +175,7 @@ export class AnchorPicker {
         const item = h(
           'li',
           {
-            id: `anchor-option-${i}`,
+            id: `${this.config.name}-option-${i}`,
             role: 'option',
             class: i === this.active ? 'option active' : 'option',
             'aria-selected': String(i === this.active),
@@ -157,7 +194,7 @@ export class AnchorPicker {
       }),
     );
     if (open && this.active >= 0)
-      this.input.setAttribute('aria-activedescendant', `anchor-option-${this.active}`);
+      this.input.setAttribute('aria-activedescendant', `${this.config.name}-option-${this.active}`);
     else this.input.removeAttribute('aria-activedescendant');
   }
 
@@ -173,7 +210,7 @@ export class AnchorPicker {
             {
               type: 'button',
               class: 'icon-button',
-              'aria-label': `Remove anchor ${anchor}`,
+              'aria-label': `Remove ${this.config.noun} ${anchor}`,
               title: `Remove ${anchor}`,
               onclick: () => this.remove(anchor),
             },

@@ -4,7 +4,7 @@
 import { SPEC_KINDS, type Spec } from '../../src/core/spec/schema';
 import type { ParsedPanelState, SymbolMatch } from '../../src/protocol';
 import { validateSpecDraft, type SpecDraftResult } from '../../src/extension/panel/specRules';
-import { AnchorPicker } from './anchorPicker';
+import { AnchorPicker, ANCHORS_PICKER } from './anchorPicker';
 import { codicon, h } from './dom';
 
 type TextField = 'id' | 'title' | 'kind' | 'statement' | 'command' | 'files';
@@ -87,6 +87,7 @@ export class SpecForm {
   private readonly errors = new Map<string, HTMLElement>();
   private readonly references = new Map<ReferenceField, HTMLElement>();
   private readonly anchors: AnchorPicker;
+  private readonly testFiles: AnchorPicker;
   private readonly status: HTMLElement;
   private readonly submit: HTMLButtonElement;
   private snapshot: FormSnapshot;
@@ -104,6 +105,26 @@ export class SpecForm {
       (q) => host.search(q),
       () => this.changed('anchors'),
       'err-anchors',
+      ANCHORS_PICKER,
+    );
+    this.testFiles = new AnchorPicker(
+      initial.fields.files
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter(Boolean),
+      (q) => host.search(q),
+      () => {
+        this.snapshot.fields.files = this.testFiles.value().join('\n');
+        this.changed('files');
+      },
+      'err-files',
+      {
+        name: 'files',
+        noun: 'test file',
+        filesOnly: true,
+        placeholder: 'Search files…',
+        help: 'The spec’s own tests (protected from agents). ↑/↓ choose, Enter adds.',
+      },
     );
     this.status = h('p', { class: 'form-status', role: 'status', 'aria-live': 'polite' });
     this.submit = h(
@@ -129,7 +150,7 @@ export class SpecForm {
         'The requirement, e.g. “When …, the client shall …”.',
       ),
       this.textField('command', 'Test command', 'input', 'Shell command run in the workspace folder.'),
-      this.textField('files', 'Test files', 'textarea', 'One path per line: the spec’s own tests.'),
+      this.field('files', 'Test files', this.testFiles.element, 'field-files'),
       this.field('anchors', 'Anchors', this.anchors.element, 'field-anchors'),
       this.referenceField('dependsOn', 'Depends on', 'Must hold for this spec to be meaningful.'),
       this.referenceField('interactsWith', 'Interacts with', 'Specs you suspect can conflict with this one.'),
@@ -332,7 +353,12 @@ export class SpecForm {
       const messages = visible ? (bySlot.get(slot) ?? []) : [];
       error.hidden = messages.length === 0;
       error.textContent = messages.join(' · ');
-      const control = slot === 'anchors' ? this.anchors.input : this.controls.get(slot as TextField);
+      const control =
+        slot === 'anchors'
+          ? this.anchors.input
+          : slot === 'files'
+            ? this.testFiles.input
+            : this.controls.get(slot as TextField);
       control?.setAttribute('aria-invalid', String(messages.length > 0));
     }
     return result;

@@ -1,102 +1,205 @@
-// The spec graph: a layered layout by dependency order, nodes coloured by verdict; edges: dependsOn = solid
-// arrow to the dependency, interactsWith = dashed, potential (static) interactions = dotted.
-// Layers run left to right (a spec sits right of everything it depends on) and a layer's specs stack top to
-// bottom: dependency chains are short while a layer can hold many specs, and the sidebar is tall and narrow.
-// Small graphs only (a handful to a few dozen specs): longest-path layering with one barycentre pass.
+// The spec graph, drawn from ELK's layout (graphLayout.ts): nodes coloured by verdict with their full ids
+// (wrapped at dashes in the narrow side panel, one line in the editor view); edges: dependsOn = solid arrow to the
+// dependency (routed by ELK), interactsWith = dashed, potential (static) interactions = dotted. Zoom with the
+// − / Fit / + buttons or Ctrl+wheel; "Fit" (the default) scales the graph to the view's width, so there is no
+// horizontal scrollbar until the user zooms in.
 import type { ParsedPanelState } from '../../src/protocol';
 import { h, svg } from './dom';
+import { layoutGraph, type Layout, type PlacedNode } from './graphLayout';
 import { STATUS_LOOK, statusOf } from './status';
 
-const NODE_H = 24;
-const MIN_NODE_W = 70;
-const MAX_NODE_W = 160;
-const GAP_COLUMN = 22;
-const GAP_ROW = 12;
-const PAD = 6;
-const CHAR_W = 6.1;
-const BEND = 14;
-/** Room right of the last layer for interactions that bow out of it. */
-const RIGHT_MARGIN = BEND + 4;
+const FONT_PX = 11;
+const LINE_HEIGHT = 13;
+const BOW = 16;
+const ZOOM_STEP = 1.25;
 
-interface Placed {
-  id: string;
-  x: number;
-  y: number;
-  layer: number;
+export interface GraphView {
+  /** Longest label line before an id wraps at a dash (Infinity: never wrap). */
+  wrapAt: number;
+  onSelect(id: string): void;
+  /** Shown as a button when set (the side panel's "open the large view"). */
+  onOpenLarge?: () => void;
+  /** Draw the statically found (potential) interactions; the narrow panel hides them until asked. */
+  potentialShown: boolean;
+  onTogglePotential?: (shown: boolean) => void;
 }
 
-/** Draws the graph for a panel `width` CSS pixels wide (wider graphs scroll sideways). */
-export function renderGraph(
-  state: ParsedPanelState,
-  width: number,
-  onSelect: (id: string) => void,
-): HTMLElement {
-  if (state.specs.length === 0) return h('p', { class: 'muted' }, 'The graph appears once there are specs.');
-  const { placed, nodeW } = layout(state, width);
-  const at = new Map(placed.map((p) => [p.id, p]));
-  const graphW = Math.max(...placed.map((p) => p.x + nodeW)) + RIGHT_MARGIN;
-  const graphH = Math.max(...placed.map((p) => p.y + NODE_H)) + PAD;
+/** 'fit' or a factor of the natural size; survives re-renders (a state push must not reset the zoom). */
+let zoom: number | 'fit' = 'fit';
+const layouts = new Map<string, Promise<Layout>>();
+let measureContext: CanvasRenderingContext2D | null | undefined;
 
-  const edges: SVGElement[] = [];
+function measure(text: string): number {
+  measureContext ??= document.createElement('canvas').getContext('2d');
+  if (!measureContext) return text.length * FONT_PX * 0.62;
+  const family =
+    getComputedStyle(document.body).getPropertyValue('--vscode-editor-font-family') || 'monospace';
+  measureContext.font = `${FONT_PX}px ${family}`;
+  return measureContext.measureText(text).width;
+}
+
+function layoutFor(state: ParsedPanelState, wrapAt: number): Promise<Layout> {
+  const input = { specs: state.specs.map((s) => ({ id: s.id, dependsOn: s.dependsOn })) };
+  const key = JSON.stringify([input, wrapAt]);
+  let layout = layouts.get(key);
+  if (!layout) {
+    layout = layoutGraph(input, { wrapAt, measure, lineHeight: LINE_HEIGHT });
+    layouts.clear(); // only the latest graph is worth keeping
+    layouts.set(key, layout);
+  }
+  return layout;
+}
+
+export function renderGraph(state: ParsedPanelState, view: GraphView): HTMLElement {
+  if (state.specs.length === 0) return h('p', { class: 'muted' }, 'The graph appears once there are specs.');
+  const scroll = h(
+    'div',
+    { class: 'graph-scroll', 'aria-busy': 'true' },
+    h('p', { class: 'muted' }, 'Laying out…'),
+  );
+  const wrap = h('div', { class: 'graph-wrap' }, zoomBar(scroll, view), scroll, legend(state, view));
+  layoutFor(state, view.wrapAt).then(
+    (layout) => {
+      scroll.replaceChildren(picture(state, layout, view));
+      scroll.removeAttribute('aria-busy');
+      applyZoom(scroll);
+    },
+    (e: unknown) =>
+      scroll.replaceChildren(h('p', { class: 'muted' }, `The graph could not be laid out: ${String(e)}`)),
+  );
+  scroll.addEventListener(
+    'wheel',
+    (event) => {
+      if (!event.ctrlKey) return;
+      event.preventDefault();
+      setZoom(scroll, event.deltaY < 0 ? ZOOM_STEP : 1 / ZOOM_STEP);
+    },
+    { passive: false },
+  );
+  return wrap;
+}
+
+function zoomBar(scroll: HTMLElement, view: GraphView): HTMLElement {
+  const button = (label: string, text: string, key: string, action: () => void): HTMLElement =>
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'secondary small',
+        'aria-label': label,
+        title: label,
+        'data-key': key,
+        onclick: action,
+      },
+      text,
+    );
+  return h(
+    'div',
+    { class: 'graph-tools', role: 'toolbar', 'aria-label': 'Graph zoom' },
+    button('Zoom out', '−', 'zoom-out', () => setZoom(scroll, 1 / ZOOM_STEP)),
+    button('Fit to width', 'Fit', 'zoom-fit', () => {
+      zoom = 'fit';
+      applyZoom(scroll);
+    }),
+    button('Zoom in', '+', 'zoom-in', () => setZoom(scroll, ZOOM_STEP)),
+    view.onOpenLarge
+      ? button('Open the graph in an editor tab', 'Open large view', 'graph-large', view.onOpenLarge)
+      : null,
+  );
+}
+
+function naturalWidth(scroll: HTMLElement): number {
+  return Number(scroll.querySelector('svg.graph')?.getAttribute('data-width') ?? 0);
+}
+
+function setZoom(scroll: HTMLElement, factor: number): void {
+  const natural = naturalWidth(scroll);
+  if (!natural) return;
+  const current = zoom === 'fit' ? Math.min(1, scroll.clientWidth / natural) : zoom;
+  zoom = Math.min(4, Math.max(0.25, current * factor));
+  applyZoom(scroll);
+}
+
+function applyZoom(scroll: HTMLElement): void {
+  const picture = scroll.querySelector<SVGSVGElement>('svg.graph');
+  if (!picture) return;
+  const natural = Number(picture.getAttribute('data-width'));
+  if (zoom === 'fit') {
+    picture.style.width = '100%';
+    picture.style.maxWidth = `${natural}px`;
+  } else {
+    picture.style.width = `${natural * zoom}px`;
+    picture.style.maxWidth = 'none';
+  }
+}
+
+function picture(state: ParsedPanelState, layout: Layout, view: GraphView): SVGSVGElement {
+  const at = new Map(layout.nodes.map((n) => [n.id, n]));
+  const edges: SVGElement[] = layout.dependencies.map((e) =>
+    svg(
+      'path',
+      {
+        class: 'edge depends',
+        'data-from': e.from,
+        'data-to': e.to,
+        d: e.points.map((p, i) => `${i === 0 ? 'M' : 'L'}${p.x},${p.y}`).join(' '),
+        'marker-end': 'url(#arrow)',
+      },
+      svg('title', {}, `${e.from} depends on ${e.to}`),
+    ),
+  );
+  for (const e of edges) {
+    e.dataset['a'] = e.dataset['from'];
+    e.dataset['b'] = e.dataset['to'];
+  }
   const declared = new Set<string>();
   for (const spec of state.specs) {
-    const from = at.get(spec.id);
-    for (const dep of spec.dependsOn) {
-      const to = at.get(dep);
-      if (from && to) edges.push(dependencyEdge(from, to, nodeW));
-    }
     for (const other of spec.interactsWith) {
       const key = pairKey(spec.id, other);
       if (declared.has(key)) continue;
       declared.add(key);
-      const edge = interactionEdge(at.get(spec.id), at.get(other), nodeW, 'edge interacts');
-      if (edge) edges.push(edge);
+      const edge = interactionEdge(
+        at.get(spec.id),
+        at.get(other),
+        'edge interacts',
+        `${spec.id} interacts with ${other}`,
+      );
+      if (edge) edges.push(pair(edge, spec.id, other));
     }
   }
-  for (const potential of state.potentialInteractions) {
+  for (const potential of view.potentialShown ? state.potentialInteractions : []) {
     if (declared.has(pairKey(potential.a, potential.b))) continue;
-    const edge = interactionEdge(at.get(potential.a), at.get(potential.b), nodeW, 'edge potential');
-    if (edge) {
-      edge.append(svg('title', {}, `potential interaction: ${potential.reason}`));
-      edges.push(edge);
-    }
-  }
-
-  const maxChars = Math.floor((nodeW - 10) / CHAR_W);
-  const nodes = placed.map((p) => {
-    const status = statusOf(state, p.id);
-    const label = p.id.length > maxChars ? `${p.id.slice(0, maxChars - 1)}…` : p.id;
-    const node = svg(
-      'g',
-      {
-        class: `node status-${status}`,
-        tabindex: 0,
-        role: 'button',
-        'data-key': `node:${p.id}`,
-        'aria-label': `${p.id}: ${STATUS_LOOK[status].label}. Edit`,
-        transform: `translate(${p.x} ${p.y})`,
-      },
-      svg('title', {}, `${p.id} (${STATUS_LOOK[status].label})`),
-      svg('rect', { width: nodeW, height: NODE_H, rx: 4 }),
-      svg('text', { x: nodeW / 2, y: NODE_H / 2 + 4, 'text-anchor': 'middle' }, label),
+    const edge = interactionEdge(
+      at.get(potential.a),
+      at.get(potential.b),
+      'edge potential',
+      `potential interaction of ${potential.a} and ${potential.b}: ${potential.reason}`,
     );
-    node.addEventListener('click', () => onSelect(p.id));
-    node.addEventListener('keydown', (event) => {
-      if (event.key === 'Enter' || event.key === ' ') {
-        event.preventDefault();
-        onSelect(p.id);
-      }
-    });
-    return node;
-  });
-
+    if (edge) edges.push(pair(edge, potential.a, potential.b));
+  }
+  const nodes = layout.nodes.map((n) => nodeElement(state, n, view));
+  // Pointing at (or focusing) a spec brings its own edges forward and fades the rest: the picture untangles.
+  const highlight = (id: string | undefined): void => {
+    picture.classList.toggle('highlighting', id !== undefined);
+    for (const e of edges)
+      e.classList.toggle('hl', id !== undefined && (e.dataset['a'] === id || e.dataset['b'] === id));
+  };
+  for (const node of nodes) {
+    const id = node.dataset['specId'];
+    node.addEventListener('mouseenter', () => highlight(id));
+    node.addEventListener('focus', () => highlight(id));
+    node.addEventListener('mouseleave', () => highlight(undefined));
+    node.addEventListener('blur', () => highlight(undefined));
+  }
+  const width = Math.ceil(layout.width);
+  const height = Math.ceil(layout.height);
   const picture = svg(
     'svg',
     {
       class: 'graph',
-      viewBox: `0 0 ${graphW} ${graphH}`,
-      width: graphW,
-      height: graphH,
+      viewBox: `0 0 ${width} ${height}`,
+      'data-width': width,
+      preserveAspectRatio: 'xMinYMin meet',
       role: 'group',
       'aria-label': 'Spec graph: each spec is drawn right of the specs it depends on',
     },
@@ -120,93 +223,113 @@ export function renderGraph(
     ...edges,
     ...nodes,
   );
-  return h(
-    'div',
-    { class: 'graph-wrap' },
-    h('div', { class: 'graph-scroll' }, picture),
-    h(
-      'ul',
-      { class: 'legend', 'aria-label': 'Legend' },
-      h('li', {}, h('span', { class: 'swatch depends', 'aria-hidden': 'true' }), 'depends on'),
-      h('li', {}, h('span', { class: 'swatch interacts', 'aria-hidden': 'true' }), 'interacts with'),
-      h('li', {}, h('span', { class: 'swatch potential', 'aria-hidden': 'true' }), 'potential interaction'),
+  return picture;
+}
+
+function pair(edge: SVGPathElement, a: string, b: string): SVGPathElement {
+  edge.dataset['a'] = a;
+  edge.dataset['b'] = b;
+  return edge;
+}
+
+function nodeElement(state: ParsedPanelState, n: PlacedNode, view: GraphView): SVGGElement {
+  const status = statusOf(state, n.id);
+  const spec = state.specs.find((s) => s.id === n.id);
+  const textTop = (n.height - n.lines.length * LINE_HEIGHT) / 2 + LINE_HEIGHT - 3;
+  const node = svg(
+    'g',
+    {
+      class: `node status-${status}`,
+      tabindex: 0,
+      role: 'button',
+      'data-key': `node:${n.id}`,
+      'data-spec-id': n.id,
+      'aria-label': `${n.id}: ${STATUS_LOOK[status].label}. Edit`,
+      transform: `translate(${n.x} ${n.y})`,
+    },
+    svg('title', {}, `${n.id} — ${STATUS_LOOK[status].label}${spec ? `\n${spec.title}` : ''}`),
+    svg('rect', { width: n.width, height: n.height, rx: 4 }),
+    svg(
+      'text',
+      { x: n.width / 2, y: textTop, 'text-anchor': 'middle' },
+      ...n.lines.map((line, i) => svg('tspan', { x: n.width / 2, dy: i === 0 ? 0 : LINE_HEIGHT }, line)),
     ),
+  );
+  node.addEventListener('click', () => view.onSelect(n.id));
+  node.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      view.onSelect(n.id);
+    }
+  });
+  return node;
+}
+
+/** A curve between the facing sides of two placed specs, bowed so it does not run along a dependency arrow. */
+function interactionEdge(
+  a: PlacedNode | undefined,
+  b: PlacedNode | undefined,
+  className: string,
+  title: string,
+): SVGPathElement | undefined {
+  if (!a || !b) return undefined;
+  const sameColumn = Math.abs(a.x - b.x) < Math.min(a.width, b.width) / 2;
+  if (sameColumn) {
+    // Out of the right sides and back, instead of through the specs stacked in between.
+    const [top, bottom] = a.y < b.y ? [a, b] : [b, a];
+    const x1 = top.x + top.width;
+    const x2 = bottom.x + bottom.width;
+    const y1 = top.y + top.height / 2;
+    const y2 = bottom.y + bottom.height / 2;
+    const out = Math.max(x1, x2) + BOW;
+    return svg(
+      'path',
+      { class: className, d: `M${x1},${y1} C${out},${y1} ${out},${y2} ${x2},${y2}` },
+      svg('title', {}, title),
+    );
+  }
+  const [left, right] = a.x < b.x ? [a, b] : [b, a];
+  const x1 = left.x + left.width;
+  const y1 = left.y + left.height * 0.7;
+  const x2 = right.x;
+  const y2 = right.y + right.height * 0.7;
+  const cx = (x1 + x2) / 2;
+  const cy = (y1 + y2) / 2 + BOW;
+  return svg(
+    'path',
+    { class: className, d: `M${x1},${y1} Q${cx},${cy} ${x2},${y2}` },
+    svg('title', {}, title),
   );
 }
 
-/** Layer = longest dependsOn chain below the spec; node width shares the panel's width between the layers. */
-function layout(state: ParsedPanelState, width: number): { placed: Placed[]; nodeW: number } {
-  const byId = new Map(state.specs.map((s) => [s.id, s]));
-  const layerOf = new Map<string, number>();
-  const depth = (id: string, visiting: Set<string>): number => {
-    const known = layerOf.get(id);
-    if (known !== undefined) return known;
-    if (visiting.has(id)) return 0; // a cycle is reported as a spec problem; draw it flat instead of hanging
-    visiting.add(id);
-    const deps = (byId.get(id)?.dependsOn ?? []).filter((d) => byId.has(d));
-    const value = deps.length ? 1 + Math.max(...deps.map((d) => depth(d, visiting))) : 0;
-    visiting.delete(id);
-    layerOf.set(id, value);
-    return value;
-  };
-  const layers: string[][] = [];
-  for (const spec of state.specs) (layers[depth(spec.id, new Set())] ??= []).push(spec.id);
-
-  const count = layers.length;
-  const share = Math.floor((width - PAD - RIGHT_MARGIN - (count - 1) * GAP_COLUMN) / count);
-  const nodeW = Math.max(MIN_NODE_W, Math.min(MAX_NODE_W, share));
-  const placed: Placed[] = [];
-  const y = new Map<string, number>();
-  layers.forEach((layer, index) => {
-    // Order a layer by where its dependencies sit, so arrows cross less.
-    const centre = (id: string): number => {
-      const ys = (byId.get(id)?.dependsOn ?? [])
-        .map((d) => y.get(d))
-        .filter((v): v is number => v !== undefined);
-      return ys.length ? ys.reduce((a, b) => a + b, 0) / ys.length : 0;
-    };
-    [...layer]
-      .sort((a, b) => centre(a) - centre(b))
-      .forEach((id, row) => {
-        const py = PAD + row * (NODE_H + GAP_ROW);
-        y.set(id, py);
-        placed.push({ id, x: PAD + index * (nodeW + GAP_COLUMN), y: py, layer: index });
-      });
-  });
-  return { placed, nodeW };
-}
-
-/** From the dependent's left side to the dependency's right side (one or more layers to the left). */
-function dependencyEdge(from: Placed, to: Placed, nodeW: number): SVGPathElement {
-  const [x1, y1, x2, y2] = [from.x, from.y + NODE_H / 2, to.x + nodeW + 2, to.y + NODE_H / 2];
-  const dx = Math.max(GAP_COLUMN * 0.6, (x1 - x2) / 2);
-  return svg('path', {
-    class: 'edge depends',
-    d: `M${x1},${y1} C${x1 - dx},${y1} ${x2 + dx},${y2} ${x2},${y2}`,
-    'marker-end': 'url(#arrow)',
-  });
-}
-
-/** Between facing sides, bent so it never hides under a dependency arrow between the same two specs. */
-function interactionEdge(
-  a: Placed | undefined,
-  b: Placed | undefined,
-  nodeW: number,
-  className: string,
-): SVGPathElement | undefined {
-  if (!a || !b) return undefined;
-  if (a.layer === b.layer) {
-    // Same column: bow out to the right instead of running through the specs stacked in between.
-    const x = a.x + nodeW;
-    const [y1, y2] = [a.y + NODE_H / 2, b.y + NODE_H / 2];
-    const out = BEND + Math.min(Math.abs(y2 - y1) * 0.1, 8);
-    return svg('path', { class: className, d: `M${x},${y1} C${x + out},${y1} ${x + out},${y2} ${x},${y2}` });
-  }
-  const [left, right] = a.x < b.x ? [a, b] : [b, a];
-  const [x1, y1, x2, y2] = [left.x + nodeW, left.y + NODE_H / 2 + 4, right.x, right.y + NODE_H / 2 + 4];
-  const cx = (x1 + x2) / 2;
-  const cy = (y1 + y2) / 2 + BEND;
-  return svg('path', { class: className, d: `M${x1},${y1} Q${cx},${cy} ${x2},${y2}` });
+function legend(state: ParsedPanelState, view: GraphView): HTMLElement {
+  const toggle = view.onTogglePotential;
+  const potential = h('span', { class: 'swatch potential', 'aria-hidden': 'true' });
+  const count = state.potentialInteractions.length;
+  return h(
+    'ul',
+    { class: 'legend', 'aria-label': 'Legend' },
+    h('li', {}, h('span', { class: 'swatch depends', 'aria-hidden': 'true' }), 'depends on'),
+    h('li', {}, h('span', { class: 'swatch interacts', 'aria-hidden': 'true' }), 'interacts with'),
+    toggle
+      ? h(
+          'li',
+          {},
+          h(
+            'label',
+            { class: 'legend-toggle' },
+            h('input', {
+              type: 'checkbox',
+              'data-key': 'graph-potential',
+              checked: view.potentialShown,
+              onchange: (event: Event) => toggle((event.target as HTMLInputElement).checked),
+            }),
+            potential,
+            `potential interactions (${count})`,
+          ),
+        )
+      : h('li', {}, potential, 'potential interaction'),
+  );
 }
 
 function pairKey(a: string, b: string): string {

@@ -1,4 +1,6 @@
-// The list of specs with their verdict badges and per-spec actions.
+// The list of specs with their verdict badges and per-spec actions. One Tab stop for the whole list (roving
+// tabindex): ↑/↓ (and Home/End) move between specs, → and ← move through the focused spec's buttons, Enter
+// edits the spec, Escape goes back from a button to its spec.
 import type { ParsedPanelState } from '../../src/protocol';
 import { codicon, h } from './dom';
 import { STATUS_LOOK, statusOf, type SpecStatus } from './status';
@@ -9,6 +11,9 @@ export interface ListActions {
   openSpec(id: string): void;
   openAnchor(anchor: string): void;
 }
+
+/** The spec that holds the list's Tab stop, kept across re-renders. */
+let current: string | undefined;
 
 export function statusBadge(status: SpecStatus, detail?: string): HTMLSpanElement {
   const look = STATUS_LOOK[status];
@@ -32,31 +37,62 @@ function auditBadge(
   return h('span', { class: `spec-audit${audit.vacuous ? ' vacuous' : ''}`, title }, text);
 }
 
+/**
+ * The line shown under a spec that does not pass: for a failure, the assertion the runner printed (the same
+ * excerpt as the diagnostic), not the runner's summary "exit code 1: 1 of 1 test failed"; otherwise the reason
+ * (e.g. "timed out after 60 s", "blocked by cache-hit").
+ */
+export function headline(verdict: ParsedPanelState['verdicts'][string] | undefined): string {
+  const excerptLine = verdict?.excerpt?.split('\n').find((l) => l.trim()) ?? '';
+  const reason = verdict?.reason?.trim() ?? '';
+  return verdict?.verdict === 'fail' ? excerptLine || reason : reason || excerptLine;
+}
+
 export function renderSpecList(state: ParsedPanelState, actions: ListActions): HTMLElement {
   if (state.specs.length === 0) {
-    return h('p', { class: 'muted' }, 'No specs yet. Add the first one with “New spec”.');
+    return h(
+      'p',
+      { class: 'muted' },
+      state.specFile === null
+        ? 'No specs yet: “Init specs” writes a starter file, “New spec” adds one.'
+        : 'No specs yet. Add the first one with “New spec”.',
+    );
   }
-  return h(
+  if (!current || !state.specs.some((s) => s.id === current)) current = state.specs[0]?.id;
+  const list = h(
     'ul',
-    { class: 'spec-list', 'aria-label': 'Specs' },
+    {
+      class: 'spec-list',
+      'aria-label': 'Specs',
+      'aria-describedby': 'spec-list-help',
+    },
     ...state.specs.map((spec) => {
       const status = statusOf(state, spec.id);
       const verdict = state.verdicts[spec.id];
       const detail = [verdict?.reason, verdict?.excerpt].filter(Boolean).join('\n');
-      const firstLine = detail.split('\n').find((l) => l.trim()) ?? '';
+      const line = headline(verdict);
+      const label = `${spec.id}, ${STATUS_LOOK[status].label}: ${spec.title}${line && status !== 'pass' ? `. ${line}` : ''}`;
       return h(
         'li',
-        { class: `spec status-${status}`, 'data-spec-id': spec.id },
+        {
+          class: `spec status-${status}`,
+          'data-spec-id': spec.id,
+          'data-key': `spec:${spec.id}`,
+          tabindex: spec.id === current ? 0 : -1,
+          'aria-label': label,
+        },
         h(
           'div',
           { class: 'spec-head' },
           statusBadge(status, detail || undefined),
-          h('span', { class: 'spec-id' }, spec.id),
+          h('span', { class: 'spec-id', title: spec.id }, spec.id),
           auditBadge(state.audit?.[spec.id]),
         ),
         h('div', { class: 'spec-title' }, spec.title, ' ', h('span', { class: 'spec-kind' }, spec.kind)),
         // A pass carries a reason only when it is unverified (no test result seen): worth showing.
-        firstLine ? h('div', { class: 'spec-reason', title: detail }, firstLine) : null,
+        line && (status !== 'pass' || /unverified/.test(verdict?.reason ?? ''))
+          ? h('div', { class: 'spec-reason', title: detail }, line)
+          : null,
         spec.anchors.length
           ? h(
               'ul',
@@ -70,6 +106,7 @@ export function renderSpecList(state: ParsedPanelState, actions: ListActions): H
                     {
                       type: 'button',
                       class: 'link',
+                      tabindex: -1,
                       'data-key': `anchor:${spec.id}:${anchor}`,
                       title: `Open ${anchor}`,
                       onclick: () => actions.openAnchor(anchor),
@@ -89,15 +126,99 @@ export function renderSpecList(state: ParsedPanelState, actions: ListActions): H
             `check:${spec.id}`,
             () => actions.check(spec.id),
             !state.trusted,
+            -1,
           ),
-          iconButton('edit', `Edit ${spec.id}`, `edit:${spec.id}`, () => actions.edit(spec.id)),
-          iconButton('go-to-file', `Open ${spec.id} in specs.json`, `open:${spec.id}`, () =>
-            actions.openSpec(spec.id),
+          iconButton('edit', `Edit ${spec.id}`, `edit:${spec.id}`, () => actions.edit(spec.id), false, -1),
+          iconButton(
+            'go-to-file',
+            `Open ${spec.id} in specs.json`,
+            `open:${spec.id}`,
+            () => actions.openSpec(spec.id),
+            false,
+            -1,
           ),
         ),
       );
     }),
   );
+  list.addEventListener('keydown', (event) => onKey(list, event, actions));
+  list.addEventListener('focusin', (event) => {
+    const item = (event.target as HTMLElement).closest<HTMLElement>('li.spec');
+    if (item) moveStop(list, item);
+  });
+  return h(
+    'div',
+    {},
+    list,
+    h(
+      'p',
+      { id: 'spec-list-help', class: 'muted small' },
+      '↑/↓ move between specs, → to a spec’s buttons, Enter edits.',
+    ),
+  );
+}
+
+function items(list: HTMLElement): HTMLElement[] {
+  return Array.from(list.querySelectorAll<HTMLElement>(':scope > li.spec'));
+}
+
+function moveStop(list: HTMLElement, item: HTMLElement): void {
+  for (const other of items(list)) other.tabIndex = other === item ? 0 : -1;
+  current = item.dataset['specId'];
+}
+
+function onKey(list: HTMLElement, event: KeyboardEvent, actions: ListActions): void {
+  const target = event.target as HTMLElement;
+  const item = target.closest<HTMLElement>('li.spec');
+  if (!item) return;
+  const all = items(list);
+  const index = all.indexOf(item);
+  const buttons = Array.from(item.querySelectorAll<HTMLButtonElement>('button:not([disabled])'));
+  const focusItem = (next: HTMLElement | undefined): void => {
+    if (!next) return;
+    event.preventDefault();
+    moveStop(list, next);
+    next.focus();
+  };
+  const onItem = target === item;
+  switch (event.key) {
+    case 'ArrowDown':
+      focusItem(all[index + 1]);
+      return;
+    case 'ArrowUp':
+      focusItem(all[index - 1]);
+      return;
+    case 'Home':
+      focusItem(all[0]);
+      return;
+    case 'End':
+      focusItem(all.at(-1));
+      return;
+    case 'ArrowRight': {
+      const next = onItem ? buttons[0] : buttons[buttons.indexOf(target as HTMLButtonElement) + 1];
+      if (next) {
+        event.preventDefault();
+        next.focus();
+      }
+      return;
+    }
+    case 'ArrowLeft': {
+      if (onItem) return;
+      event.preventDefault();
+      const previous = buttons[buttons.indexOf(target as HTMLButtonElement) - 1];
+      (previous ?? item).focus();
+      return;
+    }
+    case 'Escape':
+      if (!onItem) focusItem(item);
+      return;
+    case 'Enter':
+      if (onItem && item.dataset['specId']) {
+        event.preventDefault();
+        actions.edit(item.dataset['specId']);
+      }
+      return;
+  }
 }
 
 export function iconButton(
@@ -106,6 +227,7 @@ export function iconButton(
   key: string,
   onClick: () => void,
   disabled = false,
+  tabindex?: number,
 ): HTMLButtonElement {
   return h(
     'button',
@@ -116,6 +238,7 @@ export function iconButton(
       title: label,
       'data-key': key,
       disabled,
+      tabindex,
       onclick: onClick,
     },
     codicon(icon),

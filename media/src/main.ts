@@ -28,7 +28,12 @@ declare function acquireVsCodeApi(): VsCodeApi;
 interface PersistedState {
   form?: FormSnapshot | undefined;
   graphOpen?: boolean;
+  /** The panel's graph hides the potential (static) interactions until asked: they crowd a narrow view. */
+  potentialShown?: boolean;
 }
+
+/** In the narrow side panel a spec id wraps at dashes onto lines of at most this many characters. */
+const GRAPH_WRAP_AT = 14;
 
 const vscode = acquireVsCodeApi();
 const app = document.getElementById('app') as HTMLElement;
@@ -85,20 +90,9 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   }
 });
 
-// The graph is laid out for the panel's width: re-draw it when the panel is resized noticeably.
-// `app` holds both views, so it has the usable width even while the form hides the list.
-const RESIZE_STEP_PX = 8;
-let graphWidth = app.clientWidth;
-new ResizeObserver(() => {
-  if (Math.abs(app.clientWidth - graphWidth) < RESIZE_STEP_PX) return;
-  graphWidth = app.clientWidth;
-  if (!form) render();
-}).observe(app);
-
 function render(): void {
   if (!state) return;
   const current = state;
-  graphWidth = app.clientWidth || graphWidth;
   if (form) form.refresh();
   else if (persisted.form) openForm(persisted.form);
   replaceKeepingFocus(listView, ...listContent(current));
@@ -106,6 +100,7 @@ function render(): void {
 
 function listContent(current: ParsedPanelState): Node[] {
   const nodes: Node[] = [];
+  const hasSpecs = current.specFile !== null && current.specs.length > 0;
   nodes.push(
     h(
       'div',
@@ -115,18 +110,43 @@ function listContent(current: ParsedPanelState): Node[] {
         'Check all',
         'check-all',
         () => send({ type: 'check', target: 'all' }),
-        !current.trusted,
+        !current.trusted || !hasSpecs,
       ),
       toolbarButton(
         'check',
         'Check affected',
         'check-affected',
         () => send({ type: 'check', target: 'affected' }),
-        !current.trusted,
+        !current.trusted || !hasSpecs,
       ),
+      current.specFile === null
+        ? toolbarButton(
+            'new-file',
+            'Init specs',
+            'init-specs',
+            () => send({ type: 'initSpecs' }),
+            false,
+            true,
+          )
+        : null,
       toolbarButton('add', 'New spec', 'new-spec', () => openForm(emptySnapshot())),
     ),
   );
+  if (current.specFile === null) {
+    nodes.push(
+      h(
+        'div',
+        { class: 'banner', role: 'note' },
+        codicon('info'),
+        h(
+          'p',
+          {},
+          'This folder has no .weave/specs.json yet. “Init specs” writes a starter file with a spec that runs ' +
+            'your test command (the test runner is detected); “New spec” adds one through a form.',
+        ),
+      ),
+    );
+  }
   if (!current.trusted) {
     nodes.push(
       h(
@@ -142,7 +162,7 @@ function listContent(current: ParsedPanelState): Node[] {
       ),
     );
   }
-  nodes.push(h('p', { class: 'summary' }, summary(current)));
+  nodes.push(h('p', { class: 'summary', role: 'status' }, summary(current)));
   if (current.problems.length > 0) {
     nodes.push(
       h(
@@ -185,7 +205,16 @@ function listContent(current: ParsedPanelState): Node[] {
     'details',
     { class: 'graph-section', open: persisted.graphOpen ?? true },
     h('summary', { 'data-key': 'graph-summary' }, h('h2', {}, 'Graph')),
-    renderGraph(current, graphWidth, (id) => editSpec(id)),
+    renderGraph(current, {
+      wrapAt: GRAPH_WRAP_AT,
+      onSelect: (id) => editSpec(id),
+      onOpenLarge: () => send({ type: 'openGraph' }),
+      potentialShown: persisted.potentialShown ?? false,
+      onTogglePotential: (shown) => {
+        persist({ ...persisted, potentialShown: shown });
+        render();
+      },
+    }),
   );
   graph.addEventListener('toggle', () => persist({ ...persisted, graphOpen: graph.open }));
   nodes.push(graph);
@@ -198,10 +227,11 @@ function toolbarButton(
   key: string,
   onClick: () => void,
   disabled = false,
+  primary = false,
 ): HTMLElement {
   return h(
     'button',
-    { type: 'button', class: 'secondary', 'data-key': key, disabled, onclick: onClick },
+    { type: 'button', class: primary ? 'primary' : 'secondary', 'data-key': key, disabled, onclick: onClick },
     codicon(icon),
     ` ${label}`,
   );
@@ -215,7 +245,8 @@ function summary(current: ParsedPanelState): string {
   }
   const parts = [...counts].map(([status, n]) => `${n} ${STATUS_LOOK[status].label}`);
   const total = `${current.specs.length} spec${current.specs.length === 1 ? '' : 's'}`;
-  return [total, ...parts].join(' · ');
+  const progress = current.progress ? [`checking ${current.progress.done}/${current.progress.total}`] : [];
+  return [total, ...progress, ...parts].join(' · ');
 }
 
 function editSpec(id: string): void {
@@ -265,13 +296,23 @@ function openForm(snapshot: FormSnapshot): void {
   form.focusFirstField();
 }
 
+/** How long "Saved spec …" stays: long enough to read, gone before it looks like the state of things. */
+const ANNOUNCEMENT_MS = 6000;
+let announcementTimer: ReturnType<typeof setTimeout> | undefined;
+
+function announce(text: string): void {
+  clearTimeout(announcementTimer);
+  announcer.textContent = text;
+  if (text) announcementTimer = setTimeout(() => (announcer.textContent = ''), ANNOUNCEMENT_MS);
+}
+
 function closeForm(announcement?: string): void {
   form = undefined;
   persist({ ...persisted, form: undefined });
   formView.replaceChildren();
   formView.hidden = true;
   listView.hidden = false;
-  announcer.textContent = announcement ?? '';
+  announce(announcement ?? '');
   render();
   listView.querySelector<HTMLElement>('[data-key="new-spec"]')?.focus();
 }

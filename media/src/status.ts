@@ -12,6 +12,7 @@ export type SpecStatus =
   | 'tampered'
   | 'broken'
   | 'fixed'
+  | 'queued'
   | 'running'
   | 'unchecked';
 
@@ -25,12 +26,14 @@ export const STATUS_LOOK: Record<SpecStatus, { icon: string; label: string }> = 
   tampered: { icon: 'shield', label: 'tampered' },
   broken: { icon: 'flame', label: 'broken' },
   fixed: { icon: 'check-all', label: 'fixed' },
+  queued: { icon: 'watch', label: 'queued' },
   running: { icon: 'loading', label: 'running' },
   unchecked: { icon: 'circle-large-outline', label: 'unchecked' },
 };
 
 export function statusOf(state: ParsedPanelState, id: string): SpecStatus {
   if (state.running.includes(id)) return 'running';
+  if (state.queued.includes(id)) return 'queued';
   const change = state.changes[id];
   if (change === 'broken' || change === 'fixed') return change;
   return state.verdicts[id]?.verdict ?? 'unchecked';

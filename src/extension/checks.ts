@@ -1,11 +1,12 @@
 // Runs spec checks for the editor: the trust gate, one check at a time, cancellation, progress, and the
-// results handed to diagnostics, Test Explorer, the status bar and the panel through one event.
+// results recorded in the one ResultsStore that diagnostics, Test Explorer, the status bar and the panel read.
 import * as vscode from 'vscode';
 import { checkWorkspace } from '../core/check/checkWorkspace';
 import type { RunProgress } from '../core/check/runSpecs';
-import type { BaselineReport, Change, RunRecord, SpecResult } from '../core/check/types';
+import type { BaselineReport, RunRecord } from '../core/check/types';
 import type { SpecFile } from '../core/spec/schema';
 import type { AnchorLocations, AnchorLocator } from './anchors';
+import type { Activity, ResultsStore, ResultsUpdate } from './results';
 import { readSettings } from './settings';
 import { isValid, SPECS_RELATIVE_PATH, type SpecStore, type ValidSpecs } from './specStore';
 import { UNTRUSTED_REASON } from './trust';
@@ -19,6 +20,15 @@ export interface CheckRequest {
   signal?: AbortSignal;
   /** Background checks (on save) show progress in the status bar instead of a notification. */
   quiet?: boolean;
+  /** The Test Explorer started it and reports into its own TestRun. */
+  fromTestExplorer?: boolean;
+}
+
+/** A check that starts running (fired once its specs are known); `done` settles when it ends. */
+export interface CheckStarted {
+  specIds: readonly string[];
+  fromTestExplorer: boolean;
+  done: Promise<CheckResult>;
 }
 
 export interface CheckOutcome {
@@ -32,7 +42,7 @@ export interface CheckOutcome {
 }
 
 export type CheckResult =
-  | { ran: true; outcome: CheckOutcome }
+  | { ran: true; outcome: CheckOutcome; newlyBroken: string[] }
   | {
       ran: false;
       reason: 'untrusted' | 'invalid-specs' | 'unsaved-specs' | 'cancelled' | 'nothing-to-run' | 'failed';
@@ -41,46 +51,21 @@ export type CheckResult =
 
 export class CheckService implements vscode.Disposable {
   private queue: Promise<unknown> = Promise.resolve();
-  private latest: CheckOutcome | undefined;
-  /** Each spec's latest result and change across checks (a check of one spec keeps the others' verdicts). */
-  private readonly resultBySpec = new Map<string, SpecResult>();
-  private readonly changeBySpec = new Map<string, Change>();
-  private readonly finished = new vscode.EventEmitter<CheckOutcome>();
-  /** Fires after every completed check (partial ones included: `run.specIds` says which specs ran). */
-  readonly onDidFinish = this.finished.event;
-  private readonly running = new vscode.EventEmitter<boolean>();
-  readonly onDidChangeRunning = this.running.event;
+  private readonly started = new vscode.EventEmitter<CheckStarted>();
+  /** Fires when a check begins running its specs (the Test Explorer opens a TestRun for palette checks). */
+  readonly onDidStart = this.started.event;
   private active = 0;
-  private inFlight: string[] = [];
 
   constructor(
     private readonly store: SpecStore,
     private readonly anchors: AnchorLocator,
+    private readonly results: ResultsStore,
     private readonly log: vscode.LogOutputChannel,
   ) {}
 
   /** The latest completed check, if any. */
   get last(): CheckOutcome | undefined {
-    return this.latest;
-  }
-
-  /** Latest known result of every spec still in the file, in file order, with its change against a baseline. */
-  knownResults(): { results: SpecResult[]; changes: Record<string, Change> } {
-    const ids = this.latest?.specFile.specs.map((s) => s.id) ?? [];
-    const results = ids
-      .map((id) => this.resultBySpec.get(id))
-      .filter((r): r is SpecResult => r !== undefined);
-    const changes: Record<string, Change> = {};
-    for (const r of results) {
-      const change = this.changeBySpec.get(r.id);
-      if (change) changes[r.id] = change;
-    }
-    return { results, changes };
-  }
-
-  /** Spec ids being checked right now. */
-  get runningIds(): readonly string[] {
-    return this.inFlight;
+    return this.results.last;
   }
 
   get isRunning(): boolean {
@@ -107,7 +92,7 @@ export class CheckService implements vscode.Disposable {
     const specs = await this.store.reload();
     if (!isValid(specs)) {
       const count = specs.result.ok ? 0 : specs.result.problems.length;
-      const message = `${SPECS_RELATIVE_PATH} has ${count} problem(s); fix them first (see Problems).`;
+      const message = `${SPECS_RELATIVE_PATH} has ${count} problem${count === 1 ? '' : 's'}; fix ${count === 1 ? 'it' : 'them'} first (see Problems).`;
       this.log.warn(message);
       return { ran: false, reason: 'invalid-specs', message };
     }
@@ -115,7 +100,8 @@ export class CheckService implements vscode.Disposable {
       return { ran: false, reason: 'nothing-to-run', message: 'No spec to run.' };
     }
     if (request.signal) return this.execute(specs, request, request.signal);
-    const title = `Weave: checking ${request.label ?? (request.only ? `${request.only.length} spec(s)` : 'constraints')}`;
+    const count = request.only?.length ?? 0;
+    const title = `Weave: checking ${request.label ?? (request.only ? `${count} spec${count === 1 ? '' : 's'}` : 'constraints')}`;
     return vscode.window.withProgress(
       {
         location: request.quiet ? vscode.ProgressLocation.Window : vscode.ProgressLocation.Notification,
@@ -125,33 +111,77 @@ export class CheckService implements vscode.Disposable {
       (progress, token) => {
         const abort = new AbortController();
         token.onCancellationRequested(() => abort.abort());
-        const total = request.only?.length ?? specs.result.specFile.specs.length;
-        return this.execute(specs, request, abort.signal, (specId) => {
-          progress.report({ message: specId, increment: 100 / Math.max(1, total) });
+        let reported = 0;
+        return this.execute(specs, request, abort.signal, (activity) => {
+          // "3/8 done · cache-hit, no-stale-read": the count, and every spec whose test runs now.
+          const percent = (100 * activity.done) / Math.max(1, activity.total);
+          const running = activity.running.length > 0 ? ` · ${activity.running.join(', ')}` : '';
+          progress.report({
+            message: `${activity.done}/${activity.total} done${running}`,
+            increment: percent - reported,
+          });
+          reported = percent;
         });
       },
     );
   }
 
-  private async execute(
+  private execute(
     specs: ValidSpecs,
     request: CheckRequest,
     signal: AbortSignal,
-    reportProgress?: (specId: string) => void,
+    reportProgress?: (activity: Activity) => void,
+  ): Promise<CheckResult> {
+    const specIds = [...(request.only ?? specs.result.specFile.specs.map((s) => s.id))];
+    const done = this.run(specs, request, signal, specIds, reportProgress);
+    this.started.fire({ specIds, fromTestExplorer: request.fromTestExplorer === true, done });
+    return done;
+  }
+
+  private async run(
+    specs: ValidSpecs,
+    request: CheckRequest,
+    signal: AbortSignal,
+    specIds: string[],
+    reportProgress?: (activity: Activity) => void,
   ): Promise<CheckResult> {
     const settings = readSettings(this.store.folder);
     const started = performance.now();
     this.active++;
-    this.inFlight = [...(request.only ?? specs.result.specFile.specs.map((s) => s.id))];
-    this.running.fire(true);
+    // Every asked-for spec waits for a slot until its test starts (dependencies that run too join as they start).
+    const queued = new Set(specIds);
+    const running = new Set<string>();
+    let done = 0;
+    let total = specIds.length;
+    const publish = (): void => {
+      const activity: Activity = { queued: [...queued], running: [...running], done, total };
+      this.results.setActivity(activity);
+      reportProgress?.(activity);
+    };
+    let finished = false;
+    const finish = (): void => {
+      if (finished) return;
+      finished = true;
+      this.active--;
+      this.results.setActivity(undefined);
+    };
+    publish();
     try {
       this.log.info(`check started${request.only ? ` (${request.only.join(', ')})` : ' (all specs)'}`);
       const onProgress = (event: RunProgress): void => {
-        if (event.type !== 'finished') return;
-        this.log.info(
-          `  ${event.result.id}: ${event.result.verdict} (${Math.round(event.result.durationMs)} ms)`,
-        );
-        reportProgress?.(event.result.id);
+        total = Math.max(total, event.total);
+        if (event.type === 'started') {
+          queued.delete(event.id);
+          running.add(event.id);
+        } else {
+          queued.delete(event.result.id);
+          running.delete(event.result.id);
+          done = event.done;
+          this.log.info(
+            `  ${event.result.id}: ${event.result.verdict} (${Math.round(event.result.durationMs)} ms)`,
+          );
+        }
+        publish();
       };
       // Resolve anchors (index the workspace) while the spec tests run: they do not depend on each other.
       const anchorsStarted = performance.now();
@@ -187,28 +217,24 @@ export class CheckService implements vscode.Disposable {
         durationMs: performance.now() - started,
         anchorsMs,
       };
-      this.latest = outcome;
-      for (const r of run.results) this.resultBySpec.set(r.id, r);
-      for (const [id, change] of Object.entries(report.changes)) this.changeBySpec.set(id, change);
       this.log.info(
         `check finished in ${Math.round(outcome.durationMs)} ms (anchors ${Math.round(anchorsMs)} ms, run ${run.id})`,
       );
-      this.finished.fire(outcome);
-      return { ran: true, outcome };
+      // Idle before the results go out, so whoever renders them does not also show "running".
+      finish();
+      const update: ResultsUpdate = this.results.record(outcome);
+      return { ran: true, outcome, newlyBroken: update.newlyBroken };
     } catch (e) {
       if (signal.aborted) return { ran: false, reason: 'cancelled', message: 'Check cancelled.' };
       const message = e instanceof Error ? e.message : String(e);
       this.log.error(`check failed: ${message}`);
       return { ran: false, reason: 'failed', message: `Weave check failed: ${message}` };
     } finally {
-      this.active--;
-      if (this.active === 0) this.inFlight = [];
-      this.running.fire(this.active > 0);
+      finish();
     }
   }
 
   dispose(): void {
-    this.finished.dispose();
-    this.running.dispose();
+    this.started.dispose();
   }
 }

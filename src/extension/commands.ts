@@ -6,21 +6,28 @@ import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import type { AffectedSelector } from './affected';
 import type { AuditArgs, AuditController } from './audit/auditController';
 import type { DraftArgs, DraftController } from './draft/draftController';
+import { APPLY_RESULT_COMMAND, DISCARD_RESULT_COMMAND, SHOW_CHANGES_COMMAND } from './agent/agentResultHtml';
+import type { AgentResultView } from './agent/agentResultView';
 import type { CheckResult, CheckService } from './checks';
 import { countResults, statusText } from './format';
-import { graphMarkdown } from './graphDocument';
+import { EXPLAIN_COMMAND } from './explainBroken';
 import { detectTestRunner, starterSpecText } from '../core/spec/starter';
 import { newSpecSnippet } from './specTemplates';
+import type { ResultsStore } from './results';
 import type { SpecStore } from './specStore';
 import { explainUntrusted } from './trust';
 
 export interface CommandContext {
   store: SpecStore;
   checks: CheckService;
+  results: ResultsStore;
   affected: AffectedSelector;
   audit: AuditController;
   draft: DraftController;
   log: vscode.LogOutputChannel;
+  /** Runs blame for a spec and shows the breaking edits (explainBroken.ts). */
+  explain(specId: unknown): Promise<unknown>;
+  agentResults: AgentResultView;
 }
 
 /** Commands contributed by the side panel (src/extension/panel), used when it is there. */
@@ -38,6 +45,10 @@ export const commandTable: Readonly<Record<string, CommandHandler>> = {
   'weave.showOutput': (ctx) => ctx.log.show(true),
   'weave.audit': (ctx, args) => ctx.audit.run(objectArg<AuditArgs>(args)),
   'weave.draft': (ctx, args) => ctx.draft.run(objectArg<DraftArgs>(args)),
+  [EXPLAIN_COMMAND]: (ctx, specId) => ctx.explain(specId),
+  [APPLY_RESULT_COMMAND]: (ctx) => ctx.agentResults.apply(),
+  [DISCARD_RESULT_COMMAND]: (ctx) => ctx.agentResults.discard(),
+  [SHOW_CHANGES_COMMAND]: (ctx, path) => ctx.agentResults.showChanges(path),
 };
 
 export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
@@ -62,6 +73,10 @@ async function runCheck(
   ctx: CommandContext,
   request: { only?: string[]; label?: string },
 ): Promise<CheckResult> {
+  if (!(await ctx.store.exists())) {
+    void initOffer(ctx);
+    return { ran: false, reason: 'nothing-to-run', message: 'This folder has no .weave/specs.json yet.' };
+  }
   const result = await ctx.checks.check(request);
   if (!result.ran) {
     if (result.reason === 'untrusted') void explainUntrusted();
@@ -72,10 +87,40 @@ async function runCheck(
   }
   const counts = countResults(result.outcome.run.results, result.outcome.report);
   const text = statusText(counts);
-  // Routine results go to the status bar; a toast (never modal) only when something needs looking at.
-  if (counts.failing > 0) void showProblemsOffer(`${text}: see the Problems panel.`);
-  else vscode.window.setStatusBarMessage(`${text} — all checked specs pass`, 5000);
+  // Routine results go to the status bar. A toast (never modal) only for news: a spec that passed in the
+  // baseline and fails now, which was not broken at the previous check. A spec that was already failing
+  // stays in Problems and the status bar without a new notification every time.
+  if (result.newlyBroken.length > 0) void brokenOffer(ctx, result.newlyBroken);
+  else
+    vscode.window.setStatusBarMessage(
+      counts.failing > 0 ? `${text} (see Problems)` : `${text} — all checked specs pass`,
+      5000,
+    );
   return result;
+}
+
+/** The one notification a check raises: specs that passed in the baseline and are broken now (and were not before). */
+export async function brokenOffer(ctx: Pick<CommandContext, 'log'>, specIds: string[]): Promise<void> {
+  const explain = 'Explain why';
+  const problems = 'Show Problems';
+  const names = specIds.map((id) => `'${id}'`).join(', ');
+  const picked = await vscode.window.showWarningMessage(
+    `Weave: ${names} ${specIds.length === 1 ? 'passed in the baseline and is broken now' : 'passed in the baseline and are broken now'}.`,
+    explain,
+    problems,
+  );
+  if (picked === explain) await vscode.commands.executeCommand(EXPLAIN_COMMAND, specIds[0]);
+  if (picked === problems) await vscode.commands.executeCommand('workbench.actions.view.problems');
+  ctx.log.info(`newly broken: ${specIds.join(', ')}`);
+}
+
+async function initOffer(ctx: CommandContext): Promise<void> {
+  const init = 'Init specs';
+  const picked = await vscode.window.showInformationMessage(
+    'Weave: this folder has no .weave/specs.json yet. Create one (the test runner is detected)?',
+    init,
+  );
+  if (picked === init) await initSpecs(ctx);
 }
 
 async function checkAffected(ctx: CommandContext): Promise<CheckResult> {
@@ -92,20 +137,30 @@ async function checkAffected(ctx: CommandContext): Promise<CheckResult> {
     void showOutputOffer(ctx, message);
     return { ran: false, reason: 'failed', message };
   }
-  ctx.log.info(`affected by ${files.length} changed file(s): ${specIds.join(', ') || 'no spec'}`);
+  // A spec failing at the last check is re-checked too: the change that broke it may just have been
+  // reverted, and then no changed file points at it any more (its verdict would stay stale).
+  const violated = ctx.results.violatedIds().filter((id) => !specIds.includes(id));
+  ctx.log.info(
+    `affected by ${files.length} changed file${files.length === 1 ? '' : 's'}: ${specIds.join(', ') || 'no spec'}` +
+      (violated.length > 0 ? `; failing at the last check: ${violated.join(', ')}` : ''),
+  );
   // Which changed functions selected which spec (coverage first, import cones after), and what is skipped.
   for (const spec of selection.affected) ctx.log.info(`  ${spec.id}: ${spec.reasons.join('; ')}`);
   if (selection.unaffected.length > 0)
     ctx.log.info(`  not run (no change reaches them): ${selection.unaffected.join(', ')}`);
-  if (specIds.length === 0) {
+  const toCheck = [...specIds, ...violated];
+  if (toCheck.length === 0) {
     vscode.window.setStatusBarMessage(
-      `Weave: no spec is affected by the ${files.length} changed file(s)`,
+      `Weave: no spec is affected by the ${files.length} changed file${files.length === 1 ? '' : 's'}`,
       5000,
     );
     return { ran: false, reason: 'nothing-to-run', message: 'No spec is affected by the changed files.' };
   }
   const skipped = selection.unaffected.length > 0 ? `, ${selection.unaffected.length} skipped` : '';
-  return runCheck(ctx, { only: specIds, label: `${specIds.length} affected spec(s)${skipped}` });
+  return runCheck(ctx, {
+    only: toCheck,
+    label: `${toCheck.length} affected spec${toCheck.length === 1 ? '' : 's'}${skipped}`,
+  });
 }
 
 async function showProblemsOffer(message: string): Promise<void> {
@@ -155,23 +210,18 @@ async function newSpec(ctx: CommandContext): Promise<void> {
   await editor.insertSnippet(newSpecSnippet(last !== undefined), doc.positionAt(insertAt));
 }
 
-/** Opens the graph (the panel's, or a Markdown document); returns the document it opened, if any. */
-async function showGraph(ctx: CommandContext): Promise<vscode.TextDocument | undefined> {
-  if (await panelCommand(PANEL_SHOW_GRAPH)) {
-    await vscode.commands.executeCommand(PANEL_SHOW_GRAPH);
+/** Opens the spec graph in an editor tab (the same ELK layout as the side panel's, as large as the editor). */
+async function showGraph(ctx: CommandContext): Promise<vscode.WebviewPanel | undefined> {
+  if (!(await ctx.store.exists())) {
+    void initOffer(ctx);
     return undefined;
   }
   const loaded = await ctx.store.get();
-  if (!loaded.result.ok) {
+  if (!loaded.result.ok && !ctx.store.valid) {
     void showProblemsOffer('Weave: .weave/specs.json has problems; fix them to see the graph.');
     return undefined;
   }
-  const doc = await vscode.workspace.openTextDocument({
-    language: 'markdown',
-    content: graphMarkdown(loaded.result.specFile, loaded.result.graph, ctx.checks.last),
-  });
-  await vscode.window.showTextDocument(doc, { preview: true });
-  return doc;
+  return vscode.commands.executeCommand<vscode.WebviewPanel>(PANEL_SHOW_GRAPH);
 }
 
 async function initSpecs(ctx: CommandContext): Promise<void> {

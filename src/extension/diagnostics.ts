@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { SpecResult } from '../core/check/types';
 import type { CheckOutcome } from './checks';
+import type { ResultsStore } from './results';
 import { isViolation, verdictText, violationMessage } from './format';
 import { readSettings } from './settings';
 import type { SpecStore } from './specStore';
@@ -15,7 +16,14 @@ export class CheckDiagnostics implements vscode.Disposable {
   /** Unresolved-anchor warnings on specs.json, replaced by every check. */
   private anchorProblems: vscode.Diagnostic[] = [];
 
-  constructor(private readonly store: SpecStore) {}
+  private readonly subscription: vscode.Disposable;
+
+  constructor(
+    private readonly store: SpecStore,
+    results: ResultsStore,
+  ) {
+    this.subscription = results.onDidChange(({ outcome }) => this.update(outcome));
+  }
 
   /** Where a spec's violations are shown: its resolved anchors, else its entry in specs.json. */
   locationsOf(specId: string, outcome: CheckOutcome): vscode.Location[] {
@@ -100,6 +108,7 @@ export class CheckDiagnostics implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.subscription.dispose();
     this.collection.dispose();
   }
 }

@@ -54,16 +54,22 @@ async function exportCommand(deps: ExportCommandDeps, rawArgs: unknown): Promise
     if (result?.written) void vscode.window.showInformationMessage(summaryOf(result));
     return result;
   }
-  const picked = await vscode.window.showOpenDialog({
-    canSelectFolders: true,
-    canSelectFiles: false,
-    canSelectMany: false,
-    openLabel: 'Export task here',
+  // A save dialog, not an open dialog: the task usually goes to a folder that does not exist yet.
+  const picked = await vscode.window.showSaveDialog({
+    saveLabel: 'Export task here',
     title: 'Weave: folder for the benchmark task (new, empty, or a previous export)',
-    defaultUri: vscode.Uri.joinPath(folder.uri, '..'),
+    defaultUri: vscode.Uri.joinPath(folder.uri, '..', `${path.basename(folder.uri.fsPath)}-task`),
   });
-  const outUri = picked?.[0];
-  if (!outUri) return undefined;
+  if (!picked) return undefined;
+  const outUri = picked;
+  try {
+    await vscode.workspace.fs.createDirectory(outUri);
+  } catch (error) {
+    void vscode.window.showErrorMessage(
+      `Weave export: cannot use ${outUri.fsPath} as a folder: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    return undefined;
+  }
 
   let result = await runExport(deps, folder, outUri, false);
   if (result && !result.written) {
@@ -81,8 +87,10 @@ async function exportCommand(deps: ExportCommandDeps, rawArgs: unknown): Promise
   }
   if (result?.written) {
     const openTask = 'Open task.json';
-    const choice = await vscode.window.showInformationMessage(summaryOf(result), openTask);
+    const reveal = 'Reveal folder';
+    const choice = await vscode.window.showInformationMessage(summaryOf(result), openTask, reveal);
     if (choice === openTask) await vscode.window.showTextDocument(vscode.Uri.joinPath(outUri, 'task.json'));
+    if (choice === reveal) await vscode.commands.executeCommand('revealFileInOS', outUri);
   }
   return result;
 }
@@ -99,7 +107,7 @@ function parseArgs(raw: unknown): ExportCommandArgs | string {
 
 function summaryOf(result: ExportResult): string {
   return (
-    `Weave: task ${result.instanceId} written${result.verified ? ' (verified)' : ' — not verified'}. ` +
+    `Weave: task ${result.instanceId} written to ${result.outDir}${result.verified ? ' (verified)' : ' — not verified'}. ` +
     `FAIL_TO_PASS: ${result.failToPass.join(', ') || 'none'}; PASS_TO_PASS: ${result.passToPass.length} specs` +
     (result.excluded.length > 0 ? `; left out: ${result.excluded.map((e) => e.path).join(', ')}` : '')
   );

@@ -5,26 +5,31 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { AffectedSelector } from './affected';
 import { registerAgentCommands } from './agent/agentCommands';
+import { AgentResultView } from './agent/agentResultView';
 import { AnchorLocator } from './anchors';
 import { AuditController } from './audit/auditController';
 import { DraftController } from './draft/draftController';
-import { CheckService, type CheckOutcome } from './checks';
-import { registerCommands } from './commands';
+import { CheckService, type CheckOutcome, type CheckResult } from './checks';
+import { brokenOffer, registerCommands } from './commands';
 import { CheckDiagnostics } from './diagnostics';
+import { BlameDiagnostics, ExplainCodeActions, explainBroken } from './explainBroken';
 import { registerExportCommands } from './exportTask';
 import { registerLanguageModelTools } from './lmTools';
 import { registerMcpProvider } from './mcpProvider';
 import { connectPanel } from './panelBridge';
+import { ResultsStore } from './results';
 import { readSettings } from './settings';
 import { SPECS_RELATIVE_PATH, SpecStore } from './specStore';
 import { WeaveStatusBar } from './statusBar';
 import { SpecTests, type TestState } from './testing';
+import { WeaveDocuments } from './weaveDocuments';
 
 /** What activate() returns: for the side panel, other extensions and the in-host tests. */
 export interface WeaveApi {
   readonly folder: vscode.WorkspaceFolder;
   readonly store: SpecStore;
   readonly checks: CheckService;
+  readonly results: ResultsStore;
   readonly testController: vscode.TestController;
   /** The Test Explorer's Run profile (the workbench asks for trust before it runs tests; this is the profile). */
   readonly runProfile: vscode.TestRunProfile;
@@ -32,6 +37,8 @@ export interface WeaveApi {
   readonly coverageProfile: vscode.TestRunProfile;
   /** The latest affected-spec selection (reasons per selected spec, the specs left out). */
   lastAffected(): AffectedResult | undefined;
+  /** The agent result tab (Apply / Discard). */
+  readonly agentResults: AgentResultView;
   /** The latest completed check. */
   lastRun(): CheckOutcome | undefined;
   /** Weave's diagnostics on a file (check results and spec-file problems). */
@@ -69,6 +76,10 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
       'weave.agent.runAll',
       'weave.agent.matrix',
       'weave.agent.setApiKey',
+      'weave.explainBroken',
+      'weave.agent.applyResult',
+      'weave.agent.discardResult',
+      'weave.agent.showChanges',
     ]) {
       context.subscriptions.push(
         vscode.commands.registerCommand(id, () =>
@@ -83,20 +94,56 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
   const specProblems = vscode.languages.createDiagnosticCollection('weave-specs');
   const store = new SpecStore(folder, specProblems, log);
   const anchors = new AnchorLocator(folder, log);
-  const checks = new CheckService(store, anchors, log);
-  const diagnostics = new CheckDiagnostics(store);
+  const results = new ResultsStore();
+  const checks = new CheckService(store, anchors, results, log);
+  const diagnostics = new CheckDiagnostics(store, results);
   const affected = new AffectedSelector(store, anchors, log);
-  const tests = new SpecTests(store, checks, diagnostics, affected, log);
-  const statusBar = new WeaveStatusBar(store, checks);
+  const tests = new SpecTests(store, checks, results, diagnostics, affected, log);
+  const statusBar = new WeaveStatusBar(store, checks, results);
   const audit = new AuditController(store, log);
   const draft = new DraftController(context, store, log);
-  context.subscriptions.push(specProblems, store, anchors, checks, diagnostics, tests, statusBar, audit);
   context.subscriptions.push(
-    checks.onDidFinish((outcome) => diagnostics.update(outcome)),
-    ...registerCommands({ store, checks, affected, audit, draft, log }),
-    ...registerAgentCommands(context, { store, log }),
+    specProblems,
+    store,
+    anchors,
+    results,
+    checks,
+    diagnostics,
+    tests,
+    statusBar,
+    audit,
+  );
+  const blameDiagnostics = new BlameDiagnostics();
+  const documents = new WeaveDocuments();
+  const agentResults = new AgentResultView(
+    folder,
+    documents,
+    () => vscode.commands.executeCommand<CheckResult | undefined>('weave.check'),
+    log,
+  );
+  const explainDeps = { store, results, anchors, diagnostics, log };
+  context.subscriptions.push(
+    blameDiagnostics,
+    documents,
+    agentResults,
+    results.onDidChange(() => blameDiagnostics.collection.clear()),
+    vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new ExplainCodeActions(), {
+      providedCodeActionKinds: ExplainCodeActions.kinds,
+    }),
+    ...registerCommands({
+      store,
+      checks,
+      results,
+      affected,
+      audit,
+      draft,
+      log,
+      explain: (specId) => explainBroken(explainDeps, blameDiagnostics, specId),
+      agentResults,
+    }),
+    ...registerAgentCommands(context, { store, log, results: agentResults }),
     checkOnSave(store, checks, affected, log),
-    connectPanel(context, store, checks, anchors, log, audit),
+    connectPanel(context, store, checks, results, anchors, log, audit),
     vscode.workspace.onDidGrantWorkspaceTrust(() => log.info('folder trusted: checks can run')),
   );
   registerExportCommands(context, { folder: () => folder, log });
@@ -118,11 +165,13 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
     folder,
     store,
     checks,
+    results,
     testController: tests.controller,
     runProfile: tests.runProfile,
     coverageProfile: tests.coverageProfile,
     lastAffected: () => affected.last,
-    lastRun: () => checks.last,
+    agentResults,
+    lastRun: () => results.last,
     testResults: () => tests.lastReported,
     mcpServerDefinitions: () => mcp.provider.provideMcpServerDefinitions(),
     diagnosticsFor: (uri) => [
@@ -160,9 +209,12 @@ function checkOnSave(
     const uris = [...pending.values()];
     pending.clear();
     const specIds = await affected.specsAffectedBy(uris);
-    log.info(`check on save: ${uris.length} file(s) saved, affected: ${specIds.join(', ') || 'none'}`);
-    if (specIds.length > 0)
-      await checks.check({ only: specIds, label: 'affected specs (on save)', quiet: true });
+    log.info(
+      `check on save: ${uris.length} file${uris.length === 1 ? '' : 's'} saved, affected: ${specIds.join(', ') || 'none'}`,
+    );
+    if (specIds.length === 0) return;
+    const result = await checks.check({ only: specIds, label: 'affected specs (on save)', quiet: true });
+    if (result.ran && result.newlyBroken.length > 0) void brokenOffer({ log }, result.newlyBroken);
   };
   const subscription = vscode.workspace.onDidSaveTextDocument((doc) => {
     if (!readSettings(store.folder).checkOnSave || !vscode.workspace.isTrusted) return;

@@ -8,6 +8,7 @@ import type { AuditController } from './audit/auditController';
 import type { CheckService } from './checks';
 import { failureExcerpt } from './format';
 import { matchAnchors, registerSpecsPanel } from './panel';
+import type { ResultsStore } from './results';
 import { readSettings } from './settings';
 import { SPECS_RELATIVE_PATH, type SpecStore } from './specStore';
 
@@ -15,6 +16,7 @@ export function connectPanel(
   context: vscode.ExtensionContext,
   store: SpecStore,
   checks: CheckService,
+  results: ResultsStore,
   anchors: AnchorLocator,
   log: vscode.LogOutputChannel,
   audit?: AuditController,
@@ -30,7 +32,7 @@ export function connectPanel(
     searchSymbols: async (query) => matchAnchors((await anchors.index()).files.values(), query),
   });
   let exists = false;
-  const push = (): void => panel.update(panelState(store, checks, exists, audit));
+  const push = (): void => panel.update(panelState(store, checks, results, exists, audit));
   const refresh = async (): Promise<void> => {
     exists = await store.exists();
     if (exists) await store.get();
@@ -42,8 +44,8 @@ export function connectPanel(
   safely();
   const subscriptions = [
     store.onDidChange(() => safely()),
-    checks.onDidFinish(push),
-    checks.onDidChangeRunning(push),
+    results.onDidChange(push),
+    results.onDidChangeActivity(push),
     vscode.workspace.onDidGrantWorkspaceTrust(push),
     ...(audit ? [audit.onDidChange(push)] : []),
   ];
@@ -53,14 +55,16 @@ export function connectPanel(
 function panelState(
   store: SpecStore,
   checks: CheckService,
+  results: ResultsStore,
   exists: boolean,
   audit: AuditController | undefined,
 ): PanelState {
   const valid = store.valid;
   const current = store.current;
   const failureLines = readSettings(store.folder).failureLines;
-  const known = checks.knownResults();
-  const last = checks.last;
+  const known = results.knownResults();
+  const last = results.last;
+  const activity = results.activity;
   const problems = [
     ...(current ? (current.result.ok ? current.result.warnings : current.result.problems) : []),
     ...(last?.anchors.problems ?? []),
@@ -90,7 +94,9 @@ function panelState(
       : null,
     potentialInteractions: last?.anchors.potential ?? [],
     trusted: vscode.workspace.isTrusted,
-    running: checks.isRunning ? [...checks.runningIds] : [],
+    running: checks.isRunning ? [...activity.running] : [],
+    queued: checks.isRunning ? [...activity.queued] : [],
+    progress: checks.isRunning ? { done: activity.done, total: activity.total } : null,
     ...(audit?.last ? { audit: audit.scores() } : {}),
   };
 }

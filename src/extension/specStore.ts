@@ -52,6 +52,10 @@ export class SpecStore implements vscode.Disposable {
       vscode.workspace.onDidOpenTextDocument((doc) => {
         if (this.isSpecsDocument(doc)) this.scheduleReparse(0);
       }),
+      // Closing the file takes VS Code's own JSON syntax errors away: Weave's must come back (see publishProblems).
+      vscode.workspace.onDidCloseTextDocument((doc) => {
+        if (this.isSpecsDocument(doc)) this.scheduleReparse(0);
+      }),
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (this.isSpecsDocument(e.document)) this.scheduleReparse(REPARSE_DELAY_MS);
       }),
@@ -162,8 +166,15 @@ export class SpecStore implements vscode.Disposable {
   }
 
   private publishProblems(loaded: LoadedSpecs): void {
-    const problems =
-      loaded.text === '' ? [] : loaded.result.ok ? loaded.result.warnings : loaded.result.problems;
+    const all = loaded.text === '' ? [] : loaded.result.ok ? loaded.result.warnings : loaded.result.problems;
+    // While the file is open, VS Code's JSON language features already underline its syntax errors: showing
+    // Weave's too would list every one twice in Problems. Schema and reference problems are Weave's alone.
+    const openAsJson = vscode.workspace.textDocuments.some(
+      (d) => this.isSpecsDocument(d) && (d.languageId === 'jsonc' || d.languageId === 'json'),
+    );
+    const problems = openAsJson
+      ? all.filter((p) => !/^(syntax error\b|\d+ more syntax errors)/.test(p.message))
+      : all;
     const diagnostics = problems.map((p) => {
       const start = new vscode.Position(Math.max(0, p.line - 1), Math.max(0, p.column - 1));
       const lineText = loaded.text.slice(

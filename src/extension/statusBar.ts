@@ -2,6 +2,7 @@
 // that nothing runs, and why, in its tooltip.
 import * as vscode from 'vscode';
 import type { CheckOutcome, CheckService } from './checks';
+import type { ResultsStore } from './results';
 import { countResults, statusText, verdictSummary } from './format';
 import type { LoadedSpecs, SpecStore } from './specStore';
 import { UNTRUSTED_REASON } from './trust';
@@ -17,14 +18,15 @@ export class WeaveStatusBar implements vscode.Disposable {
   constructor(
     store: SpecStore,
     private readonly checks: CheckService,
+    private readonly results: ResultsStore,
   ) {
     this.item.name = 'Weave';
     this.item.command = OPEN_PANEL_COMMAND;
     this.disposables.push(
       this.item,
       store.onDidChange((loaded) => this.onSpecs(loaded)),
-      checks.onDidFinish(() => this.render()),
-      checks.onDidChangeRunning(() => this.render()),
+      results.onDidChange(() => this.render()),
+      results.onDidChangeActivity(() => this.render()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.render()),
     );
     this.render();
@@ -38,8 +40,8 @@ export class WeaveStatusBar implements vscode.Disposable {
   }
 
   render(): void {
-    const outcome: CheckOutcome | undefined = this.checks.last;
-    const known = this.checks.knownResults();
+    const outcome: CheckOutcome | undefined = this.results.last;
+    const known = this.results.knownResults();
     const counts = outcome ? countResults(known.results, known) : undefined;
     const tooltip = new vscode.MarkdownString(undefined, true);
     let text: string;
@@ -59,7 +61,8 @@ export class WeaveStatusBar implements vscode.Disposable {
       text = `$(shield) ${text} · restricted`;
       tooltip.appendMarkdown(`\n\n$(shield) ${UNTRUSTED_REASON}`);
     } else if (this.checks.isRunning) {
-      text = `$(sync~spin) ${text}`;
+      const { done, total } = this.results.activity;
+      text = `$(sync~spin) ${text}${total > 0 ? ` · checking ${done}/${total}` : ''}`;
     } else {
       text = `$(beaker) ${text}`;
     }

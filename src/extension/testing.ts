@@ -1,15 +1,17 @@
 // Specs in the Test Explorer: one item per spec, grouped by kind; a Run profile (one, a group, all), a
 // continuous profile that re-checks the specs affected by each save, and a Coverage profile that shows which
-// lines and functions each spec's test executed (per-spec coverage, see coverage.ts). Results come from the same CheckService
-// as the commands, so Test Explorer, diagnostics and the status bar always agree.
+// lines and functions each spec's test executed (per-spec coverage, see coverage.ts). Every check shows up here
+// as a TestRun, including those started from the palette, the panel or on save, so the gutter never disagrees
+// with the diagnostics, the status bar or the panel (which all read the same ResultsStore).
 import * as vscode from 'vscode';
 import type { SpecResult } from '../core/check/types';
 import type { Spec, SpecKind } from '../core/spec/schema';
 import type { AffectedSelector } from './affected';
 import { coverageOfSpecs, SpecFileCoverage } from './coverage';
-import type { CheckOutcome, CheckService } from './checks';
+import type { CheckOutcome, CheckResult, CheckService, CheckStarted } from './checks';
 import type { CheckDiagnostics } from './diagnostics';
 import { isViolation, testItemDescription, violationMessage } from './format';
+import type { ResultsStore } from './results';
 import { readSettings } from './settings';
 import type { LoadedSpecs, SpecStore } from './specStore';
 import { UNTRUSTED_REASON } from './trust';
@@ -38,6 +40,7 @@ export class SpecTests implements vscode.Disposable {
   constructor(
     private readonly store: SpecStore,
     private readonly checks: CheckService,
+    private readonly results: ResultsStore,
     private readonly diagnostics: CheckDiagnostics,
     private readonly affected: AffectedSelector,
     private readonly log: vscode.LogOutputChannel,
@@ -72,7 +75,11 @@ export class SpecTests implements vscode.Disposable {
       run,
       this.controller,
       store.onDidChange((loaded) => this.refresh(loaded)),
-      checks.onDidFinish((outcome) => this.placeItemsAtAnchors(outcome)),
+      results.onDidChange(({ outcome }) => this.placeItemsAtAnchors(outcome)),
+      checks.onDidStart((started) => {
+        if (started.fromTestExplorer) return;
+        this.mirror(started).catch((e: unknown) => this.log.error(`test run of a check: ${String(e)}`));
+      }),
     );
   }
 
@@ -86,7 +93,7 @@ export class SpecTests implements vscode.Disposable {
     for (const [kind, specs] of [...byKind].sort(([a], [b]) => a.localeCompare(b))) {
       const group = this.controller.createTestItem(KIND_PREFIX + kind, kind);
       for (const spec of specs) {
-        const anchored = this.checks.last?.anchors.bySpec.get(spec.id)?.[0];
+        const anchored = this.results.last?.anchors.bySpec.get(spec.id)?.[0];
         const item = this.controller.createTestItem(
           spec.id,
           spec.title,
@@ -156,36 +163,75 @@ export class SpecTests implements vscode.Disposable {
     withCoverage = false,
   ): Promise<void> {
     const run = this.recording(this.controller.createTestRun(request, undefined, true));
-    const items = specIds.map((id) => this.specItem(id)).filter((i): i is vscode.TestItem => i !== undefined);
+    const items = this.itemsOf(specIds);
     try {
       if (!vscode.workspace.isTrusted) {
         run.appendOutput(`${UNTRUSTED_REASON}\r\n`);
         for (const item of items) run.skipped(item);
         return;
       }
-      for (const item of items) run.enqueued(item);
       const abort = new AbortController();
       const onCancel = token.onCancellationRequested(() => abort.abort());
-      for (const item of items) run.started(item);
+      const following = this.follow(run, items);
       const result = await this.checks
-        .check({ only: specIds, signal: abort.signal })
-        .finally(() => onCancel.dispose());
-      if (!result.ran) {
-        run.appendOutput(`${result.message}\r\n`);
-        for (const item of items) {
-          if (result.reason === 'cancelled') run.skipped(item);
-          else run.errored(item, new vscode.TestMessage(result.message));
-        }
-        return;
-      }
-      this.report(run, result.outcome);
-      if (withCoverage) {
+        .check({ only: specIds, signal: abort.signal, fromTestExplorer: true })
+        .finally(() => {
+          onCancel.dispose();
+          following.dispose();
+        });
+      this.settle(run, items, result);
+      if (withCoverage && result.ran) {
         const ran = result.outcome.run.results.map((r) => r.id);
         for (const file of await coverageOfSpecs(this.store.folder.uri, ran, (id) => this.specItem(id)))
           run.addCoverage(file);
       }
     } finally {
       run.end();
+    }
+  }
+
+  /** A check started elsewhere (palette, panel, on save): the same verdicts as a TestRun of its own. */
+  private async mirror(started: CheckStarted): Promise<void> {
+    if (this.controller.items.size === 0) this.refresh(await this.store.get());
+    const items = this.itemsOf(started.specIds);
+    const request = new vscode.TestRunRequest(items, undefined, this.runProfile);
+    const run = this.recording(this.controller.createTestRun(request, 'Weave check', true));
+    const following = this.follow(run, items);
+    try {
+      this.settle(run, items, await started.done);
+    } finally {
+      following.dispose();
+      run.end();
+    }
+  }
+
+  private itemsOf(specIds: readonly string[]): vscode.TestItem[] {
+    return specIds.map((id) => this.specItem(id)).filter((i): i is vscode.TestItem => i !== undefined);
+  }
+
+  /** Items wait as enqueued and turn to started when their test does (the check's live activity). */
+  private follow(run: vscode.TestRun, items: vscode.TestItem[]): vscode.Disposable {
+    for (const item of items) run.enqueued(item);
+    const started = new Set<string>();
+    return this.results.onDidChangeActivity((activity) => {
+      for (const id of activity.running) {
+        const item = items.find((i) => i.id === id);
+        if (!item || started.has(id)) continue;
+        started.add(id);
+        run.started(item);
+      }
+    });
+  }
+
+  private settle(run: vscode.TestRun, items: vscode.TestItem[], result: CheckResult): void {
+    if (result.ran) {
+      this.report(run, result.outcome);
+      return;
+    }
+    run.appendOutput(`${result.message}\r\n`);
+    for (const item of items) {
+      if (result.reason === 'cancelled') run.skipped(item);
+      else run.errored(item, new vscode.TestMessage(result.message));
     }
   }
 

@@ -83,6 +83,9 @@ export interface BlamedHunk {
   /** Workspace-relative file. */
   file: string;
   location: string;
+  /** 1-based first line of the hunk in the working tree, and its line count there (0: lines were deleted). */
+  line: number;
+  lineCount: number;
   kind: DiffHunk['kind'];
   /** `-`/`+` lines of the hunk. */
   diff: string;
@@ -402,6 +405,8 @@ function describeBlamed(hunk: DiffHunk, file: string, context: AttributionContex
   return {
     file,
     location: describeHunk({ ...hunk, file }),
+    line: Math.max(1, hunk.newStart),
+    lineCount: hunk.wholeFile ? 0 : hunk.newCount,
     kind: hunk.kind,
     diff: hunk.body.join('\n'),
     symbols: names,

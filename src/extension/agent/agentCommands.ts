@@ -1,7 +1,8 @@
 // The agent in VS Code: "Weave: run agent on all constraints", "Weave: show interaction matrix" and
 // "Weave: set API key". The core does the work (src/core/agent); this file adds the key from SecretStorage,
-// a cancellable progress notification, the review as a multi-file diff with Apply / Discard, and the matrix
-// as a heatmap in an editor tab (matrixView.ts). Untrusted folders run nothing (an agent runs the folder's spec tests).
+// a cancellable progress notification, the result in a tab that stays until Apply / Discard (agentResultView.ts)
+// with the multi-file diff, and the matrix as a heatmap in an editor tab (matrixView.ts). Untrusted folders run
+// nothing (an agent runs the folder's spec tests).
 import * as vscode from 'vscode';
 import { createModelClient, ModelError, type ModelClient } from '../../core/agent/modelClient';
 import { runMatrix, type MatrixResult } from '../../core/agent/matrix';
@@ -11,19 +12,22 @@ import type { SpecFile } from '../../core/spec/schema';
 import type { SpecStore } from '../specStore';
 import { explainUntrusted } from '../trust';
 import { API_KEY_SECRET, readAgentSettings, type AgentSettings } from './agentSettings';
+import type { AgentResultView } from './agentResultView';
 import { createLmModelClient } from './lmModelClient';
 import { showMatrixView } from './matrixView';
-import { reviewAndApply, type ReviewDecision } from './reviewChanges';
+import type { ReviewDecision } from './reviewChanges';
+import { explainEnding, ToolFailureTally } from './runWording';
 
 export interface AgentCommandDeps {
   store: SpecStore;
   log: vscode.LogOutputChannel;
+  results: AgentResultView;
 }
 
 /**
  * Optional argument of `weave.agent.runAll`, for tests and scripts only (the palette passes nothing):
- * `executeCommand('weave.agent.runAll', { autoApply: 'apply' })` applies the patch without asking,
- * `'discard'` drops it; either way the diff is still shown.
+ * `executeCommand('weave.agent.runAll', { autoApply: 'apply' })` applies the patch without waiting for the
+ * result tab's Apply, `'discard'` drops it; either way the result tab and the diff are still shown.
  */
 export interface RunAllArgs {
   autoApply?: 'apply' | 'discard';
@@ -31,7 +35,8 @@ export interface RunAllArgs {
 
 export interface AgentRunOutcome {
   result: AgentRunResult;
-  decision: ReviewDecision | 'nothing-to-apply';
+  /** 'pending': the result tab waits for Apply / Discard (weave.agent.applyResult / discardResult). */
+  decision: ReviewDecision | 'nothing-to-apply' | 'pending';
 }
 
 /** Registers the agent's commands; the caller adds the returned disposables to context.subscriptions. */
@@ -73,7 +78,7 @@ export interface Prepared {
 /** Trust, a valid spec file and a model client from the agent settings (the draft agent uses the same). */
 export async function prepareAgentModel(
   context: vscode.ExtensionContext,
-  deps: AgentCommandDeps,
+  deps: Pick<AgentCommandDeps, 'store' | 'log'>,
 ): Promise<Prepared | undefined> {
   if (!vscode.workspace.isTrusted) {
     void explainUntrusted();
@@ -115,6 +120,7 @@ function requireModel(settings: AgentSettings): string {
 function withAgentProgress<T>(
   title: string,
   log: vscode.LogOutputChannel,
+  tally: ToolFailureTally,
   work: (signal: AbortSignal, onProgress: (e: AgentProgress) => void) => Promise<T>,
 ): Thenable<T> {
   return vscode.window.withProgress(
@@ -123,6 +129,7 @@ function withAgentProgress<T>(
       const abort = new AbortController();
       token.onCancellationRequested(() => abort.abort());
       const onProgress = (e: AgentProgress): void => {
+        tally.note(e);
         const text =
           e.type === 'phase'
             ? e.message
@@ -145,76 +152,37 @@ async function runAll(
   const prepared = await prepareAgentModel(context, deps);
   if (!prepared) return undefined;
   const { settings } = prepared;
-  const result = await withAgentProgress('Weave agent: all constraints', deps.log, (signal, onProgress) =>
-    runAgent({
-      workspaceDir: deps.store.folder.uri.fsPath,
-      specFile: prepared.specFile,
-      target: { kind: 'all' },
-      client: prepared.client,
-      budgets: {
-        maxSteps: settings.maxSteps,
-        maxTokens: settings.maxTokens,
-        timeoutSeconds: settings.timeoutSeconds,
-      },
-      modelReview: settings.modelReview,
-      secrets: [prepared.apiKey],
-      containment: readContainmentSettings(),
-      signal,
-      onProgress,
-    }),
+  const tally = new ToolFailureTally();
+  const result = await withAgentProgress(
+    'Weave agent: all constraints',
+    deps.log,
+    tally,
+    (signal, onProgress) =>
+      runAgent({
+        workspaceDir: deps.store.folder.uri.fsPath,
+        specFile: prepared.specFile,
+        target: { kind: 'all' },
+        client: prepared.client,
+        budgets: {
+          maxSteps: settings.maxSteps,
+          maxTokens: settings.maxTokens,
+          timeoutSeconds: settings.timeoutSeconds,
+        },
+        modelReview: settings.modelReview,
+        secrets: [prepared.apiKey],
+        containment: readContainmentSettings(),
+        signal,
+        onProgress,
+      }),
   );
-  await showRunReport(result);
-  if (result.error) void vscode.window.showWarningMessage(`Weave agent: ${result.error}`);
-  if (result.patch.trim() === '') {
-    void vscode.window.showInformationMessage(
-      `Weave agent stopped (${result.stopReason}) without changing anything.`,
-    );
-    return { result, decision: 'nothing-to-apply' };
-  }
+  const ending = explainEnding(result, tally.of('all'));
+  deps.log.info(`agent run ${result.runId}: ${ending}`);
+  await deps.results.show(result, ending);
+  if (result.patch.trim() === '') return { result, decision: 'nothing-to-apply' };
   const autoApply = args?.autoApply === 'apply' || args?.autoApply === 'discard' ? args.autoApply : undefined;
-  const decision = await reviewAndApply(deps.store.folder, result, autoApply);
-  deps.log.info(`agent run ${result.runId}: patch ${decision}`);
-  return { result, decision };
-}
-
-/** The verdict table (before → after) with the review's findings next to it, as a Markdown preview. */
-async function showRunReport(result: AgentRunResult): Promise<void> {
-  const review = new Map((result.modelReview?.ok ? result.modelReview.specs : []).map((s) => [s.id, s]));
-  const rows = result.verdicts.map((v) => {
-    const r = review.get(v.id);
-    return `| ${v.id} | ${v.before} | ${v.after} | ${r ? `${r.verdict}: ${r.evidence.replace(/\|/g, '\\|')}` : ''} |`;
-  });
-  const findings = result.findings.map(
-    (f) => `- **${f.check}**${f.file ? ` \`${f.file}${f.line ? `:${f.line}` : ''}\`` : ''}: ${f.message}`,
-  );
-  const markdown = [
-    `# Weave agent run ${result.runId}`,
-    '',
-    `Stopped: **${result.stopReason}**${result.error ? ` (${result.error})` : ''} after ${result.steps} steps, ${result.usage.totalTokens} tokens.`,
-    '',
-    result.sandboxed
-      ? 'Sandbox: every spec run was contained (own checkout, no network, private PID namespace).'
-      : `**Sandbox: none** — ${result.unsandboxedReason ?? 'unsandboxed'}; the agent's code ran with your permissions.`,
-    ...(result.tamperedSpecs.length > 0
-      ? [
-          '',
-          `**Tampered**: spec runs changed protected files (${result.tamperedSpecs.join(', ')}); this result cannot be applied.`,
-        ]
-      : []),
-    '',
-    '| spec | before | after | model review |',
-    '| --- | --- | --- | --- |',
-    ...rows,
-    '',
-    '## Review findings',
-    ...(findings.length ? findings : ['None.']),
-    '',
-    `Trajectory: \`${result.trajectoryFile}\``,
-  ].join('\n');
-  const doc = await vscode.workspace.openTextDocument({ content: markdown, language: 'markdown' });
-  await vscode.commands
-    .executeCommand('markdown.showPreview', doc.uri)
-    .then(undefined, () => vscode.window.showTextDocument(doc));
+  if (autoApply === undefined) return { result, decision: 'pending' };
+  const decision = autoApply === 'apply' ? await deps.results.apply() : await deps.results.discard();
+  return { result, decision: decision ?? 'failed' };
 }
 
 async function showMatrix(
@@ -224,24 +192,29 @@ async function showMatrix(
   const prepared = await prepareAgentModel(context, deps);
   if (!prepared) return undefined;
   const { settings } = prepared;
-  const matrix = await withAgentProgress('Weave agent: interaction matrix', deps.log, (signal, onProgress) =>
-    runMatrix({
-      workspaceDir: deps.store.folder.uri.fsPath,
-      specFile: prepared.specFile,
-      client: prepared.client,
-      concurrency: settings.matrixConcurrency,
-      budgets: {
-        maxSteps: settings.maxSteps,
-        maxTokens: settings.maxTokens,
-        timeoutSeconds: settings.timeoutSeconds,
-      },
-      secrets: [prepared.apiKey],
-      containment: readContainmentSettings(),
-      signal,
-      onProgress,
-    }),
+  const tally = new ToolFailureTally();
+  const matrix = await withAgentProgress(
+    'Weave agent: interaction matrix',
+    deps.log,
+    tally,
+    (signal, onProgress) =>
+      runMatrix({
+        workspaceDir: deps.store.folder.uri.fsPath,
+        specFile: prepared.specFile,
+        client: prepared.client,
+        concurrency: settings.matrixConcurrency,
+        budgets: {
+          maxSteps: settings.maxSteps,
+          maxTokens: settings.maxTokens,
+          timeoutSeconds: settings.timeoutSeconds,
+        },
+        secrets: [prepared.apiKey],
+        containment: readContainmentSettings(),
+        signal,
+        onProgress,
+      }),
   );
   // The heatmap replaces the text table here; the CLI (`weave agent --matrix`) still prints the table and JSON.
-  showMatrixView(matrix);
+  showMatrixView(matrix, (target) => tally.of(target));
   return matrix;
 }

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { Cell, MatrixResult } from '../../core/agent/matrix';
 import { CELL_SYMBOL } from '../../core/agent/matrixTable';
+import { explainEnding, type ToolFailure } from './runWording';
 
 // Cell colours come from the theme, toned down so the symbols stay readable on every theme.
 const STYLE = `
@@ -22,6 +23,7 @@ table.matrix { border-collapse: collapse; margin: 12px 0; }
 .solved { outline: 2px solid var(--vscode-focusBorder, #007fd4); outline-offset: -3px; }
 .broke { font-weight: 700; box-shadow: inset 0 0 0 2px var(--vscode-errorForeground, #f14c4c); }
 .legend, .meta { color: var(--vscode-descriptionForeground); }
+.inconclusive { border-left: 3px solid var(--vscode-editorWarning-foreground, #cca700); padding-left: 8px; }
 ul.flags li { margin: 2px 0; }
 code { font-family: var(--vscode-editor-font-family); }
 `;
@@ -41,7 +43,11 @@ export function matrixCsp(): string {
   return `default-src 'none'; style-src 'sha256-${hash}';`;
 }
 
-export function renderMatrixHtml(matrix: MatrixResult): string {
+/** `failuresOf(target)`: the failed tool calls of that run (from its progress), to say why it did not finish. */
+export function renderMatrixHtml(
+  matrix: MatrixResult,
+  failuresOf: (target: string) => readonly ToolFailure[] = () => [],
+): string {
   const ids = matrix.specIds;
   const broke = new Set(matrix.brokeBy.map((b) => JSON.stringify([b.solved, b.broke])));
   const cellHtml = (cell: Cell, solved: string | undefined, column: string): string => {
@@ -71,12 +77,18 @@ export function renderMatrixHtml(matrix: MatrixResult): string {
       (id) => `<li><code>${escapeHtml(id)}</code>: satisfiable alone, not together</li>`,
     ),
   ];
-  const failedRuns = matrix.runs
-    .filter((r) => r.stopReason !== 'finished')
-    .map(
-      (r) =>
-        `<li>run <code>${escapeHtml(r.target)}</code>: ${escapeHtml(r.stopReason)}${r.error ? ` (${escapeHtml(r.error)})` : ''}</li>`,
-    );
+  const unfinished = matrix.runs.filter((r) => r.stopReason !== 'finished');
+  const failedRuns = unfinished.map(
+    (r) =>
+      `<li>run <code>${escapeHtml(r.target)}</code>: ${escapeHtml(explainEnding(r, failuresOf(r.target)))}</li>`,
+  );
+  // A run that did not finish proves nothing either way: "no spec broke another" would be a false all-clear.
+  const noFlags =
+    unfinished.length === 0
+      ? '<p>None: no spec broke another when solved alone, and every spec satisfiable alone also holds together.</p>'
+      : unfinished.length === matrix.runs.length
+        ? `<p class="inconclusive"><strong>Inconclusive:</strong> none of the ${matrix.runs.length} agent runs finished, so the matrix cannot tell whether any spec conflicts with another. See why below.</p>`
+        : `<p class="inconclusive"><strong>Partly inconclusive:</strong> no conflict among the runs that finished; ${unfinished.length} of ${matrix.runs.length} runs did not finish (${unfinished.map((r) => `<code>${escapeHtml(r.target)}</code>`).join(', ')}), so their rows say nothing.</p>`;
   const findings = matrix.runs.flatMap((r) =>
     r.findings.map(
       (f) =>
@@ -104,9 +116,7 @@ export function renderMatrixHtml(matrix: MatrixResult): string {
     '<p class="legend">✓ pass · ✗ fail · E error · B blocked · - skipped · ~ flaky · · not run; ' +
       'outlined: the solved spec; ! broken by solving that row’s spec.</p>',
     '<h2>Flagged interactions</h2>',
-    flags.length > 0
-      ? `<ul class="flags">${flags.join('')}</ul>`
-      : '<p>None: no spec broke another when solved alone, and every spec satisfiable alone also holds together.</p>',
+    flags.length > 0 ? `<ul class="flags">${flags.join('')}</ul>` : noFlags,
     ...(failedRuns.length > 0
       ? ['<h2>Runs that did not finish</h2>', `<ul>${failedRuns.join('')}</ul>`]
       : []),

@@ -3,16 +3,20 @@
 import * as vscode from 'vscode';
 import type { MatrixResult } from '../../core/agent/matrix';
 import { renderMatrixHtml } from './matrixHtml';
+import type { ToolFailure } from './runWording';
 
 export const MATRIX_VIEW_TYPE = 'weave.agent.matrix';
 
-export function showMatrixView(matrix: MatrixResult): vscode.WebviewPanel {
+export function showMatrixView(
+  matrix: MatrixResult,
+  failuresOf: (target: string) => readonly ToolFailure[],
+): vscode.WebviewPanel {
   const panel = vscode.window.createWebviewPanel(
     MATRIX_VIEW_TYPE,
     'Weave: interaction matrix',
     vscode.ViewColumn.Active,
     { enableScripts: false, enableCommandUris: false, localResourceRoots: [] },
   );
-  panel.webview.html = renderMatrixHtml(matrix);
+  panel.webview.html = renderMatrixHtml(matrix, failuresOf);
   return panel;
 }

@@ -1,79 +1,112 @@
-// Review of an agent's patch in the editor: a multi-file diff (vscode.changes) between the user's files and
-// temp copies with the patch applied, then Apply / Discard. The user's files change only on Apply.
+// Review of an agent's patch in the editor: each changed file's proposed version is a read-only `weave:`
+// document with the file's own path (so the multi-file diff shows `src/math.js`, not a temp path marked as
+// renamed), diffed against the user's file. The user's files change only on Apply.
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentRunResult } from '../../core/agent/runAgent';
-import { applyAgentResult } from '../../core/agent/applyPolicy';
+import { applyRefusal } from '../../core/agent/applyPolicy';
+import { parseUnifiedDiff, type FileDiff } from '../../core/agent/unifiedDiff';
 import { applyPatchToWorkspace, PatchApplyError } from '../../core/agent/workspacePatch';
-import { parseUnifiedDiff } from '../../core/agent/unifiedDiff';
+import { WeaveDocuments } from '../weaveDocuments';
 
 export type ReviewDecision = 'applied' | 'discarded' | 'failed';
 
-/**
- * `autoDecision` answers the Apply / Discard question without showing it: a notification cannot be clicked
- * by the in-host tests or by scripts driving `weave.agent.runAll`. People never pass it.
- */
-export async function reviewAndApply(
+export interface ProposedFile {
+  /** Workspace-relative path (the new one for a rename). */
+  path: string;
+  status: FileDiff['status'];
+  /** [label, left, right] as `vscode.changes` takes them. */
+  resource: [vscode.Uri, vscode.Uri, vscode.Uri];
+}
+
+export interface Proposal {
+  runId: string;
+  patch: string;
+  files: ProposedFile[];
+  /** The query that marks this run's `weave:` documents. */
+  query: string;
+  /** Why this result may never be applied (tampering, review violations), when so. */
+  refusal?: string;
+}
+
+/** Computes every changed file's proposed content (patch applied to copies in a scratch folder, then removed). */
+export async function prepareProposal(
   folder: vscode.WorkspaceFolder,
   result: AgentRunResult,
-  autoDecision?: 'apply' | 'discard',
-): Promise<ReviewDecision> {
+  documents: WeaveDocuments,
+): Promise<Proposal> {
+  const query = `agent=${encodeURIComponent(result.runId)}`;
+  const diffs = parseUnifiedDiff(result.patch);
   const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-agent-review-'));
   try {
-    const before = path.join(scratch, 'before');
-    const after = path.join(scratch, 'after');
-    const files = parseUnifiedDiff(result.patch);
-    // Copy only the files the patch touches, then apply the patch to the copies (a plain folder: patch(1) semantics).
-    for (const f of files) {
-      for (const rel of [f.oldPath, f.newPath]) {
-        if (!rel) continue;
-        const source = path.join(folder.uri.fsPath, rel);
-        for (const root of [before, after]) {
-          await fs.mkdir(path.dirname(path.join(root, rel)), { recursive: true });
-          await fs.copyFile(source, path.join(root, rel)).catch(() => undefined);
-        }
+    // Copy only the files the patch touches, then apply the patch to the copies (patch(1) semantics).
+    for (const f of diffs) {
+      if (!f.oldPath) continue;
+      await fs.mkdir(path.dirname(path.join(scratch, f.oldPath)), { recursive: true });
+      await fs
+        .copyFile(path.join(folder.uri.fsPath, f.oldPath), path.join(scratch, f.oldPath))
+        .catch(() => undefined);
+    }
+    await applyPatchToWorkspace(scratch, result.patch);
+    const files: ProposedFile[] = [];
+    for (const f of diffs) {
+      const oldUri = f.oldPath ? vscode.Uri.joinPath(folder.uri, f.oldPath) : undefined;
+      const newUri = vscode.Uri.joinPath(folder.uri, f.newPath ?? f.path);
+      const after = f.newPath ? await fs.readFile(path.join(scratch, f.newPath), 'utf8').catch(() => '') : '';
+      const right = WeaveDocuments.shadowOf(newUri, query);
+      documents.set(right, after);
+      let left = oldUri;
+      if (!left || f.status === 'added') {
+        left = WeaveDocuments.shadowOf(newUri, `${query}&side=empty`);
+        documents.set(left, '');
       }
+      files.push({ path: f.path, status: f.status, resource: [newUri, left, right] });
     }
-    await applyPatchToWorkspace(after, result.patch);
-    const empty = path.join(scratch, 'empty');
-    await fs.writeFile(empty, '');
-    const resources = files.map((f) => {
-      const label = vscode.Uri.joinPath(folder.uri, f.path);
-      const left = f.oldPath ? vscode.Uri.file(path.join(before, f.oldPath)) : vscode.Uri.file(empty);
-      const right = f.newPath ? vscode.Uri.file(path.join(after, f.newPath)) : vscode.Uri.file(empty);
-      return [label, left, right] as [vscode.Uri, vscode.Uri, vscode.Uri];
-    });
-    await vscode.commands.executeCommand(
-      'vscode.changes',
-      `Weave agent: ${result.changedFiles.length} file(s)`,
-      resources,
-    );
-
-    const apply = 'Apply';
-    const discard = 'Discard';
-    const picked =
-      autoDecision === undefined
-        ? await vscode.window.showInformationMessage(
-            `Apply the agent's change to ${result.changedFiles.join(', ')}?`,
-            { modal: false },
-            apply,
-            discard,
-          )
-        : autoDecision === 'apply'
-          ? apply
-          : discard;
-    if (picked !== apply) return 'discarded';
-    try {
-      await applyAgentResult(folder.uri.fsPath, result);
-      return 'applied';
-    } catch (error) {
-      const message = error instanceof PatchApplyError ? error.message : String(error);
-      void vscode.window.showErrorMessage(`Weave: ${message}`);
-      return 'failed';
-    }
+    const refusal = applyRefusal(result);
+    return { runId: result.runId, patch: result.patch, files, query, ...(refusal ? { refusal } : {}) };
   } finally {
     await fs.rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** The multi-file diff of the whole proposal, or of one file's change. */
+export async function showProposal(proposal: Proposal, onlyPath?: string): Promise<void> {
+  const files = onlyPath ? proposal.files.filter((f) => f.path === onlyPath) : proposal.files;
+  const [single] = files;
+  if (onlyPath && single) {
+    await vscode.commands.executeCommand(
+      'vscode.diff',
+      single.resource[1],
+      single.resource[2],
+      `${single.path} (agent's proposal)`,
+      { preview: true },
+    );
+    return;
+  }
+  await vscode.commands.executeCommand(
+    'vscode.changes',
+    `Weave agent: ${files.length} file${files.length === 1 ? '' : 's'}`,
+    files.map((f) => f.resource),
+  );
+}
+
+export async function applyProposal(
+  folder: vscode.WorkspaceFolder,
+  proposal: Proposal,
+): Promise<ReviewDecision> {
+  // Tampered runs and review violations are never applied (core/agent/applyPolicy.ts): no override.
+  if (proposal.refusal !== undefined) {
+    void vscode.window.showErrorMessage(`Weave: ${proposal.refusal}`);
+    return 'failed';
+  }
+  try {
+    await applyPatchToWorkspace(folder.uri.fsPath, proposal.patch);
+    return 'applied';
+  } catch (error) {
+    const message = error instanceof PatchApplyError ? error.message : String(error);
+    void vscode.window.showErrorMessage(`Weave: ${message}`);
+    return 'failed';
   }
 }

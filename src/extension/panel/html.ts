@@ -3,7 +3,11 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 
-export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
+export function panelHtml(
+  webview: vscode.Webview,
+  extensionUri: vscode.Uri,
+  page: { script: string; title: string } = { script: 'webview.js', title: 'Weave specs' },
+): string {
   const nonce = randomBytes(16).toString('hex');
   const uri = (...path: string[]) =>
     webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...path)).toString();
@@ -22,11 +26,11 @@ export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri): st
   <meta name="viewport" content="width=device-width, initial-scale=1.0">
   <link rel="stylesheet" href="${uri('dist', 'codicons', 'codicon.css')}" id="vscode-codicon-stylesheet">
   <link rel="stylesheet" href="${uri('media', 'panel.css')}">
-  <title>Weave specs</title>
+  <title>${page.title}</title>
 </head>
 <body>
-  <main id="app" aria-label="Weave specs"><p class="muted">Loading specs…</p></main>
-  <script nonce="${nonce}" src="${uri('dist', 'webview.js')}"></script>
+  <main id="app" aria-label="${page.title}"><p class="muted">Loading specs…</p></main>
+  <script nonce="${nonce}" src="${uri('dist', page.script)}"></script>
 </body>
 </html>`;
 }

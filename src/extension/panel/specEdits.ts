@@ -35,7 +35,31 @@ export function addSpecEdit(text: string, spec: Spec): SpecTextEdit {
   const doc = new SpecDocument(text);
   if (doc.has(spec.id)) throw new SpecEditError(`a spec with the id "${spec.id}" already exists`);
   doc.apply(addSpec(doc.text, canonicalSpec(spec)));
-  return doc.edit();
+  return inFileStyle(text, doc.edit());
+}
+
+/** Longest line an array may be joined onto (the demo's and most hand-written files' width). */
+const INLINE_ARRAY_MAX_LINE = 110;
+
+/**
+ * The JSON formatter puts each array element on a line of its own; files written by hand usually keep short
+ * lists of strings on one line (`"files": ["test/a.test.js"]`). When the file already does, the inserted text
+ * does too, so an added spec looks like its neighbours.
+ */
+export function inFileStyle(original: string, edit: SpecTextEdit): SpecTextEdit {
+  if (!/^[^\n]*"\s*:\s*\[\s*"[^"\n]*"(\s*,\s*"[^"\n]*")*\s*\]/m.test(original)) return edit;
+  const content = edit.content.replace(
+    /^([^\n]*)\[\s*\n((?:\s*"(?:[^"\\\n]|\\.)*"\s*,?\s*\n)+)\s*\]/gm,
+    (whole, head: string, items: string) => {
+      const joined = `${head}[${items
+        .split('\n')
+        .map((l) => l.trim().replace(/,$/, ''))
+        .filter(Boolean)
+        .join(', ')}]`;
+      return joined.length <= INLINE_ARRAY_MAX_LINE ? joined : whole;
+    },
+  );
+  return { ...edit, content };
 }
 
 /** Rewrites the changed fields of the spec that had `originalId`; a rename also renames references to it. */
@@ -53,7 +77,7 @@ export function updateSpecEdit(text: string, originalId: string, spec: Spec): Sp
   if (spec.id !== originalId) {
     doc.rewriteReferences(originalId, (refs) => refs.map((r) => (r === originalId ? spec.id : r)));
   }
-  return doc.edit();
+  return inFileStyle(text, doc.edit());
 }
 
 /** Removes the spec and every reference other specs hold to it. */

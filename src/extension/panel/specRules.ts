@@ -25,9 +25,14 @@ export function validateSpecDraft(
   originalId?: string,
 ): SpecDraftResult {
   const parsed = specSchema.safeParse(draft);
+  const draftId =
+    typeof draft === 'object' && draft !== null ? (draft as Record<string, unknown>)['id'] : undefined;
   const issues: SpecFieldIssue[] = parsed.success
     ? []
-    : parsed.error.issues.map((i) => ({ field: fieldOf(i.path), message: i.message }));
+    : parsed.error.issues.map((i) => {
+        const field = fieldOf(i.path);
+        return { field, message: field === 'id' ? idMessage(draftId, i.message) : i.message };
+      });
   const spec = parsed.success ? parsed.data : undefined;
   const rest = others.filter((s) => s.id !== originalId);
   const known = new Set(rest.map((s) => s.id));
@@ -49,6 +54,18 @@ export function validateSpecDraft(
     if (cycle) issues.push({ field: 'dependsOn', message: `dependency cycle: ${cycle.join(' → ')}` });
   }
   return spec && issues.length === 0 ? { ok: true, spec } : { ok: false, issues };
+}
+
+/** The schema's id rule spelled for a person typing into the form, not as the raw pattern. */
+function idMessage(id: unknown, schemaMessage: string): string {
+  if (typeof id !== 'string' || id.trim() === '')
+    return 'Give the spec an id (it is derived from the title until you type one).';
+  if (/[^a-z0-9-]/.test(id)) {
+    const bad = [...new Set(id.replace(/[a-z0-9-]/g, ''))].map((c) => (c === ' ' ? 'spaces' : `“${c}”`));
+    return `Use only lower-case letters, digits and dashes in the id (not ${bad.join(', ')}).`;
+  }
+  if (!/^[a-z0-9]/.test(id)) return 'Start the id with a lower-case letter or a digit.';
+  return schemaMessage;
 }
 
 function fieldOf(path: readonly PropertyKey[]): string {

@@ -40,6 +40,7 @@ export class SpecsViewProvider implements vscode.WebviewViewProvider {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly deps: SpecsPanelDeps,
+    private readonly showGraph: () => unknown,
   ) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
@@ -112,6 +113,12 @@ export class SpecsViewProvider implements vscode.WebviewViewProvider {
       case 'searchSymbols':
         void this.searchSymbols(message);
         return;
+      case 'openGraph':
+        this.showGraph();
+        return;
+      case 'initSpecs':
+        void this.report(Promise.resolve(vscode.commands.executeCommand('weave.init')), 'init specs');
+        return;
       case 'openSpec':
         void this.report(this.openSpec(message.id), `open spec ${message.id}`);
         return;
@@ -172,7 +179,7 @@ export class SpecsViewProvider implements vscode.WebviewViewProvider {
     return uri;
   }
 
-  private async openSpec(id: string): Promise<void> {
+  async openSpec(id: string): Promise<void> {
     const document = await vscode.workspace.openTextDocument(this.specFileUri());
     const found = locateSpec(document.getText(), id);
     const editor = await vscode.window.showTextDocument(document, { preview: false });

@@ -1,26 +1,23 @@
-// The other commands of the table: the spec graph document and "init specs" on a folder that has specs.
+// The other commands of the table: the spec graph view and "init specs" on a folder that has specs.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CheckResult } from '../../../src/extension/checks';
 import { readText, until, weaveApi, workspaceUri } from '../helpers';
 
 suite('graph and init commands', () => {
-  test('"show spec graph" opens a Mermaid graph of the specs with their edges and verdicts', async () => {
-    const doc = await vscode.commands.executeCommand<vscode.TextDocument | undefined>('weave.showGraph');
-    assert.ok(doc, 'no graph document was opened');
-    assert.equal(doc.languageId, 'markdown');
-    const editor = await until('the graph document in an editor', () =>
-      vscode.window.visibleTextEditors.find((e) => e.document === doc),
-    );
-    const text = editor.document.getText();
-    assert.match(text, /```mermaid\ngraph LR/);
-    assert.match(text, /s_counter_increments -->\|depends on\| s_add_works/);
-    assert.match(
-      text,
-      /s_clamp_bounds -.-\|interacts\| s_add_works|s_add_works -.-\|interacts\| s_clamp_bounds/,
-    );
-    assert.match(text, /class s_clamp_bounds fail/);
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  test('"show spec graph" opens the graph as a named webview tab, not an unsaved document', async () => {
+    const untitledBefore = vscode.workspace.textDocuments.filter((d) => d.isUntitled).length;
+    const panel = await vscode.commands.executeCommand<vscode.WebviewPanel | undefined>('weave.showGraph');
+    assert.ok(panel, 'no graph view');
+    assert.equal(panel.viewType, 'weave.graph');
+    assert.equal(panel.title, 'Weave: spec graph');
+    assert.ok(panel.webview.options.enableScripts);
+    assert.match(panel.webview.html, /default-src 'none'/);
+    assert.match(panel.webview.html, /<script nonce="[0-9a-f]{32}" src="[^"]*graphView\.js"/);
+    assert.equal(vscode.workspace.textDocuments.filter((d) => d.isUntitled).length, untitledBefore);
+    // A second call reveals the same tab instead of opening another.
+    assert.equal(await vscode.commands.executeCommand('weave.showGraph'), panel);
+    panel.dispose();
   });
 
   test('"init specs" on a folder that has specs opens them and changes nothing', async () => {

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { MatrixResult } from '../../../src/core/agent/matrix';
 import type { AgentRunOutcome, RunAllArgs } from '../../../src/extension/agent/agentCommands';
 import { everyConversation, startScriptedServer, type ScriptStep } from '../../support/scriptedOpenAiServer';
-import { readText, until, workspaceUri } from '../helpers';
+import { readText, until, weaveApi, workspaceUri } from '../helpers';
 
 const BUGGY = '  return Math.max(low, value);';
 const FIXED = '  return Math.min(high, Math.max(low, value));';
@@ -42,13 +42,19 @@ function worktrees(): string[] {
 }
 
 /** Runs `command` against a fresh scripted server (a server's conversations are not replayed twice). */
-async function withScriptedModel<T>(command: string, args?: unknown) {
-  const server = await startScriptedServer({ scripts: [everyConversation(fixClampSteps())] });
+async function withScriptedModel<T>(
+  command: string,
+  args?: unknown,
+  steps = fixClampSteps(),
+  maxSteps?: number,
+) {
+  const server = await startScriptedServer({ scripts: [everyConversation(steps)] });
   const config = vscode.workspace.getConfiguration('weave.agent');
   try {
     await config.update('baseUrl', server.baseURL, vscode.ConfigurationTarget.Workspace);
     await config.update('model', 'scripted-model', vscode.ConfigurationTarget.Workspace);
     await config.update('modelReview', false, vscode.ConfigurationTarget.Workspace);
+    await config.update('maxSteps', maxSteps, vscode.ConfigurationTarget.Workspace);
     const outcome = await vscode.commands.executeCommand<T | undefined>(command, args);
     return { outcome, chats: server.chatRequests() };
   } finally {
@@ -77,7 +83,7 @@ suite('agent: run on all constraints', () => {
 
   suiteTeardown(async () => {
     const config = vscode.workspace.getConfiguration('weave.agent');
-    for (const key of ['baseUrl', 'model', 'modelReview'])
+    for (const key of ['baseUrl', 'model', 'modelReview', 'maxSteps'])
       await config.update(key, undefined, vscode.ConfigurationTarget.Workspace);
   });
 
@@ -114,19 +120,82 @@ suite('agent: run on all constraints', () => {
 
     assert.equal(outcome.decision, 'discarded');
     assert.equal(await readText(math), original, 'the user file changed without Apply');
+    // The result stays in a tab of its own; the diff shows the file under its own path, not a temp copy.
+    const shown = (await weaveApi()).agentResults.current();
+    assert.ok(shown?.open, 'no agent result tab');
+    assert.equal(shown.state, 'discarded');
+    assert.match(shown.ending, /^Finished after 3 steps: clamp honours both bounds\./);
+    assert.deepEqual(
+      shown.files.map((f) => [f.path, f.status]),
+      [['src/math.js', 'modified']],
+    );
+    const [label, left, right] = shown.files[0]?.resource ?? [];
+    assert.equal(label?.toString(), math.toString());
+    assert.equal(left?.toString(), math.toString(), 'the left side is the user file itself');
+    assert.equal(right?.scheme, 'weave');
+    assert.equal(right?.path, math.path, 'the proposal has the same path as the file (no rename)');
+    const proposed = await vscode.workspace.openTextDocument(right as vscode.Uri);
+    assert.ok(proposed.getText().includes(FIXED), 'the weave: document is not the patched file');
+    assert.ok(!proposed.isUntitled);
+    const tab = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .find(
+        (t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('weave.agent.result'),
+      );
+    assert.ok(tab, 'the result tab is not among the editor tabs');
+    assert.match(tab.label, /^Weave: agent result /);
     assert.equal(worktrees().length, 1, `worktrees left: ${worktrees().join(', ')}`);
     assert.deepEqual(scratchEntries(), scratchBefore);
   });
 
   test('with Apply the patch lands in the user file, and nothing is left behind', async () => {
+    const api = await weaveApi();
+    const checkBefore = api.lastRun()?.run.id;
     const { outcome } = await runAgentAll({ autoApply: 'apply' });
     assert.ok(outcome, 'runAll returned nothing');
     assert.equal(outcome.decision, 'applied');
     const after = await readText(math);
     assert.ok(after.includes(FIXED), 'the fix is not on disk');
     assert.ok(!after.includes(BUGGY));
+    // Apply confirms itself: the specs are re-checked and every view follows the new verdict.
+    assert.notEqual(api.lastRun()?.run.id, checkBefore, 'Apply did not re-check');
+    const known = api.results.knownResults();
+    assert.equal(known.results.find((r) => r.id === 'clamp-bounds')?.verdict, 'pass');
+    assert.equal(api.testResults().states.get('clamp-bounds'), 'passed');
     assert.equal(worktrees().length, 1, `worktrees left: ${worktrees().join(', ')}`);
     assert.deepEqual(scratchEntries(), scratchBefore);
+  });
+
+  test('without autoApply the change waits in the result tab until "Apply the agent\'s change"', async () => {
+    const api = await weaveApi();
+    const { outcome } = await runAgentAll({});
+    assert.equal(outcome?.decision, 'pending');
+    assert.equal(api.agentResults.current()?.state, 'pending');
+    assert.ok((await readText(math)).includes(BUGGY), 'the file changed before Apply');
+    const decision = await vscode.commands.executeCommand('weave.agent.applyResult');
+    assert.equal(decision, 'applied');
+    assert.ok((await readText(math)).includes(FIXED));
+    assert.equal(api.agentResults.current()?.state, 'applied');
+    // Nothing is pending any more: a second Apply does nothing.
+    assert.equal(await vscode.commands.executeCommand('weave.agent.applyResult'), undefined);
+  });
+
+  test('a run that spends every step on a rejected finish says why it did not finish', async () => {
+    const rejectedFinish: ScriptStep[] = [
+      {
+        kind: 'tools',
+        calls: [{ name: 'finish', arguments: { summary: 'done', confidence: 'high' } }],
+      },
+    ];
+    const { outcome } = await withScriptedModel<AgentRunOutcome>('weave.agent.runAll', {}, rejectedFinish, 3);
+    assert.equal(outcome?.result.stopReason, 'step-budget');
+    assert.equal(outcome?.decision, 'nothing-to-apply');
+    const ending = (await weaveApi()).agentResults.current()?.ending ?? '';
+    assert.match(
+      ending,
+      /^Did not finish: used all 3 steps of its step budget \(setting weave\.agent\.maxSteps\)\./,
+    );
+    assert.match(ending, /3 tool calls failed, 3× the same one: finish — /);
   });
 
   test('the matrix command runs every spec alone and all together and opens the heatmap tab', async () => {

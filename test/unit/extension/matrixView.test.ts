@@ -86,7 +86,10 @@ describe('interaction matrix heatmap', () => {
     const flags = html.slice(html.indexOf('<h2>Flagged interactions</h2>'));
     assert.match(flags, /<li>solving <code>cache-hit<\/code> broke <code>no-secret<\/code><\/li>/);
     assert.match(flags, /<li><code>no-secret<\/code>: satisfiable alone, not together<\/li>/);
-    assert.match(html, /<li>run <code>ttl<\/code>: step-budget \(step budget of 3 spent\)<\/li>/);
+    assert.match(
+      html,
+      /<li>run <code>ttl<\/code>: Did not finish: used all 3 steps of its step budget \(setting weave\.agent\.maxSteps\)\.<\/li>/,
+    );
     assert.match(html, /<li>run <code>ttl<\/code>: protected-file-changed: edited test\/ttl\.test\.js<\/li>/);
     assert.match(html, /4 agent runs in 12\.3 s/);
   });
@@ -96,6 +99,38 @@ describe('interaction matrix heatmap', () => {
     const html = renderMatrixHtml(matrix);
     assert.match(html, /<p>None: no spec broke another/);
     assert.doesNotMatch(html, /<ul class="flags">/);
+  });
+
+  test('a matrix whose runs all ran out of steps is inconclusive, and says which tool call kept failing', () => {
+    const stuck = (target: string): MatrixRun => run(target, { stopReason: 'step-budget', steps: 40 });
+    const matrix: MatrixResult = {
+      ...sampleMatrix(),
+      brokeBy: [],
+      aloneNotTogether: [],
+      runs: [stuck('cache-hit'), stuck('no-secret'), stuck('ttl'), stuck('all')],
+    };
+    const failures = [{ name: 'finish', summary: 'unexpected argument "notes"', count: 39 }];
+    const html = renderMatrixHtml(matrix, (target) => (target === 'ttl' ? failures : []));
+    assert.doesNotMatch(html, /None: no spec broke another/);
+    assert.match(html, /Inconclusive:<\/strong> none of the 4 agent runs finished/);
+    assert.match(
+      html,
+      /run <code>ttl<\/code>: Did not finish: used all 40 steps .*39 tool calls failed, 39× the same one: finish — unexpected argument &quot;notes&quot;/,
+    );
+  });
+
+  test('when only some runs did not finish, the all-clear names them as inconclusive', () => {
+    const matrix: MatrixResult = {
+      ...sampleMatrix(),
+      brokeBy: [],
+      aloneNotTogether: [],
+      runs: [run('cache-hit'), run('no-secret', { stopReason: 'time-budget' }), run('ttl'), run('all')],
+    };
+    const html = renderMatrixHtml(matrix);
+    assert.match(
+      html,
+      /Partly inconclusive:<\/strong> no conflict among the runs that finished; 1 of 4 runs did not finish \(<code>no-secret<\/code>\)/,
+    );
   });
 
   test('escapes every text it did not write itself', () => {

@@ -113,3 +113,18 @@ test('tabs and CRLF line ends are kept when a spec is added', () => {
   assert.match(after, /\r\n\t\t\{/);
   assert.deepEqual(specsOf(after), [lone]);
 });
+
+test('an added spec keeps short string lists on one line, like the demo file writes them', () => {
+  const text = applied(DEMO, addSpecEdit(DEMO, NEW_SPEC));
+  assert.deepEqual(specsOf(text).at(-1), NEW_SPEC);
+  const added = text.slice(text.indexOf('"id": "retry-budget"'));
+  assert.match(added, /"files": \["test\/retry\.test\.js"\]/);
+  assert.match(added, /"anchors": \["src\/client\.js#Client\.get"\]/);
+  assert.match(added, /"dependsOn": \["response-shape"\]/);
+});
+
+test('a file that writes one array element per line gets the same for an added spec', () => {
+  const multiLine = JSON.stringify({ version: 1, goal: 'g', specs: [] }, null, 2);
+  const text = applied(multiLine, addSpecEdit(multiLine, NEW_SPEC));
+  assert.match(text, /"files": \[\n\s+"test\/retry\.test\.js"\n\s+\]/);
+});

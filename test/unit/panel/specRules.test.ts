@@ -59,3 +59,30 @@ test('a dependency cycle through the other specs is refused', () => {
   assert.ok(!result.ok);
   assert.deepEqual(result.issues, [{ field: 'dependsOn', message: 'dependency cycle: a → b → a' }]);
 });
+
+test('an empty or malformed id is explained in words, not as the raw pattern', () => {
+  const base = {
+    title: 't',
+    kind: 'functional',
+    statement: 's',
+    test: { command: 'true', files: [] },
+    anchors: [],
+    dependsOn: [],
+    interactsWith: [],
+  };
+  const messageFor = (id: string): string => {
+    const result = validateSpecDraft({ ...base, id }, []);
+    assert.ok(!result.ok);
+    return result.issues
+      .filter((i) => i.field === 'id')
+      .map((i) => i.message)
+      .join(' | ');
+  };
+  assert.equal(messageFor(''), 'Give the spec an id (it is derived from the title until you type one).');
+  assert.equal(messageFor('-cache'), 'Start the id with a lower-case letter or a digit.');
+  assert.equal(
+    messageFor('Cache hit'),
+    'Use only lower-case letters, digits and dashes in the id (not “C”, spaces).',
+  );
+  for (const id of ['', '-cache', 'Cache hit']) assert.doesNotMatch(messageFor(id), /\^\[a-z0-9\]/);
+});

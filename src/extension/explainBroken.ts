@@ -1,0 +1,169 @@
+// "Explain why this spec broke": the quick fix on a Weave diagnostic and the palette command
+// `weave.explainBroken`. It runs blame (src/core/intel/blame.ts: delta debugging over the edits since the
+// baseline, in throw-away worktrees) and puts a diagnostic on each breaking hunk, with related information
+// pointing back at the spec's anchor and its entry in specs.json, then opens the first hunk.
+import * as vscode from 'vscode';
+import { blameSpec, BlameError, type BlameResult } from '../core/intel/blame';
+import type { AnchorLocator } from './anchors';
+import type { CheckDiagnostics } from './diagnostics';
+import { isViolation } from './format';
+import type { ResultsStore } from './results';
+import { readSettings } from './settings';
+import type { SpecStore } from './specStore';
+import { explainUntrusted } from './trust';
+
+export const EXPLAIN_COMMAND = 'weave.explainBroken';
+
+export interface ExplainDeps {
+  store: SpecStore;
+  results: ResultsStore;
+  anchors: AnchorLocator;
+  diagnostics: CheckDiagnostics;
+  log: vscode.LogOutputChannel;
+}
+
+/** Shows blame's answers as diagnostics (one collection: each explanation replaces the previous one's). */
+export class BlameDiagnostics implements vscode.Disposable {
+  readonly collection = vscode.languages.createDiagnosticCollection('weave-blame');
+
+  show(result: BlameResult, deps: ExplainDeps): vscode.Location | undefined {
+    const folder = deps.store.folder.uri;
+    const outcome = deps.results.last;
+    const anchorLocations = outcome ? deps.diagnostics.locationsOf(result.specId, outcome) : [];
+    const entry = deps.store.entryLocation(result.specId);
+    const byFile = new Map<string, [vscode.Uri, vscode.Diagnostic[]]>();
+    let first: vscode.Location | undefined;
+    result.hunks.forEach((hunk, i) => {
+      const uri = vscode.Uri.joinPath(folder, hunk.file);
+      const start = new vscode.Position(hunk.line - 1, 0);
+      const end = new vscode.Position(
+        hunk.line - 1 + Math.max(0, hunk.lineCount - 1),
+        Number.MAX_SAFE_INTEGER,
+      );
+      const range = new vscode.Range(start, end);
+      const since = result.baseline.ref ?? result.baseline.commit.slice(0, 7);
+      const d = new vscode.Diagnostic(
+        range,
+        `[${result.specId}] ${result.explanation[i] ?? `this edit breaks ${result.specId}`} (since ${since})`,
+        vscode.DiagnosticSeverity.Error,
+      );
+      d.source = 'weave blame';
+      d.code = result.specId;
+      d.relatedInformation = [
+        ...anchorLocations.map(
+          (l) => new vscode.DiagnosticRelatedInformation(l, `anchor of ${result.specId}, which now fails`),
+        ),
+        ...(entry
+          ? [new vscode.DiagnosticRelatedInformation(entry, `spec ${result.specId} in specs.json`)]
+          : []),
+      ];
+      const key = uri.toString();
+      const list = byFile.get(key) ?? [uri, []];
+      list[1].push(d);
+      byFile.set(key, list);
+      first ??= new vscode.Location(uri, range);
+    });
+    this.collection.clear();
+    this.collection.set([...byFile.values()]);
+    return first;
+  }
+
+  dispose(): void {
+    this.collection.dispose();
+  }
+}
+
+/** The quick fix on a violated spec's diagnostic (its `code` is the spec id). */
+export class ExplainCodeActions implements vscode.CodeActionProvider {
+  static readonly kinds = [vscode.CodeActionKind.QuickFix];
+
+  provideCodeActions(
+    _document: vscode.TextDocument,
+    _range: vscode.Range,
+    context: vscode.CodeActionContext,
+  ): vscode.CodeAction[] {
+    const ids = new Set<string>();
+    for (const d of context.diagnostics) {
+      if (d.source === 'weave' && typeof d.code === 'string') ids.add(d.code);
+    }
+    return [...ids].map((id) => {
+      const action = new vscode.CodeAction(`Explain why ${id} broke`, vscode.CodeActionKind.QuickFix);
+      action.command = { command: EXPLAIN_COMMAND, title: 'Explain why this spec broke', arguments: [id] };
+      action.diagnostics = context.diagnostics.filter((d) => d.code === id);
+      return action;
+    });
+  }
+}
+
+/** Runs blame for `specId` (asks which when absent); returns the result, or undefined with a message shown. */
+export async function explainBroken(
+  deps: ExplainDeps,
+  blameDiagnostics: BlameDiagnostics,
+  specId: unknown,
+): Promise<BlameResult | undefined> {
+  if (!vscode.workspace.isTrusted) {
+    void explainUntrusted();
+    return undefined;
+  }
+  const id = typeof specId === 'string' ? specId : await pickSpec(deps);
+  if (!id) return undefined;
+  const settings = readSettings(deps.store.folder);
+  try {
+    const result = await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Weave: finding the edit that broke ${id}`,
+        cancellable: true,
+      },
+      async (progress, token) => {
+        const abort = new AbortController();
+        token.onCancellationRequested(() => abort.abort());
+        return blameSpec({
+          workspaceDir: deps.store.folder.uri.fsPath,
+          specId: id,
+          signal: abort.signal,
+          ...(settings.baseline ? { baselineRef: settings.baseline } : {}),
+          index: await deps.anchors.index(),
+          onProgress: (e) =>
+            progress.report({
+              message: `run ${e.run}/${e.maxRuns}: ${e.applied} of ${e.total} edits → ${e.verdict}`,
+            }),
+        });
+      },
+    );
+    deps.log.info(`blame ${id}: ${result.explanation.join('; ') || 'no hunk'} (${result.runs} runs)`);
+    const first = blameDiagnostics.show(result, deps);
+    if (first) {
+      await vscode.window.showTextDocument(first.uri, { selection: first.range, preview: false });
+    }
+    vscode.window.setStatusBarMessage(
+      `Weave: ${result.explanation[0] ?? `no single edit explains ${id}`}`,
+      8000,
+    );
+    return result;
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    deps.log.warn(`blame ${id}: ${message}`);
+    if (e instanceof BlameError && e.code === 'cancelled') return undefined;
+    void vscode.window.showWarningMessage(`Weave: cannot explain ${id}: ${message}`);
+    return undefined;
+  }
+}
+
+async function pickSpec(deps: ExplainDeps): Promise<string | undefined> {
+  const known = deps.results.knownResults();
+  const candidates = known.results.filter((r) => isViolation(r, known));
+  if (candidates.length === 0) {
+    void vscode.window.showInformationMessage('Weave: no spec fails at the last check; nothing to explain.');
+    return undefined;
+  }
+  if (candidates.length === 1) return candidates[0]?.id;
+  const picked = await vscode.window.showQuickPick(
+    candidates.map((r) => ({
+      label: r.id,
+      description: known.changes[r.id] === 'broken' ? 'broken' : r.verdict,
+    })),
+    { title: 'Weave: explain which spec?' },
+  );
+  return picked?.label;
+}

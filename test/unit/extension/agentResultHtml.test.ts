@@ -1,0 +1,84 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import type { AgentRunResult } from '../../../src/core/agent/runAgent';
+import { renderResultHtml, resultCsp, type ResultState } from '../../../src/extension/agent/agentResultHtml';
+
+function result(overrides: Partial<AgentRunResult> = {}): AgentRunResult {
+  return {
+    runId: '2026-12-01T08-00-00-000Z-ab12-all',
+    target: { kind: 'all' },
+    stopReason: 'finished',
+    finishSummary: 'fixed',
+    steps: 4,
+    usage: { promptTokens: 100, completionTokens: 20, totalTokens: 120 },
+    durationMs: 2500,
+    patch: 'diff --git a/src/client.js b/src/client.js\n',
+    changedFiles: ['src/client.js'],
+    before: [],
+    after: [],
+    verdicts: [{ id: 'no-secret-caching', before: 'fail', after: 'pass' }],
+    findings: [],
+    sandboxed: true,
+    tamperedSpecs: [],
+    runDir: '/ws/.weave/runs/agent/x',
+    trajectoryFile: '/ws/.weave/runs/agent/x/trajectory.jsonl',
+    patchFile: '/ws/.weave/runs/agent/x/patch.diff',
+    ...overrides,
+  };
+}
+
+function page(state: ResultState, overrides: Partial<AgentRunResult> = {}): string {
+  return renderResultHtml({
+    result: result(overrides),
+    ending: 'Finished after 4 steps: fixed',
+    files: [{ path: 'src/client.js', status: 'modified' }],
+    state,
+    trajectory: '.weave/runs/agent/x/trajectory.jsonl',
+  });
+}
+
+describe('agent result page', () => {
+  test('a pending change offers Apply, Discard and the diff as command links, with the real path', () => {
+    const html = page({ kind: 'pending' });
+    assert.match(html, /href="command:weave\.agent\.applyResult">Apply to 1 file<\/a>/);
+    assert.match(html, /href="command:weave\.agent\.discardResult">Discard<\/a>/);
+    const fileLink = `command:weave.agent.showChanges?${encodeURIComponent(JSON.stringify(['src/client.js']))}`;
+    assert.ok(html.includes(`href="${fileLink}"`), 'no diff link for src/client.js');
+    assert.match(html, /<code>src\/client\.js<\/code>/);
+    assert.doesNotMatch(html, /\/tmp\//);
+    assert.match(html, /<td class="v-fail">fail<\/td><td class="v-pass">pass<\/td>/);
+  });
+
+  test('once decided, the actions are gone and the page says what happened', () => {
+    const applied = page({ kind: 'applied', recheck: 'Re-checked: Weave 8/8.' });
+    assert.doesNotMatch(applied, /weave\.agent\.applyResult/);
+    assert.match(applied, /Applied to your files\. Re-checked: Weave 8\/8\./);
+    assert.match(page({ kind: 'discarded' }), /Discarded: your files are unchanged\./);
+    assert.match(page({ kind: 'nothing-to-apply' }), /changed nothing/);
+  });
+
+  test('a run that did not finish is marked, and model text is escaped', () => {
+    const html = page(
+      { kind: 'nothing-to-apply' },
+      {
+        stopReason: 'step-budget',
+        findings: [
+          { check: 'protected-file-changed', severity: 'error', message: '<img src=x onerror=alert(1)>' },
+        ],
+      },
+    );
+    assert.match(html, /class="ending unfinished"/);
+    assert.doesNotMatch(html, /<img/);
+    assert.match(html, /&lt;img src=x onerror=alert\(1\)&gt;/);
+  });
+
+  test('runs no script and loads nothing: CSP default-src none, its style block by hash', () => {
+    const html = page({ kind: 'pending' });
+    assert.doesNotMatch(html, /<script/);
+    const style = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? '';
+    const hash = createHash('sha256').update(style).digest('base64');
+    assert.equal(resultCsp(), `default-src 'none'; style-src 'sha256-${hash}';`);
+    assert.ok(html.includes(resultCsp()));
+  });
+});

@@ -1,0 +1,224 @@
+// The UI end-to-end test's harness: code-server sessions driven by headless Debian chromium (playwright-core),
+// the command palette, webview frames, and polling with a deadline (never a fixed sleep).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse } from 'jsonc-parser';
+import { chromium, type Browser, type Frame, type FrameLocator, type Page } from 'playwright-core';
+import {
+  freePort,
+  installVsix,
+  locateTools,
+  makeScratch,
+  packageVsix,
+  prepareWorkspace,
+  REPO_ROOT,
+  startCodeServer,
+  type CodeServerOptions,
+  type RunningCodeServer,
+} from './codeServer';
+
+export const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
+
+export interface SessionOptions {
+  /** An empty folder (a git repository with one commit and a package.json) instead of a copy of examples/. */
+  empty?: boolean;
+  settings?: Record<string, unknown>;
+}
+
+/** A fresh folder as a person starts one: a package.json with a test script, committed, no Weave files. */
+function emptyWorkspace(into: string): string {
+  fs.mkdirSync(into, { recursive: true });
+  fs.writeFileSync(
+    path.join(into, 'package.json'),
+    `${JSON.stringify({ name: 'fresh', version: '1.0.0', private: true, scripts: { test: 'node --test' } }, null, 2)}\n`,
+  );
+  const git = (...args: string[]): void => {
+    execFileSync('git', args, { cwd: into, stdio: 'ignore' });
+  };
+  git('init', '-q', '-b', 'main');
+  git('-c', 'user.name=Weave Tests', '-c', 'user.email=tests@weave.invalid', 'add', '-A');
+  git('-c', 'user.name=Weave Tests', '-c', 'user.email=tests@weave.invalid', 'commit', '-q', '-m', 'fresh');
+  return into;
+}
+
+/** The first frame of the page (webviews are nested iframes) that holds `selector`, polled until it appears. */
+export async function frameWith(page: Page, selector: string, timeoutMs = 60_000): Promise<Frame> {
+  let found: Frame | undefined;
+  await until(`a webview frame with ${selector}`, timeoutMs, async () => {
+    for (const frame of page.frames()) {
+      if (
+        (await frame
+          .locator(selector)
+          .count()
+          .catch(() => 0)) > 0
+      ) {
+        found = frame;
+        return true;
+      }
+    }
+    return false;
+  });
+  if (!found) throw new Error(`no frame with ${selector}`);
+  return found;
+}
+
+/** Saves a screenshot of `part` (a workbench part selector, or the whole page) into test-results/. */
+export async function shoot(page: Page, name: string, part?: string): Promise<string> {
+  const file = path.join(RESULTS_DIR, name);
+  if (part) await page.locator(part).first().screenshot({ path: file });
+  else await page.screenshot({ path: file });
+  return file;
+}
+
+export const started = Date.now();
+export const say = (...a: unknown[]): void =>
+  console.log(`[e2e ${((Date.now() - started) / 1000).toFixed(1)}s]`, ...a);
+
+/** Polls `condition` until it holds or the deadline passes (no fixed sleeps as synchronisation). */
+export async function until(
+  what: string,
+  timeoutMs: number,
+  condition: () => Promise<boolean> | boolean,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await condition()) return;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Opens the palette and runs a command; retried because commands are listed only once the host registered them. */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title });
+  await until(`"${title}" in the command palette`, 90_000, async () => {
+    await page.keyboard.press('F1');
+    await page.locator('.quick-input-widget input').fill(`>${title}`);
+    if (
+      await row
+        .first()
+        .waitFor({ timeout: 2000 })
+        .then(
+          () => true,
+          () => false,
+        )
+    )
+      return true;
+    await page.keyboard.press('Escape');
+    return false;
+  });
+  // The exact title, not "…affected constraints": pick the row whose label is exactly it.
+  await row
+    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${title}$`) }) })
+    .first()
+    .click();
+}
+
+export function panelFrame(page: Page): FrameLocator {
+  return page.frameLocator('iframe.webview').frameLocator('#active-frame');
+}
+
+export function specsOnDisk(file: string): { text: string; specs: Array<Record<string, unknown>> } {
+  const text = fs.readFileSync(file, 'utf8');
+  const root = parse(text, [], { allowTrailingComma: true }) as { specs?: Array<Record<string, unknown>> };
+  return { text, specs: root.specs ?? [] };
+}
+
+export interface Outcome {
+  name: string;
+  error?: string;
+}
+
+export interface Session {
+  page: Page;
+  workspace: string;
+  cspViolations: string[];
+  /** Closes the page and stops this session's code-server (and everything it started). */
+  close(): Promise<void>;
+}
+
+/** One code-server + browser session on a fresh, committed copy of examples/; everything is torn down by `stop`. */
+export class Sessions {
+  private readonly tools = locateTools();
+  private readonly scratch = makeScratch('weave-e2e-');
+  private readonly servers: RunningCodeServer[] = [];
+  private browser: Browser | undefined;
+  private vsix: string | undefined;
+
+  async open(name: string, trusted: boolean, extra: SessionOptions = {}): Promise<Session> {
+    const dir = path.join(this.scratch, name);
+    fs.mkdirSync(dir);
+    if (!this.vsix) {
+      this.vsix = path.join(this.scratch, 'weave.vsix');
+      packageVsix(this.vsix);
+      say(`packaged weave.vsix (${(fs.statSync(this.vsix).size / 1e6).toFixed(2)} MB)`);
+    }
+    const options: CodeServerOptions = {
+      tools: this.tools,
+      scratch: dir,
+      port: await freePort(),
+      trusted,
+      ...(extra.settings ? { settings: extra.settings } : {}),
+    };
+    installVsix(options, this.vsix);
+    const workspace = extra.empty
+      ? emptyWorkspace(path.join(dir, 'ws'))
+      : prepareWorkspace(path.join(REPO_ROOT, 'examples'), path.join(dir, 'ws'));
+    const server = await startCodeServer({
+      ...options,
+      logFile: path.join(REPO_ROOT, `out/code-server-e2e-${name}.log`),
+    });
+    this.servers.push(server);
+    say(`${name}: code-server up at ${server.url} (${trusted ? 'trusted' : 'untrusted'} folder)`);
+    this.browser ??= await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      headless: process.env.WEAVE_E2E_HEADED !== '1',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    const page = await this.browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const cspViolations: string[] = [];
+    page.on('console', (m) => {
+      if (
+        /Content Security Policy|Refused to/.test(m.text()) &&
+        /webview|weave/i.test(m.location().url + m.text())
+      ) {
+        cspViolations.push(m.text());
+      }
+    });
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`, {
+      waitUntil: 'domcontentloaded',
+      timeout: 120_000,
+    });
+    await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
+    say(`${name}: workbench loaded`);
+    const close = async (): Promise<void> => {
+      await page.close();
+      await server.stop();
+    };
+    return { page, workspace, cspViolations, close };
+  }
+
+  async stop(): Promise<void> {
+    await this.browser?.close().catch(() => undefined);
+    for (const server of this.servers) await server.stop();
+    fs.rmSync(this.scratch, { recursive: true, force: true });
+  }
+}
+
+export async function openWeavePanel(page: Page): Promise<FrameLocator> {
+  const tab = page.getByRole('tab', { name: /^Weave/ }).first();
+  // Clicking the tab of the view already shown would collapse the sidebar.
+  if ((await tab.getAttribute('aria-selected')) !== 'true') await tab.click();
+  const panel = panelFrame(page);
+  await panel.locator('.spec-list').waitFor({ timeout: 60_000 });
+  return panel;
+}

@@ -129,6 +129,8 @@ async function runEvalScript(run: EvalScriptRun): Promise<CommandOutcome> {
           sandbox: {
             checkout: run.checkout,
             writableDirs: run.writableDirs,
+            // The task folder (eval.sh, base.bundle) may live under /tmp, which is private inside.
+            readOnlyBinds: [{ source: path.dirname(run.evalScript), target: path.dirname(run.evalScript) }],
             network: run.runSetup ? ('host' as const) : ('none' as const),
           },
         }

@@ -71,7 +71,9 @@ void test('--since HEAD: an uncommitted edit selects the specs whose tests impor
   const format = result.affected.find((s) => s.id === 'format')!;
   assert.ok(
     format.reasons.some((r) =>
-      r.startsWith('src/math.js (add) is in its import cone (test/format.test.js → src/format.js → src/math.js)'),
+      r.startsWith(
+        'src/math.js (add) is in its import cone (test/format.test.js → src/format.js → src/math.js)',
+      ),
     ),
     format.reasons.join('\n'),
   );

@@ -41,6 +41,8 @@ export interface InstanceReport {
   /** Which of git apply / git apply --3way / patch --fuzz=3 worked ('none' for an empty patch). */
   patch_applied_with: PatchMethod | null;
   resolved: boolean;
+  /** Spec test files the prediction's code rewrote while the specs ran (the instance is then unresolved). */
+  tampered_files?: string[];
   /** Spec test files (or .weave/) the patch edits: flagged, and reset before the specs run. */
   edits_spec_tests: string[];
   tests_status: TestsStatus;
@@ -304,7 +306,11 @@ async function evaluateInstance(
   if (!base.patch_exists) errors.push('empty patch');
   if (run.timedOut) errors.push(`timed out after ${timeoutSeconds} s (every process of the run was killed)`);
   if (run.cancelled) errors.push('cancelled');
+  // Code under evaluation that rewrote a spec test while the specs ran: nothing it passed can be trusted.
+  if (run.tamperedFiles.length > 0)
+    errors.push(`spec test files changed at run time: ${run.tamperedFiles.join(', ')}`);
   const resolved =
+    run.tamperedFiles.length === 0 &&
     applied &&
     task.FAIL_TO_PASS.length > 0 &&
     tests_status.FAIL_TO_PASS.failure.length === 0 &&
@@ -322,6 +328,7 @@ async function evaluateInstance(
       partial: allIds.length === 0 ? 0 : passed / allIds.length,
     },
     spec_results,
+    ...(run.tamperedFiles.length > 0 ? { tampered_files: run.tamperedFiles } : {}),
     ...(errors.length > 0 ? { error: errors.join('; ') } : {}),
   });
 }

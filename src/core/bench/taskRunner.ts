@@ -34,6 +34,11 @@ export interface TaskRunResult {
   durationMs: number;
   /** The scratch folder's path while it existed (to scrub it from outputs). */
   scratchDir: string;
+  /**
+   * Spec test files whose content after the run differs from base + test.patch: code under evaluation rewrote
+   * a constraint while the specs ran (eval.sh lays the tests down before they run, so no patch can do this).
+   */
+  tamperedFiles: string[];
 }
 
 export class TaskRunError extends Error {}
@@ -54,6 +59,11 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
         `could not recreate the base from ${TASK_FILES.baseBundle}: ${(error as Error).message}`,
       );
     }
+    const expectedTests = await expectedTestFiles(
+      checkout,
+      path.join(taskDir, TASK_FILES.testPatch),
+      input.specs,
+    );
     const patchFile = path.join(scratchDir, 'prediction.patch');
     await fs.writeFile(patchFile, input.patch);
     const logFile = path.join(scratchDir, 'eval.log');
@@ -84,6 +94,7 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
       cancelled: outcome.cancelled,
       durationMs: outcome.durationMs,
       scratchDir,
+      tamperedFiles: await changedTestFiles(checkout, expectedTests),
     };
   } finally {
     await fs.rm(scratchDir, { recursive: true, force: true });
@@ -138,4 +149,47 @@ async function runEvalScript(run: EvalScriptRun): Promise<CommandOutcome> {
     timeoutMs: run.timeoutMs,
     ...(run.signal ? { signal: run.signal } : {}),
   });
+}
+
+/** Each spec test file's content on base + test.patch (undefined: absent), computed in a private index. */
+async function expectedTestFiles(
+  checkout: string,
+  testPatch: string,
+  specs: readonly TaskSpec[],
+): Promise<Map<string, string | undefined>> {
+  const files = [...new Set(specs.flatMap((s) => s.test.files))];
+  const expected = new Map<string, string | undefined>();
+  if (files.length === 0) return expected;
+  const env = { GIT_INDEX_FILE: path.join(path.dirname(checkout), 'expected.index') };
+  await git(['read-tree', 'HEAD'], { cwd: checkout, isolated: true, env });
+  const patch = await fs.readFile(testPatch, 'utf8').catch(() => '');
+  if (patch.trim() !== '') {
+    await git(['apply', '--cached', '--binary', '-'], {
+      cwd: checkout,
+      isolated: true,
+      env,
+      input: patch,
+    }).catch(
+      () => undefined, // eval.sh reports a test.patch that does not apply as an infra failure itself
+    );
+  }
+  for (const file of files) {
+    expected.set(
+      file,
+      await git(['show', `:${file}`], { cwd: checkout, isolated: true, env }).catch(() => undefined),
+    );
+  }
+  return expected;
+}
+
+async function changedTestFiles(
+  checkout: string,
+  expected: Map<string, string | undefined>,
+): Promise<string[]> {
+  const changed: string[] = [];
+  for (const [file, content] of expected) {
+    const now = await fs.readFile(path.join(checkout, file), 'utf8').catch(() => undefined);
+    if (now !== content) changed.push(file);
+  }
+  return changed;
 }

@@ -53,19 +53,22 @@ export async function containmentFor(
     sandbox: {
       checkout: checkout.root,
       hiddenDirs: [checkout.userRoot],
-      readOnlyBinds: [...checkout.dependencies, ...weaveResourcesInside(checkout.userRoot)],
+      readOnlyBinds: [...checkout.dependencies, ...weaveInstallation()],
       network: request.network ?? 'none',
     },
   };
 }
 
 /**
- * The runner hooks every spec command loads (check/evidence) must stay visible when Weave itself lives inside
- * the repository the sandbox hides (Weave run on its own repository, or installed in the project).
+ * The runner hooks every spec command loads (check/evidence) must stay visible inside: Weave's installation
+ * may live under /tmp (private inside the sandbox) or inside the repository the sandbox hides (Weave run on its
+ * own repository, or installed in the project). It is shown read-only at its own path.
  */
-function weaveResourcesInside(hidden: string): Array<{ source: string; target: string }> {
+function weaveInstallation(): Array<{ source: string; target: string }> {
   const evidenceDir = path.dirname(locateEvidenceResources().nodeHook);
-  const rel = path.relative(hidden, evidenceDir);
-  const inside = rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
-  return inside ? [{ source: evidenceDir, target: evidenceDir }] : [];
+  const install =
+    path.basename(path.dirname(evidenceDir)) === 'dist'
+      ? path.dirname(path.dirname(evidenceDir))
+      : evidenceDir;
+  return [{ source: install, target: install }];
 }

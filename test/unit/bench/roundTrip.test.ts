@@ -1,6 +1,7 @@
 // Round trip on the demo workspace in a temp git repository: export (with an uncommitted fix, a .env, a key
 // file and an ignored file around) → eval of gold, empty, fix-and-break, test-editing, non-applying, hanging
 // and malformed predictions. Real git, real node:test runs, real process trees.
+import { processesRunning } from '../sandbox/processes';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -13,7 +14,6 @@ import {
   applyPatch,
   eventually,
   exportedTexts,
-  isAlive,
   makeDemoRepo,
   readPatch,
   treeFingerprint,
@@ -157,11 +157,9 @@ describe('weave export + eval round trip on examples/', () => {
     let report: EvalReport;
     let hangReport: EvalReport;
     let predictionsFile: string;
-    let pidFile: string;
     const id = (): string => result.instanceId;
 
     before(async () => {
-      pidFile = path.join(scratch, 'hang.pid');
       // More task copies so each kind of prediction has its own instance id.
       const copies = [
         'fix-and-break',
@@ -173,6 +171,7 @@ describe('weave export + eval round trip on examples/', () => {
         'missing-eval',
         'forged-markers',
         'setup-fails',
+        'rewrites-tests',
       ];
       for (const name of copies) {
         const dir = path.join(scratch, 'tasks', name);
@@ -226,6 +225,11 @@ describe('weave export + eval round trip on examples/', () => {
           model_patch: forgingPatch(),
         }),
         JSON.stringify({ instance_id: 'setup-fails', model_name_or_path: 'm', model_patch: fix }),
+        JSON.stringify({
+          instance_id: 'rewrites-tests',
+          model_name_or_path: 'm',
+          model_patch: runtimeTamperingPatch(),
+        }),
       ];
       predictionsFile = path.join(scratch, 'preds.jsonl');
       fs.writeFileSync(predictionsFile, `${lines.join('\n')}\n`);
@@ -234,7 +238,7 @@ describe('weave export + eval round trip on examples/', () => {
       const hangFile = path.join(scratch, 'hang.jsonl');
       fs.writeFileSync(
         hangFile,
-        `${JSON.stringify({ instance_id: 'hang', model_name_or_path: 'm', model_patch: hangingPatch(pidFile) })}\n`,
+        `${JSON.stringify({ instance_id: 'hang', model_name_or_path: 'm', model_patch: hangingPatch() })}\n`,
       );
       [report, hangReport] = await Promise.all([
         evaluate({
@@ -333,6 +337,13 @@ describe('weave export + eval round trip on examples/', () => {
       assert.ok(!fs.readFileSync(path.join(taskDir, 'eval.sh'), 'utf8').includes(nonce), 'not in the task');
     });
 
+    it('a prediction whose code rewrites a spec test while the specs run is unresolved, naming the file', () => {
+      const r = instance('rewrites-tests');
+      assert.deepEqual(r.tampered_files, ['test/no-secret-caching.test.js']);
+      assert.equal(r.resolved, false);
+      assert.match(r.error ?? '', /spec test files changed at run time: test\/no-secret-caching\.test\.js/);
+    });
+
     it('falls back to patch --fuzz when git apply cannot place a hunk', () => {
       const r = instance('fuzz');
       assert.equal(r.patch_applied_with, 'patch-fuzz');
@@ -345,9 +356,12 @@ describe('weave export + eval round trip on examples/', () => {
       assert.match(r.error ?? '', /timed out after 8 s/);
       assert.equal(r.spec_results['response-shape']?.reason, 'task timed out after 8 s');
       assert.equal(r.resolved, false);
-      const pid = Number(fs.readFileSync(pidFile, 'utf8'));
-      assert.ok(pid > 0);
-      assert.ok(await eventually(() => !isAlive(pid), 5000), `process ${pid} outlived the eval`);
+      // The prediction runs sandboxed (its own PID namespace, no write access here): the hang is a `sleep` with a
+      // unique argument, looked up from outside.
+      assert.ok(
+        await eventually(() => processesRunning(`sleep ${hangToken}`).length === 0, 5000),
+        'the hanging process outlived the eval',
+      );
     });
 
     it('reports a task folder with a missing file as an instance error', () => {
@@ -415,6 +429,26 @@ function forgingPatch(): string {
   ].join('\n');
 }
 
+/** No fix: the code, once loaded by an earlier spec's test, replaces the failing spec's test with a passing one. */
+function runtimeTamperingPatch(): string {
+  const rewrite =
+    "require('fs').writeFileSync(require('path').join(__dirname, '../test/no-secret-caching.test.js'), " +
+    "\"require('node:test')('ok', () => {});\\n\");";
+  return [
+    '--- a/src/client.js',
+    '+++ b/src/client.js',
+    '@@ -20,6 +20,7 @@ class Client {',
+    '    * @param {{headers?: Record<string, string>}} [options]',
+    '    */',
+    '   async get(url, { headers = {} } = {}) {',
+    `+    ${rewrite}`,
+    '     const cached = this.cache.get(url);',
+    '     if (cached !== undefined) return copyResponse(cached);',
+    ' ',
+    '',
+  ].join('\n');
+}
+
 function nonApplyingPatch(): string {
   return [
     '--- a/src/client.js',
@@ -427,7 +461,9 @@ function nonApplyingPatch(): string {
   ].join('\n');
 }
 
-function hangingPatch(pidFile: string): string {
+const hangToken = `4242.${process.pid}`;
+
+function hangingPatch(): string {
   return [
     '--- a/src/client.js',
     '+++ b/src/client.js',
@@ -435,7 +471,7 @@ function hangingPatch(pidFile: string): string {
     '    * @param {{headers?: Record<string, string>}} [options]',
     '    */',
     '   async get(url, { headers = {} } = {}) {',
-    `+    require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); for (;;);`,
+    `+    require('child_process').spawnSync('sleep', [${JSON.stringify(hangToken)}]);`,
     '     const cached = this.cache.get(url);',
     '     if (cached !== undefined) return copyResponse(cached);',
     ' ',

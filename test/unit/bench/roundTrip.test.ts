@@ -156,6 +156,7 @@ describe('weave export + eval round trip on examples/', () => {
   describe('eval', () => {
     let report: EvalReport;
     let hangReport: EvalReport;
+    let tamperReport: EvalReport;
     let predictionsFile: string;
     const id = (): string => result.instanceId;
 
@@ -171,7 +172,6 @@ describe('weave export + eval round trip on examples/', () => {
         'missing-eval',
         'forged-markers',
         'setup-fails',
-        'rewrites-tests',
       ];
       for (const name of copies) {
         const dir = path.join(scratch, 'tasks', name);
@@ -225,11 +225,6 @@ describe('weave export + eval round trip on examples/', () => {
           model_patch: forgingPatch(),
         }),
         JSON.stringify({ instance_id: 'setup-fails', model_name_or_path: 'm', model_patch: fix }),
-        JSON.stringify({
-          instance_id: 'rewrites-tests',
-          model_name_or_path: 'm',
-          model_patch: runtimeTamperingPatch(),
-        }),
       ];
       predictionsFile = path.join(scratch, 'preds.jsonl');
       fs.writeFileSync(predictionsFile, `${lines.join('\n')}\n`);
@@ -240,7 +235,23 @@ describe('weave export + eval round trip on examples/', () => {
         hangFile,
         `${JSON.stringify({ instance_id: 'hang', model_name_or_path: 'm', model_patch: hangingPatch() })}\n`,
       );
-      [report, hangReport] = await Promise.all([
+      // The runtime tamperer, like the hang, gets its own run so the main report's counts stay as they were.
+      const tamperTask = path.join(scratch, 'tamper-tasks', 'rewrites-tests');
+      fs.cpSync(taskDir, tamperTask, { recursive: true });
+      const tamperTaskFile = path.join(tamperTask, 'task.json');
+      fs.writeFileSync(
+        tamperTaskFile,
+        JSON.stringify({
+          ...JSON.parse(fs.readFileSync(tamperTaskFile, 'utf8')),
+          instance_id: 'rewrites-tests',
+        }),
+      );
+      const tamperFile = path.join(scratch, 'tamper.jsonl');
+      fs.writeFileSync(
+        tamperFile,
+        `${JSON.stringify({ instance_id: 'rewrites-tests', model_name_or_path: 'm', model_patch: runtimeTamperingPatch() })}\n`,
+      );
+      [report, hangReport, tamperReport] = await Promise.all([
         evaluate({
           taskDirs: [taskDir, path.join(scratch, 'tasks')],
           predictionsFile,
@@ -252,6 +263,7 @@ describe('weave export + eval round trip on examples/', () => {
           predictionsFile: hangFile,
           timeoutSeconds: 8,
         }),
+        evaluate({ taskDirs: [tamperTask], predictionsFile: tamperFile }),
       ]);
     });
 
@@ -338,7 +350,8 @@ describe('weave export + eval round trip on examples/', () => {
     });
 
     it('a prediction whose code rewrites a spec test while the specs run is unresolved, naming the file', () => {
-      const r = instance('rewrites-tests');
+      const r = tamperReport.instances['rewrites-tests'];
+      assert.ok(r, 'rewrites-tests is in its report');
       assert.deepEqual(r.tampered_files, ['test/no-secret-caching.test.js']);
       assert.equal(r.resolved, false);
       assert.match(r.error ?? '', /spec test files changed at run time: test\/no-secret-caching\.test\.js/);

@@ -167,6 +167,7 @@ export function affectedSpecs(input: AffectedInput): AffectedResult {
     if (!list.includes(reason)) list.push(reason);
   };
 
+  const coverageDecidedAll = new Set<string>();
   if (allReasons.length === 0 && traceable.length > 0) {
     for (const spec of specFile.specs) {
       const decision = input.coverage?.decide(spec.id, traceable);
@@ -174,7 +175,10 @@ export function affectedSpecs(input: AffectedInput): AffectedResult {
       const staticChanges = decision?.undecided ?? traceable.map((change) => ({ change, why: undefined }));
       const because = (why: string | undefined): string => (why === undefined ? '' : ` (static: ${why})`);
       // Coverage decided every change for this spec: its import cone is not needed (nor computed).
-      if (staticChanges.length === 0) continue;
+      if (staticChanges.length === 0) {
+        coverageDecidedAll.add(spec.id);
+        continue;
+      }
       const cone = conesOf().get(spec.id)!;
       if (cone.uncertain.length > 0) {
         add(
@@ -213,6 +217,12 @@ export function affectedSpecs(input: AffectedInput): AffectedResult {
     const anchorFiles = new Set((input.resolved?.get(id) ?? []).map((a) => a.file));
     if (traceable.length === 0)
       return { id, reason: "no change can affect a spec (only Weave's own state changed)" };
+    if (coverageDecidedAll.has(id)) {
+      return {
+        id,
+        reason: `its recorded test run executed none of the changed code (${changedList}: per-spec coverage), and it depends on no affected spec`,
+      };
+    }
     return {
       id,
       reason:

@@ -155,7 +155,14 @@ describe('single-module library whose tests require(..)', () => {
     );
     assert.equal(r.status, 0, r.stderr);
     assert.deepEqual((JSON.parse(r.stdout) as { run: { specIds: string[] } }).run.specIds, ['twice']);
-    assert.match(r.stderr, /not running 2 of 3 specs, which no change since HEAD reaches: adds, counts/);
+    // The CLI lists what it runs and what it skips, and why (the skip reason names coverage, not the cones).
+    assert.match(r.stderr, /1 of 3 specs selected/);
+    assert.match(r.stderr, /run {2}twice: index\.js:\d+ is in mul, which its test executed/);
+    for (const id of ['adds', 'counts'])
+      assert.match(
+        r.stderr,
+        new RegExp(`skip ${id}: its recorded test run executed none of the changed code`),
+      );
   });
 });
 

@@ -1,6 +1,7 @@
 // `weave audit`: mutation adequacy per spec. Progress goes to stderr; the per-spec table and the holes (surviving
 // mutants with their diff) to stdout, or one JSON document with --json. The report is stored as the last audit
 // (.weave/cache/audit.json), which `weave graph` reads for observed interactions.
+import { trapInterrupts } from '../interrupt';
 import path from 'node:path';
 import {
   DEFAULT_AUDIT_TIME_BUDGET_SECONDS,
@@ -67,13 +68,8 @@ export const auditVerb: Verb = {
       }
       numbers[flag] = value;
     }
-    const abort = new AbortController();
-    const onSignal = (): void => {
-      process.stderr.write('\nweave audit: cancelling (restoring and removing scratch checkouts)…\n');
-      abort.abort();
-    };
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    const interrupt = trapInterrupts('audit', 'cancelling (restoring and removing scratch checkouts)…');
+    const abort = { signal: interrupt.signal };
     try {
       const ws = await loadIntelWorkspace(path.resolve(flags.workspace));
       printAnchorProblems(ws.anchorProblems);
@@ -104,8 +100,7 @@ export const auditVerb: Verb = {
       }
       return reportInputError('audit', error);
     } finally {
-      process.removeListener('SIGINT', onSignal);
-      process.removeListener('SIGTERM', onSignal);
+      interrupt.dispose();
     }
   },
 };

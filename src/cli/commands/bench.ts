@@ -1,5 +1,6 @@
 // `weave bench`: several models (or an external agent command) over many exported tasks, scored and ranked
 // (core/bench/benchRun.ts). Progress on stderr (one updating line on a TTY), the leaderboard table on stdout.
+import { trapInterrupts } from '../interrupt';
 import path from 'node:path';
 import { DEFAULT_BASE_URL, ModelError } from '../../core/agent/modelClient';
 import { BenchInputError, runBench, type BenchProgress } from '../../core/bench/benchRun';
@@ -93,9 +94,11 @@ export const benchVerb: Verb = {
       (agentCommand === undefined ? DEFAULT_BASE_URL : '');
     const apiKey = process.env.WEAVE_API_KEY || process.env.OPENAI_API_KEY || undefined;
 
-    const controller = new AbortController();
-    const onSigint = (): void => controller.abort();
-    process.once('SIGINT', onSigint);
+    const interrupt = trapInterrupts(
+      'bench',
+      'stopping (killing agent and eval runs, removing scratch folders)…',
+    );
+    const controller = { signal: interrupt.signal };
     const tty = process.stderr.isTTY === true;
     try {
       const result = await runBench({
@@ -132,7 +135,7 @@ export const benchVerb: Verb = {
       }
       throw error;
     } finally {
-      process.removeListener('SIGINT', onSigint);
+      interrupt.dispose();
     }
   },
 };

@@ -1,6 +1,7 @@
 // `weave draft`: the synthesis agent. Progress to stderr; the kept drafts (with their verification), the rejected
 // ones (with the reason) and the review to stdout, or { kept, rejected, review } with --json. Your files change
 // only with --accept.
+import { trapInterrupts } from '../interrupt';
 import path from 'node:path';
 import {
   createModelClient,
@@ -105,13 +106,8 @@ export const draftVerb: Verb = {
       ...(numbers['max-tokens'] !== undefined ? { maxTokens: numbers['max-tokens'] } : {}),
       ...(numbers['timeout-seconds'] !== undefined ? { timeoutSeconds: numbers['timeout-seconds'] } : {}),
     };
-    const abort = new AbortController();
-    const onSignal = (): void => {
-      process.stderr.write('\nweave draft: cancelling (removing the scratch checkout)…\n');
-      abort.abort();
-    };
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    const interrupt = trapInterrupts('draft', 'cancelling (removing the scratch checkout)…');
+    const abort = { signal: interrupt.signal };
     try {
       const result = await runDraft({
         workspaceDir,
@@ -140,8 +136,7 @@ export const draftVerb: Verb = {
       if (result.error) process.stderr.write(`weave draft: ${result.error}\n`);
       return result.kept.length > 0 && result.stopReason !== 'model-error' ? 0 : 1;
     } finally {
-      process.removeListener('SIGINT', onSignal);
-      process.removeListener('SIGTERM', onSignal);
+      interrupt.dispose();
     }
   },
 };

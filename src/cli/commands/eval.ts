@@ -1,4 +1,5 @@
 // `weave eval`: scores predictions on exported tasks and writes a SWE-bench-shaped report (core/bench/evalTasks.ts).
+import { trapInterrupts } from '../interrupt';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import {
@@ -70,9 +71,8 @@ export const evalVerb: Verb = {
     if (timeout === null)
       return bad(`--timeout-seconds must be a whole number ≥ 1, got '${flags['timeout-seconds']}'`);
 
-    const controller = new AbortController();
-    const onSigint = (): void => controller.abort();
-    process.once('SIGINT', onSigint);
+    const interrupt = trapInterrupts('eval', 'stopping (killing prediction runs, removing scratch folders)…');
+    const controller = { signal: interrupt.signal };
     try {
       const outFile = flags.out;
       const report = await evaluate({
@@ -105,7 +105,7 @@ export const evalVerb: Verb = {
       }
       throw error;
     } finally {
-      process.removeListener('SIGINT', onSigint);
+      interrupt.dispose();
     }
   },
 };

@@ -1,4 +1,5 @@
 // `weave export`: the workspace as a verified benchmark task folder (core/bench/exportTask.ts).
+import { trapInterrupts } from '../interrupt';
 import path from 'node:path';
 import {
   EXPORT_FORMATS,
@@ -92,9 +93,11 @@ export const exportVerb: Verb = {
       );
       return 2;
     }
-    const controller = new AbortController();
-    const onSigint = (): void => controller.abort();
-    process.once('SIGINT', onSigint);
+    const interrupt = trapInterrupts(
+      'export',
+      'stopping (killing verification runs, removing scratch folders)…',
+    );
+    const controller = { signal: interrupt.signal };
     try {
       const range = flags['from-history'];
       if (range !== undefined) {
@@ -158,7 +161,7 @@ export const exportVerb: Verb = {
       }
       throw error;
     } finally {
-      process.removeListener('SIGINT', onSigint);
+      interrupt.dispose();
     }
   },
 };

@@ -1,6 +1,7 @@
 // The agent steps of the UI end-to-end test: a scripted OpenAI-protocol model (real HTTP on 127.0.0.1) whose
 // first conversation fixes no-secret-caching in the demo and whose every later one keeps calling `finish` with
-// an argument the tool does not take, so the interaction matrix that follows is inconclusive.
+// an empty summary (refused: extra keys alone would only be ignored with a note), so the interaction matrix that
+// follows is inconclusive.
 import {
   startScriptedServer,
   type Script,
@@ -10,7 +11,7 @@ import {
 
 const REJECTED_FINISH: ScriptStep = {
   kind: 'tools',
-  calls: [{ name: 'finish', arguments: { summary: 'done', confidence: 'high' } }],
+  calls: [{ name: 'finish', arguments: { summary: '' } }],
 };
 
 /** The demo's fix (examples/patches/fix-secret-caching.patch) as three `edit` calls, then `finish`. */

@@ -184,7 +184,8 @@ suite('agent: run on all constraints', () => {
     const rejectedFinish: ScriptStep[] = [
       {
         kind: 'tools',
-        calls: [{ name: 'finish', arguments: { summary: 'done', confidence: 'high' } }],
+        // An empty summary is refused (extra keys alone would only be ignored with a note).
+        calls: [{ name: 'finish', arguments: { summary: '' } }],
       },
     ];
     const { outcome } = await withScriptedModel<AgentRunOutcome>('weave.agent.runAll', {}, rejectedFinish, 3);

@@ -207,9 +207,10 @@ interface AgentCommandRun {
 }
 
 /**
- * The one place an external agent command runs. It is the agent the user chose, calling its own model: it keeps
- * the user's environment (its API keys) and the host's network, but its filesystem is contained — only its
- * checkout and scratch folder are writable — and it runs in a private PID namespace.
+ * The one place an external agent command runs. It is the agent the user chose (Claude Code, Codex, a script):
+ * it keeps the user's environment (its API keys), its own state folders and the network, exactly as when the
+ * user starts it by hand — only a private PID namespace, so nothing it starts outlives it. What decides the
+ * leaderboard is the evaluation of its patch afterwards, and that runs in the sandbox (taskRunner.ts).
  */
 async function runAgentCommand(run: AgentCommandRun): Promise<CommandOutcome> {
   const availability = await detectSandbox();
@@ -217,15 +218,7 @@ async function runAgentCommand(run: AgentCommandRun): Promise<CommandOutcome> {
     command: `( ${run.command} ) < ${shQuote(run.instructionFile)}`,
     cwd: run.checkout,
     env: run.env,
-    ...(availability.available
-      ? {
-          sandbox: {
-            checkout: run.checkout,
-            writableDirs: [path.dirname(run.instructionFile)],
-            network: 'host' as const,
-          },
-        }
-      : {}),
+    ...(availability.available ? { pidNamespace: true } : {}),
     timeoutMs: run.timeoutMs,
     ...(run.signal ? { signal: run.signal } : {}),
   });

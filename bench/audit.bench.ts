@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runAudit } from '../src/core/audit/runAudit';
 import type { AuditReport } from '../src/core/audit/types';
-import { loadIntelWorkspace } from '../src/core/intel/workspace';
+import { loadAnchoredWorkspace } from '../src/core/anchors/anchoredWorkspace';
 import { writeSelectionFixture } from './selectionFixture';
 
 const MUTANTS = Number(process.env.WEAVE_BENCH_AUDIT_MUTANTS ?? 24);
@@ -62,7 +62,7 @@ function kills(report: AuditReport): number {
 }
 
 async function measure(name: string, dir: string): Promise<Row[]> {
-  const ws = await loadIntelWorkspace(dir, { useCache: false });
+  const ws = await loadAnchoredWorkspace(dir, { useCache: false });
   const common = { ws, maxMutants: MUTANTS, concurrency: WORKERS, timeBudgetSeconds: 3_600 };
   const pruned = await runAudit({ ...common, prune: true });
   const everySpec = await runAudit({ ...common, prune: false });

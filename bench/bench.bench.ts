@@ -6,9 +6,9 @@ import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runBench, type BenchResult } from '../src/core/bench/benchRun';
-import { evaluate } from '../src/core/bench/evalTasks';
-import { exportTask } from '../src/core/bench/exportTask';
+import { runBench, type BenchResult } from '../src/core/tasks/benchRun';
+import { evaluate } from '../src/core/tasks/evalTasks';
+import { exportTask } from '../src/core/tasks/exportTask';
 import { startScriptedServer } from '../test/support/scriptedOpenAiServer';
 import { disableCacheSteps, fixSecretCachingSteps } from '../test/unit/agent/demoScripts';
 

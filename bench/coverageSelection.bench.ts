@@ -15,7 +15,7 @@ import path from 'node:path';
 import { checkWorkspace } from '../src/core/check/checkWorkspace';
 import { runSpecs } from '../src/core/check/runSpecs';
 import type { Verdict } from '../src/core/check/types';
-import { selectAffected } from '../src/core/intel/affected';
+import { selectAffected } from '../src/core/selection/affected';
 import { loadSpecFile } from '../src/core/spec/load';
 import { seededMutants, writeSelectionFixture, writeSingleModuleFixture } from './selectionFixture';
 

@@ -1,6 +1,6 @@
 // Safe-selection study (issues #3 and #10) on three workspaces: the generated one (10 modules × 3 specs, real
 // node:test tests, shared and cross-imported modules), tinylib (a single-module npm library whose tests load it
-// by `require('..')`, `require('../')` and its own name) and pyslim (a src-layout Python package whose
+// by `require('..')`, `require('..')` and its own name) and pyslim (a src-layout Python package whose
 // __init__.py re-exports part of it, with `from . import X` plugins). Seeded one-line mutants are applied to
 // their source; for each, `weave affected --since HEAD` picks specs. The yardstick, in the same run, is running
 // EVERY spec and seeing which verdicts actually changed. Next to Weave's static selection, the naive per-file
@@ -15,9 +15,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { runSpecs } from '../src/core/check/runSpecs';
 import type { Verdict } from '../src/core/check/types';
-import { selectAffected } from '../src/core/intel/affected';
-import { specCones } from '../src/core/intel/cones';
-import { loadIntelWorkspace } from '../src/core/intel/workspace';
+import { selectAffected } from '../src/core/selection/affected';
+import { specCones } from '../src/core/selection/cones';
+import { loadAnchoredWorkspace } from '../src/core/anchors/anchoredWorkspace';
 import type { SpecFile } from '../src/core/spec/schema';
 import { seededMutants, seededMutantsIn, writeSelectionFixture, type Mutant } from './selectionFixture';
 
@@ -109,7 +109,7 @@ function percent(x: number): string {
  * package (`import pkg` = every module of pkg); dependents of selected specs too; an uncertain cone always.
  */
 async function naiveSelector(dir: string): Promise<(file: string) => Set<string>> {
-  const ws = await loadIntelWorkspace(dir, { useCache: false });
+  const ws = await loadAnchoredWorkspace(dir, { useCache: false });
   const cones = specCones(ws.specFile, ws.index, { workspaceDir: dir, resolved: ws.resolved });
   const sources = [...ws.index.files.keys()].filter((f) => !f.startsWith('test/') && !f.startsWith('tests/'));
   // Package folder → the file that enters it: __init__.py, or package.json's main (default index.js).
@@ -180,7 +180,7 @@ async function runStudy(study: Study): Promise<Tally> {
     gitIn(dir, 'init', '-q', '-b', 'main');
     gitIn(dir, 'add', '-A');
     gitIn(dir, 'commit', '-q', '-m', 'fixture');
-    const ws = await loadIntelWorkspace(dir, { useCache: false });
+    const ws = await loadAnchoredWorkspace(dir, { useCache: false });
     const specFile = ws.specFile;
     const specCount = specFile.specs.length;
     const concurrency = os.availableParallelism();

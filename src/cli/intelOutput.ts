@@ -2,8 +2,8 @@
 // spec file, an unknown ref, a file outside the workspace) becomes a located message and exit code 2, never a
 // stack trace; anchor problems and the affected selection are printed the same way everywhere.
 import path from 'node:path';
-import type { SelectedAffected } from '../core/intel/affected';
-import { ChangeInputError } from '../core/intel/changes';
+import type { SelectedAffected } from '../core/selection/affected';
+import { ChangeInputError } from '../core/selection/changes';
 import { GitError } from '../core/git/git';
 import { formatProblem, SpecLoadError, type SpecProblem } from '../core/spec/problems';
 

@@ -2,8 +2,8 @@
 // intel module's selection over the lazily built index: recorded per-spec coverage first, import cones after.
 import * as vscode from 'vscode';
 import { loadCoverageView } from '../core/coverage/base';
-import { affectedSpecs, type AffectedResult } from '../core/intel/affected';
-import { changedFilesFromList, changedFilesSince, type ChangedFile } from '../core/intel/changes';
+import { affectedSpecs, type AffectedResult } from '../core/selection/affected';
+import { changedFilesFromList, changedFilesSince, type ChangedFile } from '../core/selection/changes';
 import type { AnchorLocator } from './anchors';
 import { isValid, type SpecStore } from './specStore';
 

@@ -2,9 +2,9 @@
 // first check, never at activation), as editor locations.
 import * as vscode from 'vscode';
 import { createIndexer, type Indexer, type WorkspaceIndex } from '../core/index';
-import { resolveAnchors, type AnchorResolution } from '../core/intel/anchors';
+import { resolveAnchors, type AnchorResolution } from '../core/anchors/resolve';
 import { readCoverageStore } from '../core/coverage/store';
-import { staticCoupling } from '../core/intel/coupling';
+import { staticCoupling } from '../core/coupling/coupling';
 import type { SpecProblem } from '../core/spec';
 import type { SpecFile } from '../core/spec/schema';
 import { SPECS_RELATIVE_PATH, type ValidSpecs } from './specStore';

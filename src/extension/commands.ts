@@ -1,6 +1,6 @@
 // The one command table: every `weave.*` command the manifest contributes, and what it does. Commands return
 // a value (e.g. the CheckResult) so the side panel and the in-host tests can drive them like a person would.
-import type { AffectedResult } from '../core/intel/affected';
+import type { AffectedResult } from '../core/selection/affected';
 import * as vscode from 'vscode';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import type { AffectedSelector } from './affected';

@@ -1,9 +1,9 @@
 // "Explain why this spec broke": the quick fix on a Weave diagnostic and the palette command
-// `weave.explainBroken`. It runs blame (src/core/intel/blame.ts: delta debugging over the edits since the
+// `weave.explainBroken`. It runs blame (src/core/blame/blame.ts: delta debugging over the edits since the
 // baseline, in throw-away worktrees) and puts a diagnostic on each breaking hunk, with related information
 // pointing back at the spec's anchor and its entry in specs.json, then opens the first hunk.
 import * as vscode from 'vscode';
-import { blameSpec, BlameError, type BlameResult } from '../core/intel/blame';
+import { blameSpec, BlameError, type BlameResult } from '../core/blame/blame';
 import type { AnchorLocator } from './anchors';
 import type { CheckDiagnostics } from './diagnostics';
 import { isViolation } from './format';

@@ -1,10 +1,10 @@
-// "Weave: export workspace as benchmark task" (weave.export): the VS Code face of core/bench/exportTask.
+// "Weave: export workspace as benchmark task" (weave.export): the VS Code face of core/tasks/exportTask.
 // Picks an output folder (or takes it from the command argument), shows progress (cancellable: every test
 // process is killed), then a summary — or, when the task does not verify, the per-spec reasons with an offer to
 // write it anyway (marked unverified).
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { exportTask, ExportInputError, type ExportResult } from '../core/bench/exportTask';
+import { exportTask, ExportInputError, type ExportResult } from '../core/tasks/exportTask';
 import { explainUntrusted } from './trust';
 
 export interface ExportCommandDeps {

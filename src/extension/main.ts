@@ -1,6 +1,6 @@
 // Extension entry point: wires the thin VS Code adapters around the core. Activation only creates objects and
 // registers handlers; the spec file is read on first use and the workspace is indexed on the first check.
-import type { AffectedResult } from '../core/intel/affected';
+import type { AffectedResult } from '../core/selection/affected';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { AffectedSelector } from './affected';

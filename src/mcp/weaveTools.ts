@@ -7,11 +7,11 @@ import { listRuns } from '../core/check/runStore';
 import { CheckInputError } from '../core/check/runSpecs';
 import type { BaselineReport, Change, RunRecord, SpecResult, Verdict } from '../core/check/types';
 import { formatSeconds } from '../core/check/verdict';
-import { affectedSpecIds, selectAffected } from '../core/intel/affected';
-import { BlameError, blameSpec } from '../core/intel/blame';
-import { ChangeInputError } from '../core/intel/changes';
-import { staticCoupling, type PotentialInteraction } from '../core/intel/coupling';
-import { indexWorkspace, loadIntelWorkspace } from '../core/intel/workspace';
+import { affectedSpecIds, selectAffected } from '../core/selection/affected';
+import { BlameError, blameSpec } from '../core/blame/blame';
+import { ChangeInputError } from '../core/selection/changes';
+import { staticCoupling, type PotentialInteraction } from '../core/coupling/coupling';
+import { indexWorkspace, loadAnchoredWorkspace } from '../core/anchors/anchoredWorkspace';
 import { GitError } from '../core/git/git';
 import { loadSpecFile } from '../core/spec/load';
 import { formatProblem, SpecLoadError } from '../core/spec/problems';
@@ -86,7 +86,7 @@ export async function listSpecs(
     interactionsUnavailable = 'not computed: the workspace is not trusted for running (the index uses git)';
   } else {
     try {
-      const ws = await loadIntelWorkspace(workspaceDir);
+      const ws = await loadAnchoredWorkspace(workspaceDir);
       potential = staticCoupling({ ...ws, workspaceDir: ws.workspaceDir }).potential;
     } catch (error) {
       interactionsUnavailable = `the code index could not be built: ${messageOf(error)}`;

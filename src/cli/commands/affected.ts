@@ -1,6 +1,6 @@
 // `weave affected`: the specs a change can affect, each with why; unknown impact selects every spec.
 import path from 'node:path';
-import { selectAffected } from '../../core/intel/affected';
+import { selectAffected } from '../../core/selection/affected';
 import { parseVerbFlags } from '../flags';
 import { printAnchorProblems, reportInputError } from '../intelOutput';
 import type { Verb } from '../verb';

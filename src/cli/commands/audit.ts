@@ -12,7 +12,7 @@ import {
 import { saveAuditReport } from '../../core/audit/report';
 import type { AuditReport } from '../../core/audit/types';
 import { CheckInputError } from '../../core/check/runSpecs';
-import { loadIntelWorkspace } from '../../core/intel/workspace';
+import { loadAnchoredWorkspace } from '../../core/anchors/anchoredWorkspace';
 import { parseVerbFlags } from '../flags';
 import { printAnchorProblems, reportInputError } from '../intelOutput';
 import type { Verb } from '../verb';
@@ -71,7 +71,7 @@ export const auditVerb: Verb = {
     const interrupt = trapInterrupts('audit', 'cancelling (restoring and removing scratch checkouts)…');
     const abort = { signal: interrupt.signal };
     try {
-      const ws = await loadIntelWorkspace(path.resolve(flags.workspace));
+      const ws = await loadAnchoredWorkspace(path.resolve(flags.workspace));
       printAnchorProblems(ws.anchorProblems);
       const only = flags.only
         ?.split(',')

@@ -1,10 +1,10 @@
 // `weave bench`: several models (or an external agent command) over many exported tasks, scored and ranked
-// (core/bench/benchRun.ts). Progress on stderr (one updating line on a TTY), the leaderboard table on stdout.
+// (core/tasks/benchRun.ts). Progress on stderr (one updating line on a TTY), the leaderboard table on stdout.
 import { trapInterrupts } from '../interrupt';
 import path from 'node:path';
 import { DEFAULT_BASE_URL, ModelError } from '../../core/agent/modelClient';
-import { BenchInputError, runBench, type BenchProgress } from '../../core/bench/benchRun';
-import { parsePrice, type Leaderboard, type Price } from '../../core/bench/leaderboard';
+import { BenchInputError, runBench, type BenchProgress } from '../../core/tasks/benchRun';
+import { parsePrice, type Leaderboard, type Price } from '../../core/tasks/leaderboard';
 import { parseVerbFlags, takeList } from '../flags';
 import type { Verb } from '../verb';
 

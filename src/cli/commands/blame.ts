@@ -1,8 +1,8 @@
 // `weave blame SPEC`: which edit broke a spec, by delta debugging over the diff hunks in a scratch worktree.
 import { trapInterrupts } from '../interrupt';
 import path from 'node:path';
-import { BlameError, blameSpec, DEFAULT_BLAME_MAX_RUNS } from '../../core/intel/blame';
-import { indexWorkspace } from '../../core/intel/workspace';
+import { BlameError, blameSpec, DEFAULT_BLAME_MAX_RUNS } from '../../core/blame/blame';
+import { indexWorkspace } from '../../core/anchors/anchoredWorkspace';
 import { parseArgs } from 'node:util';
 import { reportInputError } from '../intelOutput';
 import type { Verb } from '../verb';

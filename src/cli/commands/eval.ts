@@ -1,4 +1,4 @@
-// `weave eval`: scores predictions on exported tasks and writes a SWE-bench-shaped report (core/bench/evalTasks.ts).
+// `weave eval`: scores predictions on exported tasks and writes a SWE-bench-shaped report (core/tasks/evalTasks.ts).
 import { trapInterrupts } from '../interrupt';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -8,7 +8,7 @@ import {
   EvalInputError,
   type EvalReport,
   type InstanceReport,
-} from '../../core/bench/evalTasks';
+} from '../../core/tasks/evalTasks';
 import { parseVerbFlags, takeList } from '../flags';
 import type { Verb } from '../verb';
 

@@ -1,4 +1,4 @@
-// `weave export`: the workspace as a verified benchmark task folder (core/bench/exportTask.ts).
+// `weave export`: the workspace as a verified benchmark task folder (core/tasks/exportTask.ts).
 import { trapInterrupts } from '../interrupt';
 import path from 'node:path';
 import {
@@ -8,8 +8,8 @@ import {
   HARBOR_SUBDIR,
   type ExportFormat,
   type ExportResult,
-} from '../../core/bench/exportTask';
-import { exportHistory, type HistoryEntry } from '../../core/bench/exportHistory';
+} from '../../core/tasks/exportTask';
+import { exportHistory, type HistoryEntry } from '../../core/tasks/exportHistory';
 import { parseVerbFlags } from '../flags';
 import type { Verb } from '../verb';
 

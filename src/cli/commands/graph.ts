@@ -7,8 +7,8 @@ import {
   formatCouplingText,
   staticCoupling,
   withObservedInteractions,
-} from '../../core/intel/coupling';
-import { loadIntelWorkspace } from '../../core/intel/workspace';
+} from '../../core/coupling/coupling';
+import { loadAnchoredWorkspace } from '../../core/anchors/anchoredWorkspace';
 import { parseVerbFlags } from '../flags';
 import { printAnchorProblems, reportInputError } from '../intelOutput';
 import type { Verb } from '../verb';
@@ -50,7 +50,7 @@ export const graphVerb: Verb = {
       return 2;
     }
     try {
-      const ws = await loadIntelWorkspace(path.resolve(flags.workspace));
+      const ws = await loadAnchoredWorkspace(path.resolve(flags.workspace));
       printAnchorProblems(ws.anchorProblems);
       const coupling = withObservedInteractions(
         staticCoupling({

@@ -1,7 +1,7 @@
 // `weave validate`: checks .weave/specs.json and prints every problem as file:line:column: path: message.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { checkAnchors } from '../../core/intel/anchorCheck';
+import { checkAnchors } from '../../core/anchors/anchorCheck';
 import { loadSpecFile } from '../../core/spec/load';
 import { formatProblem } from '../../core/spec/problems';
 import { parseVerbFlags } from '../flags';

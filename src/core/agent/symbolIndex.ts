@@ -2,7 +2,7 @@
 // find_symbol for the tools, re-indexed lazily after the agent edits files, and the specs' potential
 // interactions (import cones that share code, INTEL's specCones) for the prompt.
 import { createIndexer, type Indexer, type WorkspaceIndex } from '../index';
-import { specCones } from '../intel/cones';
+import { specCones } from '../selection/cones';
 import type { SpecFile } from '../spec/schema';
 import type { SymbolLookup } from './tools';
 

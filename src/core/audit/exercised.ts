@@ -1,10 +1,10 @@
 // "Which code does this spec exercise?" — the one question the audit asks before it mutates anything, answered
 // in one place so per-spec coverage (src/core/coverage/) can replace the static answer without touching the rest.
 // Today: the symbols (or files) the spec anchors; a spec with no anchors falls back to the source files its test
-// loads through static imports (its import cone, src/core/intel/cones.ts), minus the test files themselves.
-import type { ResolvedAnchor } from '../intel/anchors';
-import type { IndexView } from '../intel/anchors';
-import { specCones } from '../intel/cones';
+// loads through static imports (its import cone, src/core/selection/cones.ts), minus the test files themselves.
+import type { ResolvedAnchor } from '../anchors/resolve';
+import type { IndexView } from '../anchors/resolve';
+import { specCones } from '../selection/cones';
 import type { Range } from '../index/types';
 import type { SpecFile } from '../spec/schema';
 import { isMutableLanguage, type MutableLanguage } from './operators';

@@ -10,7 +10,7 @@ import { mapWithConcurrency } from '../process/boundedPool';
 import { headCommit } from '../git/git';
 import { locateGrammars } from '../index/grammarLocation';
 import { TreeSitterHost } from '../index/treeSitterHost';
-import type { IntelWorkspace } from '../intel/workspace';
+import type { AnchoredWorkspace } from '../anchors/anchoredWorkspace';
 import { CheckInputError } from '../check/runSpecs';
 import { exercisedCode, type ExercisedFile } from './exercised';
 import {
@@ -33,7 +33,7 @@ export type AuditProgress =
   | { type: 'mutant'; done: number; total: number; mutant: Mutant; killedBy: string[] };
 
 export interface AuditOptions {
-  ws: IntelWorkspace;
+  ws: AnchoredWorkspace;
   only?: readonly string[];
   maxMutants?: number;
   timeBudgetSeconds?: number;
@@ -150,7 +150,7 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   return report;
 }
 
-function selectIds(ws: IntelWorkspace, only: readonly string[] | undefined): string[] {
+function selectIds(ws: AnchoredWorkspace, only: readonly string[] | undefined): string[] {
   const all = ws.specFile.specs.map((s) => s.id);
   if (only === undefined || only.length === 0) return all;
   const unknown = only.filter((id) => !all.includes(id));
@@ -159,7 +159,7 @@ function selectIds(ws: IntelWorkspace, only: readonly string[] | undefined): str
   return all.filter((id) => only.includes(id));
 }
 
-function specTimeout(ws: IntelWorkspace, id: string): number {
+function specTimeout(ws: AnchoredWorkspace, id: string): number {
   const spec = ws.specFile.specs.find((s) => s.id === id);
   return spec?.test.timeoutSeconds ?? ws.specFile.defaults.timeoutSeconds;
 }

@@ -1,7 +1,7 @@
 // Where a change starts from, for coverage-based selection: the blob id of each file at the base (`--since
 // REF`: REF's tree; `--files`: the files on disk, the listed ones unknown) and the diff's hunks.
-import type { IndexView } from '../intel/anchors';
-import { parseDiff, type DiffHunk } from '../intel/hunks';
+import type { IndexView } from '../anchors/resolve';
+import { parseDiff, type DiffHunk } from '../selection/hunks';
 import { git } from '../git/git';
 import { blobHashesAt, fileBlobHash } from './blobHash';
 import { coverageView, type CoverageBase, type CoverageView } from './select';

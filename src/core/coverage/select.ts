@@ -7,9 +7,9 @@
 //  - anything else is left to the static import cone, with why: no coverage for the spec, coverage recorded
 //    on other content of a file it ran, a new file, or a file its run did not execute (its cone may still
 //    reach it: a lazy import, a browser test) — so coverage only ever narrows inside files a spec ran.
-import type { IndexView } from '../intel/anchors';
-import type { ChangedFile } from '../intel/changes';
-import type { DiffHunk } from '../intel/hunks';
+import type { IndexView } from '../anchors/resolve';
+import type { ChangedFile } from '../selection/changes';
+import type { DiffHunk } from '../selection/hunks';
 import { functionUnits } from './collect';
 import type { CoverageStore, FileCoverage, UnitRow } from './types';
 

@@ -4,7 +4,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { SpecResult } from '../check/types';
-import { indexWorkspace } from '../intel/workspace';
+import { indexWorkspace } from '../anchors/anchoredWorkspace';
 import type { Spec } from '../spec/schema';
 import { collectSpecCoverage } from './collect';
 import {

@@ -5,9 +5,9 @@
 import { zodResponseFormat } from 'openai/helpers/zod';
 import { z } from 'zod';
 import { ModelError, type ModelClient } from '../agent/modelClient';
-import { resolveAnchors } from '../intel/anchors';
-import { staticCoupling } from '../intel/coupling';
-import type { IntelWorkspace } from '../intel/workspace';
+import { resolveAnchors } from '../anchors/resolve';
+import { staticCoupling } from '../coupling/coupling';
+import type { AnchoredWorkspace } from '../anchors/anchoredWorkspace';
 import type { Spec } from '../spec/schema';
 import { words } from './duplicates';
 import type { KeptDraft } from './types';
@@ -47,7 +47,7 @@ const CONTRADICTION_SIMILARITY = 0.6;
 const NEGATIONS = new Set(['not', 'never', 'no', 'nor', 'without', "don't", 'cannot']);
 
 export async function reviewDraftSet(input: {
-  ws: IntelWorkspace;
+  ws: AnchoredWorkspace;
   kept: readonly KeptDraft[];
   client?: ModelClient;
   signal?: AbortSignal;
@@ -87,7 +87,11 @@ export function uncoveredGoalParts(goal: string, specs: readonly Spec[]): string
   });
 }
 
-function undeclaredCoupling(ws: IntelWorkspace, specs: Spec[], draftIds: ReadonlySet<string>): ReviewEdge[] {
+function undeclaredCoupling(
+  ws: AnchoredWorkspace,
+  specs: Spec[],
+  draftIds: ReadonlySet<string>,
+): ReviewEdge[] {
   if (draftIds.size === 0) return [];
   const specFile = { ...ws.specFile, specs };
   const { resolved } = resolveAnchors(specFile, ws.index, { workspaceDir: ws.workspaceDir });

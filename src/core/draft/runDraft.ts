@@ -14,7 +14,7 @@ import type { SymbolLookup } from '../agent/tools';
 import { TrajectoryWriter } from '../agent/trajectory';
 import { withScratchCheckouts } from '../audit/scratch';
 import { ensureRunsIgnored, newRunId } from '../check/runStore';
-import { loadIntelWorkspace } from '../intel/workspace';
+import { loadAnchoredWorkspace } from '../anchors/anchoredWorkspace';
 import { buildDraftSystemPrompt, buildDraftTask } from './prompt';
 import { reviewDraftSet, type DraftSetReview } from './review';
 import { draftToolbox } from './tools';
@@ -74,7 +74,7 @@ export async function runDraft(options: DraftOptions): Promise<DraftResult> {
   progress({ type: 'phase', message: 'indexing a scratch checkout of the workspace' });
   const outcome = await withScratchCheckouts(options.workspaceDir, 1, async ([dir]) => {
     const checkout = dir!;
-    const ws = await loadIntelWorkspace(checkout, { useCache: false, signal: userSignal });
+    const ws = await loadAnchoredWorkspace(checkout, { useCache: false, signal: userSignal });
     const specFile = options.goal?.trim() ? { ...ws.specFile, goal: options.goal.trim() } : ws.specFile;
     await ensureRunsIgnored(options.workspaceDir);
     const trajectory = new TrajectoryWriter(path.join(runDir, 'trajectory.jsonl'), redact);

@@ -12,8 +12,8 @@ import { mutantSpecFile, mutantTimeoutSeconds, runMutant } from '../audit/mutant
 import { generateMutants, selectWithinBudget } from '../audit/runAudit';
 import { runSpecsInCheckout } from '../audit/scratch';
 import type { SpecResult } from '../check/types';
-import { resolveAnchors } from '../intel/anchors';
-import type { IntelWorkspace } from '../intel/workspace';
+import { resolveAnchors } from '../anchors/resolve';
+import type { AnchoredWorkspace } from '../anchors/anchoredWorkspace';
 import { relativePathProblem } from '../spec/anchors';
 import type { SpecInput } from '../spec/edit';
 import { parseSpecText } from '../spec/load';
@@ -23,7 +23,7 @@ import type { KeptDraft, Proposal, RejectedDraft, RejectStage, Verification } fr
 
 export interface VerifyContext {
   /** The workspace as indexed in the scratch checkout (ws.workspaceDir is the checkout). */
-  ws: IntelWorkspace;
+  ws: AnchoredWorkspace;
   /** Drafts kept earlier in the session: the graph and the duplicate check include them. */
   kept: readonly KeptDraft[];
   /** Mutants tried at most before a constraint is called vacuous. */
@@ -164,7 +164,7 @@ async function killsAMutant(
   ctx: VerifyContext,
   candidate: SpecFile,
   spec: Spec,
-  resolved: IntelWorkspace['resolved'],
+  resolved: AnchoredWorkspace['resolved'],
   baselineMs: number,
 ): Promise<{
   killed: boolean;

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { readAuditReport, saveAuditReport } from '../../core/audit/report';
 import { runAudit } from '../../core/audit/runAudit';
 import type { AuditReport } from '../../core/audit/types';
-import { loadIntelWorkspace } from '../../core/intel/workspace';
+import { loadAnchoredWorkspace } from '../../core/anchors/anchoredWorkspace';
 import type { SpecStore } from '../specStore';
 import { explainUntrusted } from '../trust';
 
@@ -72,7 +72,7 @@ export class AuditController implements vscode.Disposable {
       async (progress, token) => {
         const abort = new AbortController();
         token.onCancellationRequested(() => abort.abort());
-        const ws = await loadIntelWorkspace(workspaceDir, { signal: abort.signal });
+        const ws = await loadAnchoredWorkspace(workspaceDir, { signal: abort.signal });
         const result = await runAudit({
           ws,
           ...(args.only ? { only: args.only } : {}),

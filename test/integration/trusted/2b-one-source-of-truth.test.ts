@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as vscode from 'vscode';
 import type { CheckResult } from '../../../src/extension/checks';
-import type { BlameResult } from '../../../src/core/intel/blame';
+import type { BlameResult } from '../../../src/core/blame/blame';
 import type { TestState } from '../../../src/extension/testing';
 import { editAndSave, lineOf, until, weaveApi, weaveDiagnostics, workspaceUri } from '../helpers';
 

@@ -9,8 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'jsonc-parser';
 import * as vscode from 'vscode';
-import type { ExportResult } from '../../../src/core/bench/exportTask';
-import { taskSchema } from '../../../src/core/bench/taskFormat';
+import type { ExportResult } from '../../../src/core/tasks/exportTask';
+import { taskSchema } from '../../../src/core/tasks/taskFormat';
 import { readText, weaveApi, workspaceUri } from '../helpers';
 
 const BUG = '  return Math.max(low, value);';

@@ -4,8 +4,8 @@ import { readAuditReport, saveAuditReport } from '../../../src/core/audit/report
 import { runAudit } from '../../../src/core/audit/runAudit';
 import type { AuditReport } from '../../../src/core/audit/types';
 import { CheckInputError } from '../../../src/core/check/runSpecs';
-import { staticCoupling, withObservedInteractions } from '../../../src/core/intel/coupling';
-import { loadIntelWorkspace } from '../../../src/core/intel/workspace';
+import { staticCoupling, withObservedInteractions } from '../../../src/core/coupling/coupling';
+import { loadAnchoredWorkspace } from '../../../src/core/anchors/anchoredWorkspace';
 import {
   childProcesses,
   createDemoRepo,
@@ -23,7 +23,7 @@ let fixtureReport: Promise<AuditReport> | undefined;
 /** One audit of the fixture, shared by the tests that read it (each audit costs dozens of test runs). */
 function auditFixture(): Promise<AuditReport> {
   fixtureReport ??= (async () => {
-    const ws = await loadIntelWorkspace(fixture, { useCache: false });
+    const ws = await loadAnchoredWorkspace(fixture, { useCache: false });
     return runAudit({ ws, concurrency: 2 });
   })();
   return fixtureReport;
@@ -94,7 +94,7 @@ test('mutants killed by two specs are observed interactions, stored for weave gr
   await saveAuditReport(fixture, report);
   const stored = await readAuditReport(fixture);
   assert.deepEqual(stored?.observed, report.observed);
-  const ws = await loadIntelWorkspace(fixture, { useCache: false });
+  const ws = await loadAnchoredWorkspace(fixture, { useCache: false });
   const coupling = withObservedInteractions(
     staticCoupling({ specFile: ws.specFile, index: ws.index, resolved: ws.resolved, workspaceDir: fixture }),
     stored,
@@ -111,7 +111,7 @@ test('mutants killed by two specs are observed interactions, stored for weave gr
 
 test('the audit leaves the user’s files byte-identical and no checkout or process behind', async () => {
   const before = snapshot(fixture);
-  const ws = await loadIntelWorkspace(fixture, { useCache: false });
+  const ws = await loadAnchoredWorkspace(fixture, { useCache: false });
   const report = await runAudit({ ws, only: ['boundary'], concurrency: 2 });
   assert.equal(report.specs.length, 1);
   assert.deepEqual(snapshot(fixture), before);
@@ -119,7 +119,7 @@ test('the audit leaves the user’s files byte-identical and no checkout or proc
 });
 
 test('unpruned, every mutant runs against every spec: more test runs, the same verdicts for the specs', async () => {
-  const ws = await loadIntelWorkspace(fixture, { useCache: false });
+  const ws = await loadAnchoredWorkspace(fixture, { useCache: false });
   const only = ['vacuous', 'boundary', 'grade-boundary'];
   const pruned = await runAudit({ ws, only, concurrency: 2, maxMutants: 6 });
   const everySpec = await runAudit({ ws, only, concurrency: 2, maxMutants: 6, prune: false });
@@ -130,7 +130,7 @@ test('unpruned, every mutant runs against every spec: more test runs, the same v
 });
 
 test('cancelling stops the audit, leaves the user’s files as they were and removes every checkout', async () => {
-  const ws = await loadIntelWorkspace(fixture, { useCache: false });
+  const ws = await loadAnchoredWorkspace(fixture, { useCache: false });
   const before = snapshot(fixture);
   const abort = new AbortController();
   const report = await runAudit({
@@ -148,7 +148,7 @@ test('cancelling stops the audit, leaves the user’s files as they were and rem
 });
 
 test('bad input: an unknown spec id and a zero budget are clear errors', async () => {
-  const ws = await loadIntelWorkspace(fixture, { useCache: false });
+  const ws = await loadAnchoredWorkspace(fixture, { useCache: false });
   await assert.rejects(runAudit({ ws, only: ['nope'] }), (e: unknown) => {
     assert.ok(e instanceof CheckInputError);
     assert.match(e.message, /unknown spec id: nope/);
@@ -160,7 +160,7 @@ test('bad input: an unknown spec id and a zero budget are clear errors', async (
 test('the demo: which specs have holes, and the one failing spec is reported rather than audited', async () => {
   const demo = createDemoRepo();
   try {
-    const ws = await loadIntelWorkspace(demo.workspace, { useCache: false });
+    const ws = await loadAnchoredWorkspace(demo.workspace, { useCache: false });
     const report = await runAudit({
       ws,
       only: ['response-shape', 'no-secret-caching'],

@@ -4,9 +4,9 @@ import { afterEach, test } from 'node:test';
 import { checkWorkspace } from '../../../src/core/check/checkWorkspace';
 import { coveredInteractionMap } from '../../../src/core/coverage/coupling';
 import { readCoverageStore } from '../../../src/core/coverage/store';
-import { blameSpec } from '../../../src/core/intel/blame';
-import { formatCouplingText, staticCoupling } from '../../../src/core/intel/coupling';
-import { indexWorkspace, loadIntelWorkspace } from '../../../src/core/intel/workspace';
+import { blameSpec } from '../../../src/core/blame/blame';
+import { formatCouplingText, staticCoupling } from '../../../src/core/coupling/coupling';
+import { indexWorkspace, loadAnchoredWorkspace } from '../../../src/core/anchors/anchoredWorkspace';
 import { copyWorkspace, examplesDir, git, initRepo, removeDir, tempDir, writeFiles } from '../intel/helpers';
 import { LIBRARY } from './fixtures';
 
@@ -21,7 +21,7 @@ void test('specs whose tests executed the same functions are paired, weighed by 
   writeFiles(dir, LIBRARY);
   initRepo(dir);
   await checkWorkspace({ workspaceDir: dir, concurrency: 2 });
-  const ws = await loadIntelWorkspace(dir);
+  const ws = await loadAnchoredWorkspace(dir);
   const coupling = staticCoupling({
     specFile: ws.specFile,
     index: ws.index,

@@ -8,9 +8,9 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { checkWorkspace } from '../../../src/core/check/checkWorkspace';
 import { loadCoverageView } from '../../../src/core/coverage/base';
 import type { CoverageDecision } from '../../../src/core/coverage/select';
-import { selectAffected, type SelectedAffected } from '../../../src/core/intel/affected';
-import { changedFilesSince } from '../../../src/core/intel/changes';
-import { loadIntelWorkspace } from '../../../src/core/intel/workspace';
+import { selectAffected, type SelectedAffected } from '../../../src/core/selection/affected';
+import { changedFilesSince } from '../../../src/core/selection/changes';
+import { loadAnchoredWorkspace } from '../../../src/core/anchors/anchoredWorkspace';
 import { git, initRepo, removeDir, repoRoot, tempDir, writeFiles } from '../intel/helpers';
 import { LIBRARY, PYTHON_PACKAGE } from './fixtures';
 
@@ -41,7 +41,7 @@ function recordedWorkspace(files: Record<string, string>): { dir: () => string }
 
 /** What coverage alone says about a spec for the changes since HEAD. */
 async function decide(dir: string, specId: string): Promise<CoverageDecision> {
-  const ws = await loadIntelWorkspace(dir);
+  const ws = await loadAnchoredWorkspace(dir);
   const view = await loadCoverageView({ workspaceDir: dir, index: ws.index, since: 'HEAD' });
   assert.ok(view, 'coverage is recorded');
   // Weave's own state (.weave/.gitignore) never reaches coverage: affectedSpecs sets it aside first.

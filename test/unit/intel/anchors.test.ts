@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { resolveAnchors } from '../../../src/core/intel/anchors';
-import { indexWorkspace } from '../../../src/core/intel/workspace';
+import { resolveAnchors } from '../../../src/core/anchors/resolve';
+import { indexWorkspace } from '../../../src/core/anchors/anchoredWorkspace';
 import type { WorkspaceIndex } from '../../../src/core/index/workspaceIndex';
 import { parseSpecText } from '../../../src/core/spec/load';
 import { removeDir, tempDir, writeFiles } from './helpers';

@@ -4,15 +4,15 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import type { ResolvedAnchor } from '../../../src/core/intel/anchors';
+import type { ResolvedAnchor } from '../../../src/core/anchors/resolve';
 import {
   defaultAttributionCriteria,
   rankAttribution,
   type AttributionCriterion,
-} from '../../../src/core/intel/attribution';
-import { blameSpec } from '../../../src/core/intel/blame';
-import type { SpecCone } from '../../../src/core/intel/cones';
-import { indexWorkspace } from '../../../src/core/intel/workspace';
+} from '../../../src/core/blame/attribution';
+import { blameSpec } from '../../../src/core/blame/blame';
+import type { SpecCone } from '../../../src/core/selection/cones';
+import { indexWorkspace } from '../../../src/core/anchors/anchoredWorkspace';
 import { copyWorkspace, initRepo, removeDir, tinylibFixture } from './helpers';
 
 const anchor = (text: string, first: number, last: number): ResolvedAnchor => {

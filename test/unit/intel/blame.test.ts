@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
-import { BlameError, blameSpec, type BlameOptions } from '../../../src/core/intel/blame';
-import { indexWorkspace } from '../../../src/core/intel/workspace';
+import { BlameError, blameSpec, type BlameOptions } from '../../../src/core/blame/blame';
+import { indexWorkspace } from '../../../src/core/anchors/anchoredWorkspace';
 import { saveRun } from '../../../src/core/check/runStore';
 import { copyWorkspace, examplesDir, git, initRepo, removeDir, snapshot } from './helpers';
 

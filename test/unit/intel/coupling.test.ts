@@ -1,13 +1,17 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatCouplingMermaid, formatCouplingText, staticCoupling } from '../../../src/core/intel/coupling';
-import { loadIntelWorkspace } from '../../../src/core/intel/workspace';
+import {
+  formatCouplingMermaid,
+  formatCouplingText,
+  staticCoupling,
+} from '../../../src/core/coupling/coupling';
+import { loadAnchoredWorkspace } from '../../../src/core/anchors/anchoredWorkspace';
 import { copyWorkspace, examplesDir, removeDir, slugkitFixture } from './helpers';
 
 async function couplingOf(source: string) {
   const dir = copyWorkspace(source);
   try {
-    const ws = await loadIntelWorkspace(dir, { useCache: false });
+    const ws = await loadAnchoredWorkspace(dir, { useCache: false });
     assert.deepEqual(ws.anchorProblems, []);
     return staticCoupling({
       specFile: ws.specFile,

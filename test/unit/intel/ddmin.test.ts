@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ddmin, type ProbeOutcome } from '../../../src/core/intel/ddmin';
+import { ddmin, type ProbeOutcome } from '../../../src/core/blame/ddmin';
 
 const items = Array.from({ length: 16 }, (_, i) => i);
 

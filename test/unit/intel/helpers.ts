@@ -9,7 +9,7 @@ import path from 'node:path';
 export const repoRoot = path.resolve(__dirname, '../../../..');
 export const examplesDir = path.join(repoRoot, 'examples');
 export const slugkitFixture = path.join(repoRoot, 'test/fixtures/intel/slugkit');
-/** A single-module npm library whose tests load it by `require('..')`, `require('../')` and its own name. */
+/** A single-module npm library whose tests load it by `require('..')`, `require('..')` and its own name. */
 export const tinylibFixture = path.join(repoRoot, 'test/fixtures/intel/tinylib');
 /** A src-layout Python package whose __init__.py re-exports part of it; tox.ini; `from . import X`. */
 export const pyslimFixture = path.join(repoRoot, 'test/fixtures/intel/pyslim');

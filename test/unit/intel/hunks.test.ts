@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { buildPatch, parseDiff } from '../../../src/core/intel/hunks';
+import { buildPatch, parseDiff } from '../../../src/core/selection/hunks';
 import { git, initRepo, removeDir, tempDir, writeFiles } from './helpers';
 
 const lines = (n: number, tag = '') =>

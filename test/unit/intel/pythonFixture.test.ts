@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
-import { selectAffected } from '../../../src/core/intel/affected';
-import { blameSpec } from '../../../src/core/intel/blame';
-import { indexWorkspace } from '../../../src/core/intel/workspace';
+import { selectAffected } from '../../../src/core/selection/affected';
+import { blameSpec } from '../../../src/core/blame/blame';
+import { indexWorkspace } from '../../../src/core/anchors/anchoredWorkspace';
 import { copyWorkspace, initRepo, removeDir, slugkitFixture, writeFiles } from './helpers';
 
 let dir: string;

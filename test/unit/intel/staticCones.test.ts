@@ -1,13 +1,13 @@
 // Static import cones and selection on workspaces in the shapes real projects have: an npm library whose tests
-// load it by `require('..')`, `require('../')` and its own name, and a src-layout Python package whose
+// load it by `require('..')`, `require('..')` and its own name, and a src-layout Python package whose
 // __init__.py re-exports part of it. A change is made in the working tree and selected with real git.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, test } from 'node:test';
-import { selectAffected } from '../../../src/core/intel/affected';
-import { importChain, specCones } from '../../../src/core/intel/cones';
-import { loadIntelWorkspace } from '../../../src/core/intel/workspace';
+import { selectAffected } from '../../../src/core/selection/affected';
+import { importChain, specCones } from '../../../src/core/selection/cones';
+import { loadAnchoredWorkspace } from '../../../src/core/anchors/anchoredWorkspace';
 import { copyWorkspace, initRepo, pyslimFixture, removeDir, tinylibFixture, writeFiles } from './helpers';
 
 let dir: string | undefined;
@@ -33,9 +33,9 @@ function edit(root: string, file: string, find: string, replace: string): void {
 
 const ids = (r: { affected: Array<{ id: string }> }) => r.affected.map((s) => s.id);
 
-void test("tinylib: require('..'), require('../') and the package's own name put index.js in the cones", async () => {
+void test("tinylib: require('..'), require('..') and the package's own name put index.js in the cones", async () => {
   const root = workspace(tinylibFixture);
-  const ws = await loadIntelWorkspace(root, { useCache: false });
+  const ws = await loadAnchoredWorkspace(root, { useCache: false });
   const cones = specCones(ws.specFile, ws.index, { workspaceDir: root });
   assert.deepEqual(importChain(cones.get('parse')!, 'index.js').reverse(), [
     'test/parse.test.js',

@@ -4,8 +4,8 @@
 // (`file#Class.method` before `file#Class` before `file`), then how close the edited file is to the spec's test
 // in its import cone. A new criterion (e.g. "the spec's test executed the edited lines") is one insertion.
 import type { Range } from '../index/types';
-import type { ResolvedAnchor } from './anchors';
-import { importChain, type SpecCone } from './cones';
+import type { ResolvedAnchor } from '../anchors/resolve';
+import { importChain, type SpecCone } from '../selection/cones';
 
 export interface AttributionCandidate {
   specId: string;

@@ -7,9 +7,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseEvalLog } from '../../../src/core/bench/evalLog';
-import { HARBOR_REWARD_SCRIPT } from '../../../src/core/bench/harborRewardScript';
-import type { TaskSpec } from '../../../src/core/bench/taskFormat';
+import { parseEvalLog } from '../../../src/core/tasks/evalLog';
+import { HARBOR_REWARD_SCRIPT } from '../../../src/core/tasks/harborRewardScript';
+import type { TaskSpec } from '../../../src/core/tasks/taskFormat';
 
 const NONCE = 'c0ffee00c0ffee00c0ffee00c0ffee00';
 

@@ -9,10 +9,10 @@ import type { SpecProblem } from '../spec/problems';
 import type { SpecFile } from '../spec/schema';
 import { loadCoverageView } from '../coverage/base';
 import type { CoverageView } from '../coverage/select';
-import { type IndexView, type ResolvedAnchor } from './anchors';
+import { type IndexView, type ResolvedAnchor } from '../anchors/resolve';
 import { changedFilesFromList, changedFilesSince, type ChangedFile } from './changes';
 import { importChain, specCones, type SpecCone } from './cones';
-import { loadIntelWorkspace, loadIntelWorkspaceFor } from './workspace';
+import { loadAnchoredWorkspace, loadIntelWorkspaceFor } from '../anchors/anchoredWorkspace';
 
 export interface AffectedSpec {
   id: string;
@@ -350,7 +350,7 @@ export async function selectAffected(options: SelectAffectedOptions): Promise<Se
           changes.map((c) => c.path),
           signal,
         )
-      : await loadIntelWorkspace(workspaceDir, signal);
+      : await loadAnchoredWorkspace(workspaceDir, signal);
   const coverage =
     options.useCoverage === false
       ? undefined

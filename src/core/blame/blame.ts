@@ -21,16 +21,21 @@ import { loadSpecFile } from '../spec/load';
 import { SpecLoadError } from '../spec/problems';
 import type { Spec, SpecFile } from '../spec/schema';
 import type { SymbolDef } from '../index/types';
-import { normalizeWorkspacePath, resolveAnchors, type IndexView, type ResolvedAnchor } from './anchors';
+import {
+  normalizeWorkspacePath,
+  resolveAnchors,
+  type IndexView,
+  type ResolvedAnchor,
+} from '../anchors/resolve';
 import {
   defaultAttributionCriteria,
   executedTheEdit,
   rankAttribution,
   type AttributionCandidate,
 } from './attribution';
-import { specCones, type SpecCone } from './cones';
+import { specCones, type SpecCone } from '../selection/cones';
 import { ddmin, type ProbeOutcome } from './ddmin';
-import { buildPatch, describeHunk, parseDiff, type DiffHunk, type ParsedDiff } from './hunks';
+import { buildPatch, describeHunk, parseDiff, type DiffHunk, type ParsedDiff } from '../selection/hunks';
 
 export const DEFAULT_BLAME_MAX_RUNS = 32;
 

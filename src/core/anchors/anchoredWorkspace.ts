@@ -9,9 +9,9 @@ import { loadSpecFile, SPEC_FILE_RELATIVE_PATH } from '../spec/load';
 import type { SpecLocations } from '../spec/locations';
 import { SpecLoadError, type SpecProblem } from '../spec/problems';
 import type { SpecFile } from '../spec/schema';
-import { normalizeWorkspacePath, resolveAnchors, type ResolvedAnchor } from './anchors';
+import { normalizeWorkspacePath, resolveAnchors, type ResolvedAnchor } from './resolve';
 
-export interface IntelWorkspace {
+export interface AnchoredWorkspace {
   workspaceDir: string;
   specFile: SpecFile;
   specFilePath: string;
@@ -36,10 +36,10 @@ export async function indexWorkspace(
 }
 
 /** Loads specs (throws SpecLoadError when the spec file is invalid), indexes, resolves anchors. */
-export async function loadIntelWorkspace(
+export async function loadAnchoredWorkspace(
   workspaceDir: string,
   options: { signal?: AbortSignal; useCache?: boolean } = {},
-): Promise<IntelWorkspace> {
+): Promise<AnchoredWorkspace> {
   const dir = path.resolve(workspaceDir);
   const loaded = await loadSpecFile(dir);
   if (!loaded.ok) throw new SpecLoadError(loaded.file, loaded.problems);
@@ -61,14 +61,14 @@ export async function loadIntelWorkspace(
 }
 
 /**
- * Like loadIntelWorkspace, but parses only the anchored files and `files` (e.g. the changed ones): enough to
+ * Like loadAnchoredWorkspace, but parses only the anchored files and `files` (e.g. the changed ones): enough to
  * resolve anchors and map changed lines to definitions, not to follow imports.
  */
 export async function loadIntelWorkspaceFor(
   workspaceDir: string,
   files: string[],
   options: { signal?: AbortSignal } = {},
-): Promise<IntelWorkspace> {
+): Promise<AnchoredWorkspace> {
   const dir = path.resolve(workspaceDir);
   const loaded = await loadSpecFile(dir);
   if (!loaded.ok) throw new SpecLoadError(loaded.file, loaded.problems);

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { git } from '../git/git';
-import { normalizeWorkspacePath } from './anchors';
+import { normalizeWorkspacePath } from '../anchors/resolve';
 import { unquote } from './hunks';
 
 export type ChangeStatus = 'added' | 'modified' | 'deleted' | 'untracked' | 'type-changed';

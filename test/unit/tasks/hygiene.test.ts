@@ -7,10 +7,10 @@ import {
   isSecretFileName,
   redactSecrets,
   repoNameFromRemote,
-} from '../../../src/core/bench/hygiene';
-import { filesTouchedBy, parsePredictions } from '../../../src/core/bench/predictions';
-import { parseEvalLog } from '../../../src/core/bench/evalLog';
-import type { TaskSpec } from '../../../src/core/bench/taskFormat';
+} from '../../../src/core/tasks/hygiene';
+import { filesTouchedBy, parsePredictions } from '../../../src/core/tasks/predictions';
+import { parseEvalLog } from '../../../src/core/tasks/evalLog';
+import type { TaskSpec } from '../../../src/core/tasks/taskFormat';
 
 describe('bench hygiene', () => {
   it('knows secret file names', () => {

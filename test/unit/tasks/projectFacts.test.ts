@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { detectRuntime, projectVersion } from '../../../src/core/bench/projectFacts';
-import { environmentSetupCommands } from '../../../src/core/bench/environmentSetup';
+import { detectRuntime, projectVersion } from '../../../src/core/tasks/projectFacts';
+import { environmentSetupCommands } from '../../../src/core/tasks/environmentSetup';
 
 async function withTree<T>(files: Record<string, string>, fn: (dir: string) => Promise<T>): Promise<T> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'weave-facts-'));

@@ -6,8 +6,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { evaluate } from '../../../src/core/bench/evalTasks';
-import { runHarborContract } from '../../../src/core/bench/harborContract';
+import { evaluate } from '../../../src/core/tasks/evalTasks';
+import { runHarborContract } from '../../../src/core/tasks/harborContract';
 import { CLI, type DemoRepo } from './demoRepo';
 import { makePythonHistoryRepo } from './fixtureRepos';
 

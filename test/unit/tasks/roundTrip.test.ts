@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { exportTask, type ExportResult } from '../../../src/core/bench/exportTask';
-import { evaluate, type EvalReport } from '../../../src/core/bench/evalTasks';
-import { taskSchema } from '../../../src/core/bench/taskFormat';
+import { exportTask, type ExportResult } from '../../../src/core/tasks/exportTask';
+import { evaluate, type EvalReport } from '../../../src/core/tasks/evalTasks';
+import { taskSchema } from '../../../src/core/tasks/taskFormat';
 import {
   applyPatch,
   eventually,

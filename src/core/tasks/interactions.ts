@@ -1,8 +1,8 @@
 // Potential interactions for the task: INTEL's static coupling (shared anchored symbols and files, shared
 // test import cones), computed on the exported target tree so every path is workspace-relative.
 import { createIndexer } from '../index';
-import { resolveAnchors } from '../intel/anchors';
-import { staticCoupling } from '../intel/coupling';
+import { resolveAnchors } from '../anchors/resolve';
+import { staticCoupling } from '../coupling/coupling';
 import type { SpecFile } from '../spec/schema';
 
 export interface TaskInteraction {

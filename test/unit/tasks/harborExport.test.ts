@@ -7,11 +7,11 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { exportTask, type ExportResult } from '../../../src/core/bench/exportTask';
-import { evaluate } from '../../../src/core/bench/evalTasks';
-import { runHarborContract, setupSteps } from '../../../src/core/bench/harborContract';
-import { parseToml } from '../../../src/core/bench/toml';
-import { environmentSetupCommands } from '../../../src/core/bench/environmentSetup';
+import { exportTask, type ExportResult } from '../../../src/core/tasks/exportTask';
+import { evaluate } from '../../../src/core/tasks/evalTasks';
+import { runHarborContract, setupSteps } from '../../../src/core/tasks/harborContract';
+import { parseToml } from '../../../src/core/tasks/toml';
+import { environmentSetupCommands } from '../../../src/core/tasks/environmentSetup';
 import { applyPatch, CLI, makeDemoRepo, readPatch, type DemoRepo } from './demoRepo';
 import { makeLockfileLessNpmRepo, makePythonRepo } from './fixtureRepos';
 

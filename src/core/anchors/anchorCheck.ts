@@ -4,8 +4,8 @@ import { indexSomeFiles } from '../index/partialIndex';
 import type { SpecLocations } from '../spec/locations';
 import type { SpecProblem } from '../spec/problems';
 import type { SpecFile } from '../spec/schema';
-import { resolveAnchors } from './anchors';
-import { anchoredFiles } from './workspace';
+import { resolveAnchors } from './resolve';
+import { anchoredFiles } from './anchoredWorkspace';
 
 export interface AnchorCheck {
   /** Missing files and symbols (errors), ambiguous or unresolvable symbols (warnings), at the anchor string. */

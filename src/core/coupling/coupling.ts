@@ -7,8 +7,8 @@ import { coveredCoupling } from '../coverage/coupling';
 import type { CoverageStore } from '../coverage/types';
 import type { AuditReport, ObservedInteraction } from '../audit/types';
 import type { SpecFile } from '../spec/schema';
-import type { IndexView, ResolvedAnchor } from './anchors';
-import { specCones } from './cones';
+import type { IndexView, ResolvedAnchor } from '../anchors/resolve';
+import { specCones } from '../selection/cones';
 
 export interface PotentialInteraction {
   a: string;

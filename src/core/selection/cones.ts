@@ -13,7 +13,7 @@ import {
   type UntraceableImport,
 } from '../index/resolveImports';
 import type { FileIndex } from '../index/types';
-import { normalizeWorkspacePath, type IndexView, type ResolvedAnchor } from './anchors';
+import { normalizeWorkspacePath, type IndexView, type ResolvedAnchor } from '../anchors/resolve';
 
 export interface SpecCone {
   id: string;

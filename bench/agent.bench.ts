@@ -16,8 +16,8 @@ import { runAgent, type AgentProgress } from '../src/core/agent/runAgent';
 import { loadSpecFile } from '../src/core/spec/load';
 import type { SpecFile } from '../src/core/spec/schema';
 import { startScriptedServer, type ScriptStep } from '../test/support/scriptedOpenAiServer';
-import { createDemoRepo } from '../test/unit/agent/demoWorkspace';
-import { finishOnlySteps, fixSecretCachingSteps } from '../test/unit/agent/demoScripts';
+import { createDemoRepo } from '../test/support/demoWorkspace';
+import { finishOnlySteps, fixSecretCachingSteps } from '../test/e2e/agent/demoScripts';
 
 const STEPS = Number(process.env.WEAVE_BENCH_AGENT_STEPS ?? 50);
 const CONCURRENCIES = (process.env.WEAVE_BENCH_AGENT_CONCURRENCY ?? '2,4').split(',').map(Number);

@@ -10,7 +10,7 @@ import { runBench, type BenchResult } from '../src/core/tasks/benchRun';
 import { evaluate } from '../src/core/tasks/evalTasks';
 import { exportTask } from '../src/core/tasks/exportTask';
 import { startScriptedServer } from '../test/support/scriptedOpenAiServer';
-import { disableCacheSteps, fixSecretCachingSteps } from '../test/unit/agent/demoScripts';
+import { disableCacheSteps, fixSecretCachingSteps } from '../test/e2e/agent/demoScripts';
 
 const TASKS = Number(process.env.WEAVE_BENCH_TASKS ?? 20);
 const MODELS = ['careful', 'careless'];

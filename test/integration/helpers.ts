@@ -35,19 +35,7 @@ export function weaveDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
   return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'weave');
 }
 
-export async function until<T>(
-  what: string,
-  probe: () => T | undefined | Promise<T | undefined>,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+export { until } from '../support/polling';
 
 /** Replaces the first occurrence of `from` in a file through a WorkspaceEdit, then saves it (as a person would). */
 export async function editAndSave(uri: vscode.Uri, from: string, to: string): Promise<void> {

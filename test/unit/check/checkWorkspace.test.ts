@@ -15,7 +15,7 @@ import {
 } from '../../../src/core/check/runStore';
 import type { RunRecord, SpecResult, Verdict } from '../../../src/core/check/types';
 import { SpecLoadError } from '../../../src/core/spec/problems';
-import { gitIn, makeRepo, snapshot, writeFiles } from './gitRepo';
+import { gitIn, makeRepo, snapshot, writeFiles } from '../../support/gitRepo';
 
 const cleanup: string[] = [];
 after(async () => {

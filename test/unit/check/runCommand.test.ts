@@ -1,6 +1,7 @@
 // Bad-input tests for the process runner: hanging commands, floods, missing commands, cancellation.
 // Every assertion about processes is made by pid, on the real process table.
 import assert from 'node:assert/strict';
+import { until } from '../../support/polling';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,26 +17,15 @@ after(async () => {
   await fs.rm(dir, { recursive: true, force: true });
 });
 
-/** Polls `read` until it yields a value, or fails after `ms`. */
-async function waitFor<T>(read: () => Promise<T | undefined>, ms: number, what: string): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 async function readPids(file: string, count: number): Promise<number[]> {
-  return waitFor(
+  return until(
+    `${count} pids in ${file}`,
     async () => {
       const text = await fs.readFile(file, 'utf8').catch(() => '');
       const pids = text.split(/\s+/).filter(Boolean).map(Number);
       return pids.length >= count ? pids : undefined;
     },
-    5000,
-    `${count} pids in ${file}`,
+    { timeoutMs: 5000, intervalMs: 20 },
   );
 }
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { gitRoot, headCommit, isClean } from '../../../src/core/git/git';
 import { WORKING_TREE, withWorktree } from '../../../src/core/git/worktree';
-import { gitIn, makeRepo, snapshot, writeFiles } from './gitRepo';
+import { gitIn, makeRepo, snapshot, writeFiles } from '../../support/gitRepo';
 
 const cleanup: string[] = [];
 after(async () => {

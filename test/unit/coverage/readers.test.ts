@@ -7,7 +7,7 @@ import { afterEach, test } from 'node:test';
 import { instrumentSpec } from '../../../src/core/coverage/instrument';
 import { readPythonCoverage } from '../../../src/core/coverage/python';
 import { lineHits, readV8Coverage } from '../../../src/core/coverage/v8';
-import { removeDir, tempDir, writeFiles } from '../intel/helpers';
+import { removeDir, tempDir, writeFiles } from '../../support/repos';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -8,8 +8,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { handleEvent } from '../../../src/cli/commands/guard';
-import { CLI } from '../spec/paths';
-import { INDEX_JS, makeMathWorkspace } from '../mcp/mathWorkspace';
+import { CLI } from '../../support/paths';
+import { INDEX_JS, makeMathWorkspace } from '../../support/mathWorkspace';
 
 interface Ran {
   code: number | null;

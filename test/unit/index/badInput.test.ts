@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createIndexer } from '../../../src/core/index';
-import { tempDir } from './helpers';
+import { tempDir } from '../../support/indexHelpers';
 
 describe('index: bad input', () => {
   const dirs: string[] = [];

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createIndexer, type WorkspaceIndex } from '../../../src/core/index';
-import { copyDir, langsFixture, tempDir } from './helpers';
+import { copyDir, langsFixture, tempDir } from '../../support/indexHelpers';
 
 describe('index: on-disk cache', () => {
   const dirs: string[] = [];

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createIndexer, type Indexer, type WorkspaceIndex } from '../../../src/core/index';
-import { langsFixture } from './helpers';
+import { langsFixture } from '../../support/indexHelpers';
 
 describe('index: definitions and qualified names per language', () => {
   let indexer: Indexer;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createIndexer, documentEditFor } from '../../../src/core/index';
-import { langsFixture, repoRoot } from './helpers';
+import { langsFixture, repoRoot } from '../../support/indexHelpers';
 
 describe('index: incremental parsing of open documents', () => {
   const indexer = createIndexer({ workspaceDir: langsFixture, useCache: false, workers: 0 });

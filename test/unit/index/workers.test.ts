@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createIndexer, type WorkspaceIndex } from '../../../src/core/index';
-import { copyDir, langsFixture, repoRoot, tempDir } from './helpers';
+import { copyDir, langsFixture, repoRoot, tempDir } from '../../support/indexHelpers';
 
 describe('index: worker threads', () => {
   let dir: string;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
 import { affectedSpecIds, selectAffected } from '../../../src/core/selection/affected';
 import { ChangeInputError } from '../../../src/core/selection/changes';
-import { git, initRepo, removeDir, tempDir, writeFiles } from './helpers';
+import { git, initRepo, removeDir, tempDir, writeFiles } from '../../support/repos';
 
 const spec = (id: string, testFile: string, extra: Record<string, unknown> = {}) => ({
   id,
@@ -148,7 +148,7 @@ void test('--files: listed files are the changes; a missing one counts as delete
 
 void test('an unresolved relative import makes the cone uncertain: that spec is selected for any change', async () => {
   writeFiles(dir, {
-    'test/lonely.test.js': `${PROJECT['test/lonely.test.js']!}require('./helpers' + 'gone');\nrequire('./missing-helper');\n`,
+    'test/lonely.test.js': `${PROJECT['test/lonely.test.js']!}require('./helpers/' + 'gone');\nrequire('./missing-helper');\n`,
   });
   git(dir, 'commit', '-qam', 'missing helper');
   const result = await selectAffected({ workspaceDir: dir, files: ['src/math.js'] });

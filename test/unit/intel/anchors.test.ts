@@ -4,7 +4,7 @@ import { resolveAnchors } from '../../../src/core/anchors/resolve';
 import { indexWorkspace } from '../../../src/core/anchors/anchoredWorkspace';
 import type { WorkspaceIndex } from '../../../src/core/index/workspaceIndex';
 import { parseSpecText } from '../../../src/core/spec/load';
-import { removeDir, tempDir, writeFiles } from './helpers';
+import { removeDir, tempDir, writeFiles } from '../../support/repos';
 
 const CACHE_JS = `class LruCache {
   get(key) {

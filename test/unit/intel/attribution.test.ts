@@ -13,7 +13,7 @@ import {
 import { blameSpec } from '../../../src/core/blame/blame';
 import type { SpecCone } from '../../../src/core/selection/cones';
 import { indexWorkspace } from '../../../src/core/anchors/anchoredWorkspace';
-import { copyWorkspace, initRepo, removeDir, tinylibFixture } from './helpers';
+import { copyWorkspace, initRepo, removeDir, tinylibFixture } from '../../support/repos';
 
 const anchor = (text: string, first: number, last: number): ResolvedAnchor => {
   const [file, symbol] = text.split('#') as [string, string | undefined];

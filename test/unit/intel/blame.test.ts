@@ -5,7 +5,7 @@ import { afterEach, beforeEach, test } from 'node:test';
 import { BlameError, blameSpec, type BlameOptions } from '../../../src/core/blame/blame';
 import { indexWorkspace } from '../../../src/core/anchors/anchoredWorkspace';
 import { saveRun } from '../../../src/core/check/runStore';
-import { copyWorkspace, examplesDir, git, initRepo, removeDir, snapshot } from './helpers';
+import { copyWorkspace, examplesDir, git, initRepo, removeDir, snapshot } from '../../support/repos';
 
 let dir: string;
 let base: string;

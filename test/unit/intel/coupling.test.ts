@@ -6,7 +6,7 @@ import {
   staticCoupling,
 } from '../../../src/core/coupling/coupling';
 import { loadAnchoredWorkspace } from '../../../src/core/anchors/anchoredWorkspace';
-import { copyWorkspace, examplesDir, removeDir, slugkitFixture } from './helpers';
+import { copyWorkspace, examplesDir, removeDir, slugkitFixture } from '../../support/repos';
 
 async function couplingOf(source: string) {
   const dir = copyWorkspace(source);

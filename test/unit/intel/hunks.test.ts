@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { buildPatch, parseDiff } from '../../../src/core/selection/hunks';
-import { git, initRepo, removeDir, tempDir, writeFiles } from './helpers';
+import { git, initRepo, removeDir, tempDir, writeFiles } from '../../support/repos';
 
 const lines = (n: number, tag = '') =>
   Array.from({ length: n }, (_, i) => `line ${i + 1}${tag}`).join('\n') + '\n';

@@ -8,7 +8,14 @@ import { afterEach, test } from 'node:test';
 import { selectAffected } from '../../../src/core/selection/affected';
 import { importChain, specCones } from '../../../src/core/selection/cones';
 import { loadAnchoredWorkspace } from '../../../src/core/anchors/anchoredWorkspace';
-import { copyWorkspace, initRepo, pyslimFixture, removeDir, tinylibFixture, writeFiles } from './helpers';
+import {
+  copyWorkspace,
+  initRepo,
+  pyslimFixture,
+  removeDir,
+  tinylibFixture,
+  writeFiles,
+} from '../../support/repos';
 
 let dir: string | undefined;
 afterEach(() => {

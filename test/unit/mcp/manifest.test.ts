@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { languageModelToolContributions, WEAVE_TOOLS } from '../../../src/mcp/toolSchemas';
-import { REPO_ROOT } from '../spec/paths';
+import { REPO_ROOT } from '../../support/paths';
 
 const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
   engines: { vscode: string };

@@ -5,7 +5,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { loadSpecFile, parseSpecText } from '../../../src/core/spec/load';
 import { formatProblem, SpecLoadError } from '../../../src/core/spec/problems';
-import { EXAMPLES, FIXTURES } from './paths';
+import { EXAMPLES, FIXTURES } from '../../support/paths';
 
 const GOOD = path.join(FIXTURES, 'specs-good');
 

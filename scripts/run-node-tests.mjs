@@ -1,0 +1,34 @@
+// Runs a plain-Node test layer (out/test/<layer>/**/*.test.js, built by `npm run build`) with node:test.
+// `node scripts/run-node-tests.mjs [--layer unit|e2e] [filter…]`: the layer defaults to unit (in-process tests that
+// run in seconds); e2e holds the CLI, agent, sandbox and export end-to-end tests (real processes, git, bwrap).
+// Extra arguments filter test files by substring: `npm run test:unit -- spec runner`.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
+const args = process.argv.slice(2);
+const layerAt = args.indexOf('--layer');
+const layer = layerAt === -1 ? 'unit' : args.splice(layerAt, 2)[1];
+if (layer !== 'unit' && layer !== 'e2e') {
+  console.error(`--layer is unit or e2e, not ${String(layer)}`);
+  process.exit(2);
+}
+const dir = path.join(root, 'out/test', layer);
+const filters = args;
+const files = fs
+  .readdirSync(dir, { recursive: true })
+  .map(String)
+  .filter((f) => f.endsWith('.test.js'))
+  .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
+  .sort()
+  .map((f) => path.join(dir, f));
+if (files.length === 0) {
+  console.error(`no ${layer} test files found: run \`npm run build\` first`);
+  process.exit(1);
+}
+const r = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-timeout=300000', ...files], {
+  stdio: 'inherit',
+  cwd: root,
+});
+process.exit(r.status ?? 1);

@@ -1,0 +1,315 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { holdsWithin } from '../../support/polling';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { createModelClient } from '../../../src/core/agent/modelClient';
+import { acceptDrafts } from '../../../src/core/draft/accept';
+import { DRAFT_SYSTEM_PROMPT_START } from '../../../src/core/draft/prompt';
+import { DRAFT_REVIEW_PROMPT_START } from '../../../src/core/draft/review';
+import { runDraft, type DraftResult } from '../../../src/core/draft/runDraft';
+import { loadSpecFile } from '../../../src/core/spec/load';
+import {
+  startScriptedServer,
+  type ScriptedServer,
+  type ScriptStep,
+} from '../../support/scriptedOpenAiServer';
+import { childProcesses, extraWorktrees, fingerprint, leftoverCheckouts } from '../../support/demoWorkspace';
+import { createAuditFixture } from '../audit/fixture';
+import { removeDir, snapshot } from '../../support/repos';
+
+const API_KEY = 'sk-draft-test-SECRET-0123456789';
+
+/** The fixture's specs with comments, as people write them: accept must keep these. */
+const COMMENTED_SPECS = `// Specs of the age library.
+{
+  "version": 1,
+  "goal": "Tell adults from minors; reject ages that are not numbers.",
+  "specs": [
+    // The boundary itself.
+    {
+      "id": "boundary",
+      "title": "18 is the boundary",
+      "kind": "functional",
+      "statement": "isAdult shall hold at 18 and not at 17.",
+      "test": { "command": "node --test test/boundary.test.js", "files": ["test/boundary.test.js"] },
+      "anchors": ["src/age.js#isAdult"]
+    }
+  ]
+}
+`;
+
+const spec = (id: string, file: string, statement: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  title: id.replace(/-/g, ' '),
+  kind: 'functional',
+  statement,
+  test: { command: `node --test ${file}`, files: [file] },
+  anchors: ['src/age.js#isAdult'],
+  ...extra,
+});
+
+const testFile = (body: string[]): string =>
+  [
+    "const test = require('node:test');",
+    "const assert = require('node:assert/strict');",
+    "const fs = require('node:fs');",
+    "const { isAdult } = require('../../src/age');",
+    ...body,
+    '',
+  ].join('\n');
+
+const propose = (specObject: unknown, files: Array<{ path: string; content: string }>): ScriptStep => ({
+  kind: 'tools',
+  calls: [{ name: 'propose_spec', arguments: { spec: specObject, testFiles: files } }],
+});
+
+const GOOD = spec(
+  'adult-at-18',
+  'test/drafts/adult.test.js',
+  'Eighteen-year-olds count as grown-ups, seventeen-year-olds do not.',
+);
+const GOOD_TEST = testFile([
+  "test('18 yes, 17 no', () => { assert.equal(isAdult(18), true); assert.equal(isAdult(17), false); });",
+]);
+
+const STEPS: ScriptStep[] = [
+  { kind: 'tools', calls: [{ name: 'read_file', arguments: { path: 'src/age.js' } }] },
+  propose(GOOD, [{ path: 'test/drafts/adult.test.js', content: GOOD_TEST }]),
+  // Vacuous: loads the module and asserts true.
+  propose(
+    spec('far-from-boundary', 'test/drafts/far.test.js', 'Ages far above the threshold are adult ages.'),
+    [{ path: 'test/drafts/far.test.js', content: testFile(["test('loads', () => assert.ok(true));"]) }],
+  ),
+  // The revision after that rejection: same id, a real assertion.
+  propose(
+    spec('far-from-boundary', 'test/drafts/far.test.js', 'Ages far above the threshold are adult ages.'),
+    [
+      {
+        path: 'test/drafts/far.test.js',
+        content: testFile(["test('40 is adult', () => { assert.equal(isAdult(40), true); });"]),
+      },
+    ],
+  ),
+  // Zero tests: pytest collects nothing from a file without test functions.
+  propose(
+    {
+      ...spec('no-tests', 'tests/drafts/test_none.py', 'Nothing in particular is checked by this one.'),
+      test: {
+        command: '/usr/bin/python3 -m pytest -q -p no:cacheprovider tests/drafts/test_none.py',
+        files: ['tests/drafts/test_none.py'],
+      },
+      anchors: ['lib/grade.py#passed'],
+    },
+    [
+      {
+        path: 'tests/drafts/test_none.py',
+        content: 'from lib.grade import passed\n\n\ndef helper():\n    return passed(50)\n',
+      },
+    ],
+  ),
+  // Flaky: the test bumps a counter file and passes only on odd counts.
+  propose(
+    spec('flaky-counter', 'test/drafts/flaky.test.js', 'A counter on disk decides the outcome each time.'),
+    [
+      {
+        path: 'test/drafts/flaky.test.js',
+        content: testFile([
+          "const n = (fs.existsSync('counter.txt') ? Number(fs.readFileSync('counter.txt', 'utf8')) : 0) + 1;",
+          "fs.writeFileSync('counter.txt', String(n));",
+          "test('odd runs pass', () => { assert.equal(isAdult(30), true); assert.equal(n % 2, 1); });",
+        ]),
+      },
+    ],
+  ),
+  // Errors: the test cannot even load what it tests.
+  propose(
+    spec(
+      'broken-import',
+      'test/drafts/broken.test.js',
+      'Loading a module that is not there breaks the test.',
+    ),
+    [
+      {
+        path: 'test/drafts/broken.test.js',
+        content:
+          "const test = require('node:test');\nconst { nope } = require('../../src/missing');\ntest('x', () => nope());\n",
+      },
+    ],
+  ),
+  // A duplicate of the existing boundary spec: the same test command and files.
+  propose(
+    spec('boundary-again', 'test/boundary.test.js', 'Restating the threshold check in other words entirely.'),
+    [],
+  ),
+  // Not a spec: an unknown kind.
+  propose(spec('bad-kind', 'test/drafts/bad.test.js', 'A spec of an unknown kind.', { kind: 'magic' }), [
+    { path: 'test/drafts/bad.test.js', content: GOOD_TEST },
+  ]),
+  // A goal not met yet: it fails by an assertion on the current code.
+  propose(
+    spec(
+      'rejects-non-numbers',
+      'test/drafts/types.test.js',
+      'isAdult shall throw a TypeError for a non-number.',
+    ),
+    [
+      {
+        path: 'test/drafts/types.test.js',
+        content: testFile([
+          "test('throws on strings', () => { assert.throws(() => isAdult('x'), TypeError); });",
+        ]),
+      },
+    ],
+  ),
+  { kind: 'tools', calls: [{ name: 'finish', arguments: { summary: 'proposed what the goal needs' } }] },
+];
+
+const REVIEW_ANSWER = JSON.stringify({
+  uncoveredGoalParts: ['ages given as strings of digits'],
+  missingEdges: [{ a: 'adult-at-18', b: 'nonexistent-spec', why: 'made up' }],
+  contradictions: [],
+});
+
+let server: ScriptedServer;
+let repo: string;
+let treeBefore: Map<string, string>;
+let result: DraftResult;
+
+before(async () => {
+  repo = createAuditFixture({ '.weave/specs.json': COMMENTED_SPECS });
+  server = await startScriptedServer({
+    apiKey: API_KEY,
+    scripts: [
+      { matches: (k) => k.startsWith(DRAFT_SYSTEM_PROMPT_START), steps: STEPS },
+      {
+        matches: (k) => k.startsWith(DRAFT_REVIEW_PROMPT_START),
+        steps: [{ kind: 'text', content: REVIEW_ANSWER }],
+      },
+    ],
+  });
+  treeBefore = snapshot(repo);
+  const client = createModelClient({
+    baseURL: server.baseURL,
+    model: 'scripted',
+    apiKey: API_KEY,
+    timeoutMs: 10_000,
+  });
+  result = await runDraft({ workspaceDir: repo, client, maxSpecs: 5, secrets: [API_KEY] });
+});
+
+after(async () => {
+  await server.close();
+  removeDir(repo);
+});
+
+const rejectedStage = (id: string): string[] =>
+  result.rejected.filter((r) => r.id === id).map((r) => r.stage);
+
+test('a good proposal is kept, with its verification', () => {
+  const good = result.kept.find((k) => k.spec.id === 'adult-at-18');
+  assert.ok(good, JSON.stringify(result.rejected));
+  assert.equal(good.verification.goal, false);
+  assert.equal(good.verification.runner, 'node:test');
+  assert.deepEqual(good.verification.repeats, ['pass', 'pass']);
+  assert.equal(good.verification.mutantsKilled, 1);
+});
+
+test('a vacuous proposal is rejected as vacuous, and its revision after the rejection is kept', () => {
+  assert.deepEqual(rejectedStage('far-from-boundary'), ['vacuous']);
+  assert.match(
+    result.rejected.find((r) => r.id === 'far-from-boundary')!.reason,
+    /passed against all \d+ mutant/,
+  );
+  assert.ok(
+    result.kept.some((k) => k.spec.id === 'far-from-boundary'),
+    'the revision is kept',
+  );
+});
+
+test('zero-test, flaky, erroring, duplicate and invalid proposals are each rejected with their reason', () => {
+  assert.deepEqual(rejectedStage('no-tests'), ['no-test'], JSON.stringify(result.rejected, null, 1));
+  assert.match(result.rejected.find((r) => r.id === 'no-tests')!.reason, /ran no test/);
+  assert.deepEqual(rejectedStage('flaky-counter'), ['flaky']);
+  assert.match(result.rejected.find((r) => r.id === 'flaky-counter')!.reason, /pass, fail/);
+  assert.deepEqual(rejectedStage('broken-import'), ['error']);
+  assert.match(result.rejected.find((r) => r.id === 'broken-import')!.reason, /not by an assertion/);
+  assert.deepEqual(rejectedStage('boundary-again'), ['duplicate']);
+  assert.match(
+    result.rejected.find((r) => r.id === 'boundary-again')!.reason,
+    /duplicate of boundary: the same test/,
+  );
+  assert.deepEqual(rejectedStage('bad-kind'), ['invalid']);
+  assert.match(result.rejected.find((r) => r.id === 'bad-kind')!.reason, /^not a valid spec: spec\.kind/);
+});
+
+test('a test failing by an assertion on the current code is kept as a goal', () => {
+  const goal = result.kept.find((k) => k.spec.id === 'rejects-non-numbers');
+  assert.ok(goal, JSON.stringify(result.rejected));
+  assert.equal(goal.verification.goal, true);
+  assert.equal(goal.verification.verdict, 'fail');
+});
+
+test('every verdict went back to the model as the tool result', () => {
+  const last = server.chatRequests().filter((r) => {
+    const first = r.body?.messages?.[0]?.content;
+    return typeof first === 'string' && first.startsWith(DRAFT_SYSTEM_PROMPT_START);
+  });
+  const toolResults = (last.at(-1)?.body?.messages ?? [])
+    .filter((m) => m.role === 'tool')
+    .map((m) => String(m.content));
+  assert.ok(toolResults.some((t) => t.startsWith('KEPT adult-at-18')));
+  assert.ok(toolResults.some((t) => t.startsWith('REJECTED far-from-boundary (vacuous)')));
+  assert.ok(toolResults.some((t) => t.startsWith('REJECTED flaky-counter (flaky)')));
+});
+
+test('the review reports the undeclared coupling of the drafts and keeps only known ids from the model', () => {
+  const edges = result.review.missingEdges.map((e) => `${[e.a, e.b].sort().join('↔')}:${e.source}`);
+  assert.ok(edges.includes('adult-at-18↔boundary:code'), edges.join(', '));
+  assert.ok(!result.review.missingEdges.some((e) => e.b === 'nonexistent-spec'));
+  assert.deepEqual(result.review.model, { ok: true });
+  assert.ok(result.review.uncoveredGoalParts.some((g) => g.source === 'model'));
+});
+
+test('the user’s tree is byte-identical until accept (only Weave’s ignored run state is added), and nothing is left behind', async () => {
+  const now = snapshot(repo);
+  const changed = [...now].filter(([file, hash]) => treeBefore.get(file) !== hash).map(([file]) => file);
+  assert.deepEqual(
+    changed.filter((f) => !f.startsWith('.weave/runs/') && f !== '.weave/.gitignore'),
+    [],
+    'no file of the user changed or appeared',
+  );
+  assert.deepEqual(
+    [...treeBefore.keys()].filter((f) => !now.has(f)),
+    [],
+    'no file disappeared',
+  );
+  assert.deepEqual(extraWorktrees(repo), []);
+  assert.deepEqual(leftoverCheckouts(), []);
+  assert.ok(await holdsWithin(() => childProcesses().length === 0, 5000));
+  assert.ok(!fs.readFileSync(result.trajectoryFile, 'utf8').includes(API_KEY), 'the key is redacted');
+});
+
+test('accept writes the kept specs with the comments kept, and their test files', async () => {
+  const accepted = await acceptDrafts(repo, result.kept);
+  assert.deepEqual(accepted.specIds, ['adult-at-18', 'far-from-boundary', 'rejects-non-numbers']);
+  const text = fs.readFileSync(path.join(repo, '.weave/specs.json'), 'utf8');
+  assert.ok(text.startsWith('// Specs of the age library.\n'));
+  assert.ok(text.includes('    // The boundary itself.\n'));
+  const loaded = await loadSpecFile(repo);
+  assert.ok(loaded.ok, JSON.stringify(!loaded.ok && loaded.problems));
+  assert.deepEqual(
+    loaded.specFile.specs.map((s) => s.id),
+    ['boundary', 'adult-at-18', 'far-from-boundary', 'rejects-non-numbers'],
+  );
+  assert.equal(fs.readFileSync(path.join(repo, 'test/drafts/adult.test.js'), 'utf8'), GOOD_TEST);
+  // Accepting again is refused before anything is written: the ids are taken, and the test files exist now.
+  const now = fingerprint(repo);
+  await assert.rejects(
+    acceptDrafts(repo, result.kept),
+    /duplicate id "adult-at-18"[\s\S]*nothing was written|nothing was written[\s\S]*duplicate id "adult-at-18"/,
+  );
+  const renamed = { ...result.kept[0]!, specInput: { ...result.kept[0]!.specInput, id: 'renamed' } };
+  await assert.rejects(acceptDrafts(repo, [renamed]), /test\/drafts\/adult\.test\.js exists now/);
+  assert.equal(fingerprint(repo), now);
+});

@@ -1,0 +1,190 @@
+// Contained spec runs (runSpecs with a containment), case by case: what a spec test running hostile code can
+// and cannot do. Real bubblewrap, real processes, real git; each case also has its positive control where one
+// exists (host network reaches the server; the spec's own env arrives), so the assertion can fail.
+import assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import { createServer } from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import { runSpecs } from '../../../src/core/check/runSpecs';
+import type { SpecResult } from '../../../src/core/check/types';
+import { WORKING_TREE } from '../../../src/core/git/worktree';
+import type { NetworkAccess } from '../../../src/core/sandbox/bwrap';
+import { withStandaloneCheckout } from '../../../src/core/sandbox/checkout';
+import { containmentFor } from '../../../src/core/sandbox/containment';
+import { loadSpecFile } from '../../../src/core/spec/load';
+import { makeRepo, snapshot } from '../../support/gitRepo';
+
+const PASSING_TEST = "require('node:test')('ok', () => {});\n";
+
+interface Case {
+  command: string;
+  files?: Record<string, string>;
+  env?: Record<string, string>;
+  network?: NetworkAccess;
+  forceUnsandboxed?: boolean;
+}
+
+const repos: string[] = [];
+after(async () => {
+  for (const r of repos) await fs.rm(r, { recursive: true, force: true });
+});
+
+/** Runs one spec (`t`, test file test/t.test.js) contained in a standalone checkout of a fresh repo. */
+async function contained(c: Case): Promise<{ result: SpecResult; repo: string; untouched: boolean }> {
+  const specs = {
+    version: 1,
+    goal: 'containment',
+    specs: [
+      {
+        id: 't',
+        title: 't',
+        kind: 'security',
+        statement: 's',
+        test: { command: c.command, files: ['test/t.test.js'], env: c.env ?? {} },
+      },
+    ],
+  };
+  const repo = await makeRepo({
+    '.weave/specs.json': JSON.stringify(specs, null, 2),
+    'test/t.test.js': PASSING_TEST,
+    'test/helper.js': 'module.exports = 1;\n',
+    ...c.files,
+  });
+  repos.push(repo);
+  const before = await snapshot(repo);
+  const loaded = await loadSpecFile(repo);
+  assert.ok(loaded.ok);
+  const result = await withStandaloneCheckout(repo, WORKING_TREE, async (checkout) => {
+    const containment = await containmentFor(checkout, loaded.specFile, {
+      network: c.network ?? 'none',
+      ...(c.forceUnsandboxed ? { forceUnsandboxed: true } : {}),
+    });
+    const [r] = await runSpecs({
+      workspaceDir: checkout.workspaceDir,
+      specFile: loaded.specFile,
+      containment,
+    });
+    // The guard restored the checkout: what the next run sees is the pristine protected set.
+    assert.equal(await fs.readFile(path.join(checkout.workspaceDir, 'test/t.test.js'), 'utf8'), PASSING_TEST);
+    return r as SpecResult;
+  });
+  const untouched = JSON.stringify([...(await snapshot(repo))]) === JSON.stringify([...before]);
+  return { result, repo, untouched };
+}
+
+describe('contained spec runs', () => {
+  test('a run that rewrites its own test file is tampered, not passed', async () => {
+    const { result, untouched } = await contained({
+      command: `echo "require('node:test')('x', () => {});" > test/t.test.js && node --test`,
+    });
+    assert.equal(result.verdict, 'tampered');
+    assert.equal(result.verdictBeforeTampering, 'pass');
+    assert.deepEqual(result.tampered, [{ path: 'test/t.test.js', change: 'changed' }]);
+    assert.equal(result.sandboxed, true);
+    assert.ok(untouched);
+  });
+
+  test('a conftest.py created at run time, a rewritten specs.json and a changed helper are tampering', async () => {
+    const { result } = await contained({
+      command:
+        'echo "import pytest" > conftest.py && echo "{}" > .weave/specs.json && echo x >> test/helper.js && node --test',
+    });
+    assert.equal(result.verdict, 'tampered');
+    assert.deepEqual(
+      result.tampered?.map((f) => `${f.path}:${f.change}`),
+      ['.weave/specs.json:changed', 'conftest.py:created', 'test/helper.js:changed'],
+    );
+  });
+
+  test('adding a new test file of its own is not tampering', async () => {
+    const { result } = await contained({
+      command: `echo "require('node:test')('mine', () => {});" > test/extra.test.js && node --test`,
+    });
+    assert.equal(result.verdict, 'pass', result.reason);
+  });
+
+  test("the user's repository is hidden and read-only; writes outside the checkout fail or vanish", async () => {
+    const outside = path.join(os.homedir(), `weave-escape-${process.pid}`);
+    const tmpFile = path.join(os.tmpdir(), `weave-escape-${process.pid}`);
+    const probe = await makeRepo({ 'marker.txt': 'here' });
+    repos.push(probe);
+    const { result, repo, untouched } = await contained({
+      command: [
+        `ls -A "${probe}" | wc -l`,
+        `echo x > "${outside}" 2>/dev/null && echo WROTE-HOME`,
+        `echo x > "${tmpFile}" && echo WROTE-TMP`,
+        `echo x > "${probe}/marker.txt" 2>/dev/null && echo WROTE-REPO`,
+        'node --test',
+      ].join('; '),
+    });
+    assert.ok(untouched);
+    assert.equal(result.verdict, 'pass', result.reason);
+    assert.doesNotMatch(result.output, /WROTE-HOME|WROTE-REPO/);
+    assert.match(result.output, /WROTE-TMP/, 'a private /tmp is writable');
+    await assert.rejects(fs.access(outside));
+    await assert.rejects(fs.access(tmpFile), 'the private /tmp vanished with the run');
+    assert.equal(await fs.readFile(path.join(probe, 'marker.txt'), 'utf8'), 'here');
+    assert.ok(repo);
+  });
+
+  test('no network by default (a private loopback works); host network only when allowed', async (t) => {
+    const hits: string[] = [];
+    const server = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      res.end('reached');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.after(() => server.close());
+    const port = (server.address() as { port: number }).port;
+    const fetchIt = `node -e "require('http').get('http://127.0.0.1:${port}/x', r => r.on('data', d => console.log(String(d)))).on('error', e => console.log('NET', e.code))"`;
+    const ownServer = `node -e "const s=require('http').createServer((q,r)=>r.end('own')).listen(0,'127.0.0.1',()=>require('http').get('http://127.0.0.1:'+s.address().port,r=>r.on('data',d=>{console.log('OWN',String(d));s.close()})))"`;
+
+    const none = await contained({ command: `${fetchIt}; ${ownServer}; node --test` });
+    assert.match(none.result.output, /NET ECONNREFUSED/);
+    assert.match(none.result.output, /OWN own/);
+    assert.deepEqual(hits, []);
+
+    const host = await contained({ command: `${fetchIt}; node --test`, network: 'host' });
+    assert.match(host.result.output, /reached/);
+    assert.deepEqual(hits, ['/x']);
+  });
+
+  test("the environment is an allowlist plus the spec's env: no credentials", async () => {
+    const saved = { ...process.env };
+    process.env.OPENAI_API_KEY = 'sk-leak-test-1';
+    process.env.WEAVE_API_KEY = 'leak-test-2';
+    process.env.AWS_SECRET_ACCESS_KEY = 'leak-test-3';
+    try {
+      const { result } = await contained({
+        command: 'env; node --test',
+        env: { SPEC_OWN: 'from-the-spec' },
+      });
+      assert.match(result.output, /SPEC_OWN=from-the-spec/);
+      assert.match(result.output, /^PATH=/m);
+      assert.doesNotMatch(result.output, /leak-test|OPENAI_API_KEY|WEAVE_API_KEY|AWS_SECRET/);
+    } finally {
+      for (const name of ['OPENAI_API_KEY', 'WEAVE_API_KEY', 'AWS_SECRET_ACCESS_KEY']) {
+        if (saved[name] === undefined) delete process.env[name];
+        else process.env[name] = saved[name];
+      }
+    }
+  });
+
+  test("the checkout's own .git is read-only and has no pointer home", async () => {
+    const { result } = await contained({
+      command:
+        'git rev-parse --git-common-dir; echo "[core]" >> .git/config 2>/dev/null && echo WROTE-GIT; cat .git/HEAD; node --test',
+    });
+    assert.equal(result.verdict, 'pass', result.reason);
+    assert.match(result.output, /^\.git$/m, 'the repository is the checkout’s own');
+    assert.doesNotMatch(result.output, /WROTE-GIT/);
+  });
+
+  test('an explicit opt-out runs unsandboxed and says so', async () => {
+    const { result } = await contained({ command: 'node --test', forceUnsandboxed: true });
+    assert.equal(result.sandboxed, false);
+    assert.equal(result.verdict, 'pass');
+  });
+});

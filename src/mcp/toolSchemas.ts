@@ -1,5 +1,5 @@
 // The one definition of Weave's agent-facing tools: name, descriptions and zod input schema. It feeds all three
-// surfaces (DESIGN.md "Other agents"): the MCP server (src/mcp/server.ts registers these shapes), the VS Code
+// surfaces (ARCHITECTURE.md, "Other agents"): the MCP server (src/mcp/server.ts registers these shapes), the VS Code
 // Language Model Tools (src/extension/lmTools.ts validates with them) and the `contributes.languageModelTools`
 // entries of package.json (generated from them by scripts/sync-tool-manifest.mjs; a unit test keeps them equal).
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// What `weave guard` protects: every spec's `test.files` and everything under `.weave/` (DESIGN.md "Containment").
+// What `weave guard` protects: every spec's `test.files` and everything under `.weave/` (ARCHITECTURE.md, "Containment").
 // Paths are compared after resolving symlinks and `..`, so `ln -s` tricks and `a/../test/x.js` are seen through.
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// The zod schema of `.weave/specs.json` v1 (DESIGN.md). The JSON Schema shipped with the extension is generated
+// The zod schema of `.weave/specs.json` v1 (README "The spec file"). The JSON Schema shipped with the extension is generated
 // from this same schema (jsonSchema.ts), so the editor and the engine can never disagree about the format.
 import { z } from 'zod';
 

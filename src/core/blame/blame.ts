@@ -4,7 +4,6 @@
 // smallest set that still breaks it is found. The hunks are then mapped to their enclosing symbols and to the
 // specs anchored there. The user's working tree, index and refs are never written: the working tree is
 // snapshotted through a private index file, and every probe runs in a throw-away `git worktree`.
-import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -318,7 +317,7 @@ async function snapshotWorkingTree(root: string, workspaceDir: string): Promise<
   try {
     const indexFile = path.join(dir, 'index');
     const realIndex = path.resolve(root, (await git(['rev-parse', '--git-path', 'index'], root)).trim());
-    const env = { ...process.env, GIT_INDEX_FILE: indexFile };
+    const env = { GIT_INDEX_FILE: indexFile };
     const copied = await fs.copyFile(realIndex, indexFile).then(
       () => true,
       () => false,
@@ -330,10 +329,10 @@ async function snapshotWorkingTree(root: string, workspaceDir: string): Promise<
         () => false,
       ))
     ) {
-      await gitWithEnv(['read-tree', 'HEAD'], root, env);
+      await git(['read-tree', 'HEAD'], root, { env });
     }
-    await gitWithEnv(['add', '-A', '--', '.'], workspaceDir, env);
-    return (await gitWithEnv(['write-tree'], root, env)).trim();
+    await git(['add', '-A', '--', '.'], workspaceDir, { env });
+    return (await git(['write-tree'], root, { env })).trim();
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }
@@ -466,18 +465,4 @@ function short(commit: string): string {
 
 function toPosix(p: string): string {
   return p.split(path.sep).join('/');
-}
-
-function gitWithEnv(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      args,
-      { cwd, env, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' },
-      (error, stdout, stderr) => {
-        if (error) reject(new Error(`git ${args.join(' ')}: ${stderr.trim() || error.message}`));
-        else resolve(stdout);
-      },
-    );
-  });
 }

@@ -19,7 +19,7 @@ import { runCommand, type CommandOutcome } from '../process/runCommand';
 import { detectSandbox } from '../sandbox/bwrap';
 import type { SpecFile } from '../spec/schema';
 import type { LoadedTask } from './evalTasks';
-import { git } from './gitExec';
+import { git } from '../git/git';
 import { renderProblemStatement } from './problemStatement';
 import { shQuote } from './specRunsScript';
 import { TASK_FILES, type Task } from './taskFormat';
@@ -166,16 +166,20 @@ async function withTaskCheckout<T>(
   const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-bench-'));
   try {
     const checkout = path.join(scratch, 'repo');
-    const inCheckout = { cwd: checkout, isolated: true };
-    await git(['clone', '-q', '--no-checkout', path.join(loaded.dir, TASK_FILES.baseBundle), checkout], {
-      cwd: scratch,
-      isolated: true,
-    });
-    await git(['checkout', '-q', '--detach', loaded.task.base_commit], inCheckout);
+    const inCheckout = { isolated: true };
+    await git(
+      ['clone', '-q', '--no-checkout', path.join(loaded.dir, TASK_FILES.baseBundle), checkout],
+      scratch,
+      { isolated: true },
+    );
+    await git(['checkout', '-q', '--detach', loaded.task.base_commit], checkout, inCheckout);
     if (loaded.task.test_patch.trim() !== '') {
-      await git(['apply', '--whitespace=nowarn', '-'], { ...inCheckout, input: loaded.task.test_patch });
-      await git(['add', '-A'], inCheckout);
-      await git(['commit', '-q', '--no-verify', '-m', 'task tests'], inCheckout);
+      await git(['apply', '--whitespace=nowarn', '-'], checkout, {
+        ...inCheckout,
+        input: loaded.task.test_patch,
+      });
+      await git(['add', '-A'], checkout, inCheckout);
+      await git(['commit', '-q', '--no-verify', '-m', 'task tests'], checkout, inCheckout);
     }
     return await fn(checkout, scratch);
   } finally {
@@ -184,8 +188,8 @@ async function withTaskCheckout<T>(
 }
 
 async function changesIn(checkout: string): Promise<string> {
-  await git(['add', '-A'], { cwd: checkout, isolated: true });
-  return git(['diff', '--cached', '--binary', '--full-index', 'HEAD'], { cwd: checkout, isolated: true });
+  await git(['add', '-A'], checkout, { isolated: true });
+  return git(['diff', '--cached', '--binary', '--full-index', 'HEAD'], checkout, { isolated: true });
 }
 
 async function readTestFiles(checkout: string, task: Task): Promise<Map<string, string>> {

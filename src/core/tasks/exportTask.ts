@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadSpecFile } from '../spec/load';
 import { formatProblem } from '../spec/problems';
-import { git, GitError, splitNul } from './gitExec';
+import { git, GitError, isClean, splitNul } from '../git/git';
 import { PathScrubber, redactSecrets, repoNameFromRemote, type ExcludedFile } from './hygiene';
 import { snapshotCommit, snapshotWorkingTree } from './snapshot';
 import { renderEvalScript } from './evalScript';
@@ -29,7 +29,6 @@ import {
 } from './taskFormat';
 import { environmentSetupCommands } from './environmentSetup';
 import { potentialInteractions } from './interactions';
-import { isClean } from '../git/git';
 import { detectRuntime, projectVersion } from './projectFacts';
 import { DEFAULT_AGENT_TIMEOUT_SECONDS, HARBOR_FILES, writeHarborTask } from './harborTask';
 import { runHarborContract } from './harborContract';
@@ -141,27 +140,32 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
     const stage = path.join(scratch, 'task');
     await fs.mkdir(taskRepo);
     await fs.mkdir(stage);
-    const inTaskRepo = { cwd: taskRepo, isolated: true };
+    const inTaskRepo = { isolated: true };
 
     progress(`Snapshotting the base (${baseRef})…`);
-    await git(['init', '-q', '-b', BASE_BRANCH], inTaskRepo);
+    await git(['init', '-q', '-b', BASE_BRANCH], taskRepo, inTaskRepo);
     const snapshotOptions = { workspaceDir, prefix: repo.prefix, scrubber, skip };
     const baseSnapshot = await snapshotCommit(sourceCommit, { ...snapshotOptions, destination: taskRepo });
-    await git(['add', '-A', '-f'], inTaskRepo);
-    const baseDate = (await git(['log', '-1', '--format=%cI', sourceCommit], { cwd: workspaceDir })).trim();
+    await git(['add', '-A', '-f'], taskRepo, inTaskRepo);
+    const baseDate = (await git(['log', '-1', '--format=%cI', sourceCommit], workspaceDir)).trim();
     const workspaceName = path.basename(workspaceDir);
-    await git(['commit', '-q', '--allow-empty', '--no-verify', '-m', `Weave task base: ${workspaceName}`], {
-      ...inTaskRepo,
-      env: { GIT_AUTHOR_DATE: baseDate, GIT_COMMITTER_DATE: baseDate },
-    });
-    const baseCommit = (await git(['rev-parse', 'HEAD'], inTaskRepo)).trim();
+    await git(
+      ['commit', '-q', '--allow-empty', '--no-verify', '-m', `Weave task base: ${workspaceName}`],
+      taskRepo,
+      {
+        ...inTaskRepo,
+        env: { GIT_AUTHOR_DATE: baseDate, GIT_COMMITTER_DATE: baseDate },
+      },
+    );
+    const baseCommit = (await git(['rev-parse', 'HEAD'], taskRepo, inTaskRepo)).trim();
     // Only the base is bundled: the target state's objects are unreachable from it and stay out.
     await git(
       ['bundle', 'create', '-q', path.join(stage, TASK_FILES.baseBundle), 'HEAD', BASE_BRANCH],
+      taskRepo,
       inTaskRepo,
     );
     const baseFiles = new Set(
-      splitNul(await git(['ls-tree', '-r', '-z', '--name-only', 'HEAD'], inTaskRepo)),
+      splitNul(await git(['ls-tree', '-r', '-z', '--name-only', 'HEAD'], taskRepo, inTaskRepo)),
     );
 
     progress('Snapshotting the working tree…');
@@ -172,9 +176,9 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
       options.targetCommit === undefined
         ? await snapshotWorkingTree({ ...snapshotOptions, destination: taskRepo })
         : await snapshotCommit(options.targetCommit, { ...snapshotOptions, destination: taskRepo });
-    await git(['add', '-A', '-f'], inTaskRepo);
+    await git(['add', '-A', '-f'], taskRepo, inTaskRepo);
     const changed = splitNul(
-      await git(['diff', '--cached', '--name-only', '-z', '--no-renames', 'HEAD'], inTaskRepo),
+      await git(['diff', '--cached', '--name-only', '-z', '--no-renames', 'HEAD'], taskRepo, inTaskRepo),
     );
 
     const specTestFiles = [
@@ -187,10 +191,14 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
     const diffOf = async (paths: string[]): Promise<string> =>
       paths.length === 0
         ? ''
-        : git(['diff', '--cached', '--binary', '--full-index', '--no-renames', 'HEAD', '--', ...paths], {
-            ...inTaskRepo,
-            env: { GIT_LITERAL_PATHSPECS: '1' },
-          });
+        : git(
+            ['diff', '--cached', '--binary', '--full-index', '--no-renames', 'HEAD', '--', ...paths],
+            taskRepo,
+            {
+              ...inTaskRepo,
+              env: { GIT_LITERAL_PATHSPECS: '1' },
+            },
+          );
     const goldPatch = await diffOf(changed.filter((f) => !isTestSide(f)));
     const testPatch = await diffOf(changed.filter(isTestSide));
     const excluded = dedupeExcluded([...baseSnapshot.excluded, ...targetSnapshot.excluded]);
@@ -411,7 +419,7 @@ async function loadSpecsAt(
   if (commit === undefined) return loadSpecFile(workspaceDir);
   let text: string;
   try {
-    text = await git(['show', `${commit}:${prefix}.weave/specs.json`], { cwd: workspaceDir });
+    text = await git(['show', `${commit}:${prefix}.weave/specs.json`], workspaceDir);
   } catch {
     throw new ExportInputError(
       `commit ${commit.slice(0, 12)} has no .weave/specs.json: no spec to judge it by`,
@@ -445,7 +453,7 @@ async function inspectRepository(workspaceDir: string): Promise<RepositoryFacts>
   }
   let root: string;
   try {
-    root = (await git(['rev-parse', '--show-toplevel'], { cwd: workspaceDir })).trim();
+    root = (await git(['rev-parse', '--show-toplevel'], workspaceDir)).trim();
   } catch {
     throw new ExportInputError(
       `${workspaceDir} is not in a git repository: a task's base is a commit, so export needs git history ` +
@@ -453,16 +461,16 @@ async function inspectRepository(workspaceDir: string): Promise<RepositoryFacts>
     );
   }
   try {
-    await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { cwd: workspaceDir });
+    await git(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], workspaceDir);
   } catch {
     throw new ExportInputError(
       `the repository at ${root} has no commits yet: commit the starting state first, then export the change`,
     );
   }
-  const prefix = (await git(['rev-parse', '--show-prefix'], { cwd: workspaceDir })).trim();
+  const prefix = (await git(['rev-parse', '--show-prefix'], workspaceDir)).trim();
   let remoteName: string | undefined;
   try {
-    remoteName = repoNameFromRemote(await git(['remote', 'get-url', 'origin'], { cwd: workspaceDir }));
+    remoteName = repoNameFromRemote(await git(['remote', 'get-url', 'origin'], workspaceDir));
   } catch {
     remoteName = undefined; // no origin: the folder name stands in
   }
@@ -471,7 +479,7 @@ async function inspectRepository(workspaceDir: string): Promise<RepositoryFacts>
 
 async function resolveBase(workspaceDir: string, ref: string, isDefault: boolean): Promise<string> {
   try {
-    return (await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], { cwd: workspaceDir })).trim();
+    return (await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], workspaceDir)).trim();
   } catch (error) {
     if (!(error instanceof GitError)) throw error;
     if (isDefault) {

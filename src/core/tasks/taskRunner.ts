@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runCommand, type CommandOutcome } from '../process/runCommand';
 import { detectSandbox } from '../sandbox/bwrap';
-import { git } from './gitExec';
+import { git } from '../git/git';
 import { parseEvalLog, type ParsedEvalLog } from './evalLog';
 import { NONCE_VARIABLE, shQuote } from './specRunsScript';
 import { TASK_FILES, type TaskSpec } from './taskFormat';
@@ -49,11 +49,12 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
   try {
     const checkout = path.join(scratchDir, 'repo');
     try {
-      await git(['clone', '-q', '--no-checkout', path.join(taskDir, TASK_FILES.baseBundle), checkout], {
-        cwd: scratchDir,
-        isolated: true,
-      });
-      await git(['checkout', '-q', '--detach', input.baseCommit], { cwd: checkout, isolated: true });
+      await git(
+        ['clone', '-q', '--no-checkout', path.join(taskDir, TASK_FILES.baseBundle), checkout],
+        scratchDir,
+        { isolated: true },
+      );
+      await git(['checkout', '-q', '--detach', input.baseCommit], checkout, { isolated: true });
     } catch (error) {
       throw new TaskRunError(
         `could not recreate the base from ${TASK_FILES.baseBundle}: ${(error as Error).message}`,
@@ -161,22 +162,17 @@ async function expectedTestFiles(
   const expected = new Map<string, string | undefined>();
   if (files.length === 0) return expected;
   const env = { GIT_INDEX_FILE: path.join(path.dirname(checkout), 'expected.index') };
-  await git(['read-tree', 'HEAD'], { cwd: checkout, isolated: true, env });
+  await git(['read-tree', 'HEAD'], checkout, { isolated: true, env });
   const patch = await fs.readFile(testPatch, 'utf8').catch(() => '');
   if (patch.trim() !== '') {
-    await git(['apply', '--cached', '--binary', '-'], {
-      cwd: checkout,
-      isolated: true,
-      env,
-      input: patch,
-    }).catch(
+    await git(['apply', '--cached', '--binary', '-'], checkout, { isolated: true, env, input: patch }).catch(
       () => undefined, // eval.sh reports a test.patch that does not apply as an infra failure itself
     );
   }
   for (const file of files) {
     expected.set(
       file,
-      await git(['show', `:${file}`], { cwd: checkout, isolated: true, env }).catch(() => undefined),
+      await git(['show', `:${file}`], checkout, { isolated: true, env }).catch(() => undefined),
     );
   }
   return expected;

@@ -8,6 +8,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { latestCleanRun } from '../check/runStore';
+import { effectiveTestSettings } from '../check/testSettings';
 import type { Verdict } from '../check/types';
 import { verdictOf } from '../check/verdict';
 import { specsExecuting } from '../coverage/coupling';
@@ -362,11 +363,12 @@ async function runProbe(
       return 'error';
     }
   }
-  const timeoutMs = (spec.test.timeoutSeconds ?? specFile.defaults.timeoutSeconds) * 1000;
+  const settings = effectiveTestSettings(spec, specFile.defaults);
+  const timeoutMs = settings.timeoutSeconds * 1000;
   const outcome = await runCommand({
     command: spec.test.command,
-    cwd: path.join(workspaceInCheckout, spec.test.cwd ?? specFile.defaults.cwd),
-    env: { ...specFile.defaults.env, ...(spec.test.env ?? {}) },
+    cwd: path.join(workspaceInCheckout, settings.cwd),
+    env: settings.env,
     timeoutMs,
     ...(signal ? { signal } : {}),
   });

@@ -10,8 +10,8 @@ import { mapWithConcurrency } from '../process/boundedPool';
 import { SPEC_KINDS, type SpecKind } from '../spec/schema';
 import type { PatchMethod } from './evalLog';
 import { filesTouchedBy, parsePredictions, type InputProblem, type Prediction } from './predictions';
-import { runTaskPatch, TaskRunError } from './taskRunner';
-import { TASK_FILES, taskSchema, type Task } from './taskFormat';
+import { runTaskPatch, TaskRunError, taskTimeoutSeconds } from './taskRunner';
+import { isSpecTestPath, TASK_FILES, taskSchema, type Task } from './taskFormat';
 
 export interface LoadedTask {
   dir: string;
@@ -208,10 +208,7 @@ async function evaluateInstance(
   const started = performance.now();
   const { task } = loaded;
   const patch = prediction.model_patch ?? '';
-  const protectedFiles = task.spec_test_files;
-  const editsSpecTests = filesTouchedBy(patch).filter(
-    (f) => f.startsWith('.weave/') || protectedFiles.some((t) => f === t || f.startsWith(`${t}/`)),
-  );
+  const editsSpecTests = filesTouchedBy(patch).filter((f) => isSpecTestPath(f, task.spec_test_files));
   const base: InstanceReport = {
     instance_id: task.instance_id,
     model_name_or_path: prediction.model_name_or_path,
@@ -237,9 +234,7 @@ async function evaluateInstance(
       error: `task folder ${loaded.dir} is missing ${loaded.missingFiles.join(', ')}`,
     });
   }
-  const setupAllowance = task.environment_setup.length > 0 ? 300 : 30;
-  const timeoutSeconds =
-    options.timeoutSeconds ?? task.specs.reduce((sum, s) => sum + s.test.timeoutSeconds, 0) + setupAllowance;
+  const timeoutSeconds = options.timeoutSeconds ?? taskTimeoutSeconds(task.specs, task.environment_setup);
   let run;
   try {
     run = await runTaskPatch({

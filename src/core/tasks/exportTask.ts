@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { effectiveTestSettings } from '../check/testSettings';
 import { loadSpecFile } from '../spec/load';
 import { formatProblem } from '../spec/problems';
 import { git, GitError, isClean, splitNul } from '../git/git';
@@ -17,9 +18,10 @@ import { PathScrubber, redactSecrets, repoNameFromRemote, type ExcludedFile } fr
 import { snapshotCommit, snapshotWorkingTree } from './snapshot';
 import { renderEvalScript } from './evalScript';
 import { renderHints, renderProblemStatement } from './problemStatement';
-import { runTaskPatch, type TaskRunResult } from './taskRunner';
+import { runTaskPatch, taskTimeoutSeconds, type TaskRunResult } from './taskRunner';
 import {
   BASE_BRANCH,
+  isSpecTestPath,
   TASK_FILES,
   TASK_FORMAT,
   toDatasetLine,
@@ -91,8 +93,6 @@ export interface ExportResult {
 
 /** Bad input: not a git workspace, no spec file, nothing to export, an unusable --out. Exit code 2. */
 export class ExportInputError extends Error {}
-
-const SETUP_ALLOWANCE_SECONDS = 300;
 
 export async function exportTask(options: ExportOptions): Promise<ExportResult> {
   const progress = options.onProgress ?? (() => undefined);
@@ -186,8 +186,7 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
         specFile.specs.flatMap((s) => s.test.files.map(normalizeRelative)).concat('.weave/specs.json'),
       ),
     ].sort();
-    const isTestSide = (file: string): boolean =>
-      file.startsWith('.weave/') || specTestFiles.some((t) => file === t || file.startsWith(`${t}/`));
+    const isTestSide = (file: string): boolean => isSpecTestPath(file, specTestFiles);
     const diffOf = async (paths: string[]): Promise<string> =>
       paths.length === 0
         ? ''
@@ -210,22 +209,25 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
       );
     }
 
-    const specs: TaskSpec[] = specFile.specs.map((s) => ({
-      id: s.id,
-      title: s.title,
-      kind: s.kind,
-      statement: s.statement,
-      test: {
-        command: s.test.command,
-        files: s.test.files.map(normalizeRelative),
-        cwd: normalizeRelative(s.test.cwd ?? specFile.defaults.cwd),
-        env: { ...specFile.defaults.env, ...s.test.env },
-        timeoutSeconds: s.test.timeoutSeconds ?? specFile.defaults.timeoutSeconds,
-      },
-      anchors: s.anchors,
-      dependsOn: s.dependsOn,
-      interactsWith: s.interactsWith,
-    }));
+    const specs: TaskSpec[] = specFile.specs.map((s) => {
+      const settings = effectiveTestSettings(s, specFile.defaults);
+      return {
+        id: s.id,
+        title: s.title,
+        kind: s.kind,
+        statement: s.statement,
+        test: {
+          command: s.test.command,
+          files: s.test.files.map(normalizeRelative),
+          cwd: normalizeRelative(settings.cwd),
+          env: settings.env,
+          timeoutSeconds: settings.timeoutSeconds,
+        },
+        anchors: s.anchors,
+        dependsOn: s.dependsOn,
+        interactsWith: s.interactsWith,
+      };
+    });
     const scrubbedSpecs = scrubber.scrubValue(specs);
     const repoName = repo.remoteName ?? workspaceName;
     const instanceId = options.instanceId ?? defaultInstanceId(repoName, baseCommit, goldPatch, testPatch);
@@ -253,10 +255,7 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
     await fs.writeFile(path.join(stage, TASK_FILES.testPatch), testPatch);
 
     progress('Verifying: running every spec on base + test.patch and with the gold patch…');
-    const timeoutMs =
-      (specs.reduce((sum, s) => sum + s.test.timeoutSeconds, 0) +
-        (setupCommands.length > 0 ? SETUP_ALLOWANCE_SECONDS : 30)) *
-      1000;
+    const timeoutMs = taskTimeoutSeconds(specs, setupCommands) * 1000;
     const run = (patch: string): Promise<TaskRunResult> =>
       runTaskPatch({
         taskDir: stage,

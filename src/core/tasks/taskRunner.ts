@@ -43,6 +43,17 @@ export interface TaskRunResult {
 
 export class TaskRunError extends Error {}
 
+// Room for the environment set-up (npm ci, pip install) on top of the spec timeouts, or a margin for cloning
+// the base and applying the patches when there is none.
+const SETUP_ALLOWANCE_SECONDS = 300;
+const NO_SETUP_ALLOWANCE_SECONDS = 30;
+
+/** How long a whole run of a task may take: every spec's timeout plus the set-up allowance. */
+export function taskTimeoutSeconds(specs: readonly TaskSpec[], setupCommands: readonly string[]): number {
+  const allowance = setupCommands.length > 0 ? SETUP_ALLOWANCE_SECONDS : NO_SETUP_ALLOWANCE_SECONDS;
+  return specs.reduce((sum, s) => sum + s.test.timeoutSeconds, 0) + allowance;
+}
+
 export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> {
   const taskDir = path.resolve(input.taskDir);
   const scratchDir = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-eval-'));

@@ -32,6 +32,10 @@ export const EVAL_EXIT = {
   setupFailed: 5,
 };
 
+/** WEAVE_PHASE values: the whole run, or its two halves (patches and set-up; spec runs). */
+export const EVAL_PHASES = { all: 'all', prepare: 'prepare', specs: 'specs' } as const;
+export type EvalPhase = (typeof EVAL_PHASES)[keyof typeof EVAL_PHASES];
+
 export function renderEvalScript(input: EvalScriptInput): string {
   const heredocEnd = uniqueDelimiter(input.testPatch);
   const end = (code: number | string): string => printMarker(`EVAL END exit=${code}`);
@@ -45,13 +49,18 @@ export function renderEvalScript(input: EvalScriptInput): string {
     `# N is the run's nonce from $${NONCE_VARIABLE} (empty when unset): choose a fresh one per run and accept only`,
     '# markers that carry it, so code under test cannot forge a result.',
     '# WEAVE_RUN_SETUP=1 first runs the environment set-up commands (e.g. npm ci).',
+    '# WEAVE_PHASE=prepare stops after the set-up, WEAVE_PHASE=specs only runs the spec tests (on a checkout a',
+    '# prepare run left): a runner can then give the set-up the network and the spec runs none.',
     `# Exit: ${EVAL_EXIT.allPassed} every spec passed, ${EVAL_EXIT.someFailed} some spec failed, ${EVAL_EXIT.patchFailed} the patch did not apply, ${EVAL_EXIT.testPatchFailed} test.patch did not apply, ${EVAL_EXIT.setupFailed} set-up failed.`,
     'set -u',
     ...nonceFromEnvironment(),
     'PATCH_FILE="${1:-}"',
     `BASE_COMMIT=${shQuote(input.baseCommit)}`,
     'WEAVE_ROOT=$(pwd)',
+    `WEAVE_PHASE=\${WEAVE_PHASE:-${EVAL_PHASES.all}}`,
     '',
+    // Steps 1-3 stay unindented inside this block, so the script reads the same as a one-phase one.
+    `if [ "$WEAVE_PHASE" != ${EVAL_PHASES.specs} ]; then`,
     '# 1. The patch under evaluation.',
     'if [ -z "$PATCH_FILE" ] || [ ! -s "$PATCH_FILE" ]; then',
     `  ${printMarker('PATCH method=none')}`,
@@ -105,7 +114,13 @@ export function renderEvalScript(input: EvalScriptInput): string {
       `  ( ${command} ) </dev/null 2>&1 || { ${printMarker('SETUP FAILED')}; ${end(EVAL_EXIT.setupFailed)}; exit ${EVAL_EXIT.setupFailed}; }`,
     );
   }
-  lines.push('fi', '', '# 4. Every spec test, each between markers.');
+  lines.push(
+    'fi',
+    'fi',
+    `if [ "$WEAVE_PHASE" = ${EVAL_PHASES.prepare} ]; then exit 0; fi`,
+    '',
+    '# 4. Every spec test, each between markers.',
+  );
   lines.push(...renderSpecRuns(input.specs, '"$WEAVE_ROOT"'));
   lines.push(
     `printf '%s WEAVE[%s] EVAL END exit=%s\\n' '>>>>>' "$weave_nonce" "$WEAVE_FAILED"`,

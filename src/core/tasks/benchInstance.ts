@@ -20,6 +20,7 @@ import { detectSandbox } from '../sandbox/bwrap';
 import type { SpecFile } from '../spec/schema';
 import type { LoadedTask } from './evalTasks';
 import { git } from '../git/git';
+import { withTest } from './taskRecord';
 import { renderProblemStatement } from './problemStatement';
 import { shQuote } from './specRunsScript';
 import { TASK_FILES, type Task } from './taskFormat';
@@ -139,22 +140,15 @@ export function specFileOf(task: Task): SpecFile {
     version: 1,
     goal: task.goal,
     defaults: { cwd: task.run_defaults.cwd, env: {}, timeoutSeconds: task.run_defaults.timeoutSeconds },
-    specs: task.specs.map((s) => ({
-      id: s.id,
-      title: s.title,
-      kind: s.kind,
-      statement: s.statement,
-      test: {
+    specs: task.specs.map((s) =>
+      withTest(s, {
         command: s.test.command,
         files: s.test.files,
         cwd: s.test.cwd,
         env: s.test.env,
         timeoutSeconds: s.test.timeoutSeconds,
-      },
-      anchors: s.anchors,
-      dependsOn: s.dependsOn,
-      interactsWith: s.interactsWith,
-    })),
+      }),
+    ),
   };
 }
 

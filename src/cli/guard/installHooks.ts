@@ -6,10 +6,9 @@
 //   codex        .codex/hooks.json       hooks.PreToolUse (Bash|apply_patch|Edit|Write) + hooks.Stop
 //   cursor       .cursor/hooks.json      version 1; hooks.beforeShellExecution, hooks.preToolUse, hooks.stop
 //   git          the repository's pre-commit hook runs `weave check --affected`, after any existing hook
-import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { git } from '../../core/git/git';
 
 export const INSTALL_TARGETS = ['claude-code', 'codex', 'cursor', 'git'] as const;
 export type InstallTarget = (typeof INSTALL_TARGETS)[number];
@@ -165,10 +164,7 @@ function isObject(value: unknown): value is Json {
 async function installGitHook(projectDir: string, weaveCommand: string): Promise<InstallResult> {
   let hooksDir: string;
   try {
-    const { stdout } = await promisify(execFile)('git', ['rev-parse', '--git-path', 'hooks'], {
-      cwd: projectDir,
-    });
-    hooksDir = path.resolve(projectDir, stdout.trim());
+    hooksDir = path.resolve(projectDir, (await git(['rev-parse', '--git-path', 'hooks'], projectDir)).trim());
   } catch {
     throw new InstallError(
       `${projectDir} is not in a git repository: there is no pre-commit hook to install`,

@@ -14,6 +14,7 @@ import { describeTampering, type TamperedFile } from '../sandbox/protectedFiles'
 import { SpecGraph } from '../spec/graph';
 import type { Spec, SpecFile } from '../spec/schema';
 import { startEvidence, type EvidenceSession } from './evidence/session';
+import { effectiveTestSettings } from './testSettings';
 import type { SpecResult, Verdict } from './types';
 import { verdictOf } from './verdict';
 
@@ -209,11 +210,11 @@ function notRun(spec: Spec, verdict: Verdict, reason: string): SpecResult {
 }
 
 async function runOnce(spec: Spec, options: RunSpecsOptions): Promise<SpecResult> {
-  const { specFile } = options;
-  const timeoutMs = (spec.test.timeoutSeconds ?? specFile.defaults.timeoutSeconds) * 1000;
+  const settings = effectiveTestSettings(spec, options.specFile.defaults);
+  const timeoutMs = settings.timeoutSeconds * 1000;
   // The runners inside the command report their own results into a private directory (evidence/session.ts).
   // Contained runs extend only the allowlisted environment's NODE_OPTIONS / PYTHONPATH, never the host's.
-  const specEnv = { ...specFile.defaults.env, ...spec.test.env };
+  const specEnv = settings.env;
   const instrumentation = await options.instrument?.(spec, specEnv);
   const evidence = await startEvidence(
     { ...specEnv, ...instrumentation?.env },
@@ -221,7 +222,7 @@ async function runOnce(spec: Spec, options: RunSpecsOptions): Promise<SpecResult
   );
   try {
     const outcome = await runCommand(
-      commandOptions(spec, options, timeoutMs, evidence, instrumentation?.writableDirs ?? []),
+      commandOptions(spec, settings.cwd, options, timeoutMs, evidence, instrumentation?.writableDirs ?? []),
     );
     const {
       verdict,
@@ -250,6 +251,7 @@ async function runOnce(spec: Spec, options: RunSpecsOptions): Promise<SpecResult
 /** How a spec's command is started. A sandbox must bind `evidence.writableDirs` writable. */
 function commandOptions(
   spec: Spec,
+  cwd: string,
   options: RunSpecsOptions,
   timeoutMs: number,
   evidence: EvidenceSession,
@@ -257,7 +259,7 @@ function commandOptions(
 ): RunCommandOptions {
   return {
     command: spec.test.command,
-    cwd: path.resolve(options.workspaceDir, spec.test.cwd ?? options.specFile.defaults.cwd),
+    cwd: path.resolve(options.workspaceDir, cwd),
     env: evidence.env,
     writableDirs: [...evidence.writableDirs, ...coverageDirs],
     timeoutMs,

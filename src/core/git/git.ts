@@ -1,5 +1,8 @@
-// Thin helpers over the real `git` executable (no library: the user's git, hooks-free plumbing commands).
-import { execFile } from 'node:child_process';
+// The one way Weave runs the real `git` executable (no library: the user's git). Every call gets the same
+// environment policy (gitEnvironment): never prompt, never page, never take optional locks, stable messages and
+// patch shapes; scratch repositories (`isolated`) also ignore the user's configuration and commit under a fixed
+// identity, so what export and eval write is reproducible.
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 
@@ -9,39 +12,127 @@ export class GitError extends Error {
     message: string,
     readonly args: readonly string[],
     readonly stderr: string,
+    /** git's exit code; null when it did not run or was killed. */
+    readonly exitCode: number | null = null,
   ) {
     super(message);
   }
 }
 
-/** Runs git with `args` in `cwd` and returns stdout. Throws GitError with git's own message on failure. */
-export function git(
-  args: readonly string[],
-  cwd: string,
-  options: { input?: string; env?: Record<string, string> } = {},
-): Promise<string> {
+export interface GitOptions {
+  /** Extra environment (GIT_INDEX_FILE, dates); the policy's own variables always win. */
+  env?: Record<string, string>;
+  /** Written to git's stdin (stdin is closed either way, so git never waits on it). */
+  input?: string | Buffer;
+  maxBuffer?: number;
+  signal?: AbortSignal;
+  /** Exit codes that are answers rather than failures (e.g. 1 from `check-ignore`). */
+  allowExitCodes?: readonly number[];
+  /** A scratch repository: no user or system configuration, a fixed identity. */
+  isolated?: boolean;
+}
+
+const DEFAULT_MAX_BUFFER = 512 * 1024 * 1024;
+
+// Unattended and deterministic: no credential prompt (terminal or askpass helper), no pager or editor, no
+// index refresh written behind the user's back by read-only commands, English messages.
+const POLICY_ENV: Record<string, string> = {
+  GIT_TERMINAL_PROMPT: '0',
+  GIT_ASKPASS: '',
+  GIT_PAGER: 'cat',
+  GIT_EDITOR: 'true',
+  GIT_OPTIONAL_LOCKS: '0',
+  LC_ALL: 'C',
+};
+
+const ISOLATED_ENV: Record<string, string> = {
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 'Weave export',
+  GIT_AUTHOR_EMAIL: 'weave@localhost',
+  GIT_COMMITTER_NAME: 'Weave export',
+  GIT_COMMITTER_EMAIL: 'weave@localhost',
+};
+
+// Configuration that would change the shape of a patch if a user set it globally.
+const DETERMINISTIC_CONFIG = [
+  '-c',
+  'diff.noprefix=false',
+  '-c',
+  'diff.mnemonicPrefix=false',
+  '-c',
+  'color.ui=never',
+];
+
+/** The environment every git process runs with. */
+export function gitEnvironment(options: Pick<GitOptions, 'env' | 'isolated'> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, ...(options.isolated ? ISOLATED_ENV : {}), ...options.env, ...POLICY_ENV };
+}
+
+export interface GitOutcome {
+  stdout: Buffer;
+  /** 0, or one of the allowed exit codes. */
+  exitCode: number;
+}
+
+/** Runs git with `args` in `cwd`. Throws GitError with git's own message unless it exits 0 or an allowed code. */
+export function runGit(args: readonly string[], cwd: string, options: GitOptions = {}): Promise<GitOutcome> {
   return new Promise((resolve, reject) => {
     const child = execFile(
       'git',
-      [...args],
+      [...DETERMINISTIC_CONFIG, ...args],
       {
         cwd,
-        maxBuffer: 256 * 1024 * 1024,
-        // Never prompt (credentials, editors) and never page: a check runs unattended.
-        env: { ...process.env, ...options.env, GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', LC_ALL: 'C' },
-        encoding: 'utf8',
+        env: gitEnvironment(options),
+        encoding: 'buffer',
+        maxBuffer: options.maxBuffer ?? DEFAULT_MAX_BUFFER,
+        ...(options.signal ? { signal: options.signal } : {}),
       },
-      (error, stdout, stderr) => {
-        if (error) {
-          const detail = stderr.trim() || error.message;
-          reject(new GitError(`git ${args.join(' ')}: ${detail}`, args, stderr));
-        } else {
-          resolve(stdout);
+      (error, stdout, stderrBuffer) => {
+        if (!error) {
+          resolve({ stdout, exitCode: 0 });
+          return;
         }
+        const code = typeof error.code === 'number' ? error.code : null;
+        if (code !== null && options.allowExitCodes?.includes(code)) {
+          resolve({ stdout, exitCode: code });
+          return;
+        }
+        const stderr = stderrBuffer.toString('utf8');
+        const detail = stderr.trim() || error.message;
+        reject(new GitError(`git ${args.join(' ')}: ${detail}`, args, stderr, code));
       },
     );
-    if (options.input !== undefined) child.stdin?.end(options.input);
+    child.stdin?.end(options.input);
   });
+}
+
+/** git's stdout as bytes (patches and blobs that must survive unchanged). */
+export async function gitBuffer(
+  args: readonly string[],
+  cwd: string,
+  options: GitOptions = {},
+): Promise<Buffer> {
+  return (await runGit(args, cwd, options)).stdout;
+}
+
+/** git's stdout as text. */
+export async function git(args: readonly string[], cwd: string, options: GitOptions = {}): Promise<string> {
+  return (await runGit(args, cwd, options)).stdout.toString('utf8');
+}
+
+/** A long-running git process with piped stdio (e.g. `cat-file --batch`), under the same environment policy. */
+export function longRunningGit(
+  args: readonly string[],
+  cwd: string,
+  options: Pick<GitOptions, 'env' | 'isolated'> = {},
+): ChildProcessWithoutNullStreams {
+  return spawn('git', [...DETERMINISTIC_CONFIG, ...args], { cwd, env: gitEnvironment(options) });
+}
+
+/** Splits `-z` output into its entries. */
+export function splitNul(text: string): string[] {
+  return text.split('\0').filter((entry) => entry.length > 0);
 }
 
 /** The top folder of the repository containing `dir` (symlinks resolved), or null outside git. */

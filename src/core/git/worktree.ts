@@ -4,13 +4,29 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { GitError, git, gitRoot, resolveCommit } from './git';
+import { GitError, git, gitRoot, resolveCommit, splitNul } from './git';
 
 /** Check out the current working state (HEAD + uncommitted changes + untracked, non-ignored files). */
 export const WORKING_TREE = 'WORKTREE';
 
 /** Folders never copied into a scratch copy, and linked instead when the checkout lacks them (installed deps). */
 const LINKED_DEPENDENCY_DIRS = ['node_modules'];
+
+/**
+ * The workspace folder (symlinks resolved) and its repository's root; null outside git, where only the working
+ * tree can be checked out (as a copy).
+ */
+export async function checkoutSource(
+  workspaceDir: string,
+  ref: string,
+): Promise<{ workspace: string; root: string | null }> {
+  const workspace = await fs.realpath(workspaceDir);
+  const root = await gitRoot(workspace);
+  if (root === null && ref !== WORKING_TREE) {
+    throw new GitError(`cannot check out '${ref}': ${workspaceDir} is not in a git repository`, [], '');
+  }
+  return { workspace, root };
+}
 
 /**
  * Runs `fn` with the path of `workspaceDir`'s counterpart inside a scratch checkout of `ref`. The workspace may be
@@ -22,16 +38,12 @@ export async function withWorktree<T>(
   ref: string,
   fn: (workspaceDirInCheckout: string) => Promise<T>,
 ): Promise<T> {
-  const workspace = await fs.realpath(workspaceDir);
-  const root = await gitRoot(workspace);
+  const { workspace, root } = await checkoutSource(workspaceDir, ref);
   const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-checkout-'));
   try {
     if (root === null) {
-      if (ref !== WORKING_TREE) {
-        throw new GitError(`cannot check out '${ref}': ${workspaceDir} is not in a git repository`, [], '');
-      }
       const copy = path.join(scratch, path.basename(workspace));
-      await copyTree(workspace, copy);
+      await copyWorkspaceTree(workspace, copy, { topLevel: LINKED_DEPENDENCY_DIRS, weave: ['runs'] });
       await linkDependencies(workspace, copy);
       return await fn(copy);
     }
@@ -83,31 +95,41 @@ function serializedPerRepo<T>(root: string, fn: () => Promise<T>): Promise<T> {
   return next;
 }
 
-/** Applies the user's staged + unstaged changes and copies untracked (non-ignored) files into `checkout`. */
-async function copyUncommittedChanges(root: string, checkout: string): Promise<void> {
+/**
+ * Applies the user's staged + unstaged changes and copies untracked (non-ignored) files into `target`, except
+ * those under the top-level folders `skipTopLevel`. `target` may be a plain folder: there `git apply` works as
+ * a patch tool.
+ */
+export async function copyUncommittedChanges(
+  root: string,
+  target: string,
+  skipTopLevel: readonly string[] = [],
+): Promise<void> {
   const diff = await git(['diff', 'HEAD', '--binary', '--no-color', '--no-ext-diff'], root);
   if (diff.trim().length > 0)
-    await git(['apply', '--whitespace=nowarn', '--binary', '-'], checkout, { input: diff });
-  const untracked = (await git(['ls-files', '--others', '--exclude-standard', '-z'], root))
-    .split('\0')
-    .filter(Boolean);
+    await git(['apply', '--whitespace=nowarn', '--binary', '-'], target, { input: diff });
+  const untracked = splitNul(await git(['ls-files', '--others', '--exclude-standard', '-z'], root));
   for (const rel of untracked) {
-    const target = path.join(checkout, rel);
-    await fs.mkdir(path.dirname(target), { recursive: true });
-    await fs.cp(path.join(root, rel), target, { verbatimSymlinks: true });
+    if (skipTopLevel.includes(rel.split('/')[0] ?? '')) continue;
+    const destination = path.join(target, rel);
+    await fs.mkdir(path.dirname(destination), { recursive: true });
+    await fs.cp(path.join(root, rel), destination, { verbatimSymlinks: true });
   }
 }
 
-async function copyTree(from: string, to: string): Promise<void> {
+/** A copy of a workspace outside git, without the top-level folders `topLevel` and the `.weave/` folders `weave`. */
+export async function copyWorkspaceTree(
+  from: string,
+  to: string,
+  excluded: { topLevel: readonly string[]; weave: readonly string[] },
+): Promise<void> {
   await fs.cp(from, to, {
     recursive: true,
     verbatimSymlinks: true,
     filter: (source) => {
-      const rel = path.relative(from, source).split(path.sep);
-      return (
-        !(rel[0] !== undefined && LINKED_DEPENDENCY_DIRS.includes(rel[0])) &&
-        !(rel[0] === '.weave' && rel[1] === 'runs')
-      );
+      const [top, second] = path.relative(from, source).split(path.sep);
+      const weaveState = top === '.weave' && second !== undefined && excluded.weave.includes(second);
+      return !(top !== undefined && excluded.topLevel.includes(top)) && !weaveState;
     },
   });
 }

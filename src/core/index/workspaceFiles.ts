@@ -4,14 +4,12 @@
 // enclosing repository ignores): a directory walk that applies the .gitignore files it meets (see
 // gitignore.ts), never follows a symlink back into a folder it is already in, and reports such loops.
 // node_modules, .git and .weave are never listed.
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { git, runGit } from '../git/git';
 import { GitignoreRules } from './gitignore';
 import type { SkippedFile } from './types';
 
-const execFileAsync = promisify(execFile);
 const alwaysExcluded = new Set(['node_modules', '.git', '.weave']);
 
 export interface WorkspaceListing {
@@ -31,23 +29,23 @@ export async function listWorkspaceFiles(workspaceDir: string): Promise<Workspac
 }
 
 async function gitListing(workspaceDir: string): Promise<WorkspaceListing | undefined> {
-  const git = (args: string[]) =>
-    execFileAsync('git', args, { cwd: workspaceDir, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' });
   try {
-    const inside = await git(['rev-parse', '--is-inside-work-tree']);
-    if (inside.stdout.trim() !== 'true') return undefined;
+    const inside = await git(['rev-parse', '--is-inside-work-tree'], workspaceDir);
+    if (inside.trim() !== 'true') return undefined;
   } catch {
     return undefined;
   }
   // `check-ignore .` exits 0 when the workspace folder itself is ignored (ls-files would list nothing), 1 when
   // it is not; anything else is an error. Only a clear 1 lets git list the files; otherwise walk.
   try {
-    await git(['check-ignore', '-q', '--no-index', '.']);
+    const { exitCode } = await runGit(['check-ignore', '-q', '--no-index', '.'], workspaceDir, {
+      allowExitCodes: [1],
+    });
+    if (exitCode !== 1) return undefined;
+  } catch {
     return undefined;
-  } catch (error) {
-    if ((error as { code?: unknown }).code !== 1) return undefined;
   }
-  const { stdout } = await git(['ls-files', '-z', '--cached', '--others', '--exclude-standard']);
+  const stdout = await git(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], workspaceDir);
   const files = [...new Set(stdout.split('\0').filter((f) => f.length > 0))];
   return { files, skipped: [], source: 'git' };
 }

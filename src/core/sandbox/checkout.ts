@@ -6,8 +6,8 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { GitError, git, gitRoot, resolveCommit } from '../git/git';
-import { WORKING_TREE } from '../git/worktree';
+import { git, resolveCommit } from '../git/git';
+import { checkoutSource, copyUncommittedChanges, copyWorkspaceTree, WORKING_TREE } from '../git/worktree';
 
 /** Installed-dependency folders git does not track: shown read-only in the checkout, never copied. */
 export const DEPENDENCY_DIRS = ['node_modules', '.venv', 'venv'];
@@ -33,21 +33,20 @@ export async function withStandaloneCheckout<T>(
   ref: string,
   fn: (checkout: StandaloneCheckout) => Promise<T>,
 ): Promise<T> {
-  const workspace = await fs.realpath(workspaceDir);
-  const repoRoot = await gitRoot(workspace);
+  const { workspace, root: repoRoot } = await checkoutSource(workspaceDir, ref);
   const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-sandbox-'));
   try {
     const root = path.join(scratch, 'tree');
     await fs.mkdir(root);
     const userRoot = repoRoot ?? workspace;
     if (repoRoot === null) {
-      if (ref !== WORKING_TREE) {
-        throw new GitError(`cannot check out '${ref}': ${workspaceDir} is not in a git repository`, [], '');
-      }
-      await copyTree(workspace, root);
+      await copyWorkspaceTree(workspace, root, {
+        topLevel: [...DEPENDENCY_DIRS, '.git'],
+        weave: ['runs', 'cache'],
+      });
     } else {
       await exportCommit(repoRoot, ref === WORKING_TREE ? 'HEAD' : ref, root, scratch);
-      if (ref === WORKING_TREE) await copyUncommittedChanges(repoRoot, root);
+      if (ref === WORKING_TREE) await copyUncommittedChanges(repoRoot, root, DEPENDENCY_DIRS);
     }
     await commitAsOwnRepository(root);
     const inCheckout = path.join(root, path.relative(userRoot, workspace));
@@ -66,23 +65,6 @@ async function exportCommit(repoRoot: string, ref: string, target: string, scrat
   const common = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', `--work-tree=${target}`];
   await git([...common, 'read-tree', commit], repoRoot, { env });
   await git([...common, 'checkout-index', '--all', '--force'], repoRoot, { env });
-}
-
-/** Applies the user's staged + unstaged changes and copies untracked (non-ignored) files into `target`. */
-async function copyUncommittedChanges(repoRoot: string, target: string): Promise<void> {
-  const diff = await git(['diff', 'HEAD', '--binary', '--no-color', '--no-ext-diff'], repoRoot);
-  // `git apply` outside a repository works as a plain patch tool; the copy has no repository yet.
-  if (diff.trim().length > 0)
-    await git(['apply', '--whitespace=nowarn', '--binary', '-'], target, { input: diff });
-  const untracked = (await git(['ls-files', '--others', '--exclude-standard', '-z'], repoRoot))
-    .split('\0')
-    .filter(Boolean);
-  for (const rel of untracked) {
-    if (DEPENDENCY_DIRS.includes(rel.split('/')[0] ?? '')) continue;
-    const destination = path.join(target, rel);
-    await fs.mkdir(path.dirname(destination), { recursive: true });
-    await fs.cp(path.join(repoRoot, rel), destination, { verbatimSymlinks: true });
-  }
 }
 
 /** A repository of the copy's own, so tools that ask git (and Weave's patch snapshots) work without a link home. */
@@ -143,20 +125,6 @@ export async function linkDependenciesUnsandboxed(checkout: StandaloneCheckout):
     await fs.rm(target, { recursive: true, force: true });
     await fs.symlink(source, target, 'junction');
   }
-}
-
-async function copyTree(from: string, to: string): Promise<void> {
-  await fs.cp(from, to, {
-    recursive: true,
-    verbatimSymlinks: true,
-    filter: (source) => {
-      const rel = path.relative(from, source).split(path.sep);
-      return (
-        !(rel[0] !== undefined && (DEPENDENCY_DIRS.includes(rel[0]) || rel[0] === '.git')) &&
-        !(rel[0] === '.weave' && (rel[1] === 'runs' || rel[1] === 'cache'))
-      );
-    },
-  });
 }
 
 async function isDirectory(p: string): Promise<boolean> {

@@ -19,7 +19,8 @@ import { runCommand, type CommandOutcome } from '../process/runCommand';
 import { detectSandbox } from '../sandbox/bwrap';
 import type { SpecFile } from '../spec/schema';
 import type { LoadedTask } from './evalTasks';
-import { git } from './gitExec';
+import { git } from '../git/git';
+import { withTest } from './taskRecord';
 import { renderProblemStatement } from './problemStatement';
 import { shQuote } from './specRunsScript';
 import { TASK_FILES, type Task } from './taskFormat';
@@ -139,22 +140,15 @@ export function specFileOf(task: Task): SpecFile {
     version: 1,
     goal: task.goal,
     defaults: { cwd: task.run_defaults.cwd, env: {}, timeoutSeconds: task.run_defaults.timeoutSeconds },
-    specs: task.specs.map((s) => ({
-      id: s.id,
-      title: s.title,
-      kind: s.kind,
-      statement: s.statement,
-      test: {
+    specs: task.specs.map((s) =>
+      withTest(s, {
         command: s.test.command,
         files: s.test.files,
         cwd: s.test.cwd,
         env: s.test.env,
         timeoutSeconds: s.test.timeoutSeconds,
-      },
-      anchors: s.anchors,
-      dependsOn: s.dependsOn,
-      interactsWith: s.interactsWith,
-    })),
+      }),
+    ),
   };
 }
 
@@ -166,16 +160,20 @@ async function withTaskCheckout<T>(
   const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-bench-'));
   try {
     const checkout = path.join(scratch, 'repo');
-    const inCheckout = { cwd: checkout, isolated: true };
-    await git(['clone', '-q', '--no-checkout', path.join(loaded.dir, TASK_FILES.baseBundle), checkout], {
-      cwd: scratch,
-      isolated: true,
-    });
-    await git(['checkout', '-q', '--detach', loaded.task.base_commit], inCheckout);
+    const inCheckout = { isolated: true };
+    await git(
+      ['clone', '-q', '--no-checkout', path.join(loaded.dir, TASK_FILES.baseBundle), checkout],
+      scratch,
+      { isolated: true },
+    );
+    await git(['checkout', '-q', '--detach', loaded.task.base_commit], checkout, inCheckout);
     if (loaded.task.test_patch.trim() !== '') {
-      await git(['apply', '--whitespace=nowarn', '-'], { ...inCheckout, input: loaded.task.test_patch });
-      await git(['add', '-A'], inCheckout);
-      await git(['commit', '-q', '--no-verify', '-m', 'task tests'], inCheckout);
+      await git(['apply', '--whitespace=nowarn', '-'], checkout, {
+        ...inCheckout,
+        input: loaded.task.test_patch,
+      });
+      await git(['add', '-A'], checkout, inCheckout);
+      await git(['commit', '-q', '--no-verify', '-m', 'task tests'], checkout, inCheckout);
     }
     return await fn(checkout, scratch);
   } finally {
@@ -184,8 +182,8 @@ async function withTaskCheckout<T>(
 }
 
 async function changesIn(checkout: string): Promise<string> {
-  await git(['add', '-A'], { cwd: checkout, isolated: true });
-  return git(['diff', '--cached', '--binary', '--full-index', 'HEAD'], { cwd: checkout, isolated: true });
+  await git(['add', '-A'], checkout, { isolated: true });
+  return git(['diff', '--cached', '--binary', '--full-index', 'HEAD'], checkout, { isolated: true });
 }
 
 async function readTestFiles(checkout: string, task: Task): Promise<Map<string, string>> {

@@ -19,7 +19,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { stringifyToml } from './toml';
-import { git } from './gitExec';
+import { git } from '../git/git';
 import { HARBOR_REWARD_SCRIPT } from './harborRewardScript';
 import type { Runtime } from './projectFacts';
 import { renderProblemStatement } from './problemStatement';
@@ -68,11 +68,14 @@ export async function writeHarborTask(input: HarborTaskInput, dir: string): Prom
   await fs.mkdir(path.join(dir, HARBOR_FILES.testFiles), { recursive: true });
   await fs.mkdir(path.join(dir, 'solution'), { recursive: true });
   // The base commit's files, checked out through a private index so the scratch repository is not disturbed.
-  await git(['--work-tree', path.join(dir, HARBOR_FILES.repo), 'checkout', task.base_commit, '--', '.'], {
-    cwd: input.baseRepo,
-    isolated: true,
-    env: { GIT_INDEX_FILE: path.join(dir, '.weave-harbor-index') },
-  });
+  await git(
+    ['--work-tree', path.join(dir, HARBOR_FILES.repo), 'checkout', task.base_commit, '--', '.'],
+    input.baseRepo,
+    {
+      isolated: true,
+      env: { GIT_INDEX_FILE: path.join(dir, '.weave-harbor-index') },
+    },
+  );
   await fs.rm(path.join(dir, '.weave-harbor-index'), { force: true });
   for (const file of input.protectedPaths) {
     const source = path.join(input.targetTree, file);

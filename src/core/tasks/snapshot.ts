@@ -6,8 +6,7 @@
 // between them stay exact.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
-import { git, splitNul } from './gitExec';
+import { git, longRunningGit, splitNul } from '../git/git';
 import { containsSecret, isSecretFileName, isText, type ExcludedFile, type PathScrubber } from './hygiene';
 
 export interface SnapshotOptions {
@@ -36,9 +35,7 @@ interface Entry {
 export async function snapshotCommit(commit: string, options: SnapshotOptions): Promise<SnapshotResult> {
   const treeish =
     options.prefix === '' ? `${commit}^{tree}` : `${commit}:${options.prefix.replace(/\/$/, '')}`;
-  const listing = splitNul(
-    await git(['ls-tree', '-r', '-z', '--full-tree', treeish], { cwd: options.workspaceDir }),
-  );
+  const listing = splitNul(await git(['ls-tree', '-r', '-z', '--full-tree', treeish], options.workspaceDir));
   const blobs = new BlobReader(options.workspaceDir);
   const entries: Entry[] = [];
   const excluded: ExcludedFile[] = [];
@@ -64,9 +61,10 @@ export async function snapshotCommit(commit: string, options: SnapshotOptions): 
 /** Writes the working tree (tracked + untracked non-ignored files, as they are on disk) into `destination`. */
 export async function snapshotWorkingTree(options: SnapshotOptions): Promise<SnapshotResult> {
   const listed = splitNul(
-    await git(['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--deduplicate'], {
-      cwd: options.workspaceDir,
-    }),
+    await git(
+      ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--deduplicate'],
+      options.workspaceDir,
+    ),
   );
   const entries: Entry[] = [];
   const excluded: ExcludedFile[] = [];
@@ -140,7 +138,8 @@ class BlobReader {
   private failure: Error | undefined;
 
   constructor(cwd: string) {
-    this.child = spawn('git', ['cat-file', '--batch'], { cwd, stdio: ['pipe', 'pipe', 'ignore'] });
+    this.child = longRunningGit(['cat-file', '--batch'], cwd);
+    this.child.stderr.resume();
     this.child.stdout.on('data', (chunk: Buffer) => {
       this.buffer = Buffer.concat([this.buffer, chunk]);
       this.drain();

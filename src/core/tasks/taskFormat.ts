@@ -100,3 +100,11 @@ export function toDatasetLine(task: Task, taskDirFromDataset: string): string {
     base_bundle: taskDirFromDataset === '.' ? task.base_bundle : `${taskDirFromDataset}/${task.base_bundle}`,
   });
 }
+
+/**
+ * A path on the test side of a task: Weave's own folder or a spec test file (or anything inside a spec test
+ * folder). The gold patch leaves these out, and a prediction that edits them is flagged.
+ */
+export function isSpecTestPath(file: string, specTestFiles: readonly string[]): boolean {
+  return file.startsWith('.weave/') || specTestFiles.some((t) => file === t || file.startsWith(`${t}/`));
+}

@@ -8,8 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { runCommand, type CommandOutcome } from '../process/runCommand';
 import { detectSandbox } from '../sandbox/bwrap';
-import { git } from './gitExec';
+import { git } from '../git/git';
 import { parseEvalLog, type ParsedEvalLog } from './evalLog';
+import { EVAL_PHASES, type EvalPhase } from './evalScript';
 import { NONCE_VARIABLE, shQuote } from './specRunsScript';
 import { TASK_FILES, type TaskSpec } from './taskFormat';
 
@@ -43,17 +44,29 @@ export interface TaskRunResult {
 
 export class TaskRunError extends Error {}
 
+// Room for the environment set-up (npm ci, pip install) on top of the spec timeouts, or a margin for cloning
+// the base and applying the patches when there is none.
+const SETUP_ALLOWANCE_SECONDS = 300;
+const NO_SETUP_ALLOWANCE_SECONDS = 30;
+
+/** How long a whole run of a task may take: every spec's timeout plus the set-up allowance. */
+export function taskTimeoutSeconds(specs: readonly TaskSpec[], setupCommands: readonly string[]): number {
+  const allowance = setupCommands.length > 0 ? SETUP_ALLOWANCE_SECONDS : NO_SETUP_ALLOWANCE_SECONDS;
+  return specs.reduce((sum, s) => sum + s.test.timeoutSeconds, 0) + allowance;
+}
+
 export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> {
   const taskDir = path.resolve(input.taskDir);
   const scratchDir = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-eval-'));
   try {
     const checkout = path.join(scratchDir, 'repo');
     try {
-      await git(['clone', '-q', '--no-checkout', path.join(taskDir, TASK_FILES.baseBundle), checkout], {
-        cwd: scratchDir,
-        isolated: true,
-      });
-      await git(['checkout', '-q', '--detach', input.baseCommit], { cwd: checkout, isolated: true });
+      await git(
+        ['clone', '-q', '--no-checkout', path.join(taskDir, TASK_FILES.baseBundle), checkout],
+        scratchDir,
+        { isolated: true },
+      );
+      await git(['checkout', '-q', '--detach', input.baseCommit], checkout, { isolated: true });
     } catch (error) {
       throw new TaskRunError(
         `could not recreate the base from ${TASK_FILES.baseBundle}: ${(error as Error).message}`,
@@ -68,7 +81,7 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
     await fs.writeFile(patchFile, input.patch);
     const logFile = path.join(scratchDir, 'eval.log');
     const nonce = randomBytes(16).toString('hex');
-    const outcome = await runEvalScript({
+    const outcome = await runEvalPhases({
       evalScript: path.join(taskDir, TASK_FILES.evalScript),
       patchFile,
       logFile,
@@ -115,11 +128,43 @@ interface EvalScriptRun {
 }
 
 /**
+ * eval.sh as separate sandboxed invocations on one checkout: with set-up, first the patches and the set-up
+ * (npm install, pip: it needs the network), then the spec runs — the prediction's code — in a fresh sandbox with
+ * no network. Without set-up, one invocation with no network. The phases share the run's time budget.
+ */
+async function runEvalPhases(run: EvalScriptRun): Promise<CommandOutcome> {
+  if (!run.runSetup) return runEvalScript(run, { phase: EVAL_PHASES.all, timeoutMs: run.timeoutMs });
+  const prepared = await runEvalScript(run, {
+    phase: EVAL_PHASES.prepare,
+    timeoutMs: run.timeoutMs,
+    hostNetwork: true,
+  });
+  const preparedFully =
+    prepared.spawnError === undefined && !prepared.timedOut && !prepared.cancelled && prepared.exitCode === 0;
+  if (!preparedFully) return prepared; // eval.sh logged why (patch, test.patch, set-up) or the run was cut short
+  const specs = await runEvalScript(run, {
+    phase: EVAL_PHASES.specs,
+    timeoutMs: Math.max(1, run.timeoutMs - prepared.durationMs),
+    appendLog: true,
+  });
+  return { ...specs, durationMs: prepared.durationMs + specs.durationMs };
+}
+
+interface EvalInvocation {
+  phase: EvalPhase;
+  timeoutMs: number;
+  /** Only the set-up gets the host's network; nothing else of the run has any. */
+  hostNetwork?: boolean;
+  /** The spec phase adds to the log the prepare phase began. */
+  appendLog?: boolean;
+}
+
+/**
  * The one place a prediction's code runs (containment goes here). The log goes to a file, not through
  * runCommand's capped output: the markers can be anywhere in it. `exec` makes eval.sh the shell runCommand
  * started, so once eval.sh has re-executed itself without the nonce no process of the run holds it.
  */
-async function runEvalScript(run: EvalScriptRun): Promise<CommandOutcome> {
+async function runEvalScript(run: EvalScriptRun, invocation: EvalInvocation): Promise<CommandOutcome> {
   const availability = await detectSandbox();
   if (!availability.available && process.env.WEAVE_ALLOW_UNSANDBOXED !== '1') {
     throw new TaskRunError(
@@ -127,13 +172,17 @@ async function runEvalScript(run: EvalScriptRun): Promise<CommandOutcome> {
         '(set WEAVE_ALLOW_UNSANDBOXED=1 to run them unsandboxed anyway)',
     );
   }
+  const redirect = invocation.appendLog ? '>>' : '>';
   return runCommand({
-    command: `exec sh ${shQuote(run.evalScript)} ${shQuote(run.patchFile)} > ${shQuote(run.logFile)} 2>&1`,
+    command: `exec sh ${shQuote(run.evalScript)} ${shQuote(run.patchFile)} ${redirect} ${shQuote(run.logFile)} 2>&1`,
     cwd: run.checkout,
-    env: { WEAVE_RUN_SETUP: run.runSetup ? '1' : '0', [NONCE_VARIABLE]: run.nonce },
+    env: {
+      WEAVE_RUN_SETUP: run.runSetup ? '1' : '0',
+      WEAVE_PHASE: invocation.phase,
+      [NONCE_VARIABLE]: run.nonce,
+    },
     // A prediction is untrusted code: the allowlisted environment, the scratch folder writable and nothing
-    // else, a private PID namespace. The task's set-up (npm install, pip) needs the network; the spec runs
-    // after it share the run, so a run with set-up gets the host's network — documented in the README.
+    // else, a private PID namespace.
     inheritEnv: false,
     ...(availability.available
       ? {
@@ -142,11 +191,11 @@ async function runEvalScript(run: EvalScriptRun): Promise<CommandOutcome> {
             writableDirs: run.writableDirs,
             // The task folder (eval.sh, base.bundle) may live under /tmp, which is private inside.
             readOnlyBinds: [{ source: path.dirname(run.evalScript), target: path.dirname(run.evalScript) }],
-            network: run.runSetup ? ('host' as const) : ('none' as const),
+            network: invocation.hostNetwork ? ('host' as const) : ('none' as const),
           },
         }
       : {}),
-    timeoutMs: run.timeoutMs,
+    timeoutMs: invocation.timeoutMs,
     ...(run.signal ? { signal: run.signal } : {}),
   });
 }
@@ -161,22 +210,17 @@ async function expectedTestFiles(
   const expected = new Map<string, string | undefined>();
   if (files.length === 0) return expected;
   const env = { GIT_INDEX_FILE: path.join(path.dirname(checkout), 'expected.index') };
-  await git(['read-tree', 'HEAD'], { cwd: checkout, isolated: true, env });
+  await git(['read-tree', 'HEAD'], checkout, { isolated: true, env });
   const patch = await fs.readFile(testPatch, 'utf8').catch(() => '');
   if (patch.trim() !== '') {
-    await git(['apply', '--cached', '--binary', '-'], {
-      cwd: checkout,
-      isolated: true,
-      env,
-      input: patch,
-    }).catch(
+    await git(['apply', '--cached', '--binary', '-'], checkout, { isolated: true, env, input: patch }).catch(
       () => undefined, // eval.sh reports a test.patch that does not apply as an infra failure itself
     );
   }
   for (const file of files) {
     expected.set(
       file,
-      await git(['show', `:${file}`], { cwd: checkout, isolated: true, env }).catch(() => undefined),
+      await git(['show', `:${file}`], checkout, { isolated: true, env }).catch(() => undefined),
     );
   }
   return expected;

@@ -1,0 +1,156 @@
+// Blame's probes: the baseline checked out once in a scratch worktree, then for each subset of hunks reset to
+// the pristine baseline, the subset applied, and the ONE spec's test run. The search over subsets (ddmin) first
+// confirms the question is sound: broken with every change, passing on the baseline.
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { effectiveTestSettings } from '../check/testSettings';
+import type { Verdict } from '../check/types';
+import { verdictOf } from '../check/verdict';
+import { git } from '../git/git';
+import { runCommand } from '../process/runCommand';
+import { buildPatch, type DiffHunk, type ParsedDiff } from '../selection/hunks';
+import type { Spec, SpecFile } from '../spec/schema';
+import { BlameError } from './blameError';
+import { ddmin } from './ddmin';
+
+export interface BlameProgress {
+  run: number;
+  maxRuns: number;
+  /** Hunks applied in this probe, and how many hunks there are in all. */
+  applied: number;
+  total: number;
+  verdict: Verdict;
+}
+
+export interface ProbeSession {
+  /** The baseline checkout's top folder, and the workspace inside it. */
+  checkoutRoot: string;
+  workspaceInCheckout: string;
+  scratch: string;
+  diff: ParsedDiff;
+  /** Hunks every probe applies (the spec file, the spec's own tests). */
+  pinned: DiffHunk[];
+  candidates: DiffHunk[];
+  spec: Spec;
+  specFile: SpecFile;
+  maxRuns: number;
+  baselineCommit: string;
+  signal: AbortSignal | undefined;
+  onProgress: ((event: BlameProgress) => void) | undefined;
+}
+
+export interface BreakingHunks {
+  hunks: DiffHunk[];
+  minimal: boolean;
+  runs: number;
+  brokenVerdict: Verdict;
+}
+
+/** The smallest set of candidate hunks that still breaks the spec, within the run budget. */
+export async function findBreakingHunks(session: ProbeSession): Promise<BreakingHunks> {
+  const { spec, candidates } = session;
+  let runs = 0;
+  const probe = async (subset: DiffHunk[]): Promise<Verdict> => {
+    if (session.signal?.aborted) throw new BlameError('cancelled', 'blame was cancelled');
+    runs++;
+    const verdict = await runProbe(session, [...session.pinned, ...subset]);
+    session.onProgress?.({
+      run: runs,
+      maxRuns: session.maxRuns,
+      applied: subset.length,
+      total: candidates.length,
+      verdict,
+    });
+    return verdict;
+  };
+
+  const brokenVerdict = await probe(candidates);
+  if (brokenVerdict === 'pass') {
+    throw new BlameError(
+      'not-broken',
+      `${spec.id} passes with every change applied: it is not broken, there is nothing to blame`,
+    );
+  }
+  if (brokenVerdict === 'skipped') throw new BlameError('cancelled', 'blame was cancelled');
+  const baseVerdict = await probe([]);
+  if (baseVerdict === 'skipped') throw new BlameError('cancelled', 'blame was cancelled');
+  if (baseVerdict !== 'pass') {
+    throw new BlameError(
+      'fails-on-baseline',
+      `${spec.id} does not pass on the baseline ${session.baselineCommit.slice(0, 12)} either (${baseVerdict}): the change did not break it, so there is nothing to blame`,
+    );
+  }
+  const found = await ddmin(
+    candidates,
+    async (subset) => {
+      const verdict = await probe(subset);
+      if (verdict === 'skipped') throw new BlameError('cancelled', 'blame was cancelled');
+      // Only the same failure counts; anything else (an error from a half-applied change) is unresolved.
+      return verdict === brokenVerdict ? 'fails' : verdict === 'pass' ? 'passes' : 'unresolved';
+    },
+    Math.max(0, session.maxRuns - runs),
+    (h) => h.id,
+  );
+  return { hunks: found.items, minimal: found.minimal, runs, brokenVerdict };
+}
+
+/**
+ * The working tree as a git tree object, untracked (non-ignored) files included. A private copy of the index is
+ * used, so the user's index is left exactly as it was.
+ */
+export async function workingTreeObject(root: string, workspaceDir: string): Promise<string> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-index-'));
+  try {
+    const indexFile = path.join(dir, 'index');
+    const realIndex = path.resolve(root, (await git(['rev-parse', '--git-path', 'index'], root)).trim());
+    const env = { GIT_INDEX_FILE: indexFile };
+    // The copy keeps the index's own mtime: git trusts an entry's stat data only when the file is older than
+    // the index, so a fresh mtime would hide an edit made in the same second as the last index write.
+    const copied = await fs.cp(realIndex, indexFile, { preserveTimestamps: true }).then(
+      () => true,
+      () => false,
+    );
+    if (
+      !copied &&
+      (await git(['rev-parse', '--verify', '--quiet', 'HEAD'], root).then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      await git(['read-tree', 'HEAD'], root, { env });
+    }
+    await git(['add', '-A', '--', '.'], workspaceDir, { env });
+    return (await git(['write-tree'], root, { env })).trim();
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function runProbe(session: ProbeSession, hunks: DiffHunk[]): Promise<Verdict> {
+  const { checkoutRoot, workspaceInCheckout, scratch, diff, spec, specFile, signal } = session;
+  // Back to the pristine baseline (ignored files such as a linked node_modules stay).
+  await git(['reset', '--quiet', '--hard'], checkoutRoot);
+  await git(['clean', '-fdq', '-e', 'node_modules'], checkoutRoot);
+  const patch = buildPatch(diff, new Set(hunks.map((h) => h.id)));
+  if (patch !== '') {
+    const patchFile = path.join(scratch, 'probe.patch');
+    await fs.writeFile(patchFile, patch);
+    try {
+      await git(['apply', '--unidiff-zero', '--whitespace=nowarn', patchFile], checkoutRoot);
+    } catch {
+      // A subset that does not apply cannot tell us anything: ddmin treats it as unresolved.
+      return 'error';
+    }
+  }
+  const settings = effectiveTestSettings(spec, specFile.defaults);
+  const timeoutMs = settings.timeoutSeconds * 1000;
+  const outcome = await runCommand({
+    command: spec.test.command,
+    cwd: path.join(workspaceInCheckout, settings.cwd),
+    env: settings.env,
+    timeoutMs,
+    ...(signal ? { signal } : {}),
+  });
+  return verdictOf(outcome, timeoutMs).verdict;
+}

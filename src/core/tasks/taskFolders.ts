@@ -1,0 +1,92 @@
+// Task folders as `weave eval` and `weave bench` find them: a folder holding task.json (and the other task
+// files), or a folder of such folders. What cannot be read becomes a problem with the folder's name, never a
+// stop; a task missing base.bundle or eval.sh is kept, to be reported as an error entry.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { InputProblem } from './predictions';
+import { TASK_FILES, taskSchema, type Task } from './taskFormat';
+
+export interface LoadedTask {
+  dir: string;
+  task: Task;
+  /** Task files that are not there (the instance becomes an error entry). */
+  missingFiles: string[];
+}
+
+/** A DIR is a task folder (it has task.json or other task files) or a folder of task folders. */
+export async function loadTasks(dirs: string[]): Promise<{ tasks: LoadedTask[]; problems: InputProblem[] }> {
+  const tasks: LoadedTask[] = [];
+  const problems: InputProblem[] = [];
+  for (const dir of dirs) {
+    const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => undefined);
+    if (!entries) {
+      problems.push({ task_dir: dir, message: `${dir}: no such folder` });
+      continue;
+    }
+    if (looksLikeTask(entries.map((e) => e.name))) {
+      await loadTask(dir, tasks, problems);
+      continue;
+    }
+    let found = false;
+    for (const entry of entries.filter((e) => e.isDirectory()).sort((a, b) => a.name.localeCompare(b.name))) {
+      const sub = path.join(dir, entry.name);
+      const names = await fs.readdir(sub).catch(() => [] as string[]);
+      if (!looksLikeTask(names)) continue;
+      found = true;
+      await loadTask(sub, tasks, problems);
+    }
+    if (!found)
+      problems.push({
+        task_dir: dir,
+        message: `${dir}: not a task folder (no ${TASK_FILES.task}) and holds none`,
+      });
+  }
+  return { tasks, problems };
+}
+
+function looksLikeTask(names: string[]): boolean {
+  const files = new Set<string>(Object.values(TASK_FILES));
+  return names.some((n) => files.has(n));
+}
+
+async function loadTask(dir: string, tasks: LoadedTask[], problems: InputProblem[]): Promise<void> {
+  let text: string;
+  try {
+    text = await fs.readFile(path.join(dir, TASK_FILES.task), 'utf8');
+  } catch {
+    problems.push({
+      task_dir: dir,
+      message: `${dir}: missing ${TASK_FILES.task}, so its instance cannot be scored`,
+    });
+    return;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    problems.push({
+      task_dir: dir,
+      message: `${path.join(dir, TASK_FILES.task)}: not valid JSON (${(error as Error).message})`,
+    });
+    return;
+  }
+  const parsed = taskSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    problems.push({
+      task_dir: dir,
+      message: `${path.join(dir, TASK_FILES.task)}: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`,
+    });
+    return;
+  }
+  const required = [TASK_FILES.baseBundle, TASK_FILES.evalScript];
+  const missingFiles: string[] = [];
+  for (const file of required) {
+    try {
+      await fs.access(path.join(dir, file));
+    } catch {
+      missingFiles.push(file);
+    }
+  }
+  tasks.push({ dir: path.resolve(dir), task: parsed.data, missingFiles });
+}

@@ -137,7 +137,6 @@ export type PanelState = z.input<typeof panelStateSchema>;
 /** The state as the webview has it after validation (defaults filled in). */
 export type ParsedPanelState = z.output<typeof panelStateSchema>;
 export type SpecVerdict = z.output<typeof specVerdictSchema>;
-export type PotentialInteraction = z.output<typeof potentialInteractionSchema>;
 export type SymbolMatch = z.output<typeof symbolMatchSchema>;
 export type CheckTarget = z.output<typeof checkTargetSchema>;
 

@@ -18,7 +18,7 @@ export interface AnchorLocations {
   potential: Array<{ a: string; b: string; reason: string }>;
 }
 
-export class AnchorLocator implements vscode.Disposable {
+export class AnchorAnalyzer implements vscode.Disposable {
   private indexer: Indexer | undefined;
 
   constructor(

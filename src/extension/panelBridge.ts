@@ -3,7 +3,7 @@
 // changes, and answers the panel's requests (check, symbol search) with the same services the commands use.
 import * as vscode from 'vscode';
 import type { PanelState } from '../protocol';
-import type { AnchorLocator } from './anchors';
+import type { AnchorAnalyzer } from './anchors';
 import type { AuditController } from './audit/auditController';
 import type { CheckService } from './checks';
 import { failureExcerpt } from './format';
@@ -17,7 +17,7 @@ export function connectPanel(
   store: SpecStore,
   checks: CheckService,
   results: ResultsStore,
-  anchors: AnchorLocator,
+  anchors: AnchorAnalyzer,
   log: vscode.LogOutputChannel,
   audit?: AuditController,
 ): vscode.Disposable {

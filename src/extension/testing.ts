@@ -8,7 +8,7 @@ import type { SpecResult } from '../core/check/types';
 import type { Spec, SpecKind } from '../core/spec/schema';
 import type { AffectedSelector } from './affected';
 import { coverageOfSpecs, SpecFileCoverage } from './coverage';
-import type { CheckOutcome, CheckResult, CheckService, CheckStarted } from './checks';
+import type { CheckOutcome, CheckAttempt, CheckService, CheckStarted } from './checks';
 import type { CheckDiagnostics } from './diagnostics';
 import { isViolation, testItemDescription, violationMessage } from './format';
 import type { ResultsStore } from './results';
@@ -223,7 +223,7 @@ export class SpecTests implements vscode.Disposable {
     });
   }
 
-  private settle(run: vscode.TestRun, items: vscode.TestItem[], result: CheckResult): void {
+  private settle(run: vscode.TestRun, items: vscode.TestItem[], result: CheckAttempt): void {
     if (result.ran) {
       this.report(run, result.outcome);
       return;

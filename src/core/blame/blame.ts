@@ -141,7 +141,7 @@ export async function blameSpec(options: BlameOptions): Promise<BlameResult> {
   const prefix = toPosix(path.relative(root, workspaceDir));
 
   const baseline = await findBaseline(workspaceDir, options.baselineRef, spec.id);
-  const workingTree = await snapshotWorkingTree(root, workspaceDir);
+  const workingTree = await workingTreeAsGitTree(root, workspaceDir);
   const pathspec = prefix === '' ? '.' : prefix;
   const rawDiff = await git(
     [
@@ -313,7 +313,7 @@ async function findBaseline(
  * The working tree as a git tree object, untracked (non-ignored) files included. A private copy of the index is
  * used, so the user's index is left exactly as it was.
  */
-async function snapshotWorkingTree(root: string, workspaceDir: string): Promise<string> {
+async function workingTreeAsGitTree(root: string, workspaceDir: string): Promise<string> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-index-'));
   try {
     const indexFile = path.join(dir, 'index');

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentRunResult } from '../../core/agent/runAgent';
-import type { CheckResult } from '../checks';
+import type { CheckAttempt } from '../checks';
 import { countResults, statusText } from '../format';
 import type { WeaveDocuments } from '../weaveDocuments';
 import {
@@ -43,7 +43,7 @@ export class AgentResultView implements vscode.Disposable {
   constructor(
     private readonly folder: vscode.WorkspaceFolder,
     private readonly documents: WeaveDocuments,
-    private readonly recheck: () => Thenable<CheckResult | undefined>,
+    private readonly recheck: () => Thenable<CheckAttempt | undefined>,
     private readonly log: vscode.LogOutputChannel,
   ) {}
 

@@ -2,7 +2,7 @@
 // searches the tree-sitter index (through the extension) for files and symbols (files only for test files).
 // Enter takes the highlighted suggestion. Text that matches nothing is added only on a second Enter, after
 // the field said so: an anchor may name a file the index does not know yet, but a typo must not slip in.
-import type { SymbolMatch } from '../../src/protocol';
+import type { SymbolMatch } from '../../src/shared/protocol';
 import { codicon, h } from './dom';
 
 const SEARCH_DELAY_MS = 150;

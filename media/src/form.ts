@@ -1,9 +1,9 @@
 // The add / edit spec form. Validated as the user types with the same rules the extension applies before it
 // writes specs.json (the zod schema of specs.json + unique id, known references, no dependency cycle), so
 // "Save" only fails for reasons outside the form (e.g. the file changed meanwhile).
-import { SPEC_KINDS, type Spec } from '../../src/core/spec/schema';
-import type { ParsedPanelState, SymbolMatch } from '../../src/protocol';
-import { validateSpecDraft, type SpecDraftResult } from '../../src/extension/panel/specRules';
+import { SPEC_KINDS, type Spec } from '../../src/shared/specSchema';
+import type { ParsedPanelState, SymbolMatch } from '../../src/shared/protocol';
+import { validateSpecDraft, type SpecDraftResult } from '../../src/shared/specDraft';
 import { AnchorPicker, ANCHORS_PICKER } from './anchorPicker';
 import { codicon, h } from './dom';
 
@@ -64,7 +64,7 @@ export function snapshotOf(state: ParsedPanelState, id: string): FormSnapshot | 
   };
 }
 
-/** Which error slot shows an issue of a given field path (see specRules' `field`). */
+/** Which error slot shows an issue of a given field path (see specDraft's `field`). */
 const ERROR_SLOT: Record<string, string> = {
   id: 'id',
   title: 'title',

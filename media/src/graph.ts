@@ -3,7 +3,7 @@
 // dependency (routed by ELK), interactsWith = dashed, potential (static) interactions = dotted. Zoom with the
 // − / Fit / + buttons or Ctrl+wheel; "Fit" (the default) scales the graph to the view's width, so there is no
 // horizontal scrollbar until the user zooms in.
-import type { ParsedPanelState } from '../../src/protocol';
+import type { ParsedPanelState } from '../../src/shared/protocol';
 import { h, svg } from './dom';
 import { layoutGraph, type Layout, type PlacedNode } from './graphLayout';
 import { STATUS_LOOK, statusOf } from './status';

@@ -1,13 +1,13 @@
 // The Weave side panel's front end (runs in the webview; bundled by scripts/build.mjs to dist/webview.js).
 // It renders the state the extension pushes and sends requests back; every message it receives is checked
-// against src/protocol.ts and a malformed one is reported to the extension's log and ignored.
+// against src/shared/protocol.ts and a malformed one is reported to the extension's log and ignored.
 import { z } from 'zod';
 import {
   parseToWebview,
   type ParsedPanelState,
   type ToExtensionMessage,
   type ToWebview,
-} from '../../src/protocol';
+} from '../../src/shared/protocol';
 import { codicon, h, replaceKeepingFocus } from './dom';
 import { emptySnapshot, snapshotOf, SpecForm, type FormSnapshot } from './form';
 import { renderGraph } from './graph';

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { checkWorkspace } from '../core/check/checkWorkspace';
 import type { RunProgress } from '../core/check/runSpecs';
 import type { BaselineReport, RunRecord } from '../core/check/types';
-import type { SpecFile } from '../core/spec/schema';
+import type { SpecFile } from '../shared/specSchema';
 import type { AnchorLocations, AnchorAnalyzer } from './anchors';
 import type { Activity, ResultsStore, ResultsUpdate } from './results';
 import { readSettings } from './settings';

@@ -6,10 +6,14 @@ import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import type { AffectedSelector } from './affected';
 import type { AuditArgs, AuditController } from './audit/auditController';
 import type { DraftArgs, DraftController } from './draft/draftController';
-import { APPLY_RESULT_COMMAND, DISCARD_RESULT_COMMAND, SHOW_CHANGES_COMMAND } from './agent/agentResultHtml';
+import {
+  APPLY_RESULT_COMMAND,
+  DISCARD_RESULT_COMMAND,
+  SHOW_CHANGES_COMMAND,
+} from '../core/agent/agentResultHtml';
 import type { AgentResultView } from './agent/agentResultView';
 import type { CheckAttempt, CheckService } from './checks';
-import { countResults, statusText } from './format';
+import { countResults, statusText } from '../core/check/resultText';
 import { EXPLAIN_COMMAND } from './explainBroken';
 import { detectTestRunner, starterSpecText } from '../core/spec/starter';
 import { newSpecSnippet } from './specTemplates';

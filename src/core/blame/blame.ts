@@ -19,7 +19,7 @@ import { withWorktree } from '../git/worktree';
 import { runCommand } from '../process/runCommand';
 import { loadSpecFile } from '../spec/load';
 import { SpecLoadError } from '../spec/problems';
-import type { Spec, SpecFile } from '../spec/schema';
+import type { Spec, SpecFile } from '../../shared/specSchema';
 import type { SymbolDef } from '../index/types';
 import {
   normalizeWorkspacePath,

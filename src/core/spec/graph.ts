@@ -1,6 +1,6 @@
 // The relations between specs: `dependsOn` (a failing dependency blocks its dependents) and `interactsWith`
 // (a declared, undirected coupling the author suspects can conflict).
-import type { Spec } from './schema';
+import type { Spec } from '../../shared/specSchema';
 
 type SpecLike = Pick<Spec, 'id' | 'dependsOn' | 'interactsWith'>;
 

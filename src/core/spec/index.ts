@@ -1,5 +1,5 @@
 // The spec model: schema, loading with located problems, the spec graph, anchors and text edits.
-export * from './schema';
+export * from '../../shared/specSchema';
 export {
   loadSpecFile,
   parseSpecText,

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Verdict } from '../check/types';
 import { mapWithConcurrency } from '../process/boundedPool';
-import { SPEC_KINDS, type SpecKind } from '../spec/schema';
+import { SPEC_KINDS, type SpecKind } from '../../shared/specSchema';
 import type { PatchMethod } from './evalLog';
 import { filesTouchedBy, parsePredictions, type InputProblem, type Prediction } from './predictions';
 import { runTaskPatch, TaskRunError } from './taskRunner';

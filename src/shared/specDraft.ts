@@ -2,7 +2,7 @@
 // need the other specs (unique id, known references, no dependency cycle). The webview runs it as the user
 // types and the extension runs it again before touching specs.json, so the two can never disagree.
 // Plain TypeScript (no 'vscode'): it is bundled into the webview too.
-import { specSchema, type Spec } from '../../core/spec/schema';
+import { specSchema, type Spec } from './specSchema';
 
 export interface SpecFieldIssue {
   /** Form field the issue belongs to: `id`, `title`, `test.command`, `dependsOn`, … */

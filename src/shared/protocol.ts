@@ -4,7 +4,7 @@
 // an older bundle) must be logged and ignored, never acted upon. Imported by both bundles, so it must not
 // import 'vscode' or anything that needs Node.
 import { z } from 'zod';
-import { specSchema } from './core/spec/schema';
+import { specSchema } from './specSchema';
 
 const VERDICTS = ['pass', 'fail', 'error', 'blocked', 'skipped', 'flaky', 'tampered'] as const;
 const CHANGES = ['broken', 'fixed', 'still-failing', 'still-passing', 'new', 'other'] as const;

@@ -3,7 +3,7 @@
 // "Save" only fails for reasons outside the form (e.g. the file changed meanwhile).
 import { SPEC_KINDS, type Spec } from '../../src/shared/specSchema';
 import type { ParsedPanelState, SymbolMatch } from '../../src/shared/protocol';
-import { validateSpecDraft, type SpecDraftResult } from '../../src/shared/specDraft';
+import { validateSpecDraft, type SpecDraftResult, type SpecFieldIssue } from '../../src/shared/specDraft';
 import { AnchorPicker, ANCHORS_PICKER } from './anchorPicker';
 import { codicon, h } from './dom';
 
@@ -342,24 +342,27 @@ export class SpecForm {
   /** Shows the issues of the fields the user has been to (all of them after a save attempt). */
   private validate(): SpecDraftResult {
     const result = validateSpecDraft(this.draft(), this.host.state().specs, this.snapshot.originalId);
-    const issues = result.ok ? [] : result.issues;
-    const bySlot = new Map<string, string[]>();
-    for (const issue of issues) {
+    const bySlot = new Map<string, SpecFieldIssue[]>();
+    for (const issue of result.ok ? result.warnings : result.issues) {
       const slot = ERROR_SLOT[issue.field] ?? 'spec';
-      bySlot.set(slot, [...(bySlot.get(slot) ?? []), issue.message]);
+      bySlot.set(slot, [...(bySlot.get(slot) ?? []), issue]);
     }
     for (const [slot, error] of this.errors) {
       const visible = this.submitted || this.snapshot.touched.includes(slot) || slot === 'spec';
-      const messages = visible ? (bySlot.get(slot) ?? []) : [];
-      error.hidden = messages.length === 0;
-      error.textContent = messages.join(' · ');
+      const shown = visible ? (bySlot.get(slot) ?? []) : [];
+      error.hidden = shown.length === 0;
+      // A warning (a spec listed twice) is shown but does not stop the save: the loader only warns too.
+      error.textContent = shown
+        .map((i) => (i.severity === 'warning' ? `Warning: ${i.message}` : i.message))
+        .join(' · ');
+      const invalid = shown.some((i) => i.severity === undefined);
       const control =
         slot === 'anchors'
           ? this.anchors.input
           : slot === 'files'
             ? this.testFiles.input
             : this.controls.get(slot as TextField);
-      control?.setAttribute('aria-invalid', String(messages.length > 0));
+      control?.setAttribute('aria-invalid', String(invalid));
     }
     return result;
   }
@@ -368,7 +371,7 @@ export class SpecForm {
     this.submitted = true;
     const result = this.validate();
     if (!result.ok) {
-      const n = result.issues.length;
+      const n = result.issues.filter((i) => i.severity === undefined).length;
       this.status.textContent = `Not saved: ${n} problem${n === 1 ? '' : 's'} to fix.`;
       this.element.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
       return;

@@ -1,16 +1,21 @@
-// Validation of one spec being added or edited in the panel: the zod schema of specs.json plus the rules that
-// need the other specs (unique id, known references, no dependency cycle). The webview runs it as the user
-// types and the extension runs it again before touching specs.json, so the two can never disagree.
-// Plain TypeScript (no 'vscode'): it is bundled into the webview too.
+// Validation of one spec being added or edited in the panel: the zod schema of specs.json plus the rules between
+// specs (crossSpecRules.ts, the loader's own: unique id, known references, no dependency cycle), worded per form
+// field. The webview runs it as the user types and the extension runs it again before touching specs.json, so the
+// two can never disagree. Browser-safe: it is bundled into the webview too.
+import { CROSS_SPEC_SEVERITY, crossSpecFindings, type CrossSpecFinding } from './crossSpecRules';
 import { specSchema, type Spec } from './specSchema';
 
 export interface SpecFieldIssue {
   /** Form field the issue belongs to: `id`, `title`, `test.command`, `dependsOn`, … */
   field: string;
   message: string;
+  /** Set on a warning (shown, but the spec can be saved); an issue without it is an error. */
+  severity?: 'warning';
 }
 
-export type SpecDraftResult = { ok: true; spec: Spec } | { ok: false; issues: SpecFieldIssue[] };
+/** `issues` holds the errors and the warnings; `warnings` those of a spec that can be saved. */
+export type SpecDraftResult =
+  { ok: true; spec: Spec; warnings: SpecFieldIssue[] } | { ok: false; issues: SpecFieldIssue[] };
 
 /** The other specs, as far as the rules need them. */
 export interface SpecNeighbour {
@@ -33,27 +38,54 @@ export function validateSpecDraft(
         const field = fieldOf(i.path);
         return { field, message: field === 'id' ? idMessage(draftId, i.message) : i.message };
       });
-  const spec = parsed.success ? parsed.data : undefined;
-  const rest = others.filter((s) => s.id !== originalId);
-  const known = new Set(rest.map((s) => s.id));
-  const draftRecord = (typeof draft === 'object' && draft !== null ? draft : {}) as Record<string, unknown>;
-  const id = typeof draftRecord['id'] === 'string' ? draftRecord['id'] : '';
+  issues.push(
+    ...crossSpecIssues(
+      draft,
+      others.filter((s) => s.id !== originalId),
+    ),
+  );
+  const errors = issues.filter((i) => i.severity === undefined);
+  if (!parsed.success || errors.length > 0) return { ok: false, issues };
+  return { ok: true, spec: parsed.data, warnings: issues };
+}
 
-  if (id && known.has(id)) issues.push({ field: 'id', message: `another spec already has the id "${id}"` });
-  for (const field of ['dependsOn', 'interactsWith'] as const) {
-    const refs = Array.isArray(draftRecord[field]) ? (draftRecord[field] as unknown[]) : [];
-    for (const ref of refs) {
-      if (typeof ref !== 'string') continue;
-      if (ref === id) issues.push({ field, message: `a spec cannot list itself in ${field}` });
-      else if (!known.has(ref)) issues.push({ field, message: `unknown spec id "${ref}"` });
+/**
+ * The findings of the rules between specs that concern the draft. It goes first in the list: a cycle through it is
+ * then found starting from it, and a duplicate id is reported against the other spec, whichever comes first in
+ * the file (the form shows it on the draft's id either way).
+ */
+function crossSpecIssues(draft: unknown, others: readonly SpecNeighbour[]): SpecFieldIssue[] {
+  const issues: SpecFieldIssue[] = [];
+  const add = (finding: CrossSpecFinding, field: string, message: string): void => {
+    const warning = CROSS_SPEC_SEVERITY[finding.rule] === 'warning';
+    if (!issues.some((i) => i.field === field && i.message === message))
+      issues.push(warning ? { field, message, severity: 'warning' } : { field, message });
+  };
+  let cycleShown = false;
+  for (const finding of crossSpecFindings([draft, ...others])) {
+    switch (finding.rule) {
+      case 'duplicate-id':
+        if (finding.firstUse === 0) add(finding, 'id', `another spec already has the id "${finding.id}"`);
+        break;
+      case 'self-reference':
+        if (finding.spec === 0)
+          add(finding, finding.relation, `a spec cannot list itself in ${finding.relation}`);
+        break;
+      case 'unknown-reference':
+        if (finding.spec === 0) add(finding, finding.relation, `unknown spec id "${finding.target}"`);
+        break;
+      case 'repeated-reference':
+        if (finding.spec === 0) add(finding, finding.relation, `${finding.relation} lists a spec twice`);
+        break;
+      case 'dependency-cycle':
+        if (finding.spec === 0 && !cycleShown) {
+          cycleShown = true;
+          add(finding, 'dependsOn', `dependency cycle: ${finding.cycle.join(' → ')}`);
+        }
+        break;
     }
-    if (new Set(refs).size !== refs.length) issues.push({ field, message: `${field} lists a spec twice` });
   }
-  if (spec) {
-    const cycle = dependencyCycle(spec, rest);
-    if (cycle) issues.push({ field: 'dependsOn', message: `dependency cycle: ${cycle.join(' → ')}` });
-  }
-  return spec && issues.length === 0 ? { ok: true, spec } : { ok: false, issues };
+  return issues;
 }
 
 /** The schema's id rule spelled for a person typing into the form, not as the raw pattern. */
@@ -71,22 +103,4 @@ function idMessage(id: unknown, schemaMessage: string): string {
 function fieldOf(path: readonly PropertyKey[]): string {
   const names = path.filter((p): p is string => typeof p === 'string');
   return names.slice(0, 2).join('.') || 'spec';
-}
-
-/** A path spec → … → spec through dependsOn, or undefined. */
-function dependencyCycle(spec: Spec, others: readonly SpecNeighbour[]): string[] | undefined {
-  const dependsOn = new Map(others.map((s) => [s.id, s.dependsOn ?? []]));
-  dependsOn.set(spec.id, spec.dependsOn);
-  const seen = new Set<string>();
-  const walk = (id: string, path: string[]): string[] | undefined => {
-    for (const next of dependsOn.get(id) ?? []) {
-      if (next === spec.id) return [...path, next];
-      if (seen.has(next)) continue;
-      seen.add(next);
-      const found = walk(next, [...path, next]);
-      if (found) return found;
-    }
-    return undefined;
-  };
-  return walk(spec.id, [spec.id]);
 }

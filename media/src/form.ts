@@ -6,21 +6,14 @@ import type { ParsedPanelState, SymbolMatch } from '../../src/shared/protocol';
 import { validateSpecDraft, type SpecDraftResult, type SpecFieldIssue } from '../../src/shared/specDraft';
 import { AnchorPicker, ANCHORS_PICKER } from './anchorPicker';
 import { codicon, h } from './dom';
-
-type TextField = 'id' | 'title' | 'kind' | 'statement' | 'command' | 'files';
-type ReferenceField = 'dependsOn' | 'interactsWith';
-
-/** Everything needed to bring the form back after the view was hidden (webview state). */
-export interface FormSnapshot {
-  originalId?: string | undefined;
-  fields: Record<TextField, string>;
-  anchors: string[];
-  dependsOn: string[];
-  interactsWith: string[];
-  /** The user typed an id: stop deriving it from the title. */
-  idEdited: boolean;
-  touched: string[];
-}
+import {
+  draftOf,
+  errorSlotOf,
+  idFromTitle,
+  type FormSnapshot,
+  type ReferenceField,
+  type TextField,
+} from './formSnapshot';
 
 export interface FormHost {
   state(): ParsedPanelState;
@@ -31,52 +24,6 @@ export interface FormHost {
   close(announcement?: string): void;
   persist(snapshot: FormSnapshot): void;
 }
-
-export function emptySnapshot(): FormSnapshot {
-  return {
-    fields: { id: '', title: '', kind: 'functional', statement: '', command: '', files: '' },
-    anchors: [],
-    dependsOn: [],
-    interactsWith: [],
-    idEdited: false,
-    touched: [],
-  };
-}
-
-export function snapshotOf(state: ParsedPanelState, id: string): FormSnapshot | undefined {
-  const spec = state.specs.find((s) => s.id === id);
-  if (!spec) return undefined;
-  return {
-    originalId: id,
-    fields: {
-      id: spec.id,
-      title: spec.title,
-      kind: spec.kind,
-      statement: spec.statement,
-      command: spec.test.command,
-      files: spec.test.files.join('\n'),
-    },
-    anchors: [...spec.anchors],
-    dependsOn: [...spec.dependsOn],
-    interactsWith: [...spec.interactsWith],
-    idEdited: true,
-    touched: [],
-  };
-}
-
-/** Which error slot shows an issue of a given field path (see specDraft's `field`). */
-const ERROR_SLOT: Record<string, string> = {
-  id: 'id',
-  title: 'title',
-  kind: 'kind',
-  statement: 'statement',
-  'test.command': 'command',
-  'test.files': 'files',
-  test: 'command',
-  anchors: 'anchors',
-  dependsOn: 'dependsOn',
-  interactsWith: 'interactsWith',
-};
 
 export class SpecForm {
   readonly element: HTMLFormElement;
@@ -227,7 +174,7 @@ export class SpecForm {
       this.snapshot.fields[name] = control.value;
       if (name === 'id') this.snapshot.idEdited = true;
       if (name === 'title' && !this.snapshot.idEdited && this.snapshot.originalId === undefined) {
-        this.snapshot.fields.id = slug(control.value);
+        this.snapshot.fields.id = idFromTitle(control.value);
         const id = this.controls.get('id');
         if (id) id.value = this.snapshot.fields.id;
       }
@@ -318,25 +265,8 @@ export class SpecForm {
   }
 
   private draft(): Record<string, unknown> {
-    const f = this.snapshot.fields;
     const base = this.host.state().specs.find((s) => s.id === this.snapshot.originalId);
-    return {
-      id: f.id.trim(),
-      title: f.title.trim(),
-      kind: f.kind,
-      statement: f.statement.trim(),
-      test: {
-        ...base?.test,
-        command: f.command.trim(),
-        files: f.files
-          .split(/\r?\n/)
-          .map((l) => l.trim())
-          .filter(Boolean),
-      },
-      anchors: this.anchors.value(),
-      dependsOn: this.snapshot.dependsOn,
-      interactsWith: this.snapshot.interactsWith,
-    };
+    return draftOf(this.snapshot, this.anchors.value(), base);
   }
 
   /** Shows the issues of the fields the user has been to (all of them after a save attempt). */
@@ -344,7 +274,7 @@ export class SpecForm {
     const result = validateSpecDraft(this.draft(), this.host.state().specs, this.snapshot.originalId);
     const bySlot = new Map<string, SpecFieldIssue[]>();
     for (const issue of result.ok ? result.warnings : result.issues) {
-      const slot = ERROR_SLOT[issue.field] ?? 'spec';
+      const slot = errorSlotOf(issue.field);
       bySlot.set(slot, [...(bySlot.get(slot) ?? []), issue]);
     }
     for (const [slot, error] of this.errors) {
@@ -383,13 +313,4 @@ export class SpecForm {
     if (error) this.status.textContent = `Not saved: ${error}`;
     else this.host.close(`Saved spec ${result.spec.id} to specs.json.`);
   }
-}
-
-function slug(title: string): string {
-  return title
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60);
 }

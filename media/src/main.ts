@@ -9,7 +9,8 @@ import {
   type ToWebview,
 } from '../../src/shared/protocol';
 import { codicon, h, replaceKeepingFocus } from './dom';
-import { emptySnapshot, snapshotOf, SpecForm, type FormSnapshot } from './form';
+import { SpecForm } from './form';
+import { emptySnapshot, snapshotOf, type FormSnapshot } from './formSnapshot';
 import { renderGraph } from './graph';
 import { renderSpecList } from './list';
 import { PendingRequests, reasonOf } from './pendingRequests';

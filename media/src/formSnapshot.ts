@@ -82,14 +82,16 @@ export function draftOf(
 
 /** The id derived from a title until the user types one: "Cache hit!" → "cache-hit". */
 export function idFromTitle(title: string): string {
-  return title
-    .toLowerCase()
-    // Accented letters decompose into letter + combining mark; the marks go, so "naïve" is "naive", not "nai-ve".
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60);
+  return (
+    title
+      .toLowerCase()
+      // Accented letters decompose into letter + combining mark; the marks go, so "naïve" is "naive", not "nai-ve".
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60)
+  );
 }
 
 /** Which error slot shows an issue of a given field path (see specDraft's `field`). */

@@ -1,6 +1,12 @@
-// One lint config for the whole package. The rule that matters most: src/core never imports 'vscode'.
+// One lint config for the whole package, type-aware everywhere (tsconfig.json lists one project per
+// environment). The rules that matter most say what may run where: src/core, src/cli, src/mcp and src/shared
+// never import 'vscode'; the webviews (media/src) and what they share with the host (src/shared) run in a
+// browser, so they import neither Node nor the node-only layers.
 import js from '@eslint/js';
+import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
+
+const noVscode = { name: 'vscode', message: 'Plain Node or browser code: adapt it in src/extension.' };
 
 export default tseslint.config(
   {
@@ -39,13 +45,30 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/core/**/*.ts', 'src/cli/**/*.ts'],
+    files: ['src/core/**/*.ts', 'src/cli/**/*.ts', 'src/mcp/**/*.ts', 'src/shared/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noVscode] }] },
+  },
+  // Later than the block above, so for src/shared this list (which repeats 'vscode') is the one that applies.
+  {
+    files: ['media/src/**/*.ts', 'src/shared/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           paths: [
-            { name: 'vscode', message: 'src/core and src/cli are plain Node: adapt them in src/extension.' },
+            noVscode,
+            ...builtinModules.map((name) => ({
+              name,
+              message: 'Bundled for a webview (a browser): no Node modules here.',
+            })),
+          ],
+          patterns: [
+            { group: ['node:*'], message: 'Bundled for a webview (a browser): no Node modules here.' },
+            {
+              regex: '^(\\.\\./)+(src/)?(extension|core|cli|mcp)(/|$)',
+              message:
+                'Webview code may import only media/src and src/shared (move what it needs to src/shared).',
+            },
           ],
         },
       ],

@@ -14,7 +14,7 @@ import { createModelClient, type ModelClient } from '../src/core/agent/modelClie
 import { runMatrix } from '../src/core/agent/matrix';
 import { runAgent, type AgentProgress } from '../src/core/agent/runAgent';
 import { loadSpecFile } from '../src/core/spec/load';
-import type { SpecFile } from '../src/core/spec/schema';
+import type { SpecFile } from '../src/shared/specSchema';
 import { startScriptedServer, type ScriptStep } from '../test/support/scriptedOpenAiServer';
 import { createDemoRepo } from '../test/support/demoWorkspace';
 import { finishOnlySteps, fixSecretCachingSteps } from '../test/e2e/agent/demoScripts';

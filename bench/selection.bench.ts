@@ -18,7 +18,7 @@ import type { Verdict } from '../src/core/check/types';
 import { selectAffected } from '../src/core/selection/affected';
 import { specCones } from '../src/core/selection/cones';
 import { loadAnchoredWorkspace } from '../src/core/anchors/anchoredWorkspace';
-import type { SpecFile } from '../src/core/spec/schema';
+import type { SpecFile } from '../src/shared/specSchema';
 import { seededMutants, seededMutantsIn, writeSelectionFixture, type Mutant } from './selectionFixture';
 
 const MUTANTS = Number(process.env.WEAVE_BENCH_MUTANTS ?? 100);

@@ -1,4 +1,4 @@
-// Builds everything from source: bundles (esbuild), a plain-Node transpile of src/test/bench for the unit
+// Builds everything from source: bundles (esbuild), a plain-Node transpile of src/media/test/bench for the
 // tests (out/), the grammars copied from the official grammar packages, and the JSON Schema of specs.json.
 // tsc only type-checks (npm run typecheck).
 import * as esbuild from 'esbuild';
@@ -99,9 +99,11 @@ fs.mkdirSync(path.join(root, 'dist/codicons'), { recursive: true });
 for (const f of ['codicon.css', 'codicon.ttf'])
   fs.copyFileSync(path.join(codicons, f), path.join(root, 'dist/codicons', f));
 
-// 3. plain-Node transpile (no bundling) for node --test and the in-host mocha suites
+// 3. plain-Node transpile (no bundling) for node --test and the in-host mocha suites; media/src too, whose
+// DOM-free parts (graph layout, request bookkeeping) are unit-tested in plain Node.
 const sources = [
   ...listTs(path.join(root, 'src')),
+  ...listTs(path.join(root, 'media/src')),
   ...listTs(path.join(root, 'test')),
   ...listTs(path.join(root, 'bench')),
 ];

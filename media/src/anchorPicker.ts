@@ -2,7 +2,7 @@
 // searches the tree-sitter index (through the extension) for files and symbols (files only for test files).
 // Enter takes the highlighted suggestion. Text that matches nothing is added only on a second Enter, after
 // the field said so: an anchor may name a file the index does not know yet, but a typo must not slip in.
-import type { SymbolMatch } from '../../src/protocol';
+import { symbolSearchQuery, type SymbolMatch } from '../../src/shared/protocol';
 import { codicon, h } from './dom';
 
 const SEARCH_DELAY_MS = 150;
@@ -88,7 +88,7 @@ export class AnchorPicker {
 
   private scheduleSearch(): void {
     clearTimeout(this.searchTimer);
-    const query = this.input.value.trim();
+    const query = symbolSearchQuery(this.input.value);
     if (!query) {
       this.close();
       return;
@@ -100,7 +100,7 @@ export class AnchorPicker {
     this.latestQuery = query;
     this.status.textContent = 'Searching…';
     const { symbols, error } = await this.search(query);
-    if (query !== this.latestQuery || this.input.value.trim() !== query) return; // a newer search is on its way
+    if (query !== this.latestQuery || symbolSearchQuery(this.input.value) !== query) return; // a newer search is on its way
     this.options = symbols.filter(
       (s) => !this.anchors.includes(s.anchor) && (!this.config.filesOnly || s.qualifiedName === undefined),
     );

@@ -1,26 +1,19 @@
 // The add / edit spec form. Validated as the user types with the same rules the extension applies before it
 // writes specs.json (the zod schema of specs.json + unique id, known references, no dependency cycle), so
 // "Save" only fails for reasons outside the form (e.g. the file changed meanwhile).
-import { SPEC_KINDS, type Spec } from '../../src/core/spec/schema';
-import type { ParsedPanelState, SymbolMatch } from '../../src/protocol';
-import { validateSpecDraft, type SpecDraftResult } from '../../src/extension/panel/specRules';
+import { SPEC_KINDS, type Spec } from '../../src/shared/specSchema';
+import type { ParsedPanelState, SymbolMatch } from '../../src/shared/protocol';
+import { validateSpecDraft, type SpecDraftResult, type SpecFieldIssue } from '../../src/shared/specDraft';
 import { AnchorPicker, ANCHORS_PICKER } from './anchorPicker';
 import { codicon, h } from './dom';
-
-type TextField = 'id' | 'title' | 'kind' | 'statement' | 'command' | 'files';
-type ReferenceField = 'dependsOn' | 'interactsWith';
-
-/** Everything needed to bring the form back after the view was hidden (webview state). */
-export interface FormSnapshot {
-  originalId?: string | undefined;
-  fields: Record<TextField, string>;
-  anchors: string[];
-  dependsOn: string[];
-  interactsWith: string[];
-  /** The user typed an id: stop deriving it from the title. */
-  idEdited: boolean;
-  touched: string[];
-}
+import {
+  draftOf,
+  errorSlotOf,
+  idFromTitle,
+  type FormSnapshot,
+  type ReferenceField,
+  type TextField,
+} from './formSnapshot';
 
 export interface FormHost {
   state(): ParsedPanelState;
@@ -31,52 +24,6 @@ export interface FormHost {
   close(announcement?: string): void;
   persist(snapshot: FormSnapshot): void;
 }
-
-export function emptySnapshot(): FormSnapshot {
-  return {
-    fields: { id: '', title: '', kind: 'functional', statement: '', command: '', files: '' },
-    anchors: [],
-    dependsOn: [],
-    interactsWith: [],
-    idEdited: false,
-    touched: [],
-  };
-}
-
-export function snapshotOf(state: ParsedPanelState, id: string): FormSnapshot | undefined {
-  const spec = state.specs.find((s) => s.id === id);
-  if (!spec) return undefined;
-  return {
-    originalId: id,
-    fields: {
-      id: spec.id,
-      title: spec.title,
-      kind: spec.kind,
-      statement: spec.statement,
-      command: spec.test.command,
-      files: spec.test.files.join('\n'),
-    },
-    anchors: [...spec.anchors],
-    dependsOn: [...spec.dependsOn],
-    interactsWith: [...spec.interactsWith],
-    idEdited: true,
-    touched: [],
-  };
-}
-
-/** Which error slot shows an issue of a given field path (see specRules' `field`). */
-const ERROR_SLOT: Record<string, string> = {
-  id: 'id',
-  title: 'title',
-  kind: 'kind',
-  statement: 'statement',
-  'test.command': 'command',
-  'test.files': 'files',
-  test: 'command',
-  anchors: 'anchors',
-  dependsOn: 'dependsOn',
-  interactsWith: 'interactsWith',
-};
 
 export class SpecForm {
   readonly element: HTMLFormElement;
@@ -227,7 +174,7 @@ export class SpecForm {
       this.snapshot.fields[name] = control.value;
       if (name === 'id') this.snapshot.idEdited = true;
       if (name === 'title' && !this.snapshot.idEdited && this.snapshot.originalId === undefined) {
-        this.snapshot.fields.id = slug(control.value);
+        this.snapshot.fields.id = idFromTitle(control.value);
         const id = this.controls.get('id');
         if (id) id.value = this.snapshot.fields.id;
       }
@@ -318,48 +265,34 @@ export class SpecForm {
   }
 
   private draft(): Record<string, unknown> {
-    const f = this.snapshot.fields;
     const base = this.host.state().specs.find((s) => s.id === this.snapshot.originalId);
-    return {
-      id: f.id.trim(),
-      title: f.title.trim(),
-      kind: f.kind,
-      statement: f.statement.trim(),
-      test: {
-        ...base?.test,
-        command: f.command.trim(),
-        files: f.files
-          .split(/\r?\n/)
-          .map((l) => l.trim())
-          .filter(Boolean),
-      },
-      anchors: this.anchors.value(),
-      dependsOn: this.snapshot.dependsOn,
-      interactsWith: this.snapshot.interactsWith,
-    };
+    return draftOf(this.snapshot, this.anchors.value(), base);
   }
 
   /** Shows the issues of the fields the user has been to (all of them after a save attempt). */
   private validate(): SpecDraftResult {
     const result = validateSpecDraft(this.draft(), this.host.state().specs, this.snapshot.originalId);
-    const issues = result.ok ? [] : result.issues;
-    const bySlot = new Map<string, string[]>();
-    for (const issue of issues) {
-      const slot = ERROR_SLOT[issue.field] ?? 'spec';
-      bySlot.set(slot, [...(bySlot.get(slot) ?? []), issue.message]);
+    const bySlot = new Map<string, SpecFieldIssue[]>();
+    for (const issue of result.ok ? result.warnings : result.issues) {
+      const slot = errorSlotOf(issue.field);
+      bySlot.set(slot, [...(bySlot.get(slot) ?? []), issue]);
     }
     for (const [slot, error] of this.errors) {
       const visible = this.submitted || this.snapshot.touched.includes(slot) || slot === 'spec';
-      const messages = visible ? (bySlot.get(slot) ?? []) : [];
-      error.hidden = messages.length === 0;
-      error.textContent = messages.join(' · ');
+      const shown = visible ? (bySlot.get(slot) ?? []) : [];
+      error.hidden = shown.length === 0;
+      // A warning (a spec listed twice) is shown but does not stop the save: the loader only warns too.
+      error.textContent = shown
+        .map((i) => (i.severity === 'warning' ? `Warning: ${i.message}` : i.message))
+        .join(' · ');
+      const invalid = shown.some((i) => i.severity === undefined);
       const control =
         slot === 'anchors'
           ? this.anchors.input
           : slot === 'files'
             ? this.testFiles.input
             : this.controls.get(slot as TextField);
-      control?.setAttribute('aria-invalid', String(messages.length > 0));
+      control?.setAttribute('aria-invalid', String(invalid));
     }
     return result;
   }
@@ -368,7 +301,7 @@ export class SpecForm {
     this.submitted = true;
     const result = this.validate();
     if (!result.ok) {
-      const n = result.issues.length;
+      const n = result.issues.filter((i) => i.severity === undefined).length;
       this.status.textContent = `Not saved: ${n} problem${n === 1 ? '' : 's'} to fix.`;
       this.element.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
       return;
@@ -380,13 +313,4 @@ export class SpecForm {
     if (error) this.status.textContent = `Not saved: ${error}`;
     else this.host.close(`Saved spec ${result.spec.id} to specs.json.`);
   }
-}
-
-function slug(title: string): string {
-  return title
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60);
 }

@@ -3,14 +3,14 @@
 // dependency (routed by ELK), interactsWith = dashed, potential (static) interactions = dotted. Zoom with the
 // − / Fit / + buttons or Ctrl+wheel; "Fit" (the default) scales the graph to the view's width, so there is no
 // horizontal scrollbar until the user zooms in.
-import type { ParsedPanelState } from '../../src/protocol';
+import type { ParsedPanelState } from '../../src/shared/protocol';
 import { h, svg } from './dom';
+import { interactionLines, interactionPath, polylinePath } from './graphEdges';
 import { layoutGraph, type Layout, type PlacedNode } from './graphLayout';
 import { STATUS_LOOK, statusOf } from './status';
 
 const FONT_PX = 11;
 const LINE_HEIGHT = 13;
-const BOW = 16;
 const ZOOM_STEP = 1.25;
 
 export interface GraphView {
@@ -142,7 +142,7 @@ function picture(state: ParsedPanelState, layout: Layout, view: GraphView): SVGS
         class: 'edge depends',
         'data-from': e.from,
         'data-to': e.to,
-        d: e.points.map((p, i) => `${i === 0 ? 'M' : 'L'}${p.x},${p.y}`).join(' '),
+        d: polylinePath(e.points),
         'marker-end': 'url(#arrow)',
       },
       svg('title', {}, `${e.from} depends on ${e.to}`),
@@ -152,30 +152,16 @@ function picture(state: ParsedPanelState, layout: Layout, view: GraphView): SVGS
     e.dataset['a'] = e.dataset['from'];
     e.dataset['b'] = e.dataset['to'];
   }
-  const declared = new Set<string>();
-  for (const spec of state.specs) {
-    for (const other of spec.interactsWith) {
-      const key = pairKey(spec.id, other);
-      if (declared.has(key)) continue;
-      declared.add(key);
-      const edge = interactionEdge(
-        at.get(spec.id),
-        at.get(other),
-        'edge interacts',
-        `${spec.id} interacts with ${other}`,
-      );
-      if (edge) edges.push(pair(edge, spec.id, other));
-    }
-  }
-  for (const potential of view.potentialShown ? state.potentialInteractions : []) {
-    if (declared.has(pairKey(potential.a, potential.b))) continue;
-    const edge = interactionEdge(
-      at.get(potential.a),
-      at.get(potential.b),
-      'edge potential',
-      `potential interaction of ${potential.a} and ${potential.b}: ${potential.reason}`,
+  for (const line of interactionLines(state, view.potentialShown)) {
+    const a = at.get(line.a);
+    const b = at.get(line.b);
+    if (!a || !b) continue;
+    const edge = svg(
+      'path',
+      { class: `edge ${line.kind}`, d: interactionPath(a, b) },
+      svg('title', {}, line.title),
     );
-    if (edge) edges.push(pair(edge, potential.a, potential.b));
+    edges.push(pair(edge, line.a, line.b));
   }
   const nodes = layout.nodes.map((n) => nodeElement(state, n, view));
   // Pointing at (or focusing) a spec brings its own edges forward and fades the rest: the picture untangles.
@@ -265,43 +251,6 @@ function nodeElement(state: ParsedPanelState, n: PlacedNode, view: GraphView): S
   return node;
 }
 
-/** A curve between the facing sides of two placed specs, bowed so it does not run along a dependency arrow. */
-function interactionEdge(
-  a: PlacedNode | undefined,
-  b: PlacedNode | undefined,
-  className: string,
-  title: string,
-): SVGPathElement | undefined {
-  if (!a || !b) return undefined;
-  const sameColumn = Math.abs(a.x - b.x) < Math.min(a.width, b.width) / 2;
-  if (sameColumn) {
-    // Out of the right sides and back, instead of through the specs stacked in between.
-    const [top, bottom] = a.y < b.y ? [a, b] : [b, a];
-    const x1 = top.x + top.width;
-    const x2 = bottom.x + bottom.width;
-    const y1 = top.y + top.height / 2;
-    const y2 = bottom.y + bottom.height / 2;
-    const out = Math.max(x1, x2) + BOW;
-    return svg(
-      'path',
-      { class: className, d: `M${x1},${y1} C${out},${y1} ${out},${y2} ${x2},${y2}` },
-      svg('title', {}, title),
-    );
-  }
-  const [left, right] = a.x < b.x ? [a, b] : [b, a];
-  const x1 = left.x + left.width;
-  const y1 = left.y + left.height * 0.7;
-  const x2 = right.x;
-  const y2 = right.y + right.height * 0.7;
-  const cx = (x1 + x2) / 2;
-  const cy = (y1 + y2) / 2 + BOW;
-  return svg(
-    'path',
-    { class: className, d: `M${x1},${y1} Q${cx},${cy} ${x2},${y2}` },
-    svg('title', {}, title),
-  );
-}
-
 function legend(state: ParsedPanelState, view: GraphView): HTMLElement {
   const toggle = view.onTogglePotential;
   const potential = h('span', { class: 'swatch potential', 'aria-hidden': 'true' });
@@ -330,8 +279,4 @@ function legend(state: ParsedPanelState, view: GraphView): HTMLElement {
         )
       : h('li', {}, potential, 'potential interaction'),
   );
-}
-
-function pairKey(a: string, b: string): string {
-  return a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`;
 }

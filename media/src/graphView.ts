@@ -1,7 +1,7 @@
 // The large spec graph (an editor tab opened by "Weave: Show spec graph"; bundled to dist/graphView.js): the
 // same ELK layout as the side panel's, ids on one line, zoomable; clicking a spec opens it in specs.json.
 import { z } from 'zod';
-import { parseToWebview, type ParsedPanelState, type ToExtensionMessage } from '../../src/protocol';
+import { parseToWebview, type ParsedPanelState, type ToExtensionMessage } from '../../src/shared/protocol';
 import { h } from './dom';
 import { renderGraph } from './graph';
 

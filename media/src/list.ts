@@ -1,7 +1,7 @@
 // The list of specs with their verdict badges and per-spec actions. One Tab stop for the whole list (roving
 // tabindex): ↑/↓ (and Home/End) move between specs, → and ← move through the focused spec's buttons, Enter
 // edits the spec, Escape goes back from a button to its spec.
-import type { ParsedPanelState } from '../../src/protocol';
+import type { ParsedPanelState } from '../../src/shared/protocol';
 import { codicon, h } from './dom';
 import { STATUS_LOOK, statusOf, type SpecStatus } from './status';
 

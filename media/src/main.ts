@@ -1,17 +1,19 @@
 // The Weave side panel's front end (runs in the webview; bundled by scripts/build.mjs to dist/webview.js).
 // It renders the state the extension pushes and sends requests back; every message it receives is checked
-// against src/protocol.ts and a malformed one is reported to the extension's log and ignored.
+// against src/shared/protocol.ts and a malformed one is reported to the extension's log and ignored.
 import { z } from 'zod';
 import {
   parseToWebview,
   type ParsedPanelState,
   type ToExtensionMessage,
   type ToWebview,
-} from '../../src/protocol';
+} from '../../src/shared/protocol';
 import { codicon, h, replaceKeepingFocus } from './dom';
-import { emptySnapshot, snapshotOf, SpecForm, type FormSnapshot } from './form';
+import { SpecForm } from './form';
+import { emptySnapshot, snapshotOf, type FormSnapshot } from './formSnapshot';
 import { renderGraph } from './graph';
 import { renderSpecList } from './list';
+import { PendingRequests, reasonOf } from './pendingRequests';
 import { statusOf, STATUS_LOOK, type SpecStatus } from './status';
 
 // The CSP has no 'unsafe-eval': tell zod not to probe `new Function` (it would only log a CSP violation).
@@ -40,8 +42,9 @@ const app = document.getElementById('app') as HTMLElement;
 let persisted: PersistedState = (vscode.getState() as PersistedState | undefined) ?? {};
 let state: ParsedPanelState | undefined;
 let form: SpecForm | undefined;
-let nextRequestId = 1;
-const pending = new Map<number, (message: ToWebview<'symbols'> | ToWebview<'editResult'>) => void>();
+const requests = new PendingRequests<ToWebview<'symbols'> | ToWebview<'editResult'>>();
+// The view is being torn down (closed, or hidden without retained context): no reply can reach it any more.
+window.addEventListener('pagehide', () => requests.rejectAll('the panel was closed'));
 
 const announcer = h('p', { class: 'flash', role: 'status', 'aria-live': 'polite' });
 const listView = h('div', { class: 'list-view' });
@@ -50,16 +53,6 @@ app.replaceChildren(announcer, listView, formView);
 
 function send(message: ToExtensionMessage): void {
   vscode.postMessage(message);
-}
-
-function request<T extends ToWebview<'symbols'> | ToWebview<'editResult'>>(
-  build: (requestId: number) => ToExtensionMessage,
-): Promise<T> {
-  const requestId = nextRequestId++;
-  return new Promise((resolve) => {
-    pending.set(requestId, resolve as (m: ToWebview<'symbols'> | ToWebview<'editResult'>) => void);
-    send(build(requestId));
-  });
 }
 
 function persist(next: PersistedState): void {
@@ -84,8 +77,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       return;
     case 'symbols':
     case 'editResult':
-      pending.get(message.requestId)?.(message);
-      pending.delete(message.requestId);
+      requests.settle(message);
       return;
   }
 });
@@ -261,30 +253,22 @@ function openForm(snapshot: FormSnapshot): void {
   form = new SpecForm(
     {
       state: () => state as ParsedPanelState,
-      search: async (query) => {
-        const answer = await request<ToWebview<'symbols'>>((requestId) => ({
-          type: 'searchSymbols',
-          requestId,
-          query,
-        }));
-        return { symbols: answer.symbols, error: answer.error };
-      },
-      save: async (spec, originalId) => {
-        const answer = await request<ToWebview<'editResult'>>((requestId) =>
-          originalId === undefined
-            ? { type: 'addSpec', requestId, spec }
-            : { type: 'updateSpec', requestId, id: originalId, spec },
-        );
-        return answer.error;
-      },
-      remove: async (id) => {
-        const answer = await request<ToWebview<'editResult'>>((requestId) => ({
-          type: 'removeSpec',
-          requestId,
-          id,
-        }));
-        return answer.error;
-      },
+      search: (query) =>
+        requests
+          .request('symbols', (requestId) => send({ type: 'searchSymbols', requestId, query }))
+          .then(
+            (answer) => ({ symbols: answer.symbols }),
+            (e: unknown) => ({ symbols: [], error: reasonOf(e) }),
+          ),
+      save: (spec, originalId) =>
+        editResult((requestId) =>
+          send(
+            originalId === undefined
+              ? { type: 'addSpec', requestId, spec }
+              : { type: 'updateSpec', requestId, id: originalId, spec },
+          ),
+        ),
+      remove: (id) => editResult((requestId) => send({ type: 'removeSpec', requestId, id })),
       close: (announcement) => closeForm(announcement),
       persist: (next) => persist({ ...persisted, form: next }),
     },
@@ -294,6 +278,14 @@ function openForm(snapshot: FormSnapshot): void {
   formView.hidden = false;
   listView.hidden = true;
   form.focusFirstField();
+}
+
+/** Resolves to the reason the edit was not made, or undefined once specs.json was written. */
+function editResult(post: (requestId: number) => void): Promise<string | undefined> {
+  return requests.request('editResult', post).then(
+    () => undefined,
+    (e: unknown) => reasonOf(e),
+  );
 }
 
 /** How long "Saved spec …" stays: long enough to read, gone before it looks like the state of things. */

@@ -1,6 +1,6 @@
 // What a spec's badge says: the change against the baseline (broken / fixed) wins over the plain verdict,
 // because "this passed before and fails now" is the news.
-import type { ParsedPanelState } from '../../src/protocol';
+import type { ParsedPanelState } from '../../src/shared/protocol';
 
 export type SpecStatus =
   | 'pass'

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { loadCoverageView } from '../core/coverage/base';
 import { affectedSpecs, type AffectedResult } from '../core/selection/affected';
 import { changedFilesFromList, changedFilesSince, type ChangedFile } from '../core/selection/changes';
-import type { AnchorLocator } from './anchors';
+import type { AnchorAnalyzer } from './anchors';
 import { isValid, type SpecStore } from './specStore';
 
 export class AffectedSelector {
@@ -13,7 +13,7 @@ export class AffectedSelector {
 
   constructor(
     private readonly store: SpecStore,
-    private readonly anchors: AnchorLocator,
+    private readonly anchors: AnchorAnalyzer,
     private readonly log: vscode.LogOutputChannel,
   ) {}
 

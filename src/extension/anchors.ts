@@ -6,7 +6,7 @@ import { resolveAnchors, type AnchorResolution } from '../core/anchors/resolve';
 import { readCoverageStore } from '../core/coverage/store';
 import { staticCoupling } from '../core/coupling/coupling';
 import type { SpecProblem } from '../core/spec';
-import type { SpecFile } from '../core/spec/schema';
+import type { SpecFile } from '../shared/specSchema';
 import { SPECS_RELATIVE_PATH, type ValidSpecs } from './specStore';
 
 export interface AnchorLocations {
@@ -18,7 +18,7 @@ export interface AnchorLocations {
   potential: Array<{ a: string; b: string; reason: string }>;
 }
 
-export class AnchorLocator implements vscode.Disposable {
+export class AnchorAnalyzer implements vscode.Disposable {
   private indexer: Indexer | undefined;
 
   constructor(

@@ -4,8 +4,8 @@ import * as vscode from 'vscode';
 import { checkWorkspace } from '../core/check/checkWorkspace';
 import type { RunProgress } from '../core/check/runSpecs';
 import type { BaselineReport, RunRecord } from '../core/check/types';
-import type { SpecFile } from '../core/spec/schema';
-import type { AnchorLocations, AnchorLocator } from './anchors';
+import type { SpecFile } from '../shared/specSchema';
+import type { AnchorLocations, AnchorAnalyzer } from './anchors';
 import type { Activity, ResultsStore, ResultsUpdate } from './results';
 import { readSettings } from './settings';
 import { isValid, SPECS_RELATIVE_PATH, type SpecStore, type ValidSpecs } from './specStore';
@@ -28,7 +28,7 @@ export interface CheckRequest {
 export interface CheckStarted {
   specIds: readonly string[];
   fromTestExplorer: boolean;
-  done: Promise<CheckResult>;
+  done: Promise<CheckAttempt>;
 }
 
 export interface CheckOutcome {
@@ -41,7 +41,7 @@ export interface CheckOutcome {
   anchorsMs: number;
 }
 
-export type CheckResult =
+export type CheckAttempt =
   | { ran: true; outcome: CheckOutcome; newlyBroken: string[] }
   | {
       ran: false;
@@ -58,7 +58,7 @@ export class CheckService implements vscode.Disposable {
 
   constructor(
     private readonly store: SpecStore,
-    private readonly anchors: AnchorLocator,
+    private readonly anchors: AnchorAnalyzer,
     private readonly results: ResultsStore,
     private readonly log: vscode.LogOutputChannel,
   ) {}
@@ -73,13 +73,13 @@ export class CheckService implements vscode.Disposable {
   }
 
   /** Queues a check behind any running one, so two runs never race over `.weave/runs/` or the worktree. */
-  check(request: CheckRequest = {}): Promise<CheckResult> {
+  check(request: CheckRequest = {}): Promise<CheckAttempt> {
     const next = this.queue.then(() => this.checkNow(request));
     this.queue = next.catch(() => undefined);
     return next;
   }
 
-  private async checkNow(request: CheckRequest): Promise<CheckResult> {
+  private async checkNow(request: CheckRequest): Promise<CheckAttempt> {
     if (!vscode.workspace.isTrusted) {
       this.log.warn(`check not run: ${UNTRUSTED_REASON}`);
       return { ran: false, reason: 'untrusted', message: UNTRUSTED_REASON };
@@ -131,7 +131,7 @@ export class CheckService implements vscode.Disposable {
     request: CheckRequest,
     signal: AbortSignal,
     reportProgress?: (activity: Activity) => void,
-  ): Promise<CheckResult> {
+  ): Promise<CheckAttempt> {
     const specIds = [...(request.only ?? specs.result.specFile.specs.map((s) => s.id))];
     const done = this.run(specs, request, signal, specIds, reportProgress);
     this.started.fire({ specIds, fromTestExplorer: request.fromTestExplorer === true, done });
@@ -144,7 +144,7 @@ export class CheckService implements vscode.Disposable {
     signal: AbortSignal,
     specIds: string[],
     reportProgress?: (activity: Activity) => void,
-  ): Promise<CheckResult> {
+  ): Promise<CheckAttempt> {
     const settings = readSettings(this.store.folder);
     const started = performance.now();
     this.active++;

@@ -1,15 +1,19 @@
 // The one command table: every `weave.*` command the manifest contributes, and what it does. Commands return
-// a value (e.g. the CheckResult) so the side panel and the in-host tests can drive them like a person would.
+// a value (e.g. the CheckAttempt) so the side panel and the in-host tests can drive them like a person would.
 import type { AffectedResult } from '../core/selection/affected';
 import * as vscode from 'vscode';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import type { AffectedSelector } from './affected';
 import type { AuditArgs, AuditController } from './audit/auditController';
 import type { DraftArgs, DraftController } from './draft/draftController';
-import { APPLY_RESULT_COMMAND, DISCARD_RESULT_COMMAND, SHOW_CHANGES_COMMAND } from './agent/agentResultHtml';
+import {
+  APPLY_RESULT_COMMAND,
+  DISCARD_RESULT_COMMAND,
+  SHOW_CHANGES_COMMAND,
+} from '../core/agent/agentResultHtml';
 import type { AgentResultView } from './agent/agentResultView';
-import type { CheckResult, CheckService } from './checks';
-import { countResults, statusText } from './format';
+import type { CheckAttempt, CheckService } from './checks';
+import { countResults, statusText } from '../core/check/resultText';
 import { EXPLAIN_COMMAND } from './explainBroken';
 import { detectTestRunner, starterSpecText } from '../core/spec/starter';
 import { newSpecSnippet } from './specTemplates';
@@ -72,7 +76,7 @@ function onlyFrom(args: unknown): { only?: string[] } {
 async function runCheck(
   ctx: CommandContext,
   request: { only?: string[]; label?: string },
-): Promise<CheckResult> {
+): Promise<CheckAttempt> {
   if (!(await ctx.store.exists())) {
     void initOffer(ctx);
     return { ran: false, reason: 'nothing-to-run', message: 'This folder has no .weave/specs.json yet.' };
@@ -123,7 +127,7 @@ async function initOffer(ctx: CommandContext): Promise<void> {
   if (picked === init) await initSpecs(ctx);
 }
 
-async function checkAffected(ctx: CommandContext): Promise<CheckResult> {
+async function checkAffected(ctx: CommandContext): Promise<CheckAttempt> {
   if (!vscode.workspace.isTrusted) return runCheck(ctx, {});
   let files: string[];
   let specIds: string[];

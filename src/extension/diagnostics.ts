@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { SpecResult } from '../core/check/types';
 import type { CheckOutcome } from './checks';
 import type { ResultsStore } from './results';
-import { isViolation, verdictText, violationMessage } from './format';
+import { isViolation, verdictText, violationMessage } from '../core/check/resultText';
 import { readSettings } from './settings';
 import type { SpecStore } from './specStore';
 

@@ -4,9 +4,9 @@
 // pointing back at the spec's anchor and its entry in specs.json, then opens the first hunk.
 import * as vscode from 'vscode';
 import { blameSpec, BlameError, type BlameResult } from '../core/blame/blame';
-import type { AnchorLocator } from './anchors';
+import type { AnchorAnalyzer } from './anchors';
 import type { CheckDiagnostics } from './diagnostics';
-import { isViolation } from './format';
+import { isViolation } from '../core/check/resultText';
 import type { ResultsStore } from './results';
 import { readSettings } from './settings';
 import type { SpecStore } from './specStore';
@@ -17,7 +17,7 @@ export const EXPLAIN_COMMAND = 'weave.explainBroken';
 export interface ExplainDeps {
   store: SpecStore;
   results: ResultsStore;
-  anchors: AnchorLocator;
+  anchors: AnchorAnalyzer;
   diagnostics: CheckDiagnostics;
   log: vscode.LogOutputChannel;
 }

@@ -6,10 +6,10 @@ import * as vscode from 'vscode';
 import { AffectedSelector } from './affected';
 import { registerAgentCommands } from './agent/agentCommands';
 import { AgentResultView } from './agent/agentResultView';
-import { AnchorLocator } from './anchors';
+import { AnchorAnalyzer } from './anchors';
 import { AuditController } from './audit/auditController';
 import { DraftController } from './draft/draftController';
-import { CheckService, type CheckOutcome, type CheckResult } from './checks';
+import { CheckService, type CheckOutcome, type CheckAttempt } from './checks';
 import { brokenOffer, registerCommands } from './commands';
 import { CheckDiagnostics } from './diagnostics';
 import { BlameDiagnostics, ExplainCodeActions, explainBroken } from './explainBroken';
@@ -93,7 +93,7 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
 
   const specProblems = vscode.languages.createDiagnosticCollection('weave-specs');
   const store = new SpecStore(folder, specProblems, log);
-  const anchors = new AnchorLocator(folder, log);
+  const anchors = new AnchorAnalyzer(folder, log);
   const results = new ResultsStore();
   const checks = new CheckService(store, anchors, results, log);
   const diagnostics = new CheckDiagnostics(store, results);
@@ -118,7 +118,7 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
   const agentResults = new AgentResultView(
     folder,
     documents,
-    () => vscode.commands.executeCommand<CheckResult | undefined>('weave.check'),
+    () => vscode.commands.executeCommand<CheckAttempt | undefined>('weave.check'),
     log,
   );
   const explainDeps = { store, results, anchors, diagnostics, log };
@@ -184,7 +184,7 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
 }
 
 export function deactivate(): void {
-  // Everything is in context.subscriptions; the indexer's workers stop with AnchorLocator.dispose().
+  // Everything is in context.subscriptions; the indexer's workers stop with AnchorAnalyzer.dispose().
 }
 
 /** The first folder with a spec file, else the first folder (so "init specs" has somewhere to write). */

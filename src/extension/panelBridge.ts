@@ -2,11 +2,11 @@
 // PanelState from the spec store, the check service and workspace trust, pushes it whenever any of them
 // changes, and answers the panel's requests (check, symbol search) with the same services the commands use.
 import * as vscode from 'vscode';
-import type { PanelState } from '../protocol';
-import type { AnchorLocator } from './anchors';
+import type { PanelState } from '../shared/protocol';
+import type { AnchorAnalyzer } from './anchors';
 import type { AuditController } from './audit/auditController';
 import type { CheckService } from './checks';
-import { failureExcerpt } from './format';
+import { failureExcerpt } from '../core/check/resultText';
 import { matchAnchors, registerSpecsPanel } from './panel';
 import type { ResultsStore } from './results';
 import { readSettings } from './settings';
@@ -17,7 +17,7 @@ export function connectPanel(
   store: SpecStore,
   checks: CheckService,
   results: ResultsStore,
-  anchors: AnchorLocator,
+  anchors: AnchorAnalyzer,
   log: vscode.LogOutputChannel,
   audit?: AuditController,
 ): vscode.Disposable {

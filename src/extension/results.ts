@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { Change, SpecResult } from '../core/check/types';
 import type { CheckOutcome } from './checks';
-import { isBroken } from './format';
+import { isBroken } from '../core/check/resultText';
 
 /** One recorded check: the outcome, and which specs it newly broke (passing or unknown before, broken now). */
 export interface ResultsUpdate {

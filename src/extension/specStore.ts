@@ -2,7 +2,7 @@
 // disk or in an editor. Invalid specs become located diagnostics on the file itself, updated as the user types.
 import * as vscode from 'vscode';
 import { parseSpecText, type SpecLoadResult } from '../core/spec';
-import type { Spec } from '../core/spec/schema';
+import type { Spec } from '../shared/specSchema';
 
 export const SPECS_RELATIVE_PATH = '.weave/specs.json';
 const REPARSE_DELAY_MS = 250;

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { CheckOutcome, CheckService } from './checks';
 import type { ResultsStore } from './results';
-import { countResults, statusText, verdictSummary } from './format';
+import { countResults, statusText, verdictSummary } from '../core/check/resultText';
 import type { LoadedSpecs, SpecStore } from './specStore';
 import { UNTRUSTED_REASON } from './trust';
 

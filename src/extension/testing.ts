@@ -5,12 +5,12 @@
 // with the diagnostics, the status bar or the panel (which all read the same ResultsStore).
 import * as vscode from 'vscode';
 import type { SpecResult } from '../core/check/types';
-import type { Spec, SpecKind } from '../core/spec/schema';
+import type { Spec, SpecKind } from '../shared/specSchema';
 import type { AffectedSelector } from './affected';
 import { coverageOfSpecs, SpecFileCoverage } from './coverage';
-import type { CheckOutcome, CheckResult, CheckService, CheckStarted } from './checks';
+import type { CheckOutcome, CheckAttempt, CheckService, CheckStarted } from './checks';
 import type { CheckDiagnostics } from './diagnostics';
-import { isViolation, testItemDescription, violationMessage } from './format';
+import { isViolation, testItemDescription, violationMessage } from '../core/check/resultText';
 import type { ResultsStore } from './results';
 import { readSettings } from './settings';
 import type { LoadedSpecs, SpecStore } from './specStore';
@@ -223,7 +223,7 @@ export class SpecTests implements vscode.Disposable {
     });
   }
 
-  private settle(run: vscode.TestRun, items: vscode.TestItem[], result: CheckResult): void {
+  private settle(run: vscode.TestRun, items: vscode.TestItem[], result: CheckAttempt): void {
     if (result.ran) {
       this.report(run, result.outcome);
       return;

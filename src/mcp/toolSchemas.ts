@@ -3,7 +3,7 @@
 // Language Model Tools (src/extension/lmTools.ts validates with them) and the `contributes.languageModelTools`
 // entries of package.json (generated from them by scripts/sync-tool-manifest.mjs; a unit test keeps them equal).
 import { z } from 'zod';
-import { specIdSchema } from '../core/spec/schema';
+import { specIdSchema } from '../shared/specSchema';
 
 export const listSpecsInput = z.strictObject({});
 

@@ -15,8 +15,8 @@ import { indexWorkspace, loadAnchoredWorkspace } from '../core/anchors/anchoredW
 import { GitError } from '../core/git/git';
 import { loadSpecFile } from '../core/spec/load';
 import { formatProblem, SpecLoadError } from '../core/spec/problems';
-import type { SpecFile } from '../core/spec/schema';
-import { failureExcerpt } from '../extension/format';
+import type { SpecFile } from '../shared/specSchema';
+import { failureExcerpt } from '../core/check/resultText';
 import type { AffectedInput, BlameInput, CheckInput } from './toolSchemas';
 
 /** A tool cannot answer as asked; the message is for the model (and the person) to act on. */

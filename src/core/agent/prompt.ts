@@ -1,7 +1,7 @@
 // What the agent is told: the goal, EVERY spec (so it sees the constraints its change must not break),
 // the declared and potential interactions, the repository's AGENTS.md, and how to work.
 import type { SpecResult } from '../check/types';
-import type { SpecFile } from '../spec/schema';
+import type { SpecFile } from '../../shared/specSchema';
 
 /** 'all': satisfy every spec together; otherwise one spec id solved alone (the matrix). */
 export type AgentTarget = { kind: 'all' } | { kind: 'spec'; id: string };

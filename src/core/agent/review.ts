@@ -6,7 +6,7 @@ import { zodResponseFormat } from 'openai/helpers/zod';
 import { z } from 'zod';
 import type { SpecResult } from '../check/types';
 import { isProtectedPath } from '../sandbox/protectedFiles';
-import type { SpecFile } from '../spec/schema';
+import type { SpecFile } from '../../shared/specSchema';
 import { ModelError, type ModelClient } from './modelClient';
 import type { TimedEvent } from './trajectory';
 import { truncateText } from './trajectory';

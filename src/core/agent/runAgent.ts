@@ -13,7 +13,7 @@ import { WORKING_TREE } from '../git/worktree';
 import { withStandaloneCheckout } from '../sandbox/checkout';
 import { containmentFor, type ContainmentRequest } from '../sandbox/containment';
 import { newRunId } from '../check/runStore';
-import type { SpecFile } from '../spec/schema';
+import type { SpecFile } from '../../shared/specSchema';
 import { runAgentLoop, type AgentBudgets, type LoopOutcome, type StopReason } from './agentLoop';
 import type { ModelClient, ModelUsage } from './modelClient';
 import { WorkspaceJail } from './paths';

@@ -3,7 +3,7 @@
 // interactions (import cones that share code, INTEL's specCones) for the prompt.
 import { createIndexer, type Indexer, type WorkspaceIndex } from '../index';
 import { specCones } from '../selection/cones';
-import type { SpecFile } from '../spec/schema';
+import type { SpecFile } from '../../shared/specSchema';
 import type { SymbolLookup } from './tools';
 
 export interface WorktreeIndex extends SymbolLookup {

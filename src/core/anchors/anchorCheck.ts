@@ -3,7 +3,7 @@
 import { indexSomeFiles } from '../index/partialIndex';
 import type { SpecLocations } from '../spec/locations';
 import type { SpecProblem } from '../spec/problems';
-import type { SpecFile } from '../spec/schema';
+import type { SpecFile } from '../../shared/specSchema';
 import { resolveAnchors } from './resolve';
 import { anchoredFiles } from './anchoredWorkspace';
 

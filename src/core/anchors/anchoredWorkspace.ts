@@ -8,7 +8,7 @@ import type { WorkspaceIndex } from '../index/workspaceIndex';
 import { loadSpecFile, SPEC_FILE_RELATIVE_PATH } from '../spec/load';
 import type { SpecLocations } from '../spec/locations';
 import { SpecLoadError, type SpecProblem } from '../spec/problems';
-import type { SpecFile } from '../spec/schema';
+import type { SpecFile } from '../../shared/specSchema';
 import { normalizeWorkspacePath, resolveAnchors, type ResolvedAnchor } from './resolve';
 
 export interface AnchoredWorkspace {

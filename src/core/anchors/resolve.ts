@@ -2,7 +2,7 @@
 // tree-sitter index, and reports wrong anchors as problems located at the anchor string in .weave/specs.json.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { SpecFile } from '../spec/schema';
+import type { SpecFile } from '../../shared/specSchema';
 import type { FileIndex, Range, SkippedFile } from '../index/types';
 import type { LocatedSymbol, WorkspaceIndex } from '../index/workspaceIndex';
 import { parseAnchor } from '../spec/anchors';

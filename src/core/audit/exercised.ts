@@ -6,7 +6,7 @@ import type { ResolvedAnchor } from '../anchors/resolve';
 import type { IndexView } from '../anchors/resolve';
 import { specCones } from '../selection/cones';
 import type { Range } from '../index/types';
-import type { SpecFile } from '../spec/schema';
+import type { SpecFile } from '../../shared/specSchema';
 import { isMutableLanguage, type MutableLanguage } from './operators';
 
 export interface ExercisedFile {

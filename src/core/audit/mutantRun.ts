@@ -3,7 +3,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { SpecResult } from '../check/types';
-import type { SpecFile } from '../spec/schema';
+import type { SpecFile } from '../../shared/specSchema';
 import { applyMutant, type Mutant } from './mutants';
 import { runSpecsInCheckout } from './scratch';
 

@@ -7,7 +7,7 @@ import { runSpecs } from '../check/runSpecs';
 import { WORKING_TREE } from '../git/worktree';
 import { withStandaloneCheckout } from '../sandbox/checkout';
 import { containmentFor, type Containment, type ContainmentRequest } from '../sandbox/containment';
-import type { SpecFile } from '../spec/schema';
+import type { SpecFile } from '../../shared/specSchema';
 
 /** The containment of each open scratch checkout, by its workspace folder. */
 const containments = new Map<string, Containment>();

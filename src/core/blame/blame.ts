@@ -13,7 +13,7 @@ import { git, gitRoot, resolveCommit } from '../git/git';
 import { withWorktree } from '../git/worktree';
 import { loadSpecFile } from '../spec/load';
 import { SpecLoadError } from '../spec/problems';
-import type { Spec, SpecFile } from '../spec/schema';
+import type { Spec, SpecFile } from '../../shared/specSchema';
 import { normalizeWorkspacePath, type IndexView } from '../anchors/resolve';
 import { parseDiff, type DiffHunk, type ParsedDiff } from '../selection/hunks';
 import { BlameError } from './blameError';

@@ -7,7 +7,7 @@ import type { SymbolDef } from '../index/types';
 import { resolveAnchors, type IndexView, type ResolvedAnchor } from '../anchors/resolve';
 import { specCones, type SpecCone } from '../selection/cones';
 import { describeHunk, type DiffHunk } from '../selection/hunks';
-import type { SpecFile } from '../spec/schema';
+import type { SpecFile } from '../../shared/specSchema';
 import {
   defaultAttributionCriteria,
   executedTheEdit,

@@ -10,7 +10,7 @@ import { verdictOf } from '../check/verdict';
 import { git } from '../git/git';
 import { runCommand } from '../process/runCommand';
 import { buildPatch, type DiffHunk, type ParsedDiff } from '../selection/hunks';
-import type { Spec, SpecFile } from '../spec/schema';
+import type { Spec, SpecFile } from '../../shared/specSchema';
 import { BlameError } from './blameError';
 import { ddmin } from './ddmin';
 

@@ -13,7 +13,7 @@ import type { SpecGraph } from '../spec/graph';
 import { loadSpecFile } from '../spec/load';
 import type { SpecLocations } from '../spec/locations';
 import { SpecLoadError, type SpecProblem } from '../spec/problems';
-import type { SpecFile } from '../spec/schema';
+import type { SpecFile } from '../../shared/specSchema';
 import { compareToBaseline } from './baseline';
 import { runSpecs, type RunProgress, type RunSpecsOptions } from './runSpecs';
 import { latestCleanRun, newRunId, saveRun } from './runStore';

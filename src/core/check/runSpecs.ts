@@ -12,7 +12,7 @@ import type { Containment } from '../sandbox/containment';
 import { containedEnvironment } from '../sandbox/environment';
 import { describeTampering, type TamperedFile } from '../sandbox/protectedFiles';
 import { SpecGraph } from '../spec/graph';
-import type { Spec, SpecFile } from '../spec/schema';
+import type { Spec, SpecFile } from '../../shared/specSchema';
 import { startEvidence, type EvidenceSession } from './evidence/session';
 import { effectiveTestSettings } from './testSettings';
 import type { SpecResult, Verdict } from './types';

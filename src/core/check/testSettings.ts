@@ -1,7 +1,7 @@
 // The settings a spec's test runs with: its own `test.cwd` / `test.env` / `test.timeoutSeconds` over the spec
 // file's `defaults`. One rule for every runner (weave check, blame's probes, the tasks export writes), so a
 // spec means the same thing wherever it runs.
-import type { Spec, SpecFile } from '../spec/schema';
+import type { Spec, SpecFile } from '../../shared/specSchema';
 
 export interface TestSettings {
   /** Workspace-relative working directory, as declared. */

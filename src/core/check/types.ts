@@ -1,5 +1,5 @@
 // Shapes shared by the runner, the run store, baselines, the CLI, the extension, the agent and export.
-import type { SpecKind } from '../spec/schema';
+import type { SpecKind } from '../../shared/specSchema';
 
 /**
  * A single spec's verdict in one run (see README "Verdicts"). `flaky`: verdicts differed between repeats.

@@ -6,7 +6,7 @@
 import { coveredCoupling } from '../coverage/coupling';
 import type { CoverageStore } from '../coverage/types';
 import type { AuditReport, ObservedInteraction } from '../audit/types';
-import type { SpecFile } from '../spec/schema';
+import type { SpecFile } from '../../shared/specSchema';
 import type { IndexView, ResolvedAnchor } from '../anchors/resolve';
 import { specCones } from '../selection/cones';
 

@@ -5,7 +5,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { SpecResult } from '../check/types';
 import { indexWorkspace } from '../anchors/anchoredWorkspace';
-import type { Spec } from '../spec/schema';
+import type { Spec } from '../../shared/specSchema';
 import { collectSpecCoverage } from './collect';
 import {
   instrumentSpec,

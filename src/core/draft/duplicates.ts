@@ -3,7 +3,7 @@
 //      and fail together with the other spec, so it adds no constraint; or
 //   2. a near-identical statement: the sets of words (lower case, letters and digits, stop words dropped) overlap
 //      with a Jaccard similarity of at least 0.8 — a rephrasing, not a new requirement.
-import type { Spec } from '../spec/schema';
+import type { Spec } from '../../shared/specSchema';
 
 export const STATEMENT_SIMILARITY_THRESHOLD = 0.8;
 

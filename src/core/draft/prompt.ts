@@ -1,6 +1,6 @@
 // What the draft agent is told: the goal, the specs that already exist (so it neither repeats nor contradicts
 // them), the format of one spec, and the rules its proposals are verified against.
-import type { SpecFile } from '../spec/schema';
+import type { SpecFile } from '../../shared/specSchema';
 
 export const DRAFT_SYSTEM_PROMPT_START = 'You draft specifications';
 

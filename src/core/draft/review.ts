@@ -8,7 +8,7 @@ import { ModelError, type ModelClient } from '../agent/modelClient';
 import { resolveAnchors } from '../anchors/resolve';
 import { staticCoupling } from '../coupling/coupling';
 import type { AnchoredWorkspace } from '../anchors/anchoredWorkspace';
-import type { Spec } from '../spec/schema';
+import type { Spec } from '../../shared/specSchema';
 import { words } from './duplicates';
 import type { KeptDraft } from './types';
 

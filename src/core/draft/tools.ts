@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { ToolSpec } from '../agent/modelClient';
 import { READ_TOOL_NAMES, runTool, toolSpecs, type ToolOutcome, type Toolbox } from '../agent/tools';
-import { specSchema } from '../spec/schema';
+import { specSchema } from '../../shared/specSchema';
 import type { Proposal } from './types';
 
 const testFileSchema = z.strictObject({

@@ -1,7 +1,7 @@
 // The draft agent's shapes: a proposal as the model sends it, a kept draft with its verification, a rejection
 // with its reason. `weave draft --json` prints { kept, rejected, review }.
 import type { SpecInput } from '../spec/edit';
-import type { Spec } from '../spec/schema';
+import type { Spec } from '../../shared/specSchema';
 
 export interface TestFileDraft {
   /** Workspace-relative. */

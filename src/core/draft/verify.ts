@@ -17,7 +17,7 @@ import type { AnchoredWorkspace } from '../anchors/anchoredWorkspace';
 import { relativePathProblem } from '../spec/anchors';
 import type { SpecInput } from '../spec/edit';
 import { parseSpecText } from '../spec/load';
-import type { Spec, SpecFile } from '../spec/schema';
+import type { Spec, SpecFile } from '../../shared/specSchema';
 import { duplicateOf } from './duplicates';
 import type { KeptDraft, Proposal, RejectedDraft, RejectStage, Verification } from './types';
 

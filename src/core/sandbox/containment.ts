@@ -3,7 +3,7 @@
 // environment, and the tamper guard over the checkout's protected files. runSpecs takes one of these.
 import path from 'node:path';
 import { locateEvidenceResources } from '../check/evidence/resources';
-import type { SpecFile } from '../spec/schema';
+import type { SpecFile } from '../../shared/specSchema';
 import { detectSandbox, type NetworkAccess, type SandboxOptions } from './bwrap';
 import { linkDependenciesUnsandboxed, type StandaloneCheckout } from './checkout';
 import { TamperGuard } from './protectedFiles';

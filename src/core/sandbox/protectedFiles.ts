@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { SpecFile } from '../spec/schema';
+import type { SpecFile } from '../../shared/specSchema';
 
 const SUPPORT_FILE_NAMES = new Set([
   'conftest.py',

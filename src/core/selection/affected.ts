@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { languageOfPath } from '../index/languages';
 import type { SpecProblem } from '../spec/problems';
-import type { SpecFile } from '../spec/schema';
+import type { SpecFile } from '../../shared/specSchema';
 import { loadCoverageView } from '../coverage/base';
 import type { CoverageView } from '../coverage/select';
 import { type IndexView, type ResolvedAnchor } from '../anchors/resolve';

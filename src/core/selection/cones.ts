@@ -5,7 +5,7 @@
 // is marked uncertain with the reason, and selection treats the spec as affected by any change: safety first.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Spec, SpecFile } from '../spec/schema';
+import type { Spec, SpecFile } from '../../shared/specSchema';
 import {
   createImportResolver,
   installedPackageProbe,

@@ -8,7 +8,7 @@ import {
   type Edit,
   type FormattingOptions,
 } from 'jsonc-parser';
-import type { SpecFileInput } from './schema';
+import type { SpecFileInput } from '../../shared/specSchema';
 
 export type SpecInput = SpecFileInput['specs'][number];
 export type { Edit as TextEdit };

@@ -1,6 +1,7 @@
 // The relations between specs: `dependsOn` (a failing dependency blocks its dependents) and `interactsWith`
-// (a declared, undirected coupling the author suspects can conflict).
-import type { Spec } from './schema';
+// (a declared, undirected coupling the author suspects can conflict). What makes the relations wrong (unknown ids,
+// cycles) is src/shared/crossSpecRules.ts.
+import type { Spec } from '../../shared/specSchema';
 
 type SpecLike = Pick<Spec, 'id' | 'dependsOn' | 'interactsWith'>;
 
@@ -115,53 +116,4 @@ export class SpecGraph<S extends SpecLike = Spec> {
     }
     return result;
   }
-}
-
-/**
- * Every elementary `dependsOn` cycle reachable in the graph, each once, as ids from its first spec (in file order)
- * back to it: ['a', 'b', 'a']. Self-dependencies are left out (reported on their own).
- */
-export function findDependencyCycles(specs: readonly Pick<SpecLike, 'id' | 'dependsOn'>[]): string[][] {
-  const edges = new Map<string, string[]>();
-  for (const spec of specs) if (!edges.has(spec.id)) edges.set(spec.id, [...new Set(spec.dependsOn)]);
-  const order = [...edges.keys()];
-  const cycles: string[][] = [];
-  const seenCycles = new Set<string>();
-  const onStack = new Set<string>();
-  const stack: string[] = [];
-  const done = new Set<string>();
-
-  // Depth-first search; a back edge to a node on the stack closes a cycle. Each node's subtree is explored once,
-  // which finds at least one cycle in every strongly connected part without exponential blow-up.
-  const visit = (id: string): void => {
-    onStack.add(id);
-    stack.push(id);
-    for (const next of edges.get(id) ?? []) {
-      if (next === id || !edges.has(next)) continue;
-      if (onStack.has(next)) {
-        const cycle = stack.slice(stack.indexOf(next));
-        const rotated = rotateToEarliest(cycle, order);
-        const key = rotated.join('\u0000');
-        if (!seenCycles.has(key)) {
-          seenCycles.add(key);
-          cycles.push([...rotated, rotated[0] ?? next]);
-        }
-      } else if (!done.has(next)) {
-        visit(next);
-      }
-    }
-    stack.pop();
-    onStack.delete(id);
-    done.add(id);
-  };
-  for (const id of order) if (!done.has(id)) visit(id);
-  return cycles;
-}
-
-function rotateToEarliest(cycle: string[], order: string[]): string[] {
-  let best = 0;
-  for (let i = 1; i < cycle.length; i++) {
-    if (order.indexOf(cycle[i] ?? '') < order.indexOf(cycle[best] ?? '')) best = i;
-  }
-  return [...cycle.slice(best), ...cycle.slice(0, best)];
 }

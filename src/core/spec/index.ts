@@ -1,5 +1,5 @@
 // The spec model: schema, loading with located problems, the spec graph, anchors and text edits.
-export * from './schema';
+export * from '../../shared/specSchema';
 export {
   loadSpecFile,
   parseSpecText,
@@ -12,7 +12,8 @@ export { formatProblem, formatJsonPath, SpecLoadError } from './problems';
 export type { SpecProblem, SpecProblemSeverity } from './problems';
 export { SpecLocations, LineMap } from './locations';
 export type { JsonPath, SourceLocation } from './locations';
-export { SpecGraph, findDependencyCycles } from './graph';
+export { SpecGraph } from './graph';
+export { findDependencyCycles } from '../../shared/crossSpecRules';
 export type { GraphWalkOptions } from './graph';
 export { anchorProblem, parseAnchor, relativePathProblem } from './anchors';
 export type { ParsedAnchor } from './anchors';

@@ -2,7 +2,7 @@
 // and registered with `contributes.jsonValidation`. Refinements (unique ids, known references) are not
 // expressible here; the engine reports those with locations.
 import { z } from 'zod';
-import { specFileSchema } from './schema';
+import { specFileSchema } from '../../shared/specSchema';
 
 export function specFileJsonSchema(): Record<string, unknown> {
   const schema = z.toJSONSchema(specFileSchema, { target: 'draft-7', io: 'input' }) as Record<

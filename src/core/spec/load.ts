@@ -18,7 +18,7 @@ import { LineMap, SpecLocations } from './locations';
 import { ProblemCollector } from './problemCollector';
 import { formatJsonPath, type SpecProblem } from './problems';
 import { reportReferenceProblems } from './referenceChecks';
-import { specFileSchema, type SpecFile } from './schema';
+import { specFileSchema, type SpecFile } from '../../shared/specSchema';
 import { reportSchemaIssues } from './schemaProblems';
 import { missingTestFileWarnings } from './testFileChecks';
 

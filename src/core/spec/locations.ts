@@ -1,5 +1,5 @@
 // Where things are in the spec file text: offsets from jsonc-parser's tree turned into 1-based lines and columns.
-import { findNodeAtLocation, type Node as JsonNode } from 'jsonc-parser';
+import { findNodeAtLocation, parseTree, type Node as JsonNode } from 'jsonc-parser';
 
 export type JsonPath = (string | number)[];
 
@@ -103,4 +103,18 @@ export class SpecLocations {
   private node(jsonPath: JsonPath): JsonNode | undefined {
     return this.root === undefined ? undefined : findNodeAtLocation(this.root, jsonPath);
   }
+}
+
+/**
+ * Where spec `id`'s object sits in the text as it is now, for "open spec": unlike SpecLocations it needs no
+ * successful load, so it works while the file is mid-edit (jsonc-parser recovers from most syntax errors).
+ */
+export function locateSpecInText(text: string, id: string): { offset: number; length: number } | undefined {
+  const root = parseTree(text, [], { allowTrailingComma: true });
+  const specs = root ? findNodeAtLocation(root, ['specs']) : undefined;
+  for (const spec of specs?.children ?? []) {
+    const idNode = findNodeAtLocation(spec, ['id']);
+    if (idNode?.value === id) return { offset: spec.offset, length: spec.length };
+  }
+  return undefined;
 }

@@ -1,19 +1,19 @@
-// Checks zod cannot express, run on the raw JSON value so they report alongside schema errors: duplicate ids,
-// references to unknown ids, self-references, dependsOn cycles, anchor and path syntax, suspicious timeouts.
+// Checks zod cannot express, run on the raw JSON value so they report alongside schema errors: the rules between
+// specs (src/shared/crossSpecRules.ts: duplicate ids, unknown and self references, dependsOn cycles), worded here
+// with file positions, and each spec's anchor and path syntax and suspicious timeouts.
 import { posix } from 'node:path';
+import { CROSS_SPEC_SEVERITY, crossSpecFindings, type CrossSpecFinding } from '../../shared/crossSpecRules';
 import { anchorProblem, relativePathProblem } from './anchors';
-import { findDependencyCycles } from './graph';
+import type { JsonPath } from './locations';
 import type { ProblemCollector } from './problemCollector';
 import { closestMatch } from './suggest';
 
-const RELATIONS = ['dependsOn', 'interactsWith'] as const;
 /** Shorter than this, a spec test can hardly start Node, let alone run: almost certainly a unit mix-up. */
 const MIN_SENSIBLE_TIMEOUT_SECONDS = 1;
 
 interface RawSpec {
   index: number;
   value: Record<string, unknown>;
-  id: string | undefined;
 }
 
 export function reportReferenceProblems(value: unknown, collector: ProblemCollector): void {
@@ -26,77 +26,70 @@ export function reportReferenceProblems(value: unknown, collector: ProblemCollec
     });
   }
 
+  const findings = crossSpecFindings(value.specs);
+  const knownIds = [
+    ...new Set(value.specs.flatMap((s: unknown) => (isRecord(s) && typeof s.id === 'string' ? [s.id] : []))),
+  ];
+  const report = (finding: CrossSpecFinding): void => {
+    const [path, message] = located(finding, knownIds, collector);
+    collector.add(path, message, { severity: CROSS_SPEC_SEVERITY[finding.rule] });
+  };
+  for (const finding of findings) if (finding.rule === 'duplicate-id') report(finding);
   const specs: RawSpec[] = value.specs.flatMap((spec: unknown, index) =>
-    isRecord(spec) ? [{ index, value: spec, id: typeof spec.id === 'string' ? spec.id : undefined }] : [],
+    isRecord(spec) ? [{ index, value: spec }] : [],
   );
-  const firstIndexById = new Map<string, number>();
   for (const spec of specs) {
-    if (spec.id === undefined) continue;
-    const first = firstIndexById.get(spec.id);
-    if (first === undefined) {
-      firstIndexById.set(spec.id, spec.index);
-      continue;
-    }
-    const line = collector.lineOf(['specs', first, 'id']);
-    collector.add(
-      ['specs', spec.index, 'id'],
-      `duplicate id "${spec.id}" (first used by specs[${first}], line ${line})`,
-    );
-  }
-
-  const knownIds = [...firstIndexById.keys()];
-  for (const spec of specs) {
-    for (const relation of RELATIONS) checkReferences(spec, relation, knownIds, collector);
+    for (const finding of findings) if (isReference(finding) && finding.spec === spec.index) report(finding);
     checkAnchors(spec, collector);
     checkTest(spec, collector);
   }
-
-  const graphInput = specs.flatMap((spec) =>
-    spec.id === undefined || firstIndexById.get(spec.id) !== spec.index
-      ? []
-      : [{ id: spec.id, dependsOn: stringsOf(spec.value.dependsOn) }],
-  );
-  for (const cycle of findDependencyCycles(graphInput)) {
-    const [from, to] = cycle;
-    const fromIndex = from === undefined ? undefined : firstIndexById.get(from);
-    if (fromIndex === undefined || to === undefined) continue;
-    const dependsOn = specs.find((s) => s.index === fromIndex)?.value.dependsOn;
-    const entry = Array.isArray(dependsOn) ? dependsOn.indexOf(to) : -1;
-    collector.add(
-      ['specs', fromIndex, 'dependsOn', ...(entry === -1 ? [] : [entry])],
-      `dependsOn cycle: ${cycle.join(' → ')} (a cycle can never run: remove one of these dependencies)`,
-    );
-  }
+  for (const finding of findings) if (finding.rule === 'dependency-cycle') report(finding);
 }
 
-function checkReferences(
-  spec: RawSpec,
-  relation: (typeof RELATIONS)[number],
+function isReference(finding: CrossSpecFinding): boolean {
+  return finding.rule !== 'duplicate-id' && finding.rule !== 'dependency-cycle';
+}
+
+/** Where in the file a finding is reported, and its message there. */
+function located(
+  finding: CrossSpecFinding,
   knownIds: readonly string[],
   collector: ProblemCollector,
-): void {
-  const list = spec.value[relation];
-  if (!Array.isArray(list)) return;
-  const seen = new Set<string>();
-  list.forEach((target: unknown, i) => {
-    if (typeof target !== 'string') return;
-    const path = ['specs', spec.index, relation, i];
-    if (target === spec.id) {
-      collector.add(
-        path,
-        relation === 'dependsOn'
-          ? `spec "${target}" depends on itself`
-          : `spec "${target}" lists itself in interactsWith`,
-      );
-    } else if (!knownIds.includes(target)) {
-      const suggestion = closestMatch(target, knownIds);
-      const hint = suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`;
-      collector.add(path, `${relation} names unknown spec "${target}"${hint}`);
-    } else if (seen.has(target)) {
-      collector.add(path, `"${target}" is listed twice in ${relation}`, { severity: 'warning' });
+): [JsonPath, string] {
+  switch (finding.rule) {
+    case 'duplicate-id': {
+      const line = collector.lineOf(['specs', finding.firstUse, 'id']);
+      return [
+        ['specs', finding.spec, 'id'],
+        `duplicate id "${finding.id}" (first used by specs[${finding.firstUse}], line ${line})`,
+      ];
     }
-    seen.add(target);
-  });
+    case 'self-reference':
+      return [
+        ['specs', finding.spec, finding.relation, finding.entry],
+        finding.relation === 'dependsOn'
+          ? `spec "${finding.id}" depends on itself`
+          : `spec "${finding.id}" lists itself in interactsWith`,
+      ];
+    case 'unknown-reference': {
+      const suggestion = closestMatch(finding.target, knownIds);
+      const hint = suggestion === undefined ? '' : ` (did you mean "${suggestion}"?)`;
+      return [
+        ['specs', finding.spec, finding.relation, finding.entry],
+        `${finding.relation} names unknown spec "${finding.target}"${hint}`,
+      ];
+    }
+    case 'repeated-reference':
+      return [
+        ['specs', finding.spec, finding.relation, finding.entry],
+        `"${finding.target}" is listed twice in ${finding.relation}`,
+      ];
+    case 'dependency-cycle':
+      return [
+        ['specs', finding.spec, 'dependsOn', ...(finding.entry === undefined ? [] : [finding.entry])],
+        `dependsOn cycle: ${finding.cycle.join(' → ')} (a cycle can never run: remove one of these dependencies)`,
+      ];
+  }
 }
 
 function checkAnchors(spec: RawSpec, collector: ProblemCollector): void {
@@ -181,10 +174,6 @@ function checkTimeout(timeout: unknown, path: (string | number)[], collector: Pr
       },
     );
   }
-}
-
-function stringsOf(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -2,12 +2,12 @@
 import type { z } from 'zod';
 import type { JsonPath } from './locations';
 import type { ProblemCollector } from './problemCollector';
-import { specDefaultsSchema, specFileSchema, specSchema, specTestSchema } from './schema';
+import { specDefaultsSchema, specFileSchema, specSchema, specTestSchema } from '../../shared/specSchema';
 import { closestMatch } from './suggest';
 
 type Issue = z.core.$ZodIssue;
 
-/** Zod's built-in messages start like this; anything else was written in schema.ts and is kept as is. */
+/** Zod's built-in messages start like this; anything else was written in specSchema.ts and is kept as is. */
 const DEFAULT_MESSAGE = /^(Invalid|Too small|Too big|Unrecognized|Expected)/;
 
 export function reportSchemaIssues(

@@ -5,7 +5,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { SpecLocations } from './locations';
 import type { SpecProblem } from './problems';
-import type { SpecFile } from './schema';
+import type { SpecFile } from '../../shared/specSchema';
 
 export async function missingTestFileWarnings(
   workspaceDir: string,

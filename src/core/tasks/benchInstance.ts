@@ -17,7 +17,7 @@ import { reviewDeterministic, type ReviewFinding } from '../agent/review';
 import { runAgent, type AgentBudgets } from '../agent/runAgent';
 import { runCommand, type CommandOutcome } from '../process/runCommand';
 import { detectSandbox } from '../sandbox/bwrap';
-import type { SpecFile } from '../spec/schema';
+import type { SpecFile } from '../../shared/specSchema';
 import type { LoadedTask } from './evalTasks';
 import { git } from '../git/git';
 import { withTest } from './taskRecord';

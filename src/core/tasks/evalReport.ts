@@ -1,7 +1,7 @@
 // The report `weave eval` writes (SWE-bench's report shape plus Weave's spec-level fields) and its summary over
 // every instance.
 import type { Verdict } from '../check/types';
-import { SPEC_KINDS, type SpecKind } from '../spec/schema';
+import { SPEC_KINDS, type SpecKind } from '../../shared/specSchema';
 import type { PatchMethod } from './evalLog';
 import type { InputProblem, Prediction } from './predictions';
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { git, GitError, isClean } from '../git/git';
 import { loadSpecFile } from '../spec/load';
 import { formatProblem } from '../spec/problems';
-import type { SpecFile } from '../spec/schema';
+import type { SpecFile } from '../../shared/specSchema';
 import type { ExportOptions } from './exportTask';
 import { HARBOR_FILES } from './harborTask';
 import { PathScrubber, repoNameFromRemote } from './hygiene';

@@ -3,7 +3,7 @@
 import { createIndexer } from '../index';
 import { resolveAnchors } from '../anchors/resolve';
 import { staticCoupling } from '../coupling/coupling';
-import type { SpecFile } from '../spec/schema';
+import type { SpecFile } from '../../shared/specSchema';
 
 export interface TaskInteraction {
   specs: [string, string];

@@ -2,7 +2,7 @@
 // (FAIL_TO_PASS / PASS_TO_PASS as JSON lists here; as JSON-encoded strings in a --dataset JSONL line, as on
 // the SWE-bench dataset card) plus Weave's own fields, all snake_case so they sit beside SWE-bench's.
 import { z } from 'zod';
-import { SPEC_KINDS } from '../spec/schema';
+import { SPEC_KINDS } from '../../shared/specSchema';
 
 export const TASK_FORMAT = 'weave-task/1';
 

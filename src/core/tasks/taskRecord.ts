@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { effectiveTestSettings } from '../check/testSettings';
-import type { Spec, SpecFile } from '../spec/schema';
+import type { Spec, SpecFile } from '../../shared/specSchema';
 import { ExportInputError, type ExportInputs } from './exportInputs';
 import type { Verification } from './exportVerification';
 import { redactSecrets, type ExcludedFile } from './hygiene';

@@ -8,7 +8,7 @@ import { createModelClient, ModelError, type ModelClient } from '../../core/agen
 import { runMatrix, type MatrixResult } from '../../core/agent/matrix';
 import { runAgent, type AgentProgress, type AgentRunResult } from '../../core/agent/runAgent';
 import { readContainmentSettings } from '../settings';
-import type { SpecFile } from '../../core/spec/schema';
+import type { SpecFile } from '../../shared/specSchema';
 import type { SpecStore } from '../specStore';
 import { explainUntrusted } from '../trust';
 import { API_KEY_SECRET, readAgentSettings, type AgentSettings } from './agentSettings';
@@ -16,7 +16,7 @@ import type { AgentResultView } from './agentResultView';
 import { createLmModelClient } from './lmModelClient';
 import { showMatrixView } from './matrixView';
 import type { ReviewDecision } from './reviewChanges';
-import { explainEnding, ToolFailureTally } from './runWording';
+import { explainEnding, ToolFailureTally } from '../../core/agent/runWording';
 
 export interface AgentCommandDeps {
   store: SpecStore;

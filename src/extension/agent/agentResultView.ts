@@ -3,8 +3,8 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentRunResult } from '../../core/agent/runAgent';
-import type { CheckResult } from '../checks';
-import { countResults, statusText } from '../format';
+import type { CheckAttempt } from '../checks';
+import { countResults, statusText } from '../../core/check/resultText';
 import type { WeaveDocuments } from '../weaveDocuments';
 import {
   APPLY_RESULT_COMMAND,
@@ -12,7 +12,7 @@ import {
   renderResultHtml,
   SHOW_CHANGES_COMMAND,
   type ResultState,
-} from './agentResultHtml';
+} from '../../core/agent/agentResultHtml';
 import {
   applyProposal,
   prepareProposal,
@@ -43,7 +43,7 @@ export class AgentResultView implements vscode.Disposable {
   constructor(
     private readonly folder: vscode.WorkspaceFolder,
     private readonly documents: WeaveDocuments,
-    private readonly recheck: () => Thenable<CheckResult | undefined>,
+    private readonly recheck: () => Thenable<CheckAttempt | undefined>,
     private readonly log: vscode.LogOutputChannel,
   ) {}
 

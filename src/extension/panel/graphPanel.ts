@@ -1,8 +1,8 @@
 // "Weave: Show spec graph": the spec graph in an editor tab, as large as the editor, laid out by ELK like the
 // side panel's (media/src/graphView.ts). It shows the same PanelState the side panel gets; clicking a spec
-// opens it in specs.json. Messages are checked against src/protocol.ts like the side panel's.
+// opens it in specs.json. Messages are checked against src/shared/protocol.ts like the side panel's.
 import * as vscode from 'vscode';
-import { parseToExtension, type PanelState, type ToWebviewMessage } from '../../protocol';
+import { parseToExtension, type PanelState, type ToWebviewMessage } from '../../shared/protocol';
 import { panelHtml, panelResourceRoots } from './html';
 
 export const GRAPH_VIEW_TYPE = 'weave.graph';

@@ -1,11 +1,11 @@
 // The side panel's entry point for the rest of the extension: register it once in activate(), then push the
 // state with `update` whenever specs, verdicts, baseline, interactions or trust change.
 import * as vscode from 'vscode';
-import type { PanelState } from '../../protocol';
+import type { PanelState } from '../../shared/protocol';
 import { GraphPanel } from './graphPanel';
 import { SPECS_VIEW_ID, SpecsViewProvider, type SpecsPanelDeps } from './specsViewProvider';
 
-export { matchAnchors } from './symbolSearch';
+export { matchAnchors } from '../../core/index/symbolSearch';
 export { SPECS_VIEW_ID, type SpecsPanelDeps };
 export type { PanelState };
 

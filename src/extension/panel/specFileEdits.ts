@@ -3,9 +3,15 @@
 // user sees (so it is undoable and keeps unsaved changes), then saved so the engine and the CLI see it too.
 import * as vscode from 'vscode';
 import { parse } from 'jsonc-parser';
-import type { ToExtension } from '../../protocol';
-import { validateSpecDraft, type SpecNeighbour } from './specRules';
-import { addSpecEdit, removeSpecEdit, SpecEditError, updateSpecEdit, type SpecTextEdit } from './specEdits';
+import type { ToExtension } from '../../shared/protocol';
+import { validateSpecDraft, type SpecNeighbour } from '../../shared/specDraft';
+import {
+  addSpecEdit,
+  removeSpecEdit,
+  SpecEditError,
+  updateSpecEdit,
+  type SpecTextEdit,
+} from '../../core/spec/specEdits';
 
 export type SpecEditMessage = ToExtension<'addSpec' | 'updateSpec' | 'removeSpec'>;
 

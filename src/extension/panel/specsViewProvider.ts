@@ -1,5 +1,5 @@
 // The Weave side panel (WebviewView `weave.specs`): shows the state the extension pushes, and turns the
-// webview's messages into actions. Every incoming message is checked against src/protocol.ts first; a
+// webview's messages into actions. Every incoming message is checked against src/shared/protocol.ts first; a
 // malformed one is logged and dropped. Spec edits become WorkspaceEdits of specs.json (undoable) and are
 // saved; nothing runs in an untrusted workspace.
 import * as vscode from 'vscode';
@@ -11,11 +11,11 @@ import {
   type SymbolMatch,
   type ToExtension,
   type ToWebviewMessage,
-} from '../../protocol';
+} from '../../shared/protocol';
 import { panelHtml, panelResourceRoots } from './html';
-import { SpecEditError } from './specEdits';
+import { SpecEditError } from '../../core/spec/specEdits';
 import { applySpecEditMessage } from './specFileEdits';
-import { locateSpec } from './specLocation';
+import { locateSpecInText } from '../../core/spec/locations';
 
 export const SPECS_VIEW_ID = 'weave.specs';
 
@@ -181,7 +181,7 @@ export class SpecsViewProvider implements vscode.WebviewViewProvider {
 
   async openSpec(id: string): Promise<void> {
     const document = await vscode.workspace.openTextDocument(this.specFileUri());
-    const found = locateSpec(document.getText(), id);
+    const found = locateSpecInText(document.getText(), id);
     const editor = await vscode.window.showTextDocument(document, { preview: false });
     if (found) {
       const start = document.positionAt(found.offset);

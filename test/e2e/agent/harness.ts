@@ -5,7 +5,7 @@ import { holdsWithin } from '../../support/polling';
 import { createModelClient } from '../../../src/core/agent/modelClient';
 import type { AgentRunOptions } from '../../../src/core/agent/runAgent';
 import { loadSpecFile } from '../../../src/core/spec/load';
-import type { SpecFile } from '../../../src/core/spec/schema';
+import type { SpecFile } from '../../../src/shared/specSchema';
 import {
   startScriptedServer,
   type Script,

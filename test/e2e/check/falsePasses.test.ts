@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runSpecs } from '../../../src/core/check/runSpecs';
 import type { SpecResult } from '../../../src/core/check/types';
-import { specFileSchema } from '../../../src/core/spec/schema';
+import { specFileSchema } from '../../../src/shared/specSchema';
 
 const MOCHA = path.resolve('node_modules/.bin/mocha');
 const PYTEST = '/usr/bin/python3 -m pytest -p no:cacheprovider';

@@ -12,7 +12,7 @@ import { runSpecs } from '../../../src/core/check/runSpecs';
 import { latestCleanRun, listRuns, MAX_STORED_RUNS, saveRun } from '../../../src/core/check/runStore';
 import type { RunRecord } from '../../../src/core/check/types';
 import { loadSpecFile } from '../../../src/core/spec/load';
-import { specFileSchema } from '../../../src/core/spec/schema';
+import { specFileSchema } from '../../../src/shared/specSchema';
 import { makeRepo } from '../../support/gitRepo';
 
 const cli = path.resolve(__dirname, '../../../../dist/cli.js');

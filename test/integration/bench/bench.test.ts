@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { CheckResult } from '../../../src/extension/checks';
+import type { CheckAttempt } from '../../../src/extension/checks';
 import { until, weaveApi, workspaceUri } from '../helpers';
 
 const WARM_RUNS = 3;
@@ -29,7 +29,7 @@ function weaveDiagnosticCount(): number {
 async function commandToDiagnostics(): Promise<number> {
   vscode.languages.getDiagnostics(); // nothing cached: each measurement starts from the call below
   const t0 = performance.now();
-  const result = await vscode.commands.executeCommand<CheckResult>('weave.check');
+  const result = await vscode.commands.executeCommand<CheckAttempt>('weave.check');
   assert.equal(result.ran, true, result.ran ? '' : result.message);
   await until('weave diagnostics', () => (weaveDiagnosticCount() > 0 ? true : undefined), 60_000);
   return performance.now() - t0;

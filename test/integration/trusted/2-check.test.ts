@@ -2,7 +2,7 @@
 // code clears them; breaking a passing spec shows it as broken against the clean baseline.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { CheckResult } from '../../../src/extension/checks';
+import type { CheckAttempt } from '../../../src/extension/checks';
 import { editAndSave, lineOf, until, weaveApi, weaveDiagnostics, workspaceUri } from '../helpers';
 
 const math = workspaceUri('src', 'math.js');
@@ -16,7 +16,7 @@ suite('check constraints', () => {
   });
 
   test('a check puts the failing spec at its anchored function, with id, title, verdict and failure', async () => {
-    const result = await vscode.commands.executeCommand<CheckResult>('weave.check');
+    const result = await vscode.commands.executeCommand<CheckAttempt>('weave.check');
     assert.equal(result.ran, true, result.ran ? '' : result.message);
     const diagnostics = weaveDiagnostics(math);
     assert.equal(
@@ -63,7 +63,7 @@ suite('check constraints', () => {
 
   test('fixing the code and re-checking clears the diagnostic', async () => {
     await editAndSave(math, 'return Math.max(low, value);', 'return Math.min(high, Math.max(low, value));');
-    const result = await vscode.commands.executeCommand<CheckResult>('weave.check');
+    const result = await vscode.commands.executeCommand<CheckAttempt>('weave.check');
     assert.equal(result.ran, true);
     assert.deepEqual(weaveDiagnostics(math), []);
   });
@@ -72,7 +72,7 @@ suite('check constraints', () => {
     // The first check ran on the committed (clean) tree, so it is the baseline: add-works passed there.
     await editAndSave(math, 'return a + b;', 'return a - b;');
     teardownEdits.push(() => editAndSave(math, 'return a - b;', 'return a + b;'));
-    const result = await vscode.commands.executeCommand<CheckResult>('weave.check');
+    const result = await vscode.commands.executeCommand<CheckAttempt>('weave.check');
     assert.equal(result.ran, true);
     const broken = weaveDiagnostics(math).find((d) => d.code === 'add-works');
     assert.ok(broken, 'no diagnostic for add-works');

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as vscode from 'vscode';
-import type { CheckResult } from '../../../src/extension/checks';
+import type { CheckAttempt } from '../../../src/extension/checks';
 import type { BlameResult } from '../../../src/core/blame/blame';
 import type { TestState } from '../../../src/extension/testing';
 import { editAndSave, lineOf, until, weaveApi, weaveDiagnostics, workspaceUri } from '../helpers';
@@ -15,7 +15,7 @@ const CLAMP_BUGGY = 'return Math.max(low, value);';
 const CLAMP_FIXED = 'return Math.min(high, Math.max(low, value));';
 
 /** What the Test Explorer must say for a check's result. */
-function expectedState(result: Extract<CheckResult, { ran: true }>, id: string): TestState | undefined {
+function expectedState(result: Extract<CheckAttempt, { ran: true }>, id: string): TestState | undefined {
   const r = result.outcome.run.results.find((x) => x.id === id);
   if (!r) return undefined;
   const broken = result.outcome.report.changes[id] === 'broken';
@@ -25,10 +25,10 @@ function expectedState(result: Extract<CheckResult, { ran: true }>, id: string):
   return 'failed';
 }
 
-async function checkFromPalette(command = 'weave.check'): Promise<Extract<CheckResult, { ran: true }>> {
+async function checkFromPalette(command = 'weave.check'): Promise<Extract<CheckAttempt, { ran: true }>> {
   const api = await weaveApi();
   const runsBefore = api.testResults().finishedRuns;
-  const result = await vscode.commands.executeCommand<CheckResult>(command);
+  const result = await vscode.commands.executeCommand<CheckAttempt>(command);
   assert.ok(result.ran, result.ran ? '' : result.message);
   await until('the check to appear as a Test Explorer run', () =>
     api.testResults().finishedRuns > runsBefore ? true : undefined,

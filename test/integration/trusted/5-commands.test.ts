@@ -1,7 +1,7 @@
 // The other commands of the table: the spec graph view and "init specs" on a folder that has specs.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { CheckResult } from '../../../src/extension/checks';
+import type { CheckAttempt } from '../../../src/extension/checks';
 import { readText, until, weaveApi, workspaceUri } from '../helpers';
 
 suite('graph and init commands', () => {
@@ -42,7 +42,7 @@ suite('graph and init commands', () => {
     edit.replace(specs, range, 'add returns the total');
     assert.ok(await vscode.workspace.applyEdit(edit));
     try {
-      const result = await vscode.commands.executeCommand<CheckResult>('weave.check');
+      const result = await vscode.commands.executeCommand<CheckAttempt>('weave.check');
       assert.equal(result.ran, false);
       assert.ok(!result.ran && result.reason === 'unsaved-specs');
       assert.equal(api.lastRun()?.run.id, previous);

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { parse } from 'jsonc-parser';
 import * as vscode from 'vscode';
-import { SpecEditError } from '../../../src/extension/panel/specEdits';
+import { SpecEditError } from '../../../src/core/spec/specEdits';
 import { applySpecEditMessage, type SpecEditMessage } from '../../../src/extension/panel/specFileEdits';
-import { parseToExtension } from '../../../src/protocol';
+import { parseToExtension } from '../../../src/shared/protocol';
 import { editAndSave, readText, until, weaveApi, workspaceUri } from '../helpers';
 
 const COMMENT = '// This comment must survive the panel’s edits.';

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as vscode from 'vscode';
-import type { CheckResult } from '../../../src/extension/checks';
+import type { CheckAttempt } from '../../../src/extension/checks';
 import { editAndSave, until, weaveApi, workspaceUri } from '../helpers';
 
 function commitEverything(): void {
@@ -72,7 +72,7 @@ suite('per-spec coverage', () => {
     const header = 'function clamp(value, low, high) {';
     await editAndSave(math, header, `${header}\n  void 0;`);
     try {
-      const result = await vscode.commands.executeCommand<CheckResult>('weave.checkAffected');
+      const result = await vscode.commands.executeCommand<CheckAttempt>('weave.checkAffected');
       assert.ok(result.ran, result.ran ? '' : result.message);
       assert.deepEqual(result.outcome.run.specIds, ['clamp-bounds']);
       const selection = api.lastAffected();

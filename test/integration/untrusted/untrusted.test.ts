@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import * as vscode from 'vscode';
-import type { CheckResult } from '../../../src/extension/checks';
+import type { CheckAttempt } from '../../../src/extension/checks';
 import { until, weaveApi, workspaceUri } from '../helpers';
 import { callTool, connectTo, toolText } from '../mcpClient';
 
@@ -18,11 +18,11 @@ suite('untrusted folder', () => {
   });
 
   test('"check constraints" runs nothing and says why', async () => {
-    const result = await vscode.commands.executeCommand<CheckResult>('weave.check');
+    const result = await vscode.commands.executeCommand<CheckAttempt>('weave.check');
     assert.equal(result.ran, false);
     assert.ok(!result.ran && result.reason === 'untrusted');
     assert.match(result.message, /not trusted/);
-    const affected = await vscode.commands.executeCommand<CheckResult>('weave.checkAffected');
+    const affected = await vscode.commands.executeCommand<CheckAttempt>('weave.checkAffected');
     assert.equal(affected.ran, false);
     assert.equal(fs.existsSync(marker.fsPath), false, 'a spec test ran');
     assert.equal(fs.existsSync(workspaceUri('.weave', 'runs').fsPath), false, 'a run was recorded');

@@ -5,7 +5,7 @@ import { createRedactor } from '../../../src/core/agent/redact';
 import { reviewDeterministic, type ReviewFinding } from '../../../src/core/agent/review';
 import type { TimedEvent } from '../../../src/core/agent/trajectory';
 import { parseUnifiedDiff } from '../../../src/core/agent/unifiedDiff';
-import { specFileSchema } from '../../../src/core/spec/schema';
+import { specFileSchema } from '../../../src/shared/specSchema';
 
 const specFile = specFileSchema.parse({
   version: 1,

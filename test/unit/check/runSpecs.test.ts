@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CheckInputError, runSpecs, type RunProgress } from '../../../src/core/check/runSpecs';
 import { isProcessAlive } from '../../../src/core/process/processTree';
-import { specFileSchema, type SpecFile, type SpecFileInput } from '../../../src/core/spec/schema';
+import { specFileSchema, type SpecFile, type SpecFileInput } from '../../../src/shared/specSchema';
 
 let dir: string;
 before(async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { duplicateOf, statementSimilarity } from '../../../src/core/draft/duplicates';
 import { contradictingStatements, goalParts, uncoveredGoalParts } from '../../../src/core/draft/review';
-import type { Spec } from '../../../src/core/spec/schema';
+import type { Spec } from '../../../src/shared/specSchema';
 
 const spec = (id: string, statement: string, command = `node --test test/${id}.test.js`): Spec => ({
   id,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseToExtension, parseToWebview, type PanelState } from '../../../src/protocol';
+import { parseToExtension, parseToWebview, type PanelState } from '../../../src/shared/protocol';
 
 const spec = {
   id: 'a',

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { parseSpecText } from '../../../src/core/spec';
-import type { Spec } from '../../../src/core/spec/schema';
+import type { Spec } from '../../../src/shared/specSchema';
 import { applyTextEdits } from '../../../src/core/spec/edit';
 import {
   addSpecEdit,
@@ -11,7 +11,7 @@ import {
   SpecEditError,
   updateSpecEdit,
   type SpecTextEdit,
-} from '../../../src/extension/panel/specEdits';
+} from '../../../src/core/spec/specEdits';
 
 const DEMO = fs.readFileSync(path.resolve(__dirname, '../../../../examples/.weave/specs.json'), 'utf8');
 

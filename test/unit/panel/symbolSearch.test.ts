@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { FileIndex, SymbolDef } from '../../../src/core/index/types';
-import { matchAnchors } from '../../../src/extension/panel/symbolSearch';
+import { matchAnchors } from '../../../src/core/index/symbolSearch';
 
 const range = (line: number) => ({ start: { line, column: 0 }, end: { line, column: 5 } });
 const symbol = (qualifiedName: string, line: number, kind: SymbolDef['kind'] = 'method'): SymbolDef => ({

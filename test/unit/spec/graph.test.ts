@@ -1,6 +1,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { findDependencyCycles, SpecGraph } from '../../../src/core/spec/graph';
+import { SpecGraph } from '../../../src/core/spec/graph';
+import { findDependencyCycles } from '../../../src/shared/crossSpecRules';
 
 function spec(id: string, dependsOn: string[] = [], interactsWith: string[] = []) {
   return { id, dependsOn, interactsWith };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { validateSpecDraft } from '../../../src/extension/panel/specRules';
+import { validateSpecDraft } from '../../../src/shared/specDraft';
 
 const others = [
   { id: 'a', dependsOn: [] },

@@ -1,7 +1,7 @@
 // What an agent run's ending means, in words a person can act on: "step-budget" alone says nothing when the
 // model spent every step on a tool call that kept failing. Kept free of 'vscode' (unit-tested in plain Node).
-import type { StopReason } from '../../core/agent/agentLoop';
-import type { AgentProgress } from '../../core/agent/runAgent';
+import type { StopReason } from './agentLoop';
+import type { AgentProgress } from './runAgent';
 
 /** Failed tool calls of one run, grouped by tool and message, most frequent first. */
 export interface ToolFailure {

@@ -10,7 +10,7 @@ import {
   verdictSummary,
   verdictText,
   violationMessage,
-} from '../../../src/extension/format';
+} from '../../../src/core/check/resultText';
 
 function result(id: string, verdict: SpecResult['verdict'], output = '', reason?: string): SpecResult {
   return {
@@ -59,7 +59,7 @@ not ok 1 - clamp keeps values inside the bounds
 # fail 1
 `;
 
-describe('extension wording (format.ts)', () => {
+describe('extension wording (resultText.ts)', () => {
   test('the excerpt of a node:test failure is the failing test and its assertion message', () => {
     assert.equal(
       failureExcerpt(NODE_TEST_FAILURE, 3),

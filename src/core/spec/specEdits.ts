@@ -3,15 +3,8 @@
 // rename carries over to the other specs' references and a removal drops them, so the file stays valid.
 // The provider applies the result as a WorkspaceEdit (undoable). No 'vscode' here: unit-tested in plain Node.
 import { parse, type ParseError } from 'jsonc-parser';
-import {
-  addSpec,
-  applyTextEdits,
-  removeSpec,
-  updateSpec,
-  type SpecInput,
-  type TextEdit,
-} from '../../core/spec/edit';
-import type { Spec } from '../../core/spec/schema';
+import { addSpec, applyTextEdits, removeSpec, updateSpec, type SpecInput, type TextEdit } from './edit';
+import type { Spec } from '../../shared/specSchema';
 
 /** Replace `length` characters at `offset` with `content`. */
 export type SpecTextEdit = TextEdit;

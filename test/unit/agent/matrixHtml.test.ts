@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import type { Cell, MatrixResult, MatrixRun } from '../../../src/core/agent/matrix';
-import { escapeHtml, renderMatrixHtml } from '../../../src/extension/agent/matrixHtml';
+import { escapeHtml, renderMatrixHtml } from '../../../src/core/agent/matrixHtml';
 
 function run(target: string, overrides: Partial<MatrixRun> = {}): MatrixRun {
   return {

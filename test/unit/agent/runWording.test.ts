@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AgentProgress } from '../../../src/core/agent/runAgent';
-import { explainEnding, ToolFailureTally } from '../../../src/extension/agent/runWording';
+import { explainEnding, ToolFailureTally } from '../../../src/core/agent/runWording';
 
 const tool = (target: string, name: string, ok: boolean, summary: string): AgentProgress => ({
   runId: 'r1',

@@ -1,6 +1,6 @@
 // The words the extension shows for a run: diagnostic messages, the status bar text, failure excerpts.
 // Kept free of 'vscode' so the wording is unit-tested with plain node:test.
-import type { BaselineReport, Change, SpecResult, Verdict } from '../core/check/types';
+import type { BaselineReport, Change, SpecResult, Verdict } from './types';
 
 /** The part of a BaselineReport the wording needs (also built from results merged across checks). */
 export interface ChangesView {

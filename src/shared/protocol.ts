@@ -4,12 +4,22 @@
 // an older bundle) must be logged and ignored, never acted upon. Imported by both bundles, so it must not
 // import 'vscode' or anything that needs Node.
 import { z } from 'zod';
-import { specSchema } from './core/spec/schema';
+import { specSchema } from './specSchema';
 
 const VERDICTS = ['pass', 'fail', 'error', 'blocked', 'skipped', 'flaky', 'tampered'] as const;
 const CHANGES = ['broken', 'fixed', 'still-failing', 'still-passing', 'new', 'other'] as const;
 
 const specIdRef = z.string().min(1).max(200);
+/** Longest symbol search the extension answers. */
+export const MAX_SYMBOL_QUERY_LENGTH = 200;
+
+/**
+ * The search the anchor picker sends for the text typed: trimmed, and cut to what the extension admits (it
+ * refuses a longer query, so no answer would come). The typed text itself is kept: it may still be added as typed.
+ */
+export function symbolSearchQuery(typed: string): string {
+  return typed.trim().slice(0, MAX_SYMBOL_QUERY_LENGTH);
+}
 /** Correlates a request with its response; the webview picks them, the extension echoes them. */
 const requestId = z.number().int().nonnegative();
 
@@ -117,7 +127,11 @@ export const toExtensionSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('updateSpec'), requestId, id: specIdRef, spec: specSchema }),
   z.strictObject({ type: z.literal('removeSpec'), requestId, id: specIdRef }),
   z.strictObject({ type: z.literal('check'), target: checkTargetSchema }),
-  z.strictObject({ type: z.literal('searchSymbols'), requestId, query: z.string().max(200) }),
+  z.strictObject({
+    type: z.literal('searchSymbols'),
+    requestId,
+    query: z.string().max(MAX_SYMBOL_QUERY_LENGTH),
+  }),
   z.strictObject({ type: z.literal('openSpec'), id: specIdRef }),
   /** Open the spec graph in an editor tab (weave.showGraph). */
   z.strictObject({ type: z.literal('openGraph') }),
@@ -137,7 +151,6 @@ export type PanelState = z.input<typeof panelStateSchema>;
 /** The state as the webview has it after validation (defaults filled in). */
 export type ParsedPanelState = z.output<typeof panelStateSchema>;
 export type SpecVerdict = z.output<typeof specVerdictSchema>;
-export type PotentialInteraction = z.output<typeof potentialInteractionSchema>;
 export type SymbolMatch = z.output<typeof symbolMatchSchema>;
 export type CheckTarget = z.output<typeof checkTargetSchema>;
 

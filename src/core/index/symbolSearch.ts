@@ -1,8 +1,8 @@
 // The anchor picker's search over the tree-sitter workspace index: files and symbols whose path or
 // qualified name contains the query, best matches first. Pure (no 'vscode'); the extension hands it the
 // index's files (`searchSymbols: (q) => matchAnchors(index.files.values(), q)`).
-import type { FileIndex } from '../../core/index/types';
-import type { SymbolMatch } from '../../protocol';
+import type { FileIndex } from './types';
+import type { SymbolMatch } from '../../shared/protocol';
 
 /** `cache` finds `src/cache.js` and `LruCache.get`; `cache.js#get` narrows to symbols of matching files. */
 export function matchAnchors(files: Iterable<FileIndex>, query: string, limit = 50): SymbolMatch[] {

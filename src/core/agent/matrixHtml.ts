@@ -1,8 +1,8 @@
 // The interaction matrix as a heatmap page for a webview: pure HTML and CSS (no script), coloured with the
 // theme's test colours. Kept free of 'vscode' so the rendering is unit-tested in plain Node.
 import { createHash } from 'node:crypto';
-import type { Cell, MatrixResult } from '../../core/agent/matrix';
-import { CELL_SYMBOL } from '../../core/agent/matrixTable';
+import type { Cell, MatrixResult } from './matrix';
+import { CELL_SYMBOL } from './matrixTable';
 import { explainEnding, type ToolFailure } from './runWording';
 
 // Cell colours come from the theme, toned down so the symbols stay readable on every theme.

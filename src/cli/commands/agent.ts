@@ -5,27 +5,18 @@ import { trapInterrupts } from '../interrupt';
 import { coveredInteractionMap } from '../../core/coverage/coupling';
 import { readCoverageStore } from '../../core/coverage/store';
 import path from 'node:path';
-import {
-  createModelClient,
-  DEFAULT_BASE_URL,
-  ModelError,
-  type ModelClient,
-} from '../../core/agent/modelClient';
+import { DEFAULT_BASE_URL } from '../../core/agent/modelClient';
 import { runMatrix } from '../../core/agent/matrix';
 import { formatMatrix } from '../../core/agent/matrixTable';
-import {
-  runAgent,
-  type AgentProgress,
-  type AgentRunResult,
-  type AgentBudgets,
-} from '../../core/agent/runAgent';
+import { runAgent, type AgentProgress, type AgentRunResult } from '../../core/agent/runAgent';
 import { applyAgentResult, applyRefusal } from '../../core/agent/applyPolicy';
 import type { ContainmentRequest } from '../../core/sandbox/containment';
 import { gitRoot, headCommit } from '../../core/git/git';
 import { PatchApplyError } from '../../core/agent/workspacePatch';
 import { loadSpecFile } from '../../core/spec/load';
-import { formatProblem } from '../../core/spec/problems';
-import { parseVerbFlags } from '../flags';
+import { SpecLoadError } from '../../core/spec/problems';
+import { parseVerbFlags, UsageError, wholeNumberFlags, WORKSPACE_FLAG } from '../flags';
+import { BUDGET_FLAGS, budgetsOf, MODEL_FLAGS, modelClientFromFlags } from '../modelFlags';
 import type { Verb } from '../verb';
 
 const HELP = `Usage: weave agent (--all | --spec ID | --matrix) [options]
@@ -83,13 +74,9 @@ export const agentVerb: Verb = {
       all: { type: 'boolean', default: false },
       spec: { type: 'string' },
       matrix: { type: 'boolean', default: false },
-      workspace: { type: 'string', default: '.' },
-      'base-url': { type: 'string' },
-      model: { type: 'string' },
-      'no-stream': { type: 'boolean', default: false },
-      'max-steps': { type: 'string' },
-      'max-tokens': { type: 'string' },
-      'timeout-seconds': { type: 'string' },
+      ...WORKSPACE_FLAG,
+      ...MODEL_FLAGS,
+      ...BUDGET_FLAGS,
       concurrency: { type: 'string' },
       apply: { type: 'boolean', default: false },
       'no-sandbox': { type: 'boolean', default: false },
@@ -97,68 +84,36 @@ export const agentVerb: Verb = {
       'no-review': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     });
-    if (flags === undefined) return 2;
-    const fail = (message: string): number => {
-      process.stderr.write(`weave agent: ${message}\n`);
-      return 2;
-    };
     const modes = [flags.all, flags.spec !== undefined, flags.matrix].filter(Boolean).length;
-    if (modes !== 1) return fail('choose exactly one of --all, --spec ID, --matrix');
+    if (modes !== 1) throw new UsageError('choose exactly one of --all, --spec ID, --matrix');
     if (flags.matrix && flags.apply)
-      return fail('--apply applies one run’s patch: use it with --all or --spec, not --matrix');
+      throw new UsageError('--apply applies one run’s patch: use it with --all or --spec, not --matrix');
 
     if (flags.network !== 'none' && flags.network !== 'host')
-      return fail(`--network must be 'none' or 'host' (got '${flags.network}')`);
+      throw new UsageError(`--network must be 'none' or 'host' (got '${flags.network}')`);
     const containment: ContainmentRequest = {
       network: flags.network,
       ...(flags['no-sandbox'] ? { forceUnsandboxed: true } : {}),
     };
-    const numbers: Partial<AgentBudgets> & { concurrency?: number } = {};
-    for (const [flag, key] of [
-      ['max-steps', 'maxSteps'],
-      ['max-tokens', 'maxTokens'],
-      ['timeout-seconds', 'timeoutSeconds'],
-      ['concurrency', 'concurrency'],
-    ] as const) {
-      const raw = flags[flag];
-      if (raw === undefined) continue;
-      const value = Number(raw);
-      if (!Number.isInteger(value) || value < 1)
-        return fail(`--${flag} must be a whole number ≥ 1 (got '${raw}')`);
-      numbers[key] = value;
-    }
+    const numbers = wholeNumberFlags(flags, ['max-steps', 'max-tokens', 'timeout-seconds', 'concurrency']);
 
     const workspaceDir = path.resolve(flags.workspace);
     const loaded = await loadSpecFile(workspaceDir);
-    if (!loaded.ok) {
-      for (const problem of loaded.problems) process.stderr.write(`${formatProblem(problem)}\n`);
-      return 2;
-    }
+    if (!loaded.ok) throw new SpecLoadError(loaded.file, loaded.problems);
     const { specFile } = loaded;
     if (flags.spec !== undefined && !specFile.specs.some((s) => s.id === flags.spec)) {
-      return fail(
+      throw new UsageError(
         `unknown spec '${flags.spec}'; the specs are: ${specFile.specs.map((s) => s.id).join(', ')}`,
       );
     }
     if (specFile.specs.length === 0)
-      return fail('the spec file has no specs: nothing for the agent to satisfy');
+      throw new UsageError('the spec file has no specs: nothing for the agent to satisfy');
     if ((await gitRoot(workspaceDir)) !== null && (await headCommit(workspaceDir)) === null)
-      return fail(
+      throw new UsageError(
         'the repository has no commits yet: commit your work first (the agent starts from HEAD plus your changes)',
       );
 
-    const model = flags.model ?? process.env.WEAVE_MODEL;
-    if (!model) return fail('no model: pass --model NAME or set WEAVE_MODEL');
-    const baseURL =
-      flags['base-url'] ?? process.env.WEAVE_BASE_URL ?? process.env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL;
-    const apiKey = process.env.WEAVE_API_KEY || process.env.OPENAI_API_KEY || undefined;
-    let client: ModelClient;
-    try {
-      client = createModelClient({ baseURL, model, apiKey, stream: !flags['no-stream'] });
-    } catch (error) {
-      if (error instanceof ModelError) return fail(error.message);
-      throw error;
-    }
+    const { client, apiKey } = modelClientFromFlags(flags);
 
     const interrupt = trapInterrupts('agent', 'cancelling (stopping the model, removing checkouts)…');
     const abort = { signal: interrupt.signal };
@@ -172,7 +127,7 @@ export const agentVerb: Verb = {
       specFile,
       ...(potentialInteractions ? { potentialInteractions } : {}),
       client,
-      budgets: numbers,
+      budgets: budgetsOf(numbers),
       signal: abort.signal,
       onProgress: printProgress,
       secrets: [apiKey],

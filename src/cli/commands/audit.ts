@@ -11,10 +11,9 @@ import {
 } from '../../core/audit/runAudit';
 import { saveAuditReport } from '../../core/audit/report';
 import type { AuditReport } from '../../core/audit/types';
-import { CheckInputError } from '../../core/check/runSpecs';
 import { loadAnchoredWorkspace } from '../../core/anchors/anchoredWorkspace';
-import { parseVerbFlags } from '../flags';
-import { printAnchorProblems, reportInputError } from '../intelOutput';
+import { parseVerbFlags, wholeNumberFlags, WORKSPACE_FLAG } from '../flags';
+import { printProblems } from '../output/problems';
 import type { Verb } from '../verb';
 
 const HELP = `Usage: weave audit [--only ID,…] [--json] [--max-mutants N] [options]
@@ -53,26 +52,15 @@ export const auditVerb: Verb = {
       'time-budget-seconds': { type: 'string' },
       concurrency: { type: 'string' },
       'every-spec': { type: 'boolean', default: false },
-      workspace: { type: 'string', default: '.' },
+      ...WORKSPACE_FLAG,
       json: { type: 'boolean', default: false },
     });
-    if (flags === undefined) return 2;
-    const numbers: Record<string, number> = {};
-    for (const flag of ['max-mutants', 'time-budget-seconds', 'concurrency'] as const) {
-      const raw = flags[flag];
-      if (raw === undefined) continue;
-      const value = Number(raw);
-      if (!Number.isInteger(value) || value < 1) {
-        process.stderr.write(`weave audit: --${flag} must be a whole number ≥ 1 (got '${raw}')\n`);
-        return 2;
-      }
-      numbers[flag] = value;
-    }
+    const numbers = wholeNumberFlags(flags, ['max-mutants', 'time-budget-seconds', 'concurrency']);
     const interrupt = trapInterrupts('audit', 'cancelling (restoring and removing scratch checkouts)…');
     const abort = { signal: interrupt.signal };
     try {
       const ws = await loadAnchoredWorkspace(path.resolve(flags.workspace));
-      printAnchorProblems(ws.anchorProblems);
+      printProblems(ws.anchorProblems);
       const only = flags.only
         ?.split(',')
         .map((s) => s.trim())
@@ -93,12 +81,6 @@ export const auditVerb: Verb = {
       if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       else process.stdout.write(formatAudit(report));
       return abort.signal.aborted || report.specs.some((s) => s.vacuous) ? 1 : 0;
-    } catch (error) {
-      if (error instanceof CheckInputError) {
-        process.stderr.write(`weave audit: ${error.message}\n`);
-        return 2;
-      }
-      return reportInputError('audit', error);
     } finally {
       interrupt.dispose();
     }

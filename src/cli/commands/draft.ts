@@ -3,13 +3,6 @@
 // only with --accept.
 import { trapInterrupts } from '../interrupt';
 import path from 'node:path';
-import {
-  createModelClient,
-  DEFAULT_BASE_URL,
-  ModelError,
-  type ModelClient,
-} from '../../core/agent/modelClient';
-import type { AgentBudgets } from '../../core/agent/runAgent';
 import { acceptDrafts, AcceptError } from '../../core/draft/accept';
 import {
   DEFAULT_MAX_DRAFTS,
@@ -18,8 +11,9 @@ import {
   type DraftResult,
 } from '../../core/draft/runDraft';
 import { loadSpecFile } from '../../core/spec/load';
-import { formatProblem } from '../../core/spec/problems';
-import { parseVerbFlags } from '../flags';
+import { SpecLoadError } from '../../core/spec/problems';
+import { parseVerbFlags, wholeNumberFlags, WORKSPACE_FLAG } from '../flags';
+import { BUDGET_FLAGS, budgetsOf, MODEL_FLAGS, modelClientFromFlags } from '../modelFlags';
 import type { Verb } from '../verb';
 
 const HELP = `Usage: weave draft [--goal TEXT] [--max-specs N] [--json] [--accept] [options]
@@ -59,53 +53,23 @@ export const draftVerb: Verb = {
       'max-specs': { type: 'string' },
       'max-mutants': { type: 'string' },
       accept: { type: 'boolean', default: false },
-      workspace: { type: 'string', default: '.' },
+      ...WORKSPACE_FLAG,
       json: { type: 'boolean', default: false },
       'no-review': { type: 'boolean', default: false },
-      'base-url': { type: 'string' },
-      model: { type: 'string' },
-      'no-stream': { type: 'boolean', default: false },
-      'max-steps': { type: 'string' },
-      'max-tokens': { type: 'string' },
-      'timeout-seconds': { type: 'string' },
+      ...MODEL_FLAGS,
+      ...BUDGET_FLAGS,
     });
-    if (flags === undefined) return 2;
-    const fail = (message: string): number => {
-      process.stderr.write(`weave draft: ${message}\n`);
-      return 2;
-    };
-    const numbers: Record<string, number> = {};
-    for (const flag of ['max-specs', 'max-mutants', 'max-steps', 'max-tokens', 'timeout-seconds'] as const) {
-      const raw = flags[flag];
-      if (raw === undefined) continue;
-      const value = Number(raw);
-      if (!Number.isInteger(value) || value < 1)
-        return fail(`--${flag} must be a whole number ≥ 1 (got '${raw}')`);
-      numbers[flag] = value;
-    }
+    const numbers = wholeNumberFlags(flags, [
+      'max-specs',
+      'max-mutants',
+      'max-steps',
+      'max-tokens',
+      'timeout-seconds',
+    ]);
     const workspaceDir = path.resolve(flags.workspace);
     const loaded = await loadSpecFile(workspaceDir);
-    if (!loaded.ok) {
-      for (const problem of loaded.problems) process.stderr.write(`${formatProblem(problem)}\n`);
-      return 2;
-    }
-    const model = flags.model ?? process.env.WEAVE_MODEL;
-    if (!model) return fail('no model: pass --model NAME or set WEAVE_MODEL');
-    const baseURL =
-      flags['base-url'] ?? process.env.WEAVE_BASE_URL ?? process.env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL;
-    const apiKey = process.env.WEAVE_API_KEY || process.env.OPENAI_API_KEY || undefined;
-    let client: ModelClient;
-    try {
-      client = createModelClient({ baseURL, model, apiKey, stream: !flags['no-stream'] });
-    } catch (error) {
-      if (error instanceof ModelError) return fail(error.message);
-      throw error;
-    }
-    const budgets: Partial<AgentBudgets> = {
-      ...(numbers['max-steps'] !== undefined ? { maxSteps: numbers['max-steps'] } : {}),
-      ...(numbers['max-tokens'] !== undefined ? { maxTokens: numbers['max-tokens'] } : {}),
-      ...(numbers['timeout-seconds'] !== undefined ? { timeoutSeconds: numbers['timeout-seconds'] } : {}),
-    };
+    if (!loaded.ok) throw new SpecLoadError(loaded.file, loaded.problems);
+    const { client, apiKey } = modelClientFromFlags(flags);
     const interrupt = trapInterrupts('draft', 'cancelling (removing the scratch checkout)…');
     const abort = { signal: interrupt.signal };
     try {
@@ -115,7 +79,7 @@ export const draftVerb: Verb = {
         ...(flags.goal !== undefined ? { goal: flags.goal } : {}),
         ...(numbers['max-specs'] !== undefined ? { maxSpecs: numbers['max-specs'] } : {}),
         ...(numbers['max-mutants'] !== undefined ? { maxMutantsPerProposal: numbers['max-mutants'] } : {}),
-        budgets,
+        budgets: budgetsOf(numbers),
         signal: abort.signal,
         onProgress: printProgress,
         secrets: [apiKey],

@@ -12,6 +12,7 @@ import type { PatchMethod } from './evalLog';
 import { filesTouchedBy, parsePredictions, type InputProblem, type Prediction } from './predictions';
 import { runTaskPatch, TaskRunError } from './taskRunner';
 import { TASK_FILES, taskSchema, type Task } from './taskFormat';
+import { InputError } from '../errors';
 
 export interface LoadedTask {
   dir: string;
@@ -115,7 +116,7 @@ export interface EvalOptions {
 }
 
 /** Bad flags or unusable input as a whole (no task found, unreadable predictions file). Exit code 2. */
-export class EvalInputError extends Error {}
+export class EvalInputError extends InputError {}
 
 export function defaultWorkers(): number {
   // Each instance runs its specs one after another, so one instance per core keeps the machine busy.

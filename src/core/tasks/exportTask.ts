@@ -33,6 +33,7 @@ import { isClean } from '../git/git';
 import { detectRuntime, projectVersion } from './projectFacts';
 import { DEFAULT_AGENT_TIMEOUT_SECONDS, HARBOR_FILES, writeHarborTask } from './harborTask';
 import { runHarborContract } from './harborContract';
+import { InputError } from '../errors';
 
 /** Which shapes to write: SWE-bench's task folder, Harbor's, or both (Harbor's then in <out>/harbor). */
 export type ExportFormat = 'swe' | 'harbor' | 'both';
@@ -91,7 +92,7 @@ export interface ExportResult {
 }
 
 /** Bad input: not a git workspace, no spec file, nothing to export, an unusable --out. Exit code 2. */
-export class ExportInputError extends Error {}
+export class ExportInputError extends InputError {}
 
 const SETUP_ALLOWANCE_SECONDS = 300;
 

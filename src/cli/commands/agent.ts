@@ -8,7 +8,7 @@ import path from 'node:path';
 import { DEFAULT_BASE_URL } from '../../core/agent/modelClient';
 import { runMatrix } from '../../core/agent/matrix';
 import { formatMatrix } from '../../core/agent/matrixTable';
-import { runAgent, type AgentProgress, type AgentRunResult } from '../../core/agent/runAgent';
+import { runAgent, type AgentRunResult } from '../../core/agent/runAgent';
 import { applyAgentResult, applyRefusal } from '../../core/agent/applyPolicy';
 import type { ContainmentRequest } from '../../core/sandbox/containment';
 import { gitRoot, headCommit } from '../../core/git/git';
@@ -17,6 +17,7 @@ import { loadSpecFile } from '../../core/spec/load';
 import { SpecLoadError } from '../../core/spec/problems';
 import { parseVerbFlags, UsageError, wholeNumberFlags, WORKSPACE_FLAG } from '../flags';
 import { BUDGET_FLAGS, budgetsOf, MODEL_FLAGS, modelClientFromFlags } from '../modelFlags';
+import { agentRunJson, formatAgentRun, printAgentProgress } from '../output/agentRun';
 import type { Verb } from '../verb';
 
 const HELP = `Usage: weave agent (--all | --spec ID | --matrix) [options]
@@ -129,7 +130,7 @@ export const agentVerb: Verb = {
       client,
       budgets: budgetsOf(numbers),
       signal: abort.signal,
-      onProgress: printProgress,
+      onProgress: printAgentProgress,
       secrets: [apiKey],
       containment,
     };
@@ -167,9 +168,9 @@ export const agentVerb: Verb = {
         }
       }
       if (flags.json) {
-        process.stdout.write(`${JSON.stringify(jsonOf(result, applied), null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify(agentRunJson(result, applied), null, 2)}\n`);
       } else {
-        process.stdout.write(formatRun(result, workspaceDir, applied));
+        process.stdout.write(formatAgentRun(result, workspaceDir, applied));
       }
       if (result.error) process.stderr.write(`weave agent: ${result.error}\n`);
       if (applyError) process.stderr.write(`weave agent: ${applyError}\n`);
@@ -186,84 +187,4 @@ function succeeded(result: AgentRunResult, target: AgentRunResult['target']): bo
   if (result.stopReason !== 'finished') return false;
   const wanted = target.kind === 'all' ? result.verdicts : result.verdicts.filter((v) => v.id === target.id);
   return wanted.every((v) => v.after === 'pass');
-}
-
-function printProgress(event: AgentProgress): void {
-  const tag = `[${event.target}]`;
-  if (event.type === 'phase') process.stderr.write(`${tag} ${event.message}\n`);
-  else if (event.type === 'step') {
-    process.stderr.write(
-      `${tag} step ${event.step}/${event.maxSteps} · ${event.tokens.toLocaleString('en')} tokens\n`,
-    );
-  } else process.stderr.write(`${tag}   ${event.ok ? '✓' : '✗'} ${event.name}: ${event.summary}\n`);
-}
-
-function formatRun(result: AgentRunResult, workspaceDir: string, applied: string | undefined): string {
-  const lines: string[] = [];
-  const width = Math.max(4, ...result.verdicts.map((v) => v.id.length));
-  lines.push(`${'spec'.padEnd(width)}  before   →  after`);
-  for (const v of result.verdicts) {
-    const mark =
-      v.after === 'tampered'
-        ? '  TAMPERED'
-        : v.before === 'pass' && v.after !== 'pass'
-          ? '  BROKEN'
-          : v.before !== 'pass' && v.after === 'pass'
-            ? '  fixed'
-            : '';
-    const review = result.modelReview?.ok ? result.modelReview.specs.find((s) => s.id === v.id) : undefined;
-    lines.push(
-      `${v.id.padEnd(width)}  ${v.before.padEnd(7)}  →  ${v.after.padEnd(7)}${mark}${review ? `  review: ${review.verdict} — ${review.evidence}` : ''}`,
-    );
-  }
-  lines.push('');
-  lines.push(
-    `Stopped: ${result.stopReason}${result.error ? ` (${result.error})` : ''} after ${result.steps} step(s), ` +
-      `${result.usage.totalTokens.toLocaleString('en')} tokens, ${(result.durationMs / 1000).toFixed(1)} s`,
-  );
-  if (result.finishSummary) lines.push(`Agent's summary: ${result.finishSummary}`);
-  lines.push(
-    result.sandboxed
-      ? 'Sandbox: every spec run was contained (bubblewrap: own checkout, no network, private PID namespace).'
-      : `Sandbox: NONE — ${result.unsandboxedReason ?? 'unsandboxed'}; the agent's code ran with your permissions.`,
-  );
-  if (result.tamperedSpecs.length > 0)
-    lines.push(
-      `Tampering: spec runs changed protected files (${result.tamperedSpecs.join(', ')}); they were restored.`,
-    );
-  if (result.modelReview && !result.modelReview.ok)
-    lines.push(`Model review unavailable: ${result.modelReview.error}`);
-  if (result.findings.length > 0) {
-    lines.push('', 'Review findings:');
-    for (const f of result.findings) {
-      lines.push(
-        `  ${f.severity === 'error' ? '✗' : '!'} ${f.check}${f.file ? ` ${f.file}${f.line ? `:${f.line}` : ''}` : ''}: ${f.message}`,
-      );
-    }
-  } else {
-    lines.push('Review findings: none');
-  }
-  lines.push('', `Trajectory: ${path.relative(workspaceDir, result.trajectoryFile)}`);
-  if (result.patch.trim() === '') lines.push('The agent changed nothing.');
-  else {
-    lines.push(`Patch (${result.changedFiles.join(', ')}): ${path.relative(workspaceDir, result.patchFile)}`);
-    if (applied === 'applied') lines.push('Applied to your workspace.');
-    else if (applied === 'not-applied')
-      lines.push('NOT applied: it does not apply cleanly to your workspace any more.');
-    else if (applied === 'refused' || applyRefusal(result))
-      lines.push(`NOT applicable: ${applyRefusal(result) ?? ''}.`, '', result.patch.trimEnd());
-    else lines.push('Not applied (use --apply, or `git apply` the patch file).', '', result.patch.trimEnd());
-  }
-  return lines.join('\n') + '\n';
-}
-
-function jsonOf(result: AgentRunResult, applied: string | undefined): unknown {
-  const brief = (list: AgentRunResult['before']) =>
-    list.map((r) => ({ id: r.id, verdict: r.verdict, ...(r.reason ? { reason: r.reason } : {}) }));
-  return {
-    ...result,
-    before: brief(result.before),
-    after: brief(result.after),
-    ...(applied ? { applied } : {}),
-  };
 }

@@ -34,7 +34,8 @@ Options:
 Which code a spec exercises: its anchors (file or file#Symbol); a spec without anchors gets the source files
 its test imports. Specs that do not pass on the current code are reported, not audited.
 
-Exit codes: 0 no spec is vacuous, 1 a spec is vacuous (or the audit was cancelled), 2 bad input.`;
+Exit codes: 0 no spec is vacuous, 1 a spec is vacuous, 2 bad input; stopped by Ctrl-C, SIGTERM or SIGHUP
+(after removing the scratch checkouts): 130, 143 or 129.`;
 
 export const auditVerb: Verb = {
   name: 'audit',

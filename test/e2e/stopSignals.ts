@@ -1,10 +1,12 @@
 // Stopping a long-running verb from outside, as a terminal (Ctrl-C: SIGINT), a CI runner or `kill` (SIGTERM) or
 // a closed SSH session (SIGHUP) does, and checking what the stop left behind. Shared by the signal tests of
 // every verb that goes through src/cli/interrupt.ts (check, agent, export, eval).
+import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { extraWorktrees } from '../support/demoWorkspace';
 import { CLI } from '../support/paths';
 import { until } from '../support/polling';
 import { processesRunning } from './sandbox/processes';
@@ -77,4 +79,20 @@ export function privateTempDir(): { dir: string; leftovers(): string[]; remove()
     leftovers: () => fs.readdirSync(dir),
     remove: () => fs.rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/**
+ * Stops `run` with `signals` and asserts it stopped as it should: the signal's exit code without an internal
+ * error or stack trace, `sleep` (what it was running) dead, its own temp folder empty and no git worktree left.
+ */
+export async function assertStopsCleanly(
+  run: RunningWeave,
+  signals: readonly [StopSignal, ...StopSignal[]],
+  left: { sleep: string; tmp: ReturnType<typeof privateTempDir>; repo: string },
+): Promise<void> {
+  assert.equal(await stopWith(run, signals), STOP_EXIT_CODES[signals[0]], run.stderr());
+  assert.doesNotMatch(run.stderr(), /internal error|\n\s+at .*:\d+:\d+/);
+  assert.deepEqual(processesRunning(left.sleep), [], 'every process the run started is dead');
+  assert.deepEqual(left.tmp.leftovers(), [], 'no scratch checkout or temp folder is left');
+  assert.deepEqual(extraWorktrees(left.repo), [], 'no git worktree is left');
 }

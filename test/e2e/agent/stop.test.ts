@@ -5,20 +5,10 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { promises as fs } from 'node:fs';
-import { extraWorktrees } from '../../support/demoWorkspace';
 import { makeRepo } from '../../support/gitRepo';
 import { until } from '../../support/polling';
 import { everyConversation, startScriptedServer, type ScriptStep } from '../../support/scriptedOpenAiServer';
-import { processesRunning } from '../sandbox/processes';
-import {
-  privateTempDir,
-  startWeave,
-  stopWith,
-  STOP_EXIT_CODES,
-  uniqueSleep,
-  untilRunning,
-  type StopSignal,
-} from '../stopSignals';
+import * as stop from '../stopSignals';
 
 const cleanup: Array<() => Promise<void> | void> = [];
 after(async () => {
@@ -46,32 +36,24 @@ async function workspace(sleep: string): Promise<string> {
 
 async function stopAgentRun(
   steps: ScriptStep[],
-  signals: readonly StopSignal[],
-  midFlight: (ctx: {
-    chatRequests(): number;
-    sleep: string;
-    run: ReturnType<typeof startWeave>;
-  }) => Promise<void>,
+  signals: readonly [stop.StopSignal, ...stop.StopSignal[]],
+  midFlight: (ctx: { chatRequests(): number; sleep: string; run: stop.RunningWeave }) => Promise<void>,
 ): Promise<void> {
-  const sleep = uniqueSleep();
+  const sleep = stop.uniqueSleep();
   const repo = await workspace(sleep);
   const server = await startScriptedServer({ scripts: [everyConversation(steps)] });
   cleanup.push(() => server.close());
-  const tmp = privateTempDir();
+  const tmp = stop.privateTempDir();
   cleanup.push(() => tmp.remove());
-  const run = startWeave(
+  const run = stop.startWeave(
     repo,
     ['agent', '--all', '--no-review', '--base-url', server.baseURL, '--model', 'm'],
     { TMPDIR: tmp.dir, WEAVE_API_KEY: '', OPENAI_API_KEY: '' },
   );
   await midFlight({ chatRequests: () => server.chatRequests().length, sleep, run });
   assert.notDeepEqual(tmp.leftovers(), [], 'mid-run, the scratch checkout is in the run’s own temp folder');
-  assert.equal(await stopWith(run, signals), STOP_EXIT_CODES[signals[0]!], run.stderr());
+  await stop.assertStopsCleanly(run, signals, { sleep, tmp, repo });
   assert.match(run.stderr(), /weave agent: cancelling \(stopping the model, removing checkouts\)/);
-  assert.doesNotMatch(run.stderr(), /internal error|\n\s+at .*:\d+:\d+/);
-  assert.deepEqual(processesRunning(sleep), [], 'every spec process is dead');
-  assert.deepEqual(tmp.leftovers(), [], 'no scratch checkout or temp folder is left');
-  assert.deepEqual(extraWorktrees(repo), []);
   await until('the model request to be dropped', () => server.openSockets() === 0, 10_000);
 }
 
@@ -97,7 +79,7 @@ describe('weave agent: stopped by a signal', () => {
         },
         { kind: 'hold' },
       ];
-      await stopAgentRun(steps, signals, ({ sleep, run }) => untilRunning(sleep, run));
+      await stopAgentRun(steps, signals, ({ sleep, run }) => stop.untilRunning(sleep, run));
     });
   }
 });

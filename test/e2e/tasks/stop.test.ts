@@ -7,19 +7,9 @@ import { existsSync, promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { extraWorktrees } from '../../support/demoWorkspace';
 import { gitIn, makeRepo } from '../../support/gitRepo';
 import { CLI } from '../../support/paths';
-import { processesRunning } from '../sandbox/processes';
-import {
-  privateTempDir,
-  startWeave,
-  stopWith,
-  STOP_EXIT_CODES,
-  uniqueSleep,
-  untilRunning,
-  type StopSignal,
-} from '../stopSignals';
+import * as stop from '../stopSignals';
 
 const cleanup: string[] = [];
 after(async () => {
@@ -60,31 +50,18 @@ async function workspace(checkScript: string): Promise<string> {
   return repo;
 }
 
-function assertStopped(
-  run: ReturnType<typeof startWeave>,
-  code: number | null,
-  signal: StopSignal,
-  sleep: string,
-): void {
-  assert.equal(code, STOP_EXIT_CODES[signal], run.stderr());
-  assert.doesNotMatch(run.stderr(), /internal error|\n\s+at .*:\d+:\d+/);
-  assert.deepEqual(processesRunning(sleep), [], 'the hanging spec test and its processes are dead');
-}
-
 describe('weave export / eval: stopped by a signal while a spec test hangs', () => {
   for (const signals of [['SIGINT'], ['SIGHUP']] as const) {
     it(`export, ${signals.join(' then ')}: nothing is written, nothing is left`, async () => {
-      const sleep = uniqueSleep();
+      const sleep = stop.uniqueSleep();
       const repo = await workspace(`${sleep}\ngrep -q yes flag.txt\n`);
       const out = path.join(await tempDir('weave-stop-out-'), 'task');
-      const tmp = privateTempDir();
+      const tmp = stop.privateTempDir();
       cleanup.push(tmp.dir);
-      const run = startWeave(repo, ['export', '--out', out], { TMPDIR: tmp.dir });
-      await untilRunning(sleep, run);
+      const run = stop.startWeave(repo, ['export', '--out', out], { TMPDIR: tmp.dir });
+      await stop.untilRunning(sleep, run);
       assert.notDeepEqual(tmp.leftovers(), [], 'mid-run, the export works in the run’s own temp folder');
-      assertStopped(run, await stopWith(run, signals), signals[0], sleep);
-      assert.deepEqual(tmp.leftovers(), [], 'no scratch checkout or temp folder is left');
-      assert.deepEqual(extraWorktrees(repo), []);
+      await stop.assertStopsCleanly(run, signals, { sleep, tmp, repo });
       assert.equal(existsSync(out), false, 'a stopped export writes no task');
     });
   }
@@ -103,7 +80,7 @@ describe('weave export / eval: stopped by a signal while a spec test hangs', () 
         instance_id: string;
       };
       // The model's patch makes the spec's check hang.
-      const sleep = uniqueSleep();
+      const sleep = stop.uniqueSleep();
       await fs.writeFile(path.join(repo, 'check.sh'), `${sleep}\n`);
       const patch = gitIn(repo, 'diff', 'HEAD');
       const predictions = path.join(await tempDir('weave-stop-preds-'), 'preds.jsonl');
@@ -111,16 +88,14 @@ describe('weave export / eval: stopped by a signal while a spec test hangs', () 
         predictions,
         `${JSON.stringify({ instance_id: task.instance_id, model_name_or_path: 'm', model_patch: patch })}\n`,
       );
-      const tmp = privateTempDir();
+      const tmp = stop.privateTempDir();
       cleanup.push(tmp.dir);
-      const run = startWeave(repo, ['eval', '--tasks', out, '--predictions', predictions], {
+      const run = stop.startWeave(repo, ['eval', '--tasks', out, '--predictions', predictions], {
         TMPDIR: tmp.dir,
       });
-      await untilRunning(sleep, run);
+      await stop.untilRunning(sleep, run);
       assert.notDeepEqual(tmp.leftovers(), [], 'mid-run, the eval works in the run’s own temp folder');
-      assertStopped(run, await stopWith(run, signals), signals[0], sleep);
-      assert.deepEqual(tmp.leftovers(), [], 'no scratch checkout or temp folder is left');
-      assert.deepEqual(extraWorktrees(repo), []);
+      await stop.assertStopsCleanly(run, signals, { sleep, tmp, repo });
     });
   }
 });

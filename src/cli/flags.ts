@@ -1,25 +1,51 @@
-// Strict flag parsing shared by the verbs: an unknown flag or a stray argument is bad input (exit code 2) with a
-// message that names the verb, never a stack trace.
+// Strict flag parsing shared by the verbs: an unknown flag, a stray argument or a wrong value is bad input (a
+// UsageError: exit code 2 with a message that names the verb, never a stack trace).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { InputError } from '../core/errors';
+
+/** The command line is wrong; the verb's runner prints "weave VERB: message" and exits 2. */
+export class UsageError extends InputError {
+  override name = 'UsageError';
+}
+
+/** A UsageError that ends by pointing to the verb's --help. */
+export function withHelpHint(verb: string, message: string): UsageError {
+  return new UsageError(`${message}\nRun 'weave ${verb} --help' for its options.`);
+}
+
+/** `--workspace DIR`, which nearly every verb takes. */
+export const WORKSPACE_FLAG = { workspace: { type: 'string', default: '.' } } as const;
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Values<O extends Options> = ReturnType<
   typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: false }>
 >['values'];
 
-/** The parsed flags, or undefined after printing why they are wrong (the caller then exits with 2). */
-export function parseVerbFlags<O extends Options>(
-  verb: string,
-  args: string[],
-  options: O,
-): Values<O> | undefined {
+/** The parsed flags; throws a UsageError that says why they are wrong. */
+export function parseVerbFlags<O extends Options>(verb: string, args: string[], options: O): Values<O> {
   try {
     return parseArgs({ args, options, strict: true, allowPositionals: false }).values;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`weave ${verb}: ${message}\nRun 'weave ${verb} --help' for its options.\n`);
-    return undefined;
+    throw withHelpHint(verb, message);
   }
+}
+
+/** The named flags that were given, each a whole number ≥ 1; throws a UsageError naming the first that is not. */
+export function wholeNumberFlags<F extends string>(
+  flags: Partial<Record<F, string | boolean | string[] | boolean[]>>,
+  names: readonly F[],
+): Partial<Record<F, number>> {
+  const numbers: Partial<Record<F, number>> = {};
+  for (const flag of names) {
+    const raw = flags[flag];
+    if (raw === undefined) continue;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < 1)
+      throw new UsageError(`--${flag} must be a whole number ≥ 1 (got '${String(raw)}')`);
+    numbers[flag] = value;
+  }
+  return numbers;
 }
 
 /** `--tasks a b c` and `--tasks=a`: every value up to the next flag (the flag may repeat). */

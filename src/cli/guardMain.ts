@@ -2,8 +2,9 @@
 // The full CLI bundle loads every verb (the agent's model client, export, the index…) before it can answer; this
 // one loads only the guard, and the spec runner only when a Stop event needs it. Same flags as `weave guard`.
 import { guardVerb } from './commands/guard';
+import { runVerb } from './verb';
 
-guardVerb.run(process.argv.slice(2)).then(
+runVerb(guardVerb, process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },

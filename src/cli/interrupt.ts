@@ -21,6 +21,7 @@ export function trapInterrupts(verb: string, message: string): Interruptible {
   const onSignal = (name: StopSignal): void => {
     if (received === undefined) {
       received = name;
+      stoppedBy ??= name;
       process.stderr.write(`\nweave ${verb}: ${message}\n`);
       controller.abort();
     } else {
@@ -38,6 +39,16 @@ export function trapInterrupts(verb: string, message: string): Interruptible {
       closedOutputListeners.delete(onClosedOutput);
     },
   };
+}
+
+let stoppedBy: StopSignal | undefined;
+
+/**
+ * 128 + the signal once a verb was stopped by one, else undefined. The verb's runner exits with it whatever the
+ * verb returned after cleaning up, so a script or CI sees "stopped", not "failed".
+ */
+export function stopExitCode(): number | undefined {
+  return stoppedBy === undefined ? undefined : EXIT_CODES[stoppedBy];
 }
 
 const closedOutputListeners = new Set<() => void>();

@@ -1,6 +1,7 @@
 // `weave` command line: one table of verbs over the core. Each verb lives in ./commands/<verb>.ts and
 // returns its exit code: 0 all good, 1 something failed / broke / errored, 2 bad input (specs file, flags).
 import { handleClosedOutput, isOutputClosed } from './interrupt';
+import { runVerb } from './verb';
 import { verbs } from './verbs';
 
 async function main(argv: string[]): Promise<number> {
@@ -28,7 +29,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(command.help + '\n');
     return 0;
   }
-  return command.run(rest);
+  return runVerb(command, rest);
 }
 
 function usage(): string {

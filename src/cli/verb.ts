@@ -1,7 +1,25 @@
-/** One verb of the `weave` CLI. `run` returns the process exit code (0 ok, 1 failures, 2 bad input). */
+// One verb of the `weave` CLI, and the one way every entry point runs it.
+import { stopExitCode } from './interrupt';
+import { reportInputError } from './output/inputErrors';
+
+/** `run` returns the process exit code (0 ok, 1 failures, 2 bad input); it throws an InputError for bad input. */
 export interface Verb {
   name: string;
   summary: string;
   help: string;
   run(args: string[]): Promise<number>;
+}
+
+/**
+ * Runs `verb`. Bad input it throws (flags, spec file, ref, spec id) becomes a located message and exit code 2;
+ * a verb stopped by SIGINT / SIGTERM / SIGHUP exits 130 / 143 / 129 once it has cleaned up.
+ */
+export async function runVerb(verb: Verb, args: string[]): Promise<number> {
+  let code: number;
+  try {
+    code = await verb.run(args);
+  } catch (error) {
+    code = reportInputError(verb.name, error);
+  }
+  return stopExitCode() ?? code;
 }

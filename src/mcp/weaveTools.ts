@@ -4,15 +4,13 @@
 import path from 'node:path';
 import { checkWorkspace } from '../core/check/checkWorkspace';
 import { listRuns } from '../core/check/runStore';
-import { CheckInputError } from '../core/check/runSpecs';
 import type { BaselineReport, Change, RunRecord, SpecResult, Verdict } from '../core/check/types';
 import { formatSeconds } from '../core/check/verdict';
 import { affectedSpecIds, selectAffected } from '../core/selection/affected';
 import { BlameError, blameSpec } from '../core/blame/blame';
-import { ChangeInputError } from '../core/selection/changes';
 import { staticCoupling, type PotentialInteraction } from '../core/coupling/coupling';
 import { indexWorkspace, loadAnchoredWorkspace } from '../core/anchors/anchoredWorkspace';
-import { GitError } from '../core/git/git';
+import { InputError } from '../core/errors';
 import { loadSpecFile } from '../core/spec/load';
 import { formatProblem, SpecLoadError } from '../core/spec/problems';
 import type { SpecFile } from '../shared/specSchema';
@@ -378,13 +376,7 @@ function specFileRefusal(error: SpecLoadError): ToolRefusal {
 function refusalFor(error: unknown): Error {
   if (error instanceof ToolRefusal) return error;
   if (error instanceof SpecLoadError) return specFileRefusal(error);
-  if (
-    error instanceof BlameError ||
-    error instanceof ChangeInputError ||
-    error instanceof GitError ||
-    error instanceof CheckInputError
-  )
-    return new ToolRefusal(error.message);
+  if (error instanceof BlameError || error instanceof InputError) return new ToolRefusal(error.message);
   return error instanceof Error ? error : new Error(String(error));
 }
 

@@ -19,7 +19,9 @@ export type ScriptStep =
   /** Sends part of an SSE stream (or a JSON body) and then destroys the socket. */
   | { kind: 'cut' }
   /** 200 with a body that is not a chat completion. */
-  | { kind: 'garbage'; body: string };
+  | { kind: 'garbage'; body: string }
+  /** Never answers: the request stays open, as with a model still thinking, until the client goes away. */
+  | { kind: 'hold' };
 
 export interface Script {
   /** Picks the conversations this script drives, by their system + first user message. */
@@ -209,6 +211,8 @@ function answer(
   model: string,
 ): void {
   switch (step.kind) {
+    case 'hold':
+      return;
     case 'http':
       sendJson(
         res,

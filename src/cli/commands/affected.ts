@@ -1,8 +1,8 @@
 // `weave affected`: the specs a change can affect, each with why; unknown impact selects every spec.
 import path from 'node:path';
 import { selectAffected } from '../../core/selection/affected';
-import { parseVerbFlags } from '../flags';
-import { printAnchorProblems, reportInputError } from '../intelOutput';
+import { parseVerbFlags, UsageError, WORKSPACE_FLAG } from '../flags';
+import { printProblems } from '../output/problems';
 import type { Verb } from '../verb';
 
 const HELP = `Usage: weave affected [--workspace DIR] [--since REF | --files a,b] [--no-coverage] [--json]
@@ -37,60 +37,52 @@ export const affectedVerb: Verb = {
   help: HELP,
   async run(args) {
     const flags = parseVerbFlags('affected', args, {
-      workspace: { type: 'string', default: '.' },
+      ...WORKSPACE_FLAG,
       since: { type: 'string' },
       files: { type: 'string' },
       json: { type: 'boolean', default: false },
       'no-coverage': { type: 'boolean', default: false },
     });
-    if (flags === undefined) return 2;
-    if (flags.since !== undefined && flags.files !== undefined) {
-      process.stderr.write('weave affected: give --since REF or --files a,b, not both\n');
-      return 2;
-    }
-    try {
-      const result = await selectAffected({
-        workspaceDir: path.resolve(flags.workspace),
-        ...(flags.files !== undefined ? { files: flags.files.split(',') } : {}),
-        ...(flags.since !== undefined ? { since: flags.since } : {}),
-        ...(flags['no-coverage'] ? { useCoverage: false } : {}),
-      });
-      printAnchorProblems(result.anchorProblems);
-      const { source, changes } = result;
-      if (flags.json) {
-        const { anchorProblems: _problems, ...json } = result;
-        process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
-        return 0;
-      }
-      const total = result.specCount;
-      if (changes.length === 0) {
-        process.stdout.write(`No changes (${source}): no spec is affected.\n`);
-        return 0;
-      }
-      process.stdout.write(`${changes.length} changed file${changes.length === 1 ? '' : 's'} (${source}): `);
-      process.stdout.write(`${result.affected.length} of ${total} specs affected\n`);
-      process.stdout.write(
-        result.coverage !== undefined
-          ? `Selected from ${result.coverage} first, then the static import cones.\n`
-          : "No coverage recorded yet (run 'weave check'): selected from the static import cones.\n",
-      );
-      if (result.all) {
-        process.stdout.write('Every spec is selected, because:\n');
-        for (const reason of result.allReasons) process.stdout.write(`  - ${reason}\n`);
-        process.stdout.write(`${result.affected.map((s) => s.id).join('\n')}\n`);
-        return 0;
-      }
-      for (const spec of result.affected) {
-        process.stdout.write(`${spec.id}\n`);
-        for (const reason of spec.reasons) process.stdout.write(`    ${reason}\n`);
-      }
-      if (result.unaffected.length > 0)
-        process.stdout.write(`Not affected: ${result.unaffected.join(', ')}\n`);
-      if (result.ignored.length > 0)
-        process.stdout.write(`Ignored (Weave's own state): ${result.ignored.join(', ')}\n`);
+    if (flags.since !== undefined && flags.files !== undefined)
+      throw new UsageError('give --since REF or --files a,b, not both');
+    const result = await selectAffected({
+      workspaceDir: path.resolve(flags.workspace),
+      ...(flags.files !== undefined ? { files: flags.files.split(',') } : {}),
+      ...(flags.since !== undefined ? { since: flags.since } : {}),
+      ...(flags['no-coverage'] ? { useCoverage: false } : {}),
+    });
+    printProblems(result.anchorProblems);
+    const { source, changes } = result;
+    if (flags.json) {
+      const { anchorProblems: _problems, ...json } = result;
+      process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
       return 0;
-    } catch (error) {
-      return reportInputError('affected', error);
     }
+    const total = result.specCount;
+    if (changes.length === 0) {
+      process.stdout.write(`No changes (${source}): no spec is affected.\n`);
+      return 0;
+    }
+    process.stdout.write(`${changes.length} changed file${changes.length === 1 ? '' : 's'} (${source}): `);
+    process.stdout.write(`${result.affected.length} of ${total} specs affected\n`);
+    process.stdout.write(
+      result.coverage !== undefined
+        ? `Selected from ${result.coverage} first, then the static import cones.\n`
+        : "No coverage recorded yet (run 'weave check'): selected from the static import cones.\n",
+    );
+    if (result.all) {
+      process.stdout.write('Every spec is selected, because:\n');
+      for (const reason of result.allReasons) process.stdout.write(`  - ${reason}\n`);
+      process.stdout.write(`${result.affected.map((s) => s.id).join('\n')}\n`);
+      return 0;
+    }
+    for (const spec of result.affected) {
+      process.stdout.write(`${spec.id}\n`);
+      for (const reason of spec.reasons) process.stdout.write(`    ${reason}\n`);
+    }
+    if (result.unaffected.length > 0) process.stdout.write(`Not affected: ${result.unaffected.join(', ')}\n`);
+    if (result.ignored.length > 0)
+      process.stdout.write(`Ignored (Weave's own state): ${result.ignored.join(', ')}\n`);
+    return 0;
   },
 };

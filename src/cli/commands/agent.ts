@@ -5,27 +5,19 @@ import { trapInterrupts } from '../interrupt';
 import { coveredInteractionMap } from '../../core/coverage/coupling';
 import { readCoverageStore } from '../../core/coverage/store';
 import path from 'node:path';
-import {
-  createModelClient,
-  DEFAULT_BASE_URL,
-  ModelError,
-  type ModelClient,
-} from '../../core/agent/modelClient';
+import { DEFAULT_BASE_URL } from '../../core/agent/modelClient';
 import { runMatrix } from '../../core/agent/matrix';
 import { formatMatrix } from '../../core/agent/matrixTable';
-import {
-  runAgent,
-  type AgentProgress,
-  type AgentRunResult,
-  type AgentBudgets,
-} from '../../core/agent/runAgent';
+import { runAgent, type AgentRunResult } from '../../core/agent/runAgent';
 import { applyAgentResult, applyRefusal } from '../../core/agent/applyPolicy';
 import type { ContainmentRequest } from '../../core/sandbox/containment';
 import { gitRoot, headCommit } from '../../core/git/git';
 import { PatchApplyError } from '../../core/agent/workspacePatch';
 import { loadSpecFile } from '../../core/spec/load';
-import { formatProblem } from '../../core/spec/problems';
-import { parseVerbFlags } from '../flags';
+import { SpecLoadError } from '../../core/spec/problems';
+import { parseVerbFlags, UsageError, wholeNumberFlags, WORKSPACE_FLAG } from '../flags';
+import { BUDGET_FLAGS, budgetsOf, MODEL_FLAGS, modelClientFromFlags } from '../modelFlags';
+import { agentRunJson, formatAgentRun, printAgentProgress } from '../output/agentRun';
 import type { Verb } from '../verb';
 
 const HELP = `Usage: weave agent (--all | --spec ID | --matrix) [options]
@@ -83,13 +75,9 @@ export const agentVerb: Verb = {
       all: { type: 'boolean', default: false },
       spec: { type: 'string' },
       matrix: { type: 'boolean', default: false },
-      workspace: { type: 'string', default: '.' },
-      'base-url': { type: 'string' },
-      model: { type: 'string' },
-      'no-stream': { type: 'boolean', default: false },
-      'max-steps': { type: 'string' },
-      'max-tokens': { type: 'string' },
-      'timeout-seconds': { type: 'string' },
+      ...WORKSPACE_FLAG,
+      ...MODEL_FLAGS,
+      ...BUDGET_FLAGS,
       concurrency: { type: 'string' },
       apply: { type: 'boolean', default: false },
       'no-sandbox': { type: 'boolean', default: false },
@@ -97,68 +85,36 @@ export const agentVerb: Verb = {
       'no-review': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     });
-    if (flags === undefined) return 2;
-    const fail = (message: string): number => {
-      process.stderr.write(`weave agent: ${message}\n`);
-      return 2;
-    };
     const modes = [flags.all, flags.spec !== undefined, flags.matrix].filter(Boolean).length;
-    if (modes !== 1) return fail('choose exactly one of --all, --spec ID, --matrix');
+    if (modes !== 1) throw new UsageError('choose exactly one of --all, --spec ID, --matrix');
     if (flags.matrix && flags.apply)
-      return fail('--apply applies one run’s patch: use it with --all or --spec, not --matrix');
+      throw new UsageError('--apply applies one run’s patch: use it with --all or --spec, not --matrix');
 
     if (flags.network !== 'none' && flags.network !== 'host')
-      return fail(`--network must be 'none' or 'host' (got '${flags.network}')`);
+      throw new UsageError(`--network must be 'none' or 'host' (got '${flags.network}')`);
     const containment: ContainmentRequest = {
       network: flags.network,
       ...(flags['no-sandbox'] ? { forceUnsandboxed: true } : {}),
     };
-    const numbers: Partial<AgentBudgets> & { concurrency?: number } = {};
-    for (const [flag, key] of [
-      ['max-steps', 'maxSteps'],
-      ['max-tokens', 'maxTokens'],
-      ['timeout-seconds', 'timeoutSeconds'],
-      ['concurrency', 'concurrency'],
-    ] as const) {
-      const raw = flags[flag];
-      if (raw === undefined) continue;
-      const value = Number(raw);
-      if (!Number.isInteger(value) || value < 1)
-        return fail(`--${flag} must be a whole number ≥ 1 (got '${raw}')`);
-      numbers[key] = value;
-    }
+    const numbers = wholeNumberFlags(flags, ['max-steps', 'max-tokens', 'timeout-seconds', 'concurrency']);
 
     const workspaceDir = path.resolve(flags.workspace);
     const loaded = await loadSpecFile(workspaceDir);
-    if (!loaded.ok) {
-      for (const problem of loaded.problems) process.stderr.write(`${formatProblem(problem)}\n`);
-      return 2;
-    }
+    if (!loaded.ok) throw new SpecLoadError(loaded.file, loaded.problems);
     const { specFile } = loaded;
     if (flags.spec !== undefined && !specFile.specs.some((s) => s.id === flags.spec)) {
-      return fail(
+      throw new UsageError(
         `unknown spec '${flags.spec}'; the specs are: ${specFile.specs.map((s) => s.id).join(', ')}`,
       );
     }
     if (specFile.specs.length === 0)
-      return fail('the spec file has no specs: nothing for the agent to satisfy');
+      throw new UsageError('the spec file has no specs: nothing for the agent to satisfy');
     if ((await gitRoot(workspaceDir)) !== null && (await headCommit(workspaceDir)) === null)
-      return fail(
+      throw new UsageError(
         'the repository has no commits yet: commit your work first (the agent starts from HEAD plus your changes)',
       );
 
-    const model = flags.model ?? process.env.WEAVE_MODEL;
-    if (!model) return fail('no model: pass --model NAME or set WEAVE_MODEL');
-    const baseURL =
-      flags['base-url'] ?? process.env.WEAVE_BASE_URL ?? process.env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL;
-    const apiKey = process.env.WEAVE_API_KEY || process.env.OPENAI_API_KEY || undefined;
-    let client: ModelClient;
-    try {
-      client = createModelClient({ baseURL, model, apiKey, stream: !flags['no-stream'] });
-    } catch (error) {
-      if (error instanceof ModelError) return fail(error.message);
-      throw error;
-    }
+    const { client, apiKey } = modelClientFromFlags(flags);
 
     const interrupt = trapInterrupts('agent', 'cancelling (stopping the model, removing checkouts)…');
     const abort = { signal: interrupt.signal };
@@ -172,9 +128,9 @@ export const agentVerb: Verb = {
       specFile,
       ...(potentialInteractions ? { potentialInteractions } : {}),
       client,
-      budgets: numbers,
+      budgets: budgetsOf(numbers),
       signal: abort.signal,
-      onProgress: printProgress,
+      onProgress: printAgentProgress,
       secrets: [apiKey],
       containment,
     };
@@ -212,9 +168,9 @@ export const agentVerb: Verb = {
         }
       }
       if (flags.json) {
-        process.stdout.write(`${JSON.stringify(jsonOf(result, applied), null, 2)}\n`);
+        process.stdout.write(`${JSON.stringify(agentRunJson(result, applied), null, 2)}\n`);
       } else {
-        process.stdout.write(formatRun(result, workspaceDir, applied));
+        process.stdout.write(formatAgentRun(result, workspaceDir, applied));
       }
       if (result.error) process.stderr.write(`weave agent: ${result.error}\n`);
       if (applyError) process.stderr.write(`weave agent: ${applyError}\n`);
@@ -231,84 +187,4 @@ function succeeded(result: AgentRunResult, target: AgentRunResult['target']): bo
   if (result.stopReason !== 'finished') return false;
   const wanted = target.kind === 'all' ? result.verdicts : result.verdicts.filter((v) => v.id === target.id);
   return wanted.every((v) => v.after === 'pass');
-}
-
-function printProgress(event: AgentProgress): void {
-  const tag = `[${event.target}]`;
-  if (event.type === 'phase') process.stderr.write(`${tag} ${event.message}\n`);
-  else if (event.type === 'step') {
-    process.stderr.write(
-      `${tag} step ${event.step}/${event.maxSteps} · ${event.tokens.toLocaleString('en')} tokens\n`,
-    );
-  } else process.stderr.write(`${tag}   ${event.ok ? '✓' : '✗'} ${event.name}: ${event.summary}\n`);
-}
-
-function formatRun(result: AgentRunResult, workspaceDir: string, applied: string | undefined): string {
-  const lines: string[] = [];
-  const width = Math.max(4, ...result.verdicts.map((v) => v.id.length));
-  lines.push(`${'spec'.padEnd(width)}  before   →  after`);
-  for (const v of result.verdicts) {
-    const mark =
-      v.after === 'tampered'
-        ? '  TAMPERED'
-        : v.before === 'pass' && v.after !== 'pass'
-          ? '  BROKEN'
-          : v.before !== 'pass' && v.after === 'pass'
-            ? '  fixed'
-            : '';
-    const review = result.modelReview?.ok ? result.modelReview.specs.find((s) => s.id === v.id) : undefined;
-    lines.push(
-      `${v.id.padEnd(width)}  ${v.before.padEnd(7)}  →  ${v.after.padEnd(7)}${mark}${review ? `  review: ${review.verdict} — ${review.evidence}` : ''}`,
-    );
-  }
-  lines.push('');
-  lines.push(
-    `Stopped: ${result.stopReason}${result.error ? ` (${result.error})` : ''} after ${result.steps} step(s), ` +
-      `${result.usage.totalTokens.toLocaleString('en')} tokens, ${(result.durationMs / 1000).toFixed(1)} s`,
-  );
-  if (result.finishSummary) lines.push(`Agent's summary: ${result.finishSummary}`);
-  lines.push(
-    result.sandboxed
-      ? 'Sandbox: every spec run was contained (bubblewrap: own checkout, no network, private PID namespace).'
-      : `Sandbox: NONE — ${result.unsandboxedReason ?? 'unsandboxed'}; the agent's code ran with your permissions.`,
-  );
-  if (result.tamperedSpecs.length > 0)
-    lines.push(
-      `Tampering: spec runs changed protected files (${result.tamperedSpecs.join(', ')}); they were restored.`,
-    );
-  if (result.modelReview && !result.modelReview.ok)
-    lines.push(`Model review unavailable: ${result.modelReview.error}`);
-  if (result.findings.length > 0) {
-    lines.push('', 'Review findings:');
-    for (const f of result.findings) {
-      lines.push(
-        `  ${f.severity === 'error' ? '✗' : '!'} ${f.check}${f.file ? ` ${f.file}${f.line ? `:${f.line}` : ''}` : ''}: ${f.message}`,
-      );
-    }
-  } else {
-    lines.push('Review findings: none');
-  }
-  lines.push('', `Trajectory: ${path.relative(workspaceDir, result.trajectoryFile)}`);
-  if (result.patch.trim() === '') lines.push('The agent changed nothing.');
-  else {
-    lines.push(`Patch (${result.changedFiles.join(', ')}): ${path.relative(workspaceDir, result.patchFile)}`);
-    if (applied === 'applied') lines.push('Applied to your workspace.');
-    else if (applied === 'not-applied')
-      lines.push('NOT applied: it does not apply cleanly to your workspace any more.');
-    else if (applied === 'refused' || applyRefusal(result))
-      lines.push(`NOT applicable: ${applyRefusal(result) ?? ''}.`, '', result.patch.trimEnd());
-    else lines.push('Not applied (use --apply, or `git apply` the patch file).', '', result.patch.trimEnd());
-  }
-  return lines.join('\n') + '\n';
-}
-
-function jsonOf(result: AgentRunResult, applied: string | undefined): unknown {
-  const brief = (list: AgentRunResult['before']) =>
-    list.map((r) => ({ id: r.id, verdict: r.verdict, ...(r.reason ? { reason: r.reason } : {}) }));
-  return {
-    ...result,
-    before: brief(result.before),
-    after: brief(result.after),
-    ...(applied ? { applied } : {}),
-  };
 }

@@ -3,18 +3,12 @@
 // (.weave/cache/audit.json), which `weave graph` reads for observed interactions.
 import { trapInterrupts } from '../interrupt';
 import path from 'node:path';
-import {
-  DEFAULT_AUDIT_TIME_BUDGET_SECONDS,
-  DEFAULT_MAX_MUTANTS,
-  runAudit,
-  type AuditProgress,
-} from '../../core/audit/runAudit';
+import { DEFAULT_AUDIT_TIME_BUDGET_SECONDS, DEFAULT_MAX_MUTANTS, runAudit } from '../../core/audit/runAudit';
 import { saveAuditReport } from '../../core/audit/report';
-import type { AuditReport } from '../../core/audit/types';
-import { CheckInputError } from '../../core/check/runSpecs';
 import { loadAnchoredWorkspace } from '../../core/anchors/anchoredWorkspace';
-import { parseVerbFlags } from '../flags';
-import { printAnchorProblems, reportInputError } from '../intelOutput';
+import { parseVerbFlags, wholeNumberFlags, WORKSPACE_FLAG } from '../flags';
+import { printProblems } from '../output/problems';
+import { formatAudit, printAuditProgress } from '../output/auditReport';
 import type { Verb } from '../verb';
 
 const HELP = `Usage: weave audit [--only ID,…] [--json] [--max-mutants N] [options]
@@ -40,7 +34,8 @@ Options:
 Which code a spec exercises: its anchors (file or file#Symbol); a spec without anchors gets the source files
 its test imports. Specs that do not pass on the current code are reported, not audited.
 
-Exit codes: 0 no spec is vacuous, 1 a spec is vacuous (or the audit was cancelled), 2 bad input.`;
+Exit codes: 0 no spec is vacuous, 1 a spec is vacuous, 2 bad input; stopped by Ctrl-C, SIGTERM or SIGHUP
+(after removing the scratch checkouts): 130, 143 or 129.`;
 
 export const auditVerb: Verb = {
   name: 'audit',
@@ -53,26 +48,15 @@ export const auditVerb: Verb = {
       'time-budget-seconds': { type: 'string' },
       concurrency: { type: 'string' },
       'every-spec': { type: 'boolean', default: false },
-      workspace: { type: 'string', default: '.' },
+      ...WORKSPACE_FLAG,
       json: { type: 'boolean', default: false },
     });
-    if (flags === undefined) return 2;
-    const numbers: Record<string, number> = {};
-    for (const flag of ['max-mutants', 'time-budget-seconds', 'concurrency'] as const) {
-      const raw = flags[flag];
-      if (raw === undefined) continue;
-      const value = Number(raw);
-      if (!Number.isInteger(value) || value < 1) {
-        process.stderr.write(`weave audit: --${flag} must be a whole number ≥ 1 (got '${raw}')\n`);
-        return 2;
-      }
-      numbers[flag] = value;
-    }
+    const numbers = wholeNumberFlags(flags, ['max-mutants', 'time-budget-seconds', 'concurrency']);
     const interrupt = trapInterrupts('audit', 'cancelling (restoring and removing scratch checkouts)…');
     const abort = { signal: interrupt.signal };
     try {
       const ws = await loadAnchoredWorkspace(path.resolve(flags.workspace));
-      printAnchorProblems(ws.anchorProblems);
+      printProblems(ws.anchorProblems);
       const only = flags.only
         ?.split(',')
         .map((s) => s.trim())
@@ -87,63 +71,14 @@ export const auditVerb: Verb = {
         ...(numbers.concurrency !== undefined ? { concurrency: numbers.concurrency } : {}),
         prune: !flags['every-spec'],
         signal: abort.signal,
-        onProgress: printProgress,
+        onProgress: printAuditProgress,
       });
       if (!abort.signal.aborted) await saveAuditReport(ws.workspaceDir, report);
       if (flags.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       else process.stdout.write(formatAudit(report));
       return abort.signal.aborted || report.specs.some((s) => s.vacuous) ? 1 : 0;
-    } catch (error) {
-      if (error instanceof CheckInputError) {
-        process.stderr.write(`weave audit: ${error.message}\n`);
-        return 2;
-      }
-      return reportInputError('audit', error);
     } finally {
       interrupt.dispose();
     }
   },
 };
-
-function printProgress(event: AuditProgress): void {
-  if (event.type === 'phase') process.stderr.write(`audit: ${event.message}\n`);
-  else {
-    const who = event.killedBy.length > 0 ? `killed by ${event.killedBy.join(', ')}` : 'SURVIVED';
-    process.stderr.write(
-      `  [${event.done}/${event.total}] ${event.mutant.file}:${event.mutant.line} ${event.mutant.operator}: ${who}\n`,
-    );
-  }
-}
-
-export function formatAudit(report: AuditReport): string {
-  const lines: string[] = [];
-  const width = Math.max(4, ...report.specs.map((s) => s.id.length));
-  lines.push(`${'spec'.padEnd(width)}  mutants  killed  survived  timed-out  score`);
-  for (const s of report.specs) {
-    const score = s.score === null ? '  –' : `${Math.round(s.score * 100)}%`.padStart(4);
-    const tag = s.vacuous ? '  VACUOUS' : s.note ? `  (${s.note})` : '';
-    lines.push(
-      `${s.id.padEnd(width)}  ${String(s.mutants).padStart(7)}  ${String(s.killed).padStart(6)}  ${String(s.survived).padStart(8)}  ${String(s.timedOut).padStart(9)}  ${score}${tag}`,
-    );
-  }
-  for (const s of report.specs.filter((x) => x.survivors.length > 0)) {
-    lines.push('', `Holes in ${s.id} (mutants its test does not notice):`);
-    for (const v of s.survivors) {
-      lines.push(`  ${v.file}:${v.line}:${v.column} ${v.operator}: \`${v.original}\` → \`${v.replacement}\``);
-      lines.push(...v.diff.split('\n').map((l) => `      ${l}`));
-    }
-  }
-  if (report.observed.length > 0) {
-    lines.push('', 'Observed interactions (mutants killed by both specs):');
-    for (const o of report.observed)
-      lines.push(`  ${o.a} ↔ ${o.b}: ${o.mutants} mutant(s), e.g. ${o.examples[0]!}`);
-  }
-  const t = report.totals;
-  lines.push(
-    '',
-    `${t.ran} of ${t.selected} selected mutants run (${t.generated} generated), ${t.testRuns} test runs, ` +
-      `${(t.durationMs / 1000).toFixed(1)} s, ${t.mutantsPerSecond} mutants/s` +
-      (t.stoppedBy ? ` — stopped by the ${t.stoppedBy === 'cancelled' ? 'cancel' : 'time budget'}` : ''),
-  );
-  return lines.join('\n') + '\n';
-}

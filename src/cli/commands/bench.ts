@@ -3,9 +3,10 @@
 import { trapInterrupts } from '../interrupt';
 import path from 'node:path';
 import { DEFAULT_BASE_URL, ModelError } from '../../core/agent/modelClient';
-import { BenchInputError, runBench, type BenchProgress } from '../../core/tasks/benchRun';
+import { runBench, type BenchProgress } from '../../core/tasks/benchRun';
 import { parsePrice, type Leaderboard, type Price } from '../../core/tasks/leaderboard';
-import { parseVerbFlags, takeList } from '../flags';
+import { parseVerbFlags, takeList, UsageError, withHelpHint } from '../flags';
+import { apiKeyFromEnvironment, baseUrlFrom, BUDGET_FLAGS, budgetsOf } from '../modelFlags';
 import type { Verb } from '../verb';
 
 const HELP = `Usage: weave bench --tasks DIR... --model M... --out DIR [options]
@@ -57,42 +58,33 @@ export const benchVerb: Verb = {
       workers: { type: 'string', default: '2' },
       matrix: { type: 'boolean', default: false },
       price: { type: 'string', multiple: true, default: [] },
-      'max-steps': { type: 'string' },
-      'max-tokens': { type: 'string' },
-      'timeout-seconds': { type: 'string' },
+      ...BUDGET_FLAGS,
       out: { type: 'string' },
       json: { type: 'boolean', default: false },
     });
-    if (flags === undefined) return 2;
-    const bad = (message: string): number => {
-      process.stderr.write(`weave bench: ${message}\nRun 'weave bench --help' for its options.\n`);
-      return 2;
-    };
-    if (tasks.list.length === 0) return bad('--tasks DIR... is required');
-    if (models.list.length === 0) return bad('--model M... is required');
-    if (new Set(models.list).size !== models.list.length) return bad('a --model is given twice');
-    if (flags.out === undefined) return bad('--out DIR is required');
+    if (tasks.list.length === 0) throw withHelpHint('bench', '--tasks DIR... is required');
+    if (models.list.length === 0) throw withHelpHint('bench', '--model M... is required');
+    if (new Set(models.list).size !== models.list.length)
+      throw withHelpHint('bench', 'a --model is given twice');
+    if (flags.out === undefined) throw withHelpHint('bench', '--out DIR is required');
     const numbers: Record<string, number | undefined> = {};
     for (const name of ['workers', 'max-steps', 'max-tokens', 'timeout-seconds'] as const) {
       const text = flags[name];
       if (text === undefined) continue;
-      if (!/^[1-9]\d*$/.test(text)) return bad(`--${name} must be a whole number ≥ 1, got '${text}'`);
+      if (!/^[1-9]\d*$/.test(text))
+        throw withHelpHint('bench', `--${name} must be a whole number ≥ 1, got '${text}'`);
       numbers[name] = Number(text);
     }
     const prices: Record<string, Price> = {};
     for (const text of flags.price) {
       const parsed = parsePrice(text);
       if (parsed === undefined)
-        return bad(`--price must look like MODEL=IN/OUT (USD per 1M tokens), got '${text}'`);
+        throw withHelpHint('bench', `--price must look like MODEL=IN/OUT (USD per 1M tokens), got '${text}'`);
       prices[parsed.model] = parsed.price;
     }
     const agentCommand = flags['agent-command'];
-    const baseUrl =
-      flags['base-url'] ??
-      process.env.WEAVE_BASE_URL ??
-      process.env.OPENAI_BASE_URL ??
-      (agentCommand === undefined ? DEFAULT_BASE_URL : '');
-    const apiKey = process.env.WEAVE_API_KEY || process.env.OPENAI_API_KEY || undefined;
+    const baseUrl = baseUrlFrom(flags['base-url'], agentCommand === undefined ? DEFAULT_BASE_URL : '');
+    const apiKey = apiKeyFromEnvironment();
 
     const interrupt = trapInterrupts(
       'bench',
@@ -111,11 +103,7 @@ export const benchVerb: Verb = {
         outDir: path.resolve(flags.out),
         matrix: flags.matrix,
         prices,
-        budgets: {
-          ...(numbers['max-steps'] === undefined ? {} : { maxSteps: numbers['max-steps'] }),
-          ...(numbers['max-tokens'] === undefined ? {} : { maxTokens: numbers['max-tokens'] }),
-          ...(numbers['timeout-seconds'] === undefined ? {} : { timeoutSeconds: numbers['timeout-seconds'] }),
-        },
+        budgets: budgetsOf(numbers),
         signal: controller.signal,
         ...(flags.json
           ? {}
@@ -129,10 +117,8 @@ export const benchVerb: Verb = {
       );
       return 0;
     } catch (error) {
-      if (error instanceof BenchInputError || error instanceof ModelError) {
-        process.stderr.write(`weave bench: ${error.message}\n`);
-        return 2;
-      }
+      // A model client that cannot be made (bad URL, no key for a remote endpoint) is the user's configuration.
+      if (error instanceof ModelError) throw new UsageError(error.message);
       throw error;
     } finally {
       interrupt.dispose();

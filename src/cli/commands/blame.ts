@@ -4,7 +4,8 @@ import path from 'node:path';
 import { BlameError, blameSpec, DEFAULT_BLAME_MAX_RUNS } from '../../core/blame/blame';
 import { indexWorkspace } from '../../core/anchors/anchoredWorkspace';
 import { parseArgs } from 'node:util';
-import { reportInputError } from '../intelOutput';
+import { reportInputError } from '../output/inputErrors';
+import { UsageError, WORKSPACE_FLAG } from '../flags';
 import type { Verb } from '../verb';
 
 const HELP = `Usage: weave blame SPEC [--workspace DIR] [--baseline-ref REF] [--max-runs N] [--json]
@@ -38,7 +39,7 @@ export const blameVerb: Verb = {
       parsed = parseArgs({
         args,
         options: {
-          workspace: { type: 'string', default: '.' },
+          ...WORKSPACE_FLAG,
           'baseline-ref': { type: 'string' },
           'max-runs': { type: 'string' },
           json: { type: 'boolean', default: false },
@@ -47,25 +48,17 @@ export const blameVerb: Verb = {
         allowPositionals: true,
       });
     } catch (error) {
-      process.stderr.write(
-        `weave blame: ${error instanceof Error ? error.message : String(error)}\nRun 'weave blame --help' for its options.\n`,
-      );
-      return 2;
+      const message = error instanceof Error ? error.message : String(error);
+      throw new UsageError(`${message}\nRun 'weave blame --help' for its options.`);
     }
     const { values: flags, positionals } = parsed;
-    if (positionals.length !== 1) {
-      process.stderr.write(
-        `weave blame: name exactly one spec id (got ${positionals.length})\nRun 'weave blame --help'.\n`,
-      );
-      return 2;
-    }
+    if (positionals.length !== 1)
+      throw new UsageError(`name exactly one spec id (got ${positionals.length})\nRun 'weave blame --help'.`);
     const maxRuns = flags['max-runs'] === undefined ? DEFAULT_BLAME_MAX_RUNS : Number(flags['max-runs']);
-    if (!Number.isInteger(maxRuns) || maxRuns < 2) {
-      process.stderr.write(
-        `weave blame: --max-runs must be a whole number of at least 2 (got ${flags['max-runs'] ?? ''})\n`,
+    if (!Number.isInteger(maxRuns) || maxRuns < 2)
+      throw new UsageError(
+        `--max-runs must be a whole number of at least 2 (got ${flags['max-runs'] ?? ''})`,
       );
-      return 2;
-    }
     const interrupt = trapInterrupts('blame', 'stopping (killing test runs, removing checkouts)…');
     const controller = { signal: interrupt.signal };
     const workspaceDir = path.resolve(flags.workspace);

@@ -6,17 +6,20 @@ import { constants as fsConstants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { checkWorkspace, type CheckProgress, type CheckResult } from '../../core/check/checkWorkspace';
 import { toJUnitXml } from '../../core/check/junit';
-import { CheckInputError } from '../../core/check/runSpecs';
-import type { Change, SpecResult, Verdict } from '../../core/check/types';
-import { formatSeconds } from '../../core/check/verdict';
-import { GitError, gitRoot, resolveCommit } from '../../core/git/git';
+import type { Verdict } from '../../core/check/types';
+import { gitRoot, resolveCommit } from '../../core/git/git';
 import { selectAffected, type SelectedAffected } from '../../core/selection/affected';
-import { printSelection } from '../intelOutput';
 import { checkAnchors } from '../../core/anchors/anchorCheck';
-import { ChangeInputError } from '../../core/selection/changes';
 import { loadSpecFile } from '../../core/spec/load';
-import { SpecLoadError, formatProblem, type SpecProblem } from '../../core/spec/problems';
-import { parseVerbFlags } from '../flags';
+import { SpecLoadError, type SpecProblem } from '../../core/spec/problems';
+import { parseVerbFlags, UsageError, WORKSPACE_FLAG } from '../flags';
+import { checkJson, renderCheckReport } from '../output/checkReport';
+import { githubAnnotations } from '../output/githubAnnotations';
+import { reportInputError } from '../output/inputErrors';
+import { annotationPath } from '../output/paths';
+import { printProblems } from '../output/problems';
+import { ProgressLine } from '../output/progressLine';
+import { printSelection } from '../output/selection';
 import type { Verb } from '../verb';
 
 const HELP = `Usage: weave check [options]
@@ -71,7 +74,7 @@ export const checkVerb: Verb = {
   help: HELP,
   async run(args) {
     const flags = parseVerbFlags('check', args, {
-      workspace: { type: 'string', default: '.' },
+      ...WORKSPACE_FLAG,
       only: { type: 'string', multiple: true },
       'baseline-ref': { type: 'string' },
       concurrency: { type: 'string' },
@@ -84,24 +87,17 @@ export const checkVerb: Verb = {
       affected: { type: 'boolean', default: false },
       since: { type: 'string' },
     });
-    if (flags === undefined) return 2;
-    const bad = (message: string): number => {
-      process.stderr.write(`weave check: ${message}\n`);
-      return 2;
-    };
-    const concurrency = flags.concurrency === undefined ? undefined : wholeNumber(flags.concurrency);
-    if (concurrency === null)
-      return bad(`--concurrency must be a whole number ≥ 1, got '${flags.concurrency}'`);
-    const repeat = flags.repeat === undefined ? undefined : wholeNumber(flags.repeat);
-    if (repeat === null) return bad(`--repeat must be a whole number ≥ 1, got '${flags.repeat}'`);
+    const concurrency = wholeNumber('concurrency', flags.concurrency);
+    const repeat = wholeNumber('repeat', flags.repeat);
     const only = flags.only
       ?.flatMap((o) => o.split(','))
       .map((s) => s.trim())
       .filter(Boolean);
-    if (flags.only !== undefined && only?.length === 0) return bad('--only needs at least one spec id');
+    if (flags.only !== undefined && only?.length === 0)
+      throw new UsageError('--only needs at least one spec id');
     const workspaceDir = path.resolve(flags.workspace);
-    if (flags.since !== undefined && !flags.affected) return bad('--since goes with --affected');
-    if (flags.affected && only !== undefined) return bad('give --only or --affected, not both');
+    if (flags.since !== undefined && !flags.affected) throw new UsageError('--since goes with --affected');
+    if (flags.affected && only !== undefined) throw new UsageError('give --only or --affected, not both');
     let selected = only;
     let selection: SelectedAffected | undefined;
     let anchorProblems: SpecProblem[] = [];
@@ -120,7 +116,6 @@ export const checkVerb: Verb = {
           return 0;
         }
       } catch (error) {
-        if (error instanceof ChangeInputError) return bad(error.message);
         // An invalid spec file is reported by checkWorkspace below, like any other run.
         if (!(error instanceof SpecLoadError)) throw error;
       }
@@ -131,17 +126,13 @@ export const checkVerb: Verb = {
     if (baselineRef !== undefined) {
       const root = await gitRoot(workspaceDir);
       if (root === null)
-        return bad(`--baseline-ref needs a git repository, and ${flags.workspace} is not in one`);
-      try {
-        await resolveCommit(root, baselineRef);
-      } catch (error) {
-        return bad((error as Error).message);
-      }
+        throw new UsageError(`--baseline-ref needs a git repository, and ${flags.workspace} is not in one`);
+      await resolveCommit(root, baselineRef);
     }
 
     if (flags.junit !== undefined) {
       const problem = await unwritableReason(path.resolve(flags.junit));
-      if (problem !== undefined) return bad(`--junit ${flags.junit}: ${problem}; nothing was run`);
+      if (problem !== undefined) throw new UsageError(`--junit ${flags.junit}: ${problem}; nothing was run`);
     }
 
     const interrupt = trapInterrupts('check', 'stopping (killing running tests)…');
@@ -161,23 +152,13 @@ export const checkVerb: Verb = {
         ...(progress ? { onProgress: (e: CheckProgress) => progress.update(e) } : {}),
       });
     } catch (error) {
-      if (error instanceof SpecLoadError) {
-        for (const problem of error.problems)
-          process.stderr.write(`${formatProblem({ ...problem, file: shortPath(problem.file) })}\n`);
-        process.stderr.write(
-          `weave check: ${shortPath(error.file)} has errors; nothing was run (see 'weave validate').\n`,
-        );
-        return 2;
-      }
-      if (error instanceof CheckInputError || error instanceof GitError) return bad(error.message);
-      throw error;
+      return reportInputError('check', error, "nothing was run (see 'weave validate')");
     } finally {
       progress?.clear();
       interrupt.dispose();
     }
 
-    for (const warning of result.warnings)
-      process.stderr.write(`${formatProblem({ ...warning, file: shortPath(warning.file) })}\n`);
+    printProblems(result.warnings);
     for (const warning of result.runStoreWarnings) process.stderr.write(`weave check: warning: ${warning}\n`);
     printProblems(anchorProblems);
     if (flags.junit !== undefined) {
@@ -186,21 +167,11 @@ export const checkVerb: Verb = {
         toJUnitXml(result.run, result.report, annotationPath(result.specFilePath)),
       );
     }
-    if (flags.json) {
-      const { run, report, baselineRun } = result;
-      const selectionJson = selection && {
-        source: selection.source,
-        all: selection.all,
-        allReasons: selection.allReasons,
-        selected: selection.affected,
-        notSelected: selection.notSelected,
-      };
-      process.stdout.write(
-        `${JSON.stringify({ run, report, baselineRun, anchorProblems, ...(selectionJson ? { selection: selectionJson } : {}) }, null, 2)}\n`,
-      );
-    } else {
-      process.stdout.write(renderReport(result, colours(process.stdout.isTTY === true)));
-    }
+    process.stdout.write(
+      flags.json
+        ? checkJson(result, anchorProblems, selection)
+        : renderCheckReport(result, process.stdout.isTTY === true),
+    );
     if (flags.github) process.stdout.write(githubAnnotations(result));
     if (controller.signal.aborted) return interrupt.exitCode() ?? 130;
     return checkFailed(result) ? 1 : 0;
@@ -240,12 +211,11 @@ async function anchorProblemsOf(workspaceDir: string): Promise<SpecProblem[]> {
   }
 }
 
-function printProblems(problems: SpecProblem[]): void {
-  for (const p of problems) process.stderr.write(`${formatProblem({ ...p, file: shortPath(p.file) })}\n`);
-}
-
-function wholeNumber(text: string): number | null {
-  return /^\d+$/.test(text) && Number(text) >= 1 ? Number(text) : null;
+function wholeNumber(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || Number(text) < 1)
+    throw new UsageError(`--${flag} must be a whole number ≥ 1, got '${text}'`);
+  return Number(text);
 }
 
 const FAILING: ReadonlySet<Verdict> = new Set(['fail', 'error', 'blocked', 'flaky', 'tampered']);
@@ -255,200 +225,4 @@ function checkFailed(result: CheckResult): boolean {
     result.run.results.some((r) => FAILING.has(r.verdict)) ||
     Object.values(result.report.changes).some((c) => c === 'broken')
   );
-}
-
-/** Relative to the current directory when inside it: short, and clickable in terminals. */
-function shortPath(file: string): string {
-  const relative = path.relative(process.cwd(), file);
-  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
-}
-
-/** GitHub resolves annotation paths against the checkout (GITHUB_WORKSPACE), else the current directory. */
-function annotationPath(file: string): string {
-  const base = process.env.GITHUB_WORKSPACE ?? process.cwd();
-  const relative = path.relative(base, file);
-  return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative.split(path.sep).join('/');
-}
-
-interface Colours {
-  verdict(v: Verdict, text: string): string;
-  change(c: Change | undefined, text: string): string;
-  dim(text: string): string;
-  bold(text: string): string;
-}
-
-function colours(enabled: boolean): Colours {
-  const on = enabled && process.env.NO_COLOR === undefined;
-  const paint = (code: number, text: string): string => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
-  const verdictCode: Record<Verdict, number> = {
-    pass: 32,
-    fail: 31,
-    error: 31,
-    blocked: 33,
-    skipped: 90,
-    flaky: 35,
-    tampered: 41,
-  };
-  return {
-    verdict: (v, text) => paint(verdictCode[v], text),
-    change: (c, text) =>
-      c === 'broken' ? paint(31, text) : c === 'fixed' ? paint(32, text) : paint(90, text),
-    dim: (text) => paint(90, text),
-    bold: (text) => paint(1, text),
-  };
-}
-
-/** How many lines of a failing spec's output the table is followed by. */
-const OUTPUT_TAIL_LINES = 15;
-
-function renderReport(result: CheckResult, c: Colours): string {
-  const { run, report } = result;
-  const rows = run.results.map((r) => ({
-    r,
-    cells: [
-      r.id + (r.ranAsDependency ? ' (dep)' : ''),
-      r.kind,
-      r.verdict,
-      report.changes[r.id] ?? '',
-      formatSeconds(r.durationMs),
-      oneLine(r.reason ?? ''),
-    ],
-  }));
-  const header = ['SPEC', 'KIND', 'VERDICT', 'VS BASELINE', 'TIME', 'REASON'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row.cells[i] ?? '').length)));
-  const pad = (text: string, i: number): string => text.padEnd(widths[i] ?? 0);
-  const lines = [c.bold(header.map(pad).join('  ').trimEnd())];
-  for (const { r, cells } of rows) {
-    const [id = '', kind = '', verdict = '', change = '', time = '', reason = ''] = cells;
-    lines.push(
-      [
-        pad(id, 0),
-        pad(kind, 1),
-        c.verdict(r.verdict, pad(verdict, 2)),
-        c.change(report.changes[r.id], pad(change, 3)),
-        pad(time, 4).padStart(widths[4] ?? 0),
-        reason,
-      ]
-        .join('  ')
-        .trimEnd(),
-    );
-  }
-  const details = run.results
-    .filter(
-      (r) =>
-        (r.verdict === 'fail' ||
-          r.verdict === 'error' ||
-          r.verdict === 'flaky' ||
-          r.verdict === 'tampered') &&
-        r.output.trim() !== '',
-    )
-    .map(
-      (r) =>
-        `\n${c.bold(`── ${r.id} (${r.verdict}) — last lines of output`)}\n${tail(r.output, OUTPUT_TAIL_LINES)}`,
-    );
-  return `${lines.join('\n')}\n${details.join('\n')}${details.length > 0 ? '\n' : ''}\n${summaryLine(result)}\n`;
-}
-
-function summaryLine(result: CheckResult): string {
-  const { run, report } = result;
-  const counts = new Map<Verdict, number>();
-  for (const r of run.results) counts.set(r.verdict, (counts.get(r.verdict) ?? 0) + 1);
-  const order: Verdict[] = ['pass', 'fail', 'error', 'tampered', 'blocked', 'flaky', 'skipped'];
-  const unverified = run.results.filter((r) => r.verdict === 'pass' && r.evidence === 'exit-code').length;
-  const tally = order.filter((v) => counts.has(v)).map((v) => `${counts.get(v)} ${v}`);
-  const seconds = formatSeconds(Date.parse(run.finishedAt) - Date.parse(run.startedAt));
-  const unverifiedNote = unverified > 0 ? ` (${unverified} pass unverified: no test result seen)` : '';
-  const head = `${run.results.length} spec${run.results.length === 1 ? '' : 's'}: ${tally.join(', ') || 'none run'} in ${seconds}${unverifiedNote}`;
-  const changes = Object.values(report.changes);
-  const broken = changes.filter((c) => c === 'broken').length;
-  const fixed = changes.filter((c) => c === 'fixed').length;
-  const base = report.baseline;
-  const against =
-    base === null
-      ? 'no baseline yet (the first run on a clean tree becomes it)'
-      : base.ref !== undefined
-        ? `vs ${base.ref} (${(base.commit ?? '').slice(0, 10)}): ${broken} broken, ${fixed} fixed`
-        : `vs clean run ${base.runId}${base.commit ? ` (${base.commit.slice(0, 10)})` : ''}: ${broken} broken, ${fixed} fixed`;
-  const saved = result.savedTo
-    ? `\nrun recorded: ${shortPath(result.savedTo)}${run.clean ? ' (clean tree)' : ''}`
-    : '';
-  const coverage = result.coverage
-    ? `\ncoverage recorded: ${result.coverage.specs} spec${result.coverage.specs === 1 ? '' : 's'}, ${result.coverage.files} file${result.coverage.files === 1 ? '' : 's'} (${shortPath(result.coverage.savedTo)})` +
-      (result.coverage.withoutData.length > 0
-        ? `; no coverage from ${result.coverage.withoutData.join(', ')} (no instrumented Node or Python process)`
-        : '')
-    : '';
-  return `${head}; ${against}${saved}${coverage}`;
-}
-
-function oneLine(text: string): string {
-  const flat = text.replace(/\s*\n\s*/g, ' ⏎ ');
-  return flat.length > 160 ? `${flat.slice(0, 157)}…` : flat;
-}
-
-function tail(output: string, lines: number): string {
-  const all = output.trimEnd().split('\n');
-  return all
-    .slice(-lines)
-    .map((l) => `  ${l}`)
-    .join('\n');
-}
-
-/** GitHub Actions workflow commands: data escaping per the runner's rules. */
-function escapeData(text: string): string {
-  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-}
-function escapeProperty(text: string): string {
-  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
-}
-
-function githubAnnotations(result: CheckResult): string {
-  const file = annotationPath(result.specFilePath);
-  const out: string[] = [];
-  for (const r of result.run.results) {
-    const change = result.report.changes[r.id];
-    const level = annotationLevel(r, change);
-    if (level === undefined) continue;
-    const where = result.locations.locateSpec(r.id, ['id']) ?? result.locations.locateSpec(r.id);
-    const properties = [
-      `file=${escapeProperty(file)}`,
-      ...(where ? [`line=${where.line}`, `col=${where.column}`] : []),
-      `title=${escapeProperty(`weave: ${r.id} ${change === 'broken' ? 'broken' : r.verdict}`)}`,
-    ].join(',');
-    const message = `${r.verdict}${change === 'broken' ? ' (broken: passed in the baseline)' : ''}${r.reason ? `: ${r.reason}` : ''}`;
-    const detail = r.output.trim() === '' ? '' : `\n${tail(r.output, OUTPUT_TAIL_LINES)}`;
-    out.push(`::${level} ${properties}::${escapeData(message + detail)}`);
-  }
-  return out.length > 0 ? `${out.join('\n')}\n` : '';
-}
-
-function annotationLevel(r: SpecResult, change: Change | undefined): 'error' | 'warning' | undefined {
-  if (r.verdict === 'fail' || r.verdict === 'error' || r.verdict === 'tampered' || change === 'broken')
-    return 'error';
-  if (r.verdict === 'blocked' || r.verdict === 'flaky') return 'warning';
-  return undefined;
-}
-
-/** "[3/8] running cache-hit, hit-rate" on stderr, only on an interactive terminal outside CI. */
-class ProgressLine {
-  private readonly running = new Map<string, string>();
-
-  static create(): ProgressLine | undefined {
-    return process.stderr.isTTY && !process.env.CI ? new ProgressLine() : undefined;
-  }
-
-  update(event: CheckProgress): void {
-    const key = `${event.phase}:${event.type === 'started' ? event.id : event.result.id}`;
-    if (event.type === 'started') this.running.set(key, event.id);
-    else this.running.delete(key);
-    const phase = event.phase === 'baseline' ? 'baseline ' : '';
-    const names = [...this.running.values()].join(', ');
-    const line = `${phase}[${event.done}/${event.total}] ${names ? `running ${names}` : ''}`;
-    const width = (process.stderr.columns || 80) - 1;
-    process.stderr.write(`\r\u001b[K${line.length > width ? `${line.slice(0, width - 1)}…` : line}`);
-  }
-
-  clear(): void {
-    process.stderr.write('\r\u001b[K');
-  }
 }

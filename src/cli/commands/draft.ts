@@ -3,23 +3,13 @@
 // only with --accept.
 import { trapInterrupts } from '../interrupt';
 import path from 'node:path';
-import {
-  createModelClient,
-  DEFAULT_BASE_URL,
-  ModelError,
-  type ModelClient,
-} from '../../core/agent/modelClient';
-import type { AgentBudgets } from '../../core/agent/runAgent';
 import { acceptDrafts, AcceptError } from '../../core/draft/accept';
-import {
-  DEFAULT_MAX_DRAFTS,
-  runDraft,
-  type DraftProgress,
-  type DraftResult,
-} from '../../core/draft/runDraft';
+import { DEFAULT_MAX_DRAFTS, runDraft } from '../../core/draft/runDraft';
 import { loadSpecFile } from '../../core/spec/load';
-import { formatProblem } from '../../core/spec/problems';
-import { parseVerbFlags } from '../flags';
+import { SpecLoadError } from '../../core/spec/problems';
+import { parseVerbFlags, wholeNumberFlags, WORKSPACE_FLAG } from '../flags';
+import { BUDGET_FLAGS, budgetsOf, MODEL_FLAGS, modelClientFromFlags } from '../modelFlags';
+import { draftJson, formatDraft, printDraftProgress } from '../output/draftReport';
 import type { Verb } from '../verb';
 
 const HELP = `Usage: weave draft [--goal TEXT] [--max-specs N] [--json] [--accept] [options]
@@ -59,53 +49,23 @@ export const draftVerb: Verb = {
       'max-specs': { type: 'string' },
       'max-mutants': { type: 'string' },
       accept: { type: 'boolean', default: false },
-      workspace: { type: 'string', default: '.' },
+      ...WORKSPACE_FLAG,
       json: { type: 'boolean', default: false },
       'no-review': { type: 'boolean', default: false },
-      'base-url': { type: 'string' },
-      model: { type: 'string' },
-      'no-stream': { type: 'boolean', default: false },
-      'max-steps': { type: 'string' },
-      'max-tokens': { type: 'string' },
-      'timeout-seconds': { type: 'string' },
+      ...MODEL_FLAGS,
+      ...BUDGET_FLAGS,
     });
-    if (flags === undefined) return 2;
-    const fail = (message: string): number => {
-      process.stderr.write(`weave draft: ${message}\n`);
-      return 2;
-    };
-    const numbers: Record<string, number> = {};
-    for (const flag of ['max-specs', 'max-mutants', 'max-steps', 'max-tokens', 'timeout-seconds'] as const) {
-      const raw = flags[flag];
-      if (raw === undefined) continue;
-      const value = Number(raw);
-      if (!Number.isInteger(value) || value < 1)
-        return fail(`--${flag} must be a whole number ≥ 1 (got '${raw}')`);
-      numbers[flag] = value;
-    }
+    const numbers = wholeNumberFlags(flags, [
+      'max-specs',
+      'max-mutants',
+      'max-steps',
+      'max-tokens',
+      'timeout-seconds',
+    ]);
     const workspaceDir = path.resolve(flags.workspace);
     const loaded = await loadSpecFile(workspaceDir);
-    if (!loaded.ok) {
-      for (const problem of loaded.problems) process.stderr.write(`${formatProblem(problem)}\n`);
-      return 2;
-    }
-    const model = flags.model ?? process.env.WEAVE_MODEL;
-    if (!model) return fail('no model: pass --model NAME or set WEAVE_MODEL');
-    const baseURL =
-      flags['base-url'] ?? process.env.WEAVE_BASE_URL ?? process.env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL;
-    const apiKey = process.env.WEAVE_API_KEY || process.env.OPENAI_API_KEY || undefined;
-    let client: ModelClient;
-    try {
-      client = createModelClient({ baseURL, model, apiKey, stream: !flags['no-stream'] });
-    } catch (error) {
-      if (error instanceof ModelError) return fail(error.message);
-      throw error;
-    }
-    const budgets: Partial<AgentBudgets> = {
-      ...(numbers['max-steps'] !== undefined ? { maxSteps: numbers['max-steps'] } : {}),
-      ...(numbers['max-tokens'] !== undefined ? { maxTokens: numbers['max-tokens'] } : {}),
-      ...(numbers['timeout-seconds'] !== undefined ? { timeoutSeconds: numbers['timeout-seconds'] } : {}),
-    };
+    if (!loaded.ok) throw new SpecLoadError(loaded.file, loaded.problems);
+    const { client, apiKey } = modelClientFromFlags(flags);
     const interrupt = trapInterrupts('draft', 'cancelling (removing the scratch checkout)…');
     const abort = { signal: interrupt.signal };
     try {
@@ -115,9 +75,9 @@ export const draftVerb: Verb = {
         ...(flags.goal !== undefined ? { goal: flags.goal } : {}),
         ...(numbers['max-specs'] !== undefined ? { maxSpecs: numbers['max-specs'] } : {}),
         ...(numbers['max-mutants'] !== undefined ? { maxMutantsPerProposal: numbers['max-mutants'] } : {}),
-        budgets,
+        budgets: budgetsOf(numbers),
         signal: abort.signal,
-        onProgress: printProgress,
+        onProgress: printDraftProgress,
         secrets: [apiKey],
         modelReview: !flags['no-review'],
       });
@@ -131,7 +91,7 @@ export const draftVerb: Verb = {
           return 1;
         }
       }
-      if (flags.json) process.stdout.write(`${JSON.stringify(jsonOf(result, accepted), null, 2)}\n`);
+      if (flags.json) process.stdout.write(`${JSON.stringify(draftJson(result, accepted), null, 2)}\n`);
       else process.stdout.write(formatDraft(result, accepted));
       if (result.error) process.stderr.write(`weave draft: ${result.error}\n`);
       return result.kept.length > 0 && result.stopReason !== 'model-error' ? 0 : 1;
@@ -140,71 +100,3 @@ export const draftVerb: Verb = {
     }
   },
 };
-
-function printProgress(event: DraftProgress): void {
-  if (event.type === 'phase') process.stderr.write(`draft: ${event.message}\n`);
-  else if (event.type === 'step')
-    process.stderr.write(
-      `draft: step ${event.step}/${event.maxSteps} · ${event.tokens.toLocaleString('en')} tokens\n`,
-    );
-  else process.stderr.write(`  ${event.kept ? '✓' : '✗'} ${event.message.split('\n')[0]}\n`);
-}
-
-function jsonOf(result: DraftResult, accepted: string[] | undefined): unknown {
-  return {
-    kept: result.kept.map((k) => ({
-      ...k.specInput,
-      goal: k.verification.goal,
-      verification: k.verification,
-      testFiles: k.testFiles,
-    })),
-    rejected: result.rejected,
-    review: result.review,
-    stopReason: result.stopReason,
-    ...(result.error ? { error: result.error } : {}),
-    ...(accepted ? { accepted } : {}),
-    trajectoryFile: result.trajectoryFile,
-  };
-}
-
-function formatDraft(result: DraftResult, accepted: string[] | undefined): string {
-  const lines: string[] = [];
-  lines.push(`Kept ${result.kept.length} draft(s):`);
-  for (const k of result.kept) {
-    const v = k.verification;
-    lines.push(
-      `  ✓ ${k.spec.id} (${k.spec.kind}${v.goal ? ', goal: fails now by an assertion' : ''}): ${k.spec.statement}`,
-    );
-    lines.push(
-      `      test: ${k.spec.test.command} — ${v.tests} test(s), ${v.runner}, ${v.repeats.join('/')}` +
-        (v.killedExample ? `; kills ${v.killedExample}` : ''),
-    );
-  }
-  if (result.rejected.length > 0) {
-    lines.push('', `Rejected ${result.rejected.length}:`);
-    for (const r of result.rejected) lines.push(`  ✗ ${r.id} (${r.stage}): ${r.reason.split('\n')[0]}`);
-  }
-  const review = result.review;
-  lines.push('', 'Review of the set:');
-  if (
-    review.uncoveredGoalParts.length === 0 &&
-    review.missingEdges.length === 0 &&
-    review.contradictions.length === 0
-  )
-    lines.push('  nothing to report');
-  for (const g of review.uncoveredGoalParts) lines.push(`  goal not covered (${g.source}): ${g.text}`);
-  for (const e of review.missingEdges)
-    lines.push(`  undeclared interaction ${e.a} ↔ ${e.b} (${e.source}): ${e.why}`);
-  for (const c of review.contradictions)
-    lines.push(`  contradiction ${c.a} ↔ ${c.b} (${c.source}): ${c.why}`);
-  if (!review.model.ok && 'error' in review.model)
-    lines.push(`  model review unavailable: ${review.model.error}`);
-  lines.push(
-    '',
-    `Stopped: ${result.stopReason}${result.error ? ` (${result.error})` : ''} after ${result.steps} step(s)`,
-  );
-  if (accepted) lines.push(`Accepted into .weave/specs.json: ${accepted.join(', ')}`);
-  else if (result.kept.length > 0)
-    lines.push('Nothing written: pass --accept to add the kept drafts to your workspace.');
-  return lines.join('\n') + '\n';
-}

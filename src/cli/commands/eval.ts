@@ -2,14 +2,8 @@
 import { trapInterrupts } from '../interrupt';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import {
-  defaultWorkers,
-  evaluate,
-  EvalInputError,
-  type EvalReport,
-  type InstanceReport,
-} from '../../core/tasks/evalTasks';
-import { parseVerbFlags, takeList } from '../flags';
+import { defaultWorkers, evaluate, type EvalReport, type InstanceReport } from '../../core/tasks/evalTasks';
+import { parseVerbFlags, takeList, withHelpHint } from '../flags';
 import type { Verb } from '../verb';
 
 const HELP = `Usage: weave eval --tasks DIR... (--predictions FILE | --gold) [options]
@@ -56,20 +50,19 @@ export const evalVerb: Verb = {
       out: { type: 'string' },
       json: { type: 'boolean', default: false },
     });
-    if (flags === undefined) return 2;
-    const bad = (message: string): number => {
-      process.stderr.write(`weave eval: ${message}\nRun 'weave eval --help' for its options.\n`);
-      return 2;
-    };
-    if (taskDirs.length === 0) return bad('--tasks DIR... is required');
+    if (taskDirs.length === 0) throw withHelpHint('eval', '--tasks DIR... is required');
     if (flags.gold === (flags.predictions !== undefined))
-      return bad('give exactly one of --predictions FILE and --gold');
+      throw withHelpHint('eval', 'give exactly one of --predictions FILE and --gold');
     const workers = flags.workers === undefined ? undefined : wholeNumber(flags.workers);
-    if (workers === null) return bad(`--workers must be a whole number ≥ 1, got '${flags.workers}'`);
+    if (workers === null)
+      throw withHelpHint('eval', `--workers must be a whole number ≥ 1, got '${flags.workers}'`);
     const timeout =
       flags['timeout-seconds'] === undefined ? undefined : wholeNumber(flags['timeout-seconds']);
     if (timeout === null)
-      return bad(`--timeout-seconds must be a whole number ≥ 1, got '${flags['timeout-seconds']}'`);
+      throw withHelpHint(
+        'eval',
+        `--timeout-seconds must be a whole number ≥ 1, got '${flags['timeout-seconds']}'`,
+      );
 
     const interrupt = trapInterrupts('eval', 'stopping (killing prediction runs, removing scratch folders)…');
     const controller = { signal: interrupt.signal };
@@ -98,12 +91,6 @@ export const evalVerb: Verb = {
         flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, outFile),
       );
       return report.problems.length > 0 || report.error_instances > 0 ? 1 : 0;
-    } catch (error) {
-      if (error instanceof EvalInputError) {
-        process.stderr.write(`weave eval: ${error.message}\n`);
-        return 2;
-      }
-      throw error;
     } finally {
       interrupt.dispose();
     }

@@ -4,13 +4,12 @@ import path from 'node:path';
 import {
   EXPORT_FORMATS,
   exportTask,
-  ExportInputError,
   HARBOR_SUBDIR,
   type ExportFormat,
   type ExportResult,
 } from '../../core/tasks/exportTask';
 import { exportHistory, type HistoryEntry } from '../../core/tasks/exportHistory';
-import { parseVerbFlags } from '../flags';
+import { parseVerbFlags, withHelpHint, WORKSPACE_FLAG } from '../flags';
 import type { Verb } from '../verb';
 
 const HELP = `Usage: weave export --out DIR [options]
@@ -65,7 +64,7 @@ export const exportVerb: Verb = {
   help: HELP,
   async run(args) {
     const flags = parseVerbFlags('export', args, {
-      workspace: { type: 'string', default: '.' },
+      ...WORKSPACE_FLAG,
       base: { type: 'string' },
       out: { type: 'string' },
       dataset: { type: 'string' },
@@ -77,22 +76,19 @@ export const exportVerb: Verb = {
       'harbor-offline': { type: 'boolean', default: false },
       'from-history': { type: 'string' },
     });
-    if (flags === undefined) return 2;
-    const bad = (message: string): number => {
-      process.stderr.write(`weave export: ${message}\nRun 'weave export --help' for its options.\n`);
-      return 2;
-    };
     if (!(EXPORT_FORMATS as readonly string[]).includes(flags.format))
-      return bad(`--format must be one of ${EXPORT_FORMATS.join(', ')}, got '${flags.format}'`);
+      throw withHelpHint(
+        'export',
+        `--format must be one of ${EXPORT_FORMATS.join(', ')}, got '${flags.format}'`,
+      );
     const agentTimeout = flags['agent-timeout-seconds'];
     if (agentTimeout !== undefined && !/^[1-9]\d*$/.test(agentTimeout))
-      return bad(`--agent-timeout-seconds must be a whole number ≥ 1, got '${agentTimeout}'`);
-    if (flags.out === undefined) {
-      process.stderr.write(
-        "weave export: --out DIR is required (the task folder to write)\nRun 'weave export --help' for its options.\n",
+      throw withHelpHint(
+        'export',
+        `--agent-timeout-seconds must be a whole number ≥ 1, got '${agentTimeout}'`,
       );
-      return 2;
-    }
+    if (flags.out === undefined)
+      throw withHelpHint('export', '--out DIR is required (the task folder to write)');
     const interrupt = trapInterrupts(
       'export',
       'stopping (killing verification runs, removing scratch folders)…',
@@ -102,7 +98,10 @@ export const exportVerb: Verb = {
       const range = flags['from-history'];
       if (range !== undefined) {
         if (flags.base !== undefined || flags['instance-id'] !== undefined)
-          return bad('--from-history takes each commit’s parent as its base and names each task itself');
+          throw withHelpHint(
+            'export',
+            '--from-history takes each commit’s parent as its base and names each task itself',
+          );
         const entries = await exportHistory({
           workspaceDir: flags.workspace,
           range,
@@ -154,12 +153,6 @@ export const exportVerb: Verb = {
         flags.json ? `${JSON.stringify(toJson(result), null, 2)}\n` : formatResult(result, flags.out),
       );
       return result.written ? 0 : 1;
-    } catch (error) {
-      if (error instanceof ExportInputError) {
-        process.stderr.write(`weave export: ${error.message}\n`);
-        return 2;
-      }
-      throw error;
     } finally {
       interrupt.dispose();
     }

@@ -9,8 +9,8 @@ import {
   withObservedInteractions,
 } from '../../core/coupling/coupling';
 import { loadAnchoredWorkspace } from '../../core/anchors/anchoredWorkspace';
-import { parseVerbFlags } from '../flags';
-import { printAnchorProblems, reportInputError } from '../intelOutput';
+import { parseVerbFlags, UsageError, WORKSPACE_FLAG } from '../flags';
+import { printProblems } from '../output/problems';
 import type { Verb } from '../verb';
 
 const HELP = `Usage: weave graph [--workspace DIR] [--json | --mermaid]
@@ -40,34 +40,26 @@ export const graphVerb: Verb = {
   help: HELP,
   async run(args) {
     const flags = parseVerbFlags('graph', args, {
-      workspace: { type: 'string', default: '.' },
+      ...WORKSPACE_FLAG,
       json: { type: 'boolean', default: false },
       mermaid: { type: 'boolean', default: false },
     });
-    if (flags === undefined) return 2;
-    if (flags.json && flags.mermaid) {
-      process.stderr.write('weave graph: give --json or --mermaid, not both\n');
-      return 2;
-    }
-    try {
-      const ws = await loadAnchoredWorkspace(path.resolve(flags.workspace));
-      printAnchorProblems(ws.anchorProblems);
-      const coupling = withObservedInteractions(
-        staticCoupling({
-          specFile: ws.specFile,
-          index: ws.index,
-          resolved: ws.resolved,
-          workspaceDir: ws.workspaceDir,
-          coverage: await readCoverageStore(ws.workspaceDir),
-        }),
-        await readAuditReport(ws.workspaceDir),
-      );
-      if (flags.json) process.stdout.write(`${JSON.stringify(coupling, null, 2)}\n`);
-      else if (flags.mermaid) process.stdout.write(formatCouplingMermaid(coupling));
-      else process.stdout.write(formatCouplingText(coupling));
-      return 0;
-    } catch (error) {
-      return reportInputError('graph', error);
-    }
+    if (flags.json && flags.mermaid) throw new UsageError('give --json or --mermaid, not both');
+    const ws = await loadAnchoredWorkspace(path.resolve(flags.workspace));
+    printProblems(ws.anchorProblems);
+    const coupling = withObservedInteractions(
+      staticCoupling({
+        specFile: ws.specFile,
+        index: ws.index,
+        resolved: ws.resolved,
+        workspaceDir: ws.workspaceDir,
+        coverage: await readCoverageStore(ws.workspaceDir),
+      }),
+      await readAuditReport(ws.workspaceDir),
+    );
+    if (flags.json) process.stdout.write(`${JSON.stringify(coupling, null, 2)}\n`);
+    else if (flags.mermaid) process.stdout.write(formatCouplingMermaid(coupling));
+    else process.stdout.write(formatCouplingText(coupling));
+    return 0;
   },
 };

@@ -30,7 +30,7 @@ import {
   type StartCommands,
 } from '../guard/installHooks';
 import { findWorkspace, loadProtectedSet } from '../guard/protectedPaths';
-import { parseVerbFlags } from '../flags';
+import { parseVerbFlags, UsageError } from '../flags';
 import type { Verb } from '../verb';
 
 const HELP = `Usage: weave guard [--agent claude-code|codex|cursor] [--workspace DIR]   (a hook: reads JSON on stdin)
@@ -74,22 +74,16 @@ export const guardVerb: Verb = {
       install: { type: 'string' },
       command: { type: 'string' },
     });
-    if (flags === undefined) return 2;
     if (flags.install !== undefined) return install(flags.install, flags.workspace ?? '.', flags.command);
-    if (flags.command !== undefined) return bad('--command goes with --install');
+    if (flags.command !== undefined) throw new UsageError('--command goes with --install');
     if (!(GUARD_AGENTS as readonly string[]).includes(flags.agent))
-      return bad(`--agent must be one of ${GUARD_AGENTS.join(', ')}, got '${flags.agent}'`);
+      throw new UsageError(`--agent must be one of ${GUARD_AGENTS.join(', ')}, got '${flags.agent}'`);
     const answer = await handleEvent(flags.agent as GuardAgent, await text(process.stdin), flags.workspace);
     if (answer.stdout) process.stdout.write(answer.stdout);
     if (answer.stderr) process.stderr.write(answer.stderr);
     return answer.exitCode;
   },
 };
-
-function bad(message: string): number {
-  process.stderr.write(`weave guard: ${message}\n`);
-  return 2;
-}
 
 export async function handleEvent(
   agent: GuardAgent,
@@ -127,7 +121,7 @@ export async function handleEvent(
 
 async function install(what: string, projectDir: string, command: string | undefined): Promise<number> {
   if (!(INSTALL_TARGETS as readonly string[]).includes(what))
-    return bad(`--install must be one of ${INSTALL_TARGETS.join(', ')}, got '${what}'`);
+    throw new UsageError(`--install must be one of ${INSTALL_TARGETS.join(', ')}, got '${what}'`);
   try {
     const result = await installHooks(
       what as InstallTarget,
@@ -137,7 +131,7 @@ async function install(what: string, projectDir: string, command: string | undef
     process.stdout.write(`${result.summary}\n`);
     return 0;
   } catch (error) {
-    if (error instanceof InstallError) return bad(error.message);
+    if (error instanceof InstallError) throw new UsageError(error.message);
     throw error;
   }
 }

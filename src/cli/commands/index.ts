@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createIndexer } from '../../core/index';
 import type { SkippedFile } from '../../core/index';
-import { parseVerbFlags } from '../flags';
+import { parseVerbFlags, UsageError, WORKSPACE_FLAG } from '../flags';
 import type { Verb } from '../verb';
 
 const HELP = `Usage: weave index [--workspace DIR] [--json [--symbols]] [--no-cache] [--workers N]
@@ -31,31 +31,21 @@ export const indexVerb: Verb = {
   help: HELP,
   async run(args) {
     const flags = parseVerbFlags('index', args, {
-      workspace: { type: 'string', default: '.' },
+      ...WORKSPACE_FLAG,
       json: { type: 'boolean', default: false },
       symbols: { type: 'boolean', default: false },
       'no-cache': { type: 'boolean', default: false },
       workers: { type: 'string' },
     });
-    if (flags === undefined) return 2;
-    if (flags.symbols && !flags.json) {
-      process.stderr.write('weave index: --symbols goes with --json\n');
-      return 2;
-    }
+    if (flags.symbols && !flags.json) throw new UsageError('--symbols goes with --json');
     const workspaceDir = path.resolve(flags.workspace);
-    if (!fs.statSync(workspaceDir, { throwIfNoEntry: false })?.isDirectory()) {
-      process.stderr.write(`weave index: --workspace ${flags.workspace}: not a folder\n`);
-      return 2;
-    }
+    if (!fs.statSync(workspaceDir, { throwIfNoEntry: false })?.isDirectory())
+      throw new UsageError(`--workspace ${flags.workspace}: not a folder`);
     let workers: number | undefined;
     if (flags.workers !== undefined) {
       workers = Number(flags.workers);
-      if (!Number.isInteger(workers) || workers < 0 || workers > 64) {
-        process.stderr.write(
-          `weave index: --workers ${flags.workers}: expected a whole number from 0 to 64\n`,
-        );
-        return 2;
-      }
+      if (!Number.isInteger(workers) || workers < 0 || workers > 64)
+        throw new UsageError(`--workers ${flags.workers}: expected a whole number from 0 to 64`);
     }
     const indexer = createIndexer({
       workspaceDir,

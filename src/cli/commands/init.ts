@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { parseSpecText, SPEC_FILE_RELATIVE_PATH } from '../../core/spec/load';
 import { detectTestRunner, starterSpecText } from '../../core/spec/starter';
-import { parseVerbFlags } from '../flags';
+import { parseVerbFlags, UsageError, WORKSPACE_FLAG } from '../flags';
 import type { Verb } from '../verb';
 
 const HELP = `Usage: weave init [--workspace DIR] [--force] [--per-file]
@@ -33,17 +33,13 @@ export const initVerb: Verb = {
   help: HELP,
   async run(args) {
     const flags = parseVerbFlags('init', args, {
-      workspace: { type: 'string', default: '.' },
+      ...WORKSPACE_FLAG,
       force: { type: 'boolean', default: false },
       'per-file': { type: 'boolean', default: false },
     });
-    if (flags === undefined) return 2;
     const workspaceDir = path.resolve(flags.workspace);
     const stat = await fs.stat(workspaceDir).catch(() => undefined);
-    if (stat === undefined || !stat.isDirectory()) {
-      process.stderr.write(`weave init: ${workspaceDir} is not a folder\n`);
-      return 2;
-    }
+    if (stat === undefined || !stat.isDirectory()) throw new UsageError(`${workspaceDir} is not a folder`);
 
     const specFile = path.join(workspaceDir, SPEC_FILE_RELATIVE_PATH);
     const existing = await fs.lstat(specFile).catch(() => undefined);

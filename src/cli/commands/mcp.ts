@@ -5,7 +5,7 @@ import path from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createWeaveMcpServer } from '../../mcp/server';
 import { NO_RUN_REASON } from '../../mcp/weaveTools';
-import { parseVerbFlags } from '../flags';
+import { parseVerbFlags, UsageError, WORKSPACE_FLAG } from '../flags';
 import type { Verb } from '../verb';
 
 const HELP = `Usage: weave mcp [--workspace DIR] [--trust | --no-run]
@@ -36,21 +36,14 @@ export const mcpVerb: Verb = {
   help: HELP,
   async run(args) {
     const flags = parseVerbFlags('mcp', args, {
-      workspace: { type: 'string', default: '.' },
+      ...WORKSPACE_FLAG,
       trust: { type: 'boolean', default: false },
       'no-run': { type: 'boolean', default: false },
     });
-    if (flags === undefined) return 2;
-    if (flags.trust && flags['no-run']) {
-      process.stderr.write('weave mcp: give --trust or --no-run, not both\n');
-      return 2;
-    }
+    if (flags.trust && flags['no-run']) throw new UsageError('give --trust or --no-run, not both');
     const workspaceDir = path.resolve(flags.workspace);
     const stat = await fs.stat(workspaceDir).catch(() => undefined);
-    if (!stat?.isDirectory()) {
-      process.stderr.write(`weave mcp: --workspace ${flags.workspace} is not a folder\n`);
-      return 2;
-    }
+    if (!stat?.isDirectory()) throw new UsageError(`--workspace ${flags.workspace} is not a folder`);
     const log = (line: string): void => void process.stderr.write(`weave mcp: ${line}\n`);
     const allowed = !flags['no-run'];
     const server = createWeaveMcpServer({

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { checkAnchors } from '../../core/anchors/anchorCheck';
 import { loadSpecFile } from '../../core/spec/load';
 import { formatProblem } from '../../core/spec/problems';
-import { parseVerbFlags } from '../flags';
+import { parseVerbFlags, UsageError, WORKSPACE_FLAG } from '../flags';
+import { displayPath } from '../output/paths';
+import { displayProblem } from '../output/problems';
 import type { Verb } from '../verb';
 
 const HELP = `Usage: weave validate [--workspace DIR] [--json]
@@ -29,16 +31,12 @@ export const validateVerb: Verb = {
   help: HELP,
   async run(args) {
     const flags = parseVerbFlags('validate', args, {
-      workspace: { type: 'string', default: '.' },
+      ...WORKSPACE_FLAG,
       json: { type: 'boolean', default: false },
     });
-    if (flags === undefined) return 2;
     const workspaceDir = path.resolve(flags.workspace);
     const stat = await fs.stat(workspaceDir).catch(() => undefined);
-    if (stat === undefined || !stat.isDirectory()) {
-      process.stderr.write(`weave validate: ${workspaceDir} is not a folder\n`);
-      return 2;
-    }
+    if (stat === undefined || !stat.isDirectory()) throw new UsageError(`${workspaceDir} is not a folder`);
     const result = await loadSpecFile(workspaceDir);
     const file = displayPath(result.file);
     const anchorProblems = result.ok
@@ -50,7 +48,7 @@ export const validateVerb: Verb = {
         ).problems
       : [];
     const problems = [...(result.ok ? result.warnings : result.problems), ...anchorProblems]
-      .map((p) => ({ ...p, file: displayPath(p.file) }))
+      .map(displayProblem)
       .sort((a, b) => a.line - b.line || a.column - b.column);
     const errors = problems.filter((p) => p.severity === 'error').length;
     const warnings = problems.length - errors;
@@ -77,12 +75,6 @@ export const validateVerb: Verb = {
     return 0;
   },
 };
-
-/** Relative to the current directory when inside it, so terminals make it clickable and output stays short. */
-function displayPath(file: string): string {
-  const relative = path.relative(process.cwd(), file);
-  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
-}
 
 function plural(n: number, singular: string, pluralForm = `${singular}s`): string {
   return `${n} ${n === 1 ? singular : pluralForm}`;

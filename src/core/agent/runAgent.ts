@@ -14,20 +14,20 @@ import { withStandaloneCheckout } from '../sandbox/checkout';
 import { containmentFor, type ContainmentRequest } from '../sandbox/containment';
 import { newRunId } from '../check/runStore';
 import type { SpecFile } from '../../shared/specSchema';
-import { runAgentLoop, type AgentBudgets, type LoopOutcome, type StopReason } from './agentLoop';
+import type { AgentBudgets, LoopOutcome, StopReason } from './agentLoop';
+import { AgentSession } from './agentSession';
 import type { ModelClient, ModelUsage } from './modelClient';
 import { WorkspaceJail } from './paths';
 import { buildSystemPrompt, buildTaskPrompt, targetLabel, type AgentTarget } from './prompt';
-import { createRedactor } from './redact';
 import { reviewDeterministic, reviewWithModel, type ModelReview, type ReviewFinding } from './review';
 import { createWorktreeIndex, type WorktreeIndex } from './symbolIndex';
 import type { SymbolLookup } from './tools';
-import { readTrajectory, TrajectoryWriter } from './trajectory';
+import { readTrajectory } from './trajectory';
 import { diffWorkspace, snapshotWorkspace, type WorkspaceDiff } from './workspacePatch';
 
 export type { AgentBudgets, StopReason } from './agentLoop';
 
-export const DEFAULT_BUDGETS: AgentBudgets = { maxSteps: 40, maxTokens: 400_000, timeoutSeconds: 1_200 };
+export { DEFAULT_BUDGETS } from './agentSession';
 
 export type AgentProgressEvent =
   | {
@@ -113,28 +113,21 @@ interface WorktreeOutcome extends LoopOutcome {
 }
 
 export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult> {
-  const budgets: AgentBudgets = { ...DEFAULT_BUDGETS, ...definedOnly(options.budgets ?? {}) };
+  const session = new AgentSession(options);
+  const { redact, userSignal } = session;
   const started = performance.now();
   const label = options.target.kind === 'all' ? 'all' : options.target.id;
   const runId = `${newRunId(new Date())}-${label}`;
   const runDir = path.join(agentRunsDir(options.workspaceDir), runId);
   await ensureRunsIgnored(options.workspaceDir);
-  const redact = createRedactor(options.secrets ?? []);
-  const trajectory = new TrajectoryWriter(path.join(runDir, 'trajectory.jsonl'), redact);
+  const trajectory = session.openTrajectory(path.join(runDir, 'trajectory.jsonl'), {
+    runId,
+    target: targetLabel(options.target),
+  });
   const progress = (event: AgentProgressEvent): void =>
     options.onProgress?.({ runId, target: label, ...event });
   const phase = (p: Extract<AgentProgressEvent, { type: 'phase' }>['phase'], message: string): void =>
     progress({ type: 'phase', phase: p, message });
-  const userSignal = options.signal ?? new AbortController().signal;
-
-  trajectory.write({
-    type: 'start',
-    runId,
-    target: targetLabel(options.target),
-    model: options.client.model,
-    baseURL: options.client.baseURL,
-    budgets,
-  });
 
   phase('worktree', 'creating a standalone sandboxed checkout');
   const outcome = await withStandaloneCheckout(
@@ -180,19 +173,11 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
         };
         const system = buildSystemPrompt(promptInput);
         const task = buildTaskPrompt(promptInput);
-        trajectory.write({ type: 'prompt', role: 'system', content: system });
-        trajectory.write({ type: 'prompt', role: 'user', content: task });
 
         phase('agent', `agent working on ${targetLabel(options.target)}`);
-        const loop = await runAgentLoop({
-          client: options.client,
+        const loop = await session.runLoop(trajectory, {
           system,
           task,
-          budgets,
-          userSignal,
-          deadline: AbortSignal.timeout(budgets.timeoutSeconds * 1000),
-          trajectory,
-          redact,
           onProgress: progress,
           tools: {
             jail,
@@ -328,8 +313,4 @@ async function readOptional(file: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
-}
-
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -17,6 +17,7 @@ import { startEvidence, type EvidenceSession } from './evidence/session';
 import { effectiveTestSettings } from './testSettings';
 import type { SpecResult, Verdict } from './types';
 import { verdictOf } from './verdict';
+import { InputError } from '../errors';
 
 export type RunProgress =
   | { type: 'started'; id: string; attempt: number; done: number; total: number }
@@ -50,7 +51,7 @@ export interface RunSpecsOptions {
 }
 
 /** A request that cannot be run as asked (unknown id, bad number): the CLI's exit code 2. */
-export class CheckInputError extends Error {
+export class CheckInputError extends InputError {
   override name = 'CheckInputError';
 }
 

@@ -5,13 +5,11 @@
 // The trajectory and result land in .weave/runs/draft/<id>/ (Weave's git-ignored run state).
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { DEFAULT_BUDGETS, type AgentBudgets, type StopReason } from '../agent/runAgent';
-import { runAgentLoop } from '../agent/agentLoop';
+import type { AgentBudgets, StopReason } from '../agent/runAgent';
+import { AgentSession } from '../agent/agentSession';
 import type { ModelClient, ModelUsage } from '../agent/modelClient';
 import { WorkspaceJail } from '../agent/paths';
-import { createRedactor } from '../agent/redact';
 import type { SymbolLookup } from '../agent/tools';
-import { TrajectoryWriter } from '../agent/trajectory';
 import { withScratchCheckouts } from '../audit/scratch';
 import { ensureRunsIgnored, newRunId } from '../check/runStore';
 import { loadAnchoredWorkspace } from '../anchors/anchoredWorkspace';
@@ -61,13 +59,12 @@ export interface DraftResult {
 
 export async function runDraft(options: DraftOptions): Promise<DraftResult> {
   const started = performance.now();
-  const budgets: AgentBudgets = { ...DEFAULT_BUDGETS, ...definedOnly(options.budgets ?? {}) };
+  const session = new AgentSession(options);
+  const { redact, userSignal } = session;
   const maxSpecs = options.maxSpecs ?? DEFAULT_MAX_DRAFTS;
   const runId = `${newRunId(new Date())}-draft`;
   const runDir = path.join(options.workspaceDir, '.weave', 'runs', 'draft', runId);
-  const redact = createRedactor(options.secrets ?? []);
   const progress = options.onProgress ?? (() => undefined);
-  const userSignal = options.signal ?? new AbortController().signal;
   const kept: KeptDraft[] = [];
   const rejected: RejectedDraft[] = [];
 
@@ -77,19 +74,12 @@ export async function runDraft(options: DraftOptions): Promise<DraftResult> {
     const ws = await loadAnchoredWorkspace(checkout, { useCache: false, signal: userSignal });
     const specFile = options.goal?.trim() ? { ...ws.specFile, goal: options.goal.trim() } : ws.specFile;
     await ensureRunsIgnored(options.workspaceDir);
-    const trajectory = new TrajectoryWriter(path.join(runDir, 'trajectory.jsonl'), redact);
-    trajectory.write({
-      type: 'start',
+    const trajectory = session.openTrajectory(path.join(runDir, 'trajectory.jsonl'), {
       runId,
       target: 'draft specs',
-      model: options.client.model,
-      baseURL: options.client.baseURL,
-      budgets,
     });
     const system = buildDraftSystemPrompt(specFile, maxSpecs);
     const task = buildDraftTask(options.goal);
-    trajectory.write({ type: 'prompt', role: 'system', content: system });
-    trajectory.write({ type: 'prompt', role: 'user', content: task });
     // The checkout's index answers outline / find_symbol: the draft agent edits nothing, so it never goes stale.
     const symbols: SymbolLookup = {
       outline: (file) => {
@@ -132,15 +122,9 @@ export async function runDraft(options: DraftOptions): Promise<DraftResult> {
         return { kept: false, message, done: false };
       },
     });
-    const loop = await runAgentLoop({
-      client: options.client,
+    const loop = await session.runLoop(trajectory, {
       system,
       task,
-      budgets,
-      userSignal,
-      deadline: AbortSignal.timeout(budgets.timeoutSeconds * 1000),
-      trajectory,
-      redact,
       toolbox,
       nudge: 'Use the tools: read the code, then call propose_spec, or finish when you are done.',
       onProgress: (e) => {
@@ -187,8 +171,4 @@ export async function runDraft(options: DraftOptions): Promise<DraftResult> {
   };
   await fs.writeFile(result.resultFile, redact(JSON.stringify(result, null, 2)) + '\n');
   return result;
-}
-
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -5,8 +5,9 @@
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { InputError } from '../errors';
 
-export class GitError extends Error {
+export class GitError extends InputError {
   override name = 'GitError';
   constructor(
     message: string,

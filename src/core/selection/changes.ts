@@ -6,6 +6,7 @@ import path from 'node:path';
 import { git } from '../git/git';
 import { normalizeWorkspacePath } from '../anchors/resolve';
 import { unquote } from './hunks';
+import { InputError } from '../errors';
 
 export type ChangeStatus = 'added' | 'modified' | 'deleted' | 'untracked' | 'type-changed';
 
@@ -23,7 +24,7 @@ export interface ChangedFile {
 }
 
 /** Bad input for change detection (not a repository, unknown ref): the CLI prints the message and exits 2. */
-export class ChangeInputError extends Error {}
+export class ChangeInputError extends InputError {}
 
 export async function changedFilesSince(workspaceDir: string, ref: string): Promise<ChangedFile[]> {
   await requireCommit(workspaceDir, ref);

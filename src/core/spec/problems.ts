@@ -1,5 +1,6 @@
 // Problems found in a spec file, each located at a line and column so the CLI can print `file:line:col` and the
 // editor can draw a squiggle at the exact spot.
+import { InputError } from '../errors';
 
 export type SpecProblemSeverity = 'error' | 'warning';
 
@@ -25,7 +26,7 @@ export function formatProblem(problem: SpecProblem): string {
 }
 
 /** Thrown by callers that need a valid spec file (e.g. `checkWorkspace`) when the file has errors. */
-export class SpecLoadError extends Error {
+export class SpecLoadError extends InputError {
   readonly problems: SpecProblem[];
   readonly file: string;
 

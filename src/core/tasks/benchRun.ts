@@ -9,6 +9,7 @@ import { mapWithConcurrency } from '../process/boundedPool';
 import { runInstance, safeName, type InstanceRun } from './benchInstance';
 import { evaluate, loadTasks, type EvalReport, type LoadedTask } from './evalTasks';
 import { buildLeaderboard, renderLeaderboardHtml, type Leaderboard, type Price } from './leaderboard';
+import { InputError } from '../errors';
 
 export interface BenchOptions {
   taskDirs: string[];
@@ -46,7 +47,7 @@ export interface BenchResult {
 }
 
 /** Bad input as a whole: no task, no model, an unusable --out. Exit code 2. */
-export class BenchInputError extends Error {}
+export class BenchInputError extends InputError {}
 
 export async function runBench(options: BenchOptions): Promise<BenchResult> {
   const started = performance.now();

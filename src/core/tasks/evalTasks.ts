@@ -3,6 +3,7 @@
 // scored here is exactly what a harness would score. Bad input never stops the run: it becomes a problem
 // (with its line number) or an instance entry with an error.
 import { promises as fs } from 'node:fs';
+import { InputError } from '../errors';
 import os from 'node:os';
 import path from 'node:path';
 import { mapWithConcurrency } from '../process/boundedPool';
@@ -30,7 +31,7 @@ export interface EvalOptions {
 }
 
 /** Bad flags or unusable input as a whole (no task found, unreadable predictions file). Exit code 2. */
-export class EvalInputError extends Error {}
+export class EvalInputError extends InputError {}
 
 export function defaultWorkers(): number {
   // Each instance runs its specs one after another, so one instance per core keeps the machine busy.

@@ -3,6 +3,7 @@
 // a folder it may write. Every problem here is bad input (ExportInputError, exit code 2), found before any
 // scratch folder exists.
 import { promises as fs } from 'node:fs';
+import { InputError } from '../errors';
 import os from 'node:os';
 import path from 'node:path';
 import { git, GitError, isClean } from '../git/git';
@@ -21,7 +22,7 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = ['swe', 'harbor', 'both']
 export const HARBOR_SUBDIR = 'harbor';
 
 /** Bad input: not a git workspace, no spec file, nothing to export, an unusable --out. Exit code 2. */
-export class ExportInputError extends Error {}
+export class ExportInputError extends InputError {}
 
 /** Everything an export is made from, checked. */
 export interface ExportInputs {

@@ -1,12 +1,13 @@
 // `weave check` end to end: spawns the built CLI (dist/cli.js) on temp workspaces and checks exit codes, the
 // table, --json, --junit and --github, and that bad input gives located messages and exit 2, never a stack.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { gitIn, makeRepo, writeFiles } from '../../support/gitRepo';
 import { processesRunning } from '../sandbox/processes';
+import { STOP_EXIT_CODES, startWeave, stopWith, uniqueSleep, untilRunning } from '../stopSignals';
 
 const cli = path.resolve(__dirname, '../../../../dist/cli.js');
 const cleanup: string[] = [];
@@ -200,58 +201,25 @@ describe('weave check (CLI)', () => {
   });
 
   it('stops on SIGINT (Ctrl-C): kills every test process, records nothing, exits 130', async () => {
-    // A unique argument finds the sleeper from outside: in a PID namespace the `$!` it writes is not a host pid.
-    const token = `1000.${process.pid}`;
-    const ws = await workspace([{ id: 'hangs', command: `sleep ${token} & echo $! > bg.pid; wait` }]);
-    const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true' };
-    delete env.NODE_TEST_CONTEXT;
-    const child = spawn(process.execPath, [cli, 'check'], {
-      cwd: ws,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const pidFile = path.join(ws, 'bg.pid');
-    const deadline = Date.now() + 20_000;
-    let pid = 0;
-    while (!(pid > 0)) {
-      if (Date.now() > deadline) assert.fail('the spec never started');
-      pid = Number(await fs.readFile(pidFile, 'utf8').catch(() => '0'));
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    child.kill('SIGINT');
-    assert.equal(await exited, 130);
-    assert.match(stderr, /stopping \(killing running tests\)/);
-    assert.deepEqual(processesRunning(`sleep ${token}`), []);
+    const sleep = uniqueSleep();
+    const ws = await workspace([{ id: 'hangs', command: `${sleep} & echo $! > bg.pid; wait` }]);
+    const run = startWeave(ws, ['check']);
+    await untilRunning(sleep, run);
+    assert.equal(await stopWith(run, ['SIGINT']), 130);
+    assert.match(run.stderr(), /stopping \(killing running tests\)/);
+    assert.deepEqual(processesRunning(sleep), []);
     await assert.rejects(fs.readdir(path.join(ws, '.weave/runs')), 'a cancelled run is not recorded');
   });
 
   for (const signals of [['SIGTERM'], ['SIGHUP'], ['SIGINT', 'SIGINT']] as const) {
     it(`stops on ${signals.join(' then ')}: every test process dies, nothing is recorded`, async () => {
-      const token = `1001.${process.pid}${signals.length}${signals[0].length}`;
-      const ws = await workspace([{ id: 'hangs', command: `sleep ${token} & echo $! > bg.pid; wait` }]);
-      const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true' };
-      delete env.NODE_TEST_CONTEXT;
-      const child = spawn(process.execPath, [cli, 'check'], {
-        cwd: ws,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-      const deadline = Date.now() + 20_000;
-      while (processesRunning(`sleep ${token}`).length === 0) {
-        if (Date.now() > deadline) assert.fail('the spec never started');
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      const sleep = uniqueSleep();
+      const ws = await workspace([{ id: 'hangs', command: `${sleep} & echo $! > bg.pid; wait` }]);
+      const run = startWeave(ws, ['check']);
+      await untilRunning(sleep, run);
       // The second signal arrives while the first one's clean-up is under way: it must not cut it short.
-      for (const name of signals) child.kill(name);
-      const expected = { SIGTERM: 143, SIGHUP: 129, SIGINT: 130 }[signals[0]];
-      assert.equal(await exited, expected, stderr);
-      assert.deepEqual(processesRunning(`sleep ${token}`), []);
+      assert.equal(await stopWith(run, signals), STOP_EXIT_CODES[signals[0]], run.stderr());
+      assert.deepEqual(processesRunning(sleep), []);
       await assert.rejects(fs.readdir(path.join(ws, '.weave/runs')), 'a stopped run is not recorded');
     });
   }

@@ -104,6 +104,8 @@ export function runGit(args: readonly string[], cwd: string, options: GitOptions
         reject(new GitError(`git ${args.join(' ')}: ${detail}`, args, stderr, code));
       },
     );
+    // git may exit before reading all of its input (a bad patch); its exit status reports that, not EPIPE.
+    child.stdin?.on('error', () => undefined);
     child.stdin?.end(options.input);
   });
 }

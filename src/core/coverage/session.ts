@@ -9,7 +9,7 @@ import type { Spec } from '../spec/schema';
 import { collectSpecCoverage } from './collect';
 import {
   instrumentSpec,
-  writePythonHook,
+  writeCoverageHooks,
   type CommandInstrumentation,
   type SpecCoverageDirs,
 } from './instrument';
@@ -27,7 +27,12 @@ export interface CoverageSummary {
 }
 
 export interface CoverageSession {
-  instrument(spec: Spec, specEnv: Readonly<Record<string, string>>): Promise<CommandInstrumentation>;
+  /** `inherited`: the environment the command would otherwise inherit (a contained run's allowlisted one). */
+  instrument(
+    spec: Spec,
+    specEnv: Readonly<Record<string, string>>,
+    inherited: Readonly<NodeJS.ProcessEnv>,
+  ): Promise<CommandInstrumentation>;
   /** Maps and stores what the specs of `results` executed; `specIds` are all the spec file's ids. */
   finish(
     results: readonly SpecResult[],
@@ -40,7 +45,7 @@ export interface CoverageSession {
 
 export async function startCoverage(workspaceDir: string, runId: string): Promise<CoverageSession> {
   const rawDir = path.join(coverageDir(workspaceDir), 'raw', runId);
-  const siteDir = await writePythonHook(rawDir);
+  const hooks = await writeCoverageHooks(rawDir);
   // Before any test runs: a test that looks at `git status` must not see the raw data as untracked files.
   await ensureCacheIgnored(path.dirname(coverageDir(workspaceDir)));
   const dirsBySpec = new Map<string, SpecCoverageDirs>();
@@ -55,7 +60,8 @@ export async function startCoverage(workspaceDir: string, runId: string): Promis
   };
   const discard = (): Promise<void> => fs.rm(rawDir, { recursive: true, force: true });
   return {
-    instrument: (spec, specEnv) => instrumentSpec(workspaceDir, siteDir, dirsOf(spec.id), specEnv),
+    instrument: (spec, specEnv, inherited) =>
+      instrumentSpec(workspaceDir, hooks, dirsOf(spec.id), specEnv, inherited),
     async finish(results, specIds, signal) {
       try {
         const index = await indexWorkspace(workspaceDir, signal ? { signal } : {});

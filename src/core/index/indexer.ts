@@ -146,7 +146,9 @@ class WorkspaceIndexer implements Indexer {
     const cachedImportsValid = cache.fileListHash === listHash;
     // A pass over some files keeps the cache's other entries; it writes the cache only while the cached imports
     // still hold (they would otherwise be stored as valid for the new file list).
-    const nextCache = only === undefined ? new Map<string, CacheEntry>() : new Map(cache.entries);
+    const nextCache = new Map<string, CacheEntry>(
+      only === undefined ? [] : [...cache.entries].filter(([f]) => !only.has(f)),
+    );
     const mayWriteCache = this.useCache && (only === undefined || cachedImportsValid);
     const state: PassState = { files: new Map(), resolved: new Set(), nextCache, cacheHits: 0 };
     const jobs = reuseOrSchedule(candidates, cache, cachedImportsValid, this.maxFileBytes, state);

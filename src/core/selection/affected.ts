@@ -12,7 +12,9 @@ import type { CoverageView } from '../coverage/select';
 import { type IndexView, type ResolvedAnchor } from '../anchors/resolve';
 import { changedFilesFromList, changedFilesSince, type ChangedFile } from './changes';
 import { importChain, specCones, type SpecCone } from './cones';
-import { loadAnchoredWorkspace, loadIntelWorkspaceFor } from '../anchors/anchoredWorkspace';
+import { loadIntelWorkspaceFor } from '../anchors/anchoredWorkspace';
+import { openGrowingIndex } from '../index/partialIndex';
+import { lazySpecCones } from './lazyCones';
 
 export interface AffectedSpec {
   id: string;
@@ -46,6 +48,11 @@ export interface AffectedInput {
   specFilePath?: string;
   /** Recorded per-spec coverage: decides first; what it cannot decide falls to the import cones. */
   coverage?: CoverageView;
+  /**
+   * For a partial index: the workspace's listed files (a changed file outside them cannot be traced, as with a
+   * full index) and the cones of the specs coverage leaves to them (specsLeftToCones), computed beforehand.
+   */
+  partial?: { listed: ReadonlySet<string>; cones: ReadonlyMap<string, SpecCone> };
 }
 
 /** Manifests, lockfiles and tool configs: they change how everything builds or runs, so their impact is unknown. */
@@ -115,14 +122,24 @@ function selectsEverySpec(change: ChangedFile): boolean {
   );
 }
 
-export function affectedSpecs(input: AffectedInput): AffectedResult {
-  const { specFile, index, changes } = input;
-  const specFilePath = input.specFilePath ?? '.weave/specs.json';
+interface ClassifiedChanges {
+  /** Why every spec is selected (one line per change with unknown impact). */
+  allReasons: string[];
+  ignored: string[];
+  traceable: ChangedFile[];
+}
+
+/** Which changes can be traced through the index, which select every spec, and which are Weave's own state. */
+function classifyChanges(
+  changes: readonly ChangedFile[],
+  index: IndexView,
+  specFilePath: string,
+  listed: ReadonlySet<string> | undefined,
+): ClassifiedChanges {
   const skipped = new Map(index.skipped.map((s) => [s.path, s.reason]));
   const allReasons: string[] = [];
   const ignored: string[] = [];
   const traceable: ChangedFile[] = [];
-
   for (const change of changes) {
     const file = change.path;
     if (file.startsWith('.weave/runs/') || file === '.weave/.gitignore' || file.startsWith('.weave/cache/')) {
@@ -137,7 +154,7 @@ export function affectedSpecs(input: AffectedInput): AffectedResult {
       allReasons.push(
         `${file} is a manifest, lockfile or tool configuration: it can change how every test runs`,
       );
-    } else if (!index.files.has(file)) {
+    } else if (!index.files.has(file) || (listed !== undefined && !listed.has(file))) {
       const why = skipped.get(file);
       const detail =
         why === 'too-large'
@@ -152,15 +169,43 @@ export function affectedSpecs(input: AffectedInput): AffectedResult {
       traceable.push(change);
     }
   }
+  return { allReasons, ignored, traceable };
+}
+
+/** The specs whose selection the import cones decide: coverage leaves some traceable change to them. */
+function specsLeftToCones(
+  specFile: SpecFile,
+  traceable: readonly ChangedFile[],
+  coverage: CoverageView | undefined,
+): Set<string> {
+  return new Set(
+    specFile.specs
+      .filter((spec) => coverage === undefined || coverage.decide(spec.id, traceable).undecided.length > 0)
+      .map((spec) => spec.id),
+  );
+}
+
+export function affectedSpecs(input: AffectedInput): AffectedResult {
+  const { specFile, index, changes } = input;
+  const specFilePath = input.specFilePath ?? '.weave/specs.json';
+  const { allReasons, ignored, traceable } = classifyChanges(
+    changes,
+    index,
+    specFilePath,
+    input.partial?.listed,
+  );
 
   // Cones are only needed when some change is traceable; with an unknown-impact change every spec is selected.
-  let coneMap: Map<string, SpecCone> | undefined;
-  const conesOf = (): Map<string, SpecCone> =>
-    (coneMap ??= specCones(
-      specFile,
-      index,
-      withDefined({ workspaceDir: input.workspaceDir, resolved: input.resolved }),
-    ));
+  let coneMap: ReadonlyMap<string, SpecCone> | undefined;
+  const coneOf = (id: string): SpecCone => {
+    coneMap ??=
+      input.partial?.cones ??
+      specCones(specFile, index, withDefined({ workspaceDir: input.workspaceDir, resolved: input.resolved }));
+    const cone = coneMap.get(id);
+    // A partial index holds only the cones computed for it: selecting without one would not be safe.
+    if (cone === undefined) throw new Error(`no import cone was computed for spec ${id}`);
+    return cone;
+  };
   const reasons = new Map<string, string[]>(specFile.specs.map((s) => [s.id, []]));
   const add = (id: string, reason: string): void => {
     const list = reasons.get(id)!;
@@ -179,7 +224,7 @@ export function affectedSpecs(input: AffectedInput): AffectedResult {
         coverageDecidedAll.add(spec.id);
         continue;
       }
-      const cone = conesOf().get(spec.id)!;
+      const cone = coneOf(spec.id);
       if (cone.uncertain.length > 0) {
         add(
           spec.id,
@@ -213,8 +258,6 @@ export function affectedSpecs(input: AffectedInput): AffectedResult {
   const unaffected = specFile.specs.filter((s) => reasons.get(s.id)!.length === 0).map((s) => s.id);
   const changedList = summarizeFiles(traceable.map((c) => c.path));
   const notSelected = unaffected.map((id) => {
-    const cone = conesOf().get(id)!;
-    const anchorFiles = new Set((input.resolved?.get(id) ?? []).map((a) => a.file));
     if (traceable.length === 0)
       return { id, reason: "no change can affect a spec (only Weave's own state changed)" };
     if (coverageDecidedAll.has(id)) {
@@ -223,6 +266,8 @@ export function affectedSpecs(input: AffectedInput): AffectedResult {
         reason: `its recorded test run executed none of the changed code (${changedList}: per-spec coverage), and it depends on no affected spec`,
       };
     }
+    const cone = coneOf(id);
+    const anchorFiles = new Set((input.resolved?.get(id) ?? []).map((a) => a.file));
     return {
       id,
       reason:
@@ -332,6 +377,8 @@ export interface SelectedAffected extends AffectedResult {
   anchorProblems: SpecProblem[];
   /** Where recorded coverage came from, when selection used it. */
   coverage?: string;
+  /** What selection parsed: the anchored and changed files and what the cones it needed reach. */
+  parsed: { files: number; bytes: number };
 }
 
 export async function selectAffected(options: SelectAffectedOptions): Promise<SelectedAffected> {
@@ -340,17 +387,15 @@ export async function selectAffected(options: SelectAffectedOptions): Promise<Se
     options.files !== undefined
       ? changedFilesFromList(workspaceDir, options.files)
       : await changedFilesSince(workspaceDir, options.since ?? 'HEAD');
-  // The cost follows the change: with no change, or one whose impact is unknown anyway (every spec is then
-  // selected), only the anchored and changed files are parsed, not the workspace.
+  // The cost follows the change: the anchored and changed files are parsed (to resolve anchors and map hunks
+  // to definitions), and beyond them only the files the import cones of the specs coverage cannot decide
+  // reach; a change whose impact is unknown (every spec is then selected) needs no cone at all.
   const signal = options.signal ? { signal: options.signal } : {};
-  const ws =
-    changes.length === 0 || changes.some(selectsEverySpec)
-      ? await loadIntelWorkspaceFor(
-          workspaceDir,
-          changes.map((c) => c.path),
-          signal,
-        )
-      : await loadAnchoredWorkspace(workspaceDir, signal);
+  const ws = await loadIntelWorkspaceFor(
+    workspaceDir,
+    changes.map((c) => c.path),
+    signal,
+  );
   const coverage =
     options.useCoverage === false
       ? undefined
@@ -361,6 +406,25 @@ export async function selectAffected(options: SelectAffectedOptions): Promise<Se
             ? { files: changes.map((c) => c.path) }
             : { since: options.since ?? 'HEAD' }),
         });
+  const listed = new Set(ws.listed);
+  const { allReasons, traceable } = classifyChanges(changes, ws.index, ws.specFilePath, listed);
+  const leftToCones =
+    allReasons.length === 0 && traceable.length > 0
+      ? specsLeftToCones(ws.specFile, traceable, coverage)
+      : new Set<string>();
+  let cones = new Map<string, SpecCone>();
+  if (leftToCones.size > 0) {
+    options.signal?.throwIfAborted();
+    const growing = await openGrowingIndex(ws.workspaceDir, { index: ws.index, listed: ws.listed ?? [] });
+    try {
+      cones = await lazySpecCones(ws.specFile, growing, leftToCones, {
+        workspaceDir: ws.workspaceDir,
+        resolved: ws.resolved,
+      });
+    } finally {
+      growing.dispose();
+    }
+  }
   const result = affectedSpecs({
     specFile: ws.specFile,
     index: ws.index,
@@ -369,6 +433,7 @@ export async function selectAffected(options: SelectAffectedOptions): Promise<Se
     workspaceDir: ws.workspaceDir,
     specFilePath: ws.specFilePath,
     ...(coverage ? { coverage } : {}),
+    partial: { listed, cones },
   });
   const source = options.files !== undefined ? '--files' : `changes since ${options.since ?? 'HEAD'}`;
   return {
@@ -377,6 +442,7 @@ export async function selectAffected(options: SelectAffectedOptions): Promise<Se
     specCount: ws.specFile.specs.length,
     anchorProblems: ws.anchorProblems,
     ...(coverage ? { coverage: coverage.describe() } : {}),
+    parsed: { files: ws.index.files.size, bytes: ws.index.stats.bytes },
   };
 }
 

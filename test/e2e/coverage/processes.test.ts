@@ -2,10 +2,13 @@
 // process.exit(), a spec's own NODE_OPTIONS next to the evidence hook, and coverage tools of the user's own
 // (c8 works by setting NODE_V8_COVERAGE for the processes it starts).
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { checkWorkspace } from '../../../src/core/check/checkWorkspace';
+import { instrumentSpec, writeCoverageHooks } from '../../../src/core/coverage/instrument';
 import { readCoverageStore } from '../../../src/core/coverage/store';
 import { initRepo, removeDir, tempDir, writeFiles } from '../../support/repos';
 import { executed } from './fixtures';
@@ -154,4 +157,31 @@ void test('c8-style tools keep their block coverage: a spec that sets NODE_V8_CO
   assert.deepEqual(result.coverage?.withoutData, ['own']);
   // The launcher itself is still Weave's; the process it gave NODE_V8_COVERAGE is the tool's alone.
   assert.deepEqual(await executed(dir, 'launched'), ['lib.js#withOptions']);
+});
+
+void test('the hook writes function ranges of the workspace’s own scripts only: no internals, no node_modules', async () => {
+  const dir = workspace([], {
+    'node_modules/dep/index.js': 'exports.dep = function dep() { return 1; };\n',
+    'scripts/uses-dep.js': "require('dep').dep();\nrequire('..').looped(3);\n",
+  });
+  const raw = path.join(dir, '.weave/cache/coverage/raw/probe');
+  const hooks = await writeCoverageHooks(raw);
+  const dirs = { v8: path.join(raw, 'v8'), python: path.join(raw, 'python') };
+  const { env } = await instrumentSpec(dir, hooks, dirs, {}, process.env);
+  const r = spawnSync(process.execPath, ['scripts/uses-dep.js'], {
+    cwd: dir,
+    env: { ...process.env, ...env },
+  });
+  assert.equal(r.status, 0, String(r.stderr));
+  const written = fs.readdirSync(dirs.v8);
+  assert.equal(written.length, 1, written.join(', '));
+  const { result } = JSON.parse(fs.readFileSync(path.join(dirs.v8, written[0]!), 'utf8')) as {
+    result: Array<{ url: string; functions: Array<{ functionName: string; ranges: unknown[] }> }>;
+  };
+  assert.deepEqual(result.map((s) => path.relative(dir, fileURLToPath(s.url))).sort(), [
+    'lib.js',
+    'scripts/uses-dep.js',
+  ]);
+  const looped = result.flatMap((s) => s.functions).find((f) => f.functionName === 'looped');
+  assert.equal(looped?.ranges.length, 1, 'binary function coverage: one range per function, no blocks');
 });

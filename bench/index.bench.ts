@@ -386,24 +386,30 @@ async function main(): Promise<number> {
     `\nfirst check / first affected with ${first.specs} specs (lazy: only what anchors, coverage and cones need), ` +
       `against the native binding's full parse of all ${cold.files} files (${plain ? `${(plain.ms / 1000).toFixed(1)} s, CPU ${(plain.cpuMs / 1000).toFixed(1)} s` : 'unavailable'}) and Weave's full cold index (${(cold.ms / 1000).toFixed(1)} s):`,
   );
+  const firstRow = (what: string, files: number, bytes: number, ms: number, cpuMs: number) => [
+    what,
+    String(files),
+    mb(bytes).toFixed(1),
+    share(ms, cpuMs),
+    '< native full parse',
+    verdict(ms < nativeMs),
+  ];
   printTable([
     ['first run', 'files parsed', 'MB', 'time', 'goal', 'result'],
-    [
+    firstRow(
       'weave check: anchors + covered files (cones as the upper bound)',
-      String(first.checkFiles),
-      mb(first.checkBytes).toFixed(1),
-      share(first.checkMs, first.checkCpuMs),
-      '< native full parse',
-      verdict(first.checkMs < nativeMs),
-    ],
-    [
+      first.checkFiles,
+      first.checkBytes,
+      first.checkMs,
+      first.checkCpuMs,
+    ),
+    firstRow(
       'weave affected --files (no coverage: every cone)',
-      String(first.affectedFiles),
-      mb(first.affectedBytes).toFixed(1),
-      share(first.affectedMs, first.affectedCpuMs),
-      '< native full parse',
-      verdict(first.affectedMs < nativeMs),
-    ],
+      first.affectedFiles,
+      first.affectedBytes,
+      first.affectedMs,
+      first.affectedCpuMs,
+    ),
   ]);
   if (cold.liveTrees !== 0) console.log(`LEAK: ${cold.liveTrees} trees alive after the cold index`);
   return inc.equalTrees === inc.edits && cold.liveTrees === 0 ? 0 : 1;

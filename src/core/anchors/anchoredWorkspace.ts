@@ -20,6 +20,8 @@ export interface AnchoredWorkspace {
   resolved: Map<string, ResolvedAnchor[]>;
   /** Anchor problems (missing files or symbols, ambiguous symbols), located in the spec file. */
   anchorProblems: SpecProblem[];
+  /** With a partial index (loadIntelWorkspaceFor): every file the workspace lists. */
+  listed?: string[];
 }
 
 /** Indexes the workspace once (with the on-disk cache under .weave/cache/ unless `useCache` is false). */
@@ -88,6 +90,7 @@ export async function loadIntelWorkspaceFor(
     index,
     resolved,
     anchorProblems: problems,
+    listed,
   };
 }
 

@@ -46,8 +46,12 @@ export interface RunSpecsOptions {
   containment?: Containment;
   /** The user's own check: unrestricted, but in a private PID namespace (needs bwrap; see detectSandbox). */
   pidNamespace?: boolean;
-  /** Extra environment for a spec's command (per-spec coverage), given the env the spec asks for. */
-  instrument?: (spec: Spec, specEnv: Readonly<Record<string, string>>) => Promise<CommandInstrumentation>;
+  /** Extra environment for a spec's command (per-spec coverage), given the env the spec asks for and the one it inherits. */
+  instrument?: (
+    spec: Spec,
+    specEnv: Readonly<Record<string, string>>,
+    inherited: Readonly<NodeJS.ProcessEnv>,
+  ) => Promise<CommandInstrumentation>;
 }
 
 /** A request that cannot be run as asked (unknown id, bad number): the CLI's exit code 2. */
@@ -216,11 +220,9 @@ async function runOnce(spec: Spec, options: RunSpecsOptions): Promise<SpecResult
   // The runners inside the command report their own results into a private directory (evidence/session.ts).
   // Contained runs extend only the allowlisted environment's NODE_OPTIONS / PYTHONPATH, never the host's.
   const specEnv = settings.env;
-  const instrumentation = await options.instrument?.(spec, specEnv);
-  const evidence = await startEvidence(
-    { ...specEnv, ...instrumentation?.env },
-    options.containment ? containedEnvironment() : process.env,
-  );
+  const inherited = options.containment ? containedEnvironment() : process.env;
+  const instrumentation = await options.instrument?.(spec, specEnv, inherited);
+  const evidence = await startEvidence({ ...specEnv, ...instrumentation?.env }, inherited);
   try {
     const outcome = await runCommand(
       commandOptions(spec, settings.cwd, options, timeoutMs, evidence, instrumentation?.writableDirs ?? []),

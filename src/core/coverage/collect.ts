@@ -21,21 +21,39 @@ export function unitRows(units: readonly SymbolDef[]): UnitRow[] {
 
 export interface CollectContext {
   workspaceDir: string;
-  /** The tree-sitter index of the workspace as it is after the run. */
+  /** The tree-sitter index, as it is after the run, of (at least) the files the tracers saw. */
   files: ReadonlyMap<string, FileIndex>;
   /** Filled with the unit table of every content seen. */
   units: Record<string, UnitRow[]>;
 }
 
-export async function collectSpecCoverage(
+/** What the tracers of one spec wrote, per workspace file, before it is mapped to definitions. */
+export interface RawSpecCoverage {
+  v8: Map<string, V8FileRun>;
+  python: Map<string, PythonCode[]>;
+}
+
+export async function readSpecCoverage(
   dirs: SpecCoverageDirs,
+  workspaceDir: string,
+): Promise<RawSpecCoverage> {
+  const [v8, python] = await Promise.all([
+    readV8Coverage(dirs.v8, workspaceDir),
+    readPythonCoverage(dirs.python, workspaceDir),
+  ]);
+  return { v8, python };
+}
+
+/** The files a spec's tracers saw: those the index must hold for its functions to be mapped. */
+export function coveredFiles(raw: RawSpecCoverage): string[] {
+  return [...raw.v8.keys(), ...raw.python.keys()];
+}
+
+export async function collectSpecCoverage(
+  { v8, python }: RawSpecCoverage,
   context: CollectContext,
   runId: string,
 ): Promise<SpecCoverage | undefined> {
-  const [v8, python] = await Promise.all([
-    readV8Coverage(dirs.v8, context.workspaceDir),
-    readPythonCoverage(dirs.python, context.workspaceDir),
-  ]);
   const tracers: Tracer[] = [];
   if (v8.size > 0) tracers.push('v8');
   if (python.size > 0) tracers.push('python');

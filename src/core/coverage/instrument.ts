@@ -1,9 +1,11 @@
-// What a spec's command gets so that every process it starts records coverage: NODE_V8_COVERAGE (inherited by
-// every Node process below it: npx, vitest/jest workers, mocha, node --test children) and, for Python, a
-// sitecustomize.py on a prepended PYTHONPATH (see pythonTracer.ts). Each spec writes into its own directory,
-// which is also returned as `writableDirs` for a sandboxed run to bind writable.
+// What a spec's command gets so that every process it starts records coverage: a `--require` hook in
+// NODE_OPTIONS (inherited by every Node process below it: npx, vitest/jest workers, mocha, node --test
+// children; see nodeTracer.ts) and, for Python, a sitecustomize.py on a prepended PYTHONPATH (see
+// pythonTracer.ts). Each spec writes into its own directory, which is also returned as `writableDirs` for a
+// sandboxed run to bind writable.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { COVERAGE_ROOT_VARIABLE, NODE_COVERAGE_HOOK_CJS, V8_COVERAGE_DIR_VARIABLE } from './nodeTracer';
 import { SITECUSTOMIZE_PY } from './pythonTracer';
 
 export interface CommandInstrumentation {
@@ -18,36 +20,50 @@ export interface SpecCoverageDirs {
   python: string;
 }
 
-/** Writes the Python hook once per run, under `runDir`. */
-export async function writePythonHook(runDir: string): Promise<string> {
+/** The hooks of one run, written once under its raw directory. */
+export interface CoverageHooks {
+  /** Put first on PYTHONPATH: holds sitecustomize.py. */
+  siteDir: string;
+  /** Required into every Node.js process through NODE_OPTIONS. */
+  nodeHook: string;
+}
+
+export async function writeCoverageHooks(runDir: string): Promise<CoverageHooks> {
   const siteDir = path.join(runDir, 'site');
+  const nodeHook = path.join(runDir, 'weave-coverage-hook.cjs');
   await fs.mkdir(siteDir, { recursive: true });
-  await fs.writeFile(path.join(siteDir, 'sitecustomize.py'), SITECUSTOMIZE_PY);
-  return siteDir;
+  await Promise.all([
+    fs.writeFile(path.join(siteDir, 'sitecustomize.py'), SITECUSTOMIZE_PY),
+    fs.writeFile(nodeHook, NODE_COVERAGE_HOOK_CJS),
+  ]);
+  return { siteDir, nodeHook };
 }
 
 /**
- * The instrumentation of one spec's command. `specEnv` is the env the spec asks for: a PYTHONPATH there (or,
- * failing that, in Weave's own environment) is kept after the hook's directory. A spec that sets
- * NODE_V8_COVERAGE itself (c8, its own coverage tool) keeps it, and Weave records no V8 data for it.
+ * The instrumentation of one spec's command. `specEnv` is the env the spec asks for, `inherited` the one the
+ * command would otherwise inherit: a PYTHONPATH or NODE_OPTIONS there (the spec's first) is kept, after the
+ * hook's directory and before the hook's `--require` respectively. A spec that sets NODE_V8_COVERAGE itself
+ * (c8, its own coverage tool) keeps it, and Weave records no V8 data for it (see nodeTracer.ts).
  */
 export async function instrumentSpec(
   workspaceDir: string,
-  siteDir: string,
+  hooks: CoverageHooks,
   dirs: SpecCoverageDirs,
   specEnv: Readonly<Record<string, string>>,
-  inherited: NodeJS.ProcessEnv = process.env,
+  inherited: Readonly<NodeJS.ProcessEnv> = process.env,
 ): Promise<CommandInstrumentation> {
   await Promise.all([fs.mkdir(dirs.v8, { recursive: true }), fs.mkdir(dirs.python, { recursive: true })]);
-  const userPythonPath = specEnv.PYTHONPATH ?? inherited.PYTHONPATH;
+  const userValue = (name: string): string => specEnv[name] ?? inherited[name] ?? '';
   const env: Record<string, string> = {
-    PYTHONPATH:
-      userPythonPath === undefined || userPythonPath === ''
-        ? siteDir
-        : `${siteDir}${path.delimiter}${userPythonPath}`,
+    PYTHONPATH: [hooks.siteDir, userValue('PYTHONPATH')].filter(Boolean).join(path.delimiter),
     WEAVE_COVERAGE_DIR: dirs.python,
-    WEAVE_COVERAGE_ROOT: workspaceDir,
+    [COVERAGE_ROOT_VARIABLE]: workspaceDir,
   };
-  if (specEnv.NODE_V8_COVERAGE === undefined) env.NODE_V8_COVERAGE = dirs.v8;
+  if (specEnv.NODE_V8_COVERAGE === undefined) {
+    env.NODE_OPTIONS = [userValue('NODE_OPTIONS'), `--require ${JSON.stringify(hooks.nodeHook)}`]
+      .filter(Boolean)
+      .join(' ');
+    env[V8_COVERAGE_DIR_VARIABLE] = dirs.v8;
+  }
   return { env, writableDirs: [dirs.v8, dirs.python] };
 }

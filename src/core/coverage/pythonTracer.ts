@@ -56,6 +56,8 @@ def _weave_install():
         real = {}
         for code in list(seen.values()):
             name = code.co_filename
+            if name.startswith("<"):
+                continue  # <frozen posixpath>, <string>, <stdin>: no file (joined to the cwd it would look like one)
             where = real.get(name)
             if where is None:
                 where = os.path.realpath(os.path.join(start_dir, name))

@@ -4,12 +4,13 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { SpecResult } from '../check/types';
-import { indexWorkspace } from '../anchors/anchoredWorkspace';
+import { createIndexer } from '../index/indexer';
+import type { WorkspaceIndex } from '../index/workspaceIndex';
 import type { Spec } from '../../shared/specSchema';
-import { collectSpecCoverage } from './collect';
+import { collectSpecCoverage, coveredFiles, readSpecCoverage, type RawSpecCoverage } from './collect';
 import {
   instrumentSpec,
-  writePythonHook,
+  writeCoverageHooks,
   type CommandInstrumentation,
   type SpecCoverageDirs,
 } from './instrument';
@@ -27,7 +28,12 @@ export interface CoverageSummary {
 }
 
 export interface CoverageSession {
-  instrument(spec: Spec, specEnv: Readonly<Record<string, string>>): Promise<CommandInstrumentation>;
+  /** `inherited`: the environment the command would otherwise inherit (a contained run's allowlisted one). */
+  instrument(
+    spec: Spec,
+    specEnv: Readonly<Record<string, string>>,
+    inherited: Readonly<NodeJS.ProcessEnv>,
+  ): Promise<CommandInstrumentation>;
   /** Maps and stores what the specs of `results` executed; `specIds` are all the spec file's ids. */
   finish(
     results: readonly SpecResult[],
@@ -40,7 +46,7 @@ export interface CoverageSession {
 
 export async function startCoverage(workspaceDir: string, runId: string): Promise<CoverageSession> {
   const rawDir = path.join(coverageDir(workspaceDir), 'raw', runId);
-  const siteDir = await writePythonHook(rawDir);
+  const hooks = await writeCoverageHooks(rawDir);
   // Before any test runs: a test that looks at `git status` must not see the raw data as untracked files.
   await ensureCacheIgnored(path.dirname(coverageDir(workspaceDir)));
   const dirsBySpec = new Map<string, SpecCoverageDirs>();
@@ -55,19 +61,24 @@ export async function startCoverage(workspaceDir: string, runId: string): Promis
   };
   const discard = (): Promise<void> => fs.rm(rawDir, { recursive: true, force: true });
   return {
-    instrument: (spec, specEnv) => instrumentSpec(workspaceDir, siteDir, dirsOf(spec.id), specEnv),
+    instrument: (spec, specEnv, inherited) =>
+      instrumentSpec(workspaceDir, hooks, dirsOf(spec.id), specEnv, inherited),
     async finish(results, specIds, signal) {
       try {
-        const index = await indexWorkspace(workspaceDir, signal ? { signal } : {});
+        const raw = new Map<string, RawSpecCoverage>();
+        for (const result of results) {
+          const dirs = dirsBySpec.get(result.id);
+          // Not run (blocked, skipped): its previous coverage stays.
+          if (dirs !== undefined) raw.set(result.id, await readSpecCoverage(dirs, workspaceDir));
+        }
+        const index = await indexCovered(workspaceDir, [...raw.values()].flatMap(coveredFiles), signal);
         const units: Record<string, UnitRow[]> = {};
         const recorded = new Map<string, SpecCoverage>();
         const withoutData: string[] = [];
-        for (const result of results) {
-          const dirs = dirsBySpec.get(result.id);
-          if (dirs === undefined) continue; // not run (blocked, skipped): its previous coverage stays
-          const entry = await collectSpecCoverage(dirs, { workspaceDir, files: index.files, units }, runId);
-          if (entry) recorded.set(result.id, entry);
-          else withoutData.push(result.id);
+        for (const [id, data] of raw) {
+          const entry = await collectSpecCoverage(data, { workspaceDir, files: index.files, units }, runId);
+          if (entry) recorded.set(id, entry);
+          else withoutData.push(id);
         }
         const savedTo = await updateCoverageStore(workspaceDir, recorded, units, withoutData, specIds);
         const files = new Set([...recorded.values()].flatMap((c) => Object.keys(c.files)));
@@ -78,4 +89,21 @@ export async function startCoverage(workspaceDir: string, runId: string): Promis
     },
     discard,
   };
+}
+
+/**
+ * The index of the files the run executed, not of the workspace: the cost of mapping follows what the tests
+ * ran (through the on-disk index cache, so a file unchanged since the last pass is not parsed again).
+ */
+async function indexCovered(
+  workspaceDir: string,
+  files: string[],
+  signal: AbortSignal | undefined,
+): Promise<WorkspaceIndex> {
+  const indexer = createIndexer({ workspaceDir });
+  try {
+    return await indexer.indexWorkspace({ only: [...new Set(files)], ...(signal ? { signal } : {}) });
+  } finally {
+    indexer.dispose();
+  }
 }

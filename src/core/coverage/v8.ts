@@ -1,5 +1,6 @@
-// Reads the files NODE_V8_COVERAGE leaves (one per Node process or worker thread) and keeps, per workspace
-// file, the functions that ran and the block ranges with their counts. Scripts outside the workspace, under
+// Reads V8 coverage files in NODE_V8_COVERAGE's format, as Weave's hook writes them (nodeTracer.ts: one per Node
+// process or worker thread, function ranges with 0/1 counts), and keeps, per workspace file, the functions that
+// ran and the ranges with their counts. Scripts outside the workspace, under
 // node_modules or Weave's own .weave/ are dropped; so are scripts that are not files (node: internals, eval).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';

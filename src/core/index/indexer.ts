@@ -12,7 +12,6 @@ import {
   fileListHash,
   readIndexCache,
   writeIndexCache,
-  copyLazyFields,
   type CacheEntry,
 } from './indexCache';
 import { languageOfPath } from './languages';
@@ -20,9 +19,19 @@ import { parseFileJob, contentHash, type ParseJob, type ParseOutcome } from './p
 import { parseInWorkers } from './parsePool';
 import { createImportResolver, installedPackageProbe } from './resolveImports';
 import { TreeSitterHost, type LoadedLanguage } from './treeSitterHost';
-import type { DocumentEdit, FileIndex, IndexStats, LanguageId, SkippedFile } from './types';
+import type { DocumentEdit, FileIndex, LanguageId, SkippedFile } from './types';
 import { listWorkspaceFiles } from './workspaceFiles';
 import { WorkspaceIndex } from './workspaceIndex';
+import {
+  foldOutcomes,
+  indexStats,
+  readSmallText,
+  recordInCache,
+  resolveMissingImports,
+  reuseOrSchedule,
+  statCandidates,
+  type PassState,
+} from './workspacePass';
 
 export interface IndexerOptions {
   workspaceDir: string;
@@ -41,6 +50,12 @@ export interface IndexerOptions {
 
 export interface IndexWorkspaceOptions {
   signal?: AbortSignal;
+  /**
+   * Index only these listed files (workspace-relative): what a caller needs (the files a run covered), not the
+   * workspace. Imports are still resolved against the whole listing; the cache keeps its other entries, and
+   * `current` (the last complete index) is left as it was.
+   */
+  only?: readonly string[];
 }
 
 /** An open document's latest parse (parseDocument). */
@@ -120,136 +135,40 @@ class WorkspaceIndexer implements Indexer {
     const listing = await listWorkspaceFiles(this.workspaceDir);
     signal?.throwIfAborted();
     const skipped: SkippedFile[] = [...listing.skipped];
+    const only = options.only === undefined ? undefined : new Set(options.only);
+    const wanted = only === undefined ? listing.files : listing.files.filter((f) => only.has(f));
+    const candidates = await statCandidates(this.workspaceDir, wanted, this.maxFileBytes, skipped, signal);
+
     const fingerprint = this.useCache ? (this.fingerprint ??= cacheFingerprint(location.grammarsDir)) : '';
     const cache = this.useCache ? readIndexCache(this.cacheDir, fingerprint) : emptyIndexCache();
-    const nextCache = new Map<string, CacheEntry>();
     // Imports depend on the other files (and on go.mod contents): cached ones hold while those are unchanged.
-    const listHash = fileListHash(this.importContext(listing.files));
+    const listHash = fileListHash(await this.importContext(listing.files));
     const cachedImportsValid = cache.fileListHash === listHash;
-    const resolved = new Set<string>();
-    const stats = new Map<string, fs.Stats>();
-    const files = new Map<string, FileIndex>();
-    const jobs: ParseJob[] = [];
-    let cacheHits = 0;
-
-    for (const rel of listing.files) {
-      const language = languageOfPath(rel);
-      if (!language) {
-        skipped.push({ path: rel, reason: 'unknown-language' });
-        continue;
-      }
-      const absPath = path.join(this.workspaceDir, rel);
-      let stat: fs.Stats;
-      try {
-        stat = fs.statSync(absPath);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'ELOOP') skipped.push({ path: rel, reason: 'symlink-loop' });
-        else if (code !== 'ENOENT') skipped.push({ path: rel, reason: 'unreadable', detail: String(code) });
-        continue; // ENOENT: deleted since git listed it, or a dangling link
-      }
-      if (!stat.isFile()) continue; // a submodule, or (in git) a link to a folder, which git does not follow
-      if (stat.size > this.maxFileBytes) {
-        skipped.push({ path: rel, reason: 'too-large', detail: `${stat.size} bytes > ${this.maxFileBytes}` });
-        continue;
-      }
-      stats.set(rel, stat);
-      const cached = cache.entries.get(rel);
-      if (
-        cached &&
-        cached.size === stat.size &&
-        cached.mtimeMs === stat.mtimeMs &&
-        cached.file.language === language
-      ) {
-        files.set(rel, fromCache(rel, cached, cachedImportsValid));
-        if (cachedImportsValid) resolved.add(rel);
-        nextCache.set(rel, cached);
-        cacheHits++;
-        continue;
-      }
-      jobs.push({
-        path: rel,
-        absPath,
-        language,
-        sizeBytes: stat.size,
-        maxFileBytes: this.maxFileBytes,
-        ...(cached ? { expectHash: cached.file.hash } : {}),
-      });
-    }
-
-    const outcomes = await this.runJobs(jobs, location, signal);
-    for (const outcome of outcomes) {
-      if (outcome.kind === 'skipped') {
-        skipped.push(outcome.skipped);
-        continue;
-      }
-      const rel = outcome.kind === 'indexed' ? outcome.file.path : outcome.path;
-      let file: FileIndex;
-      if (outcome.kind === 'indexed') file = outcome.file;
-      else {
-        // Touched but unchanged: the cached extraction still holds.
-        const cached = cache.entries.get(rel)!;
-        file = fromCache(rel, cached, cachedImportsValid);
-        if (cachedImportsValid) resolved.add(rel);
-        cacheHits++;
-      }
-      files.set(rel, file);
-    }
-
-    if (resolved.size < files.size) {
-      const resolver = createImportResolver(
-        listing.files,
-        (f) => readSmallText(path.join(this.workspaceDir, f)),
-        { isInstalled: installedPackageProbe(this.workspaceDir) },
-      );
-      for (const file of files.values()) {
-        if (!resolved.has(file.path))
-          file.imports = resolver.resolve(file.path, file.language, file.importSpecifiers);
-      }
-    }
-    for (const file of files.values()) {
-      const stat = stats.get(file.path)!;
-      const previous = nextCache.get(file.path);
-      if (previous) previous.imports = file.imports;
-      else {
-        const { path: _path, imports, ...stored } = file;
-        nextCache.set(file.path, {
-          size: stat.size,
-          mtimeMs: stat.mtimeMs,
-          file: stored,
-          symbolCount: file.symbols.length,
-          imports,
-        });
-      }
-    }
+    // A pass over some files keeps the cache's other entries; it writes the cache only while the cached imports
+    // still hold (they would otherwise be stored as valid for the new file list).
+    const nextCache = new Map<string, CacheEntry>(
+      only === undefined ? [] : [...cache.entries].filter(([f]) => !only.has(f)),
+    );
+    const mayWriteCache = this.useCache && (only === undefined || cachedImportsValid);
+    const state: PassState = { files: new Map(), resolved: new Set(), nextCache, cacheHits: 0 };
+    const jobs = reuseOrSchedule(candidates, cache, cachedImportsValid, this.maxFileBytes, state);
+    foldOutcomes(await this.runJobs(jobs, location, signal), cache, cachedImportsValid, state, skipped);
+    const unresolved = state.files.size - state.resolved.size;
+    resolveMissingImports(this.workspaceDir, listing.files, state);
+    recordInCache(state, new Map(candidates.map((c) => [c.path, c.stat])));
 
     const cacheChanged =
-      jobs.length > 0 ||
-      nextCache.size !== cache.entries.size ||
-      !cachedImportsValid ||
-      resolved.size < files.size;
-    if (this.useCache && cacheChanged) {
+      jobs.length > 0 || nextCache.size !== cache.entries.size || !cachedImportsValid || unresolved > 0;
+    if (mayWriteCache && cacheChanged) {
       writeIndexCache(this.cacheDir, fingerprint, { fileListHash: listHash, entries: nextCache });
     }
-    const sortedFiles = new Map([...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-    const indexStats: IndexStats = {
-      files: sortedFiles.size,
-      bytes: 0,
-      symbols: 0,
-      byLanguage: {},
-      cacheHits,
-      durationMs: 0,
-      skipped: skipped.length,
-    };
-    for (const f of sortedFiles.values()) {
-      indexStats.bytes += f.sizeBytes;
-      indexStats.symbols += nextCache.get(f.path)!.symbolCount;
-      indexStats.byLanguage[f.language] = (indexStats.byLanguage[f.language] ?? 0) + 1;
-    }
+    const sortedFiles = new Map([...state.files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    indexStats.durationMs = Math.round(performance.now() - started);
-    this.current = new WorkspaceIndex(this.workspaceDir, sortedFiles, skipped, indexStats);
-    return this.current;
+    const stats = indexStats(sortedFiles, nextCache, state.cacheHits, skipped.length);
+    stats.durationMs = Math.round(performance.now() - started);
+    const index = new WorkspaceIndex(this.workspaceDir, sortedFiles, skipped, stats);
+    if (only === undefined) this.current = index;
+    return index;
   }
 
   async parseDocument(file: string, text: string, edit?: DocumentEdit): Promise<ParsedDocument | undefined> {
@@ -351,15 +270,14 @@ class WorkspaceIndexer implements Indexer {
    * What import resolution depends on besides a file's own specifiers: the file list, and the contents of
    * go.mod and package.json files (module names, main, exports).
    */
-  private importContext(files: string[]): string[] {
-    const context = [...files];
-    for (const f of files) {
-      if (f === 'go.mod' || f.endsWith('/go.mod') || f === 'package.json' || f.endsWith('/package.json')) {
-        const stat = fs.statSync(path.join(this.workspaceDir, f), { throwIfNoEntry: false });
-        context.push(`${f}\0${stat?.size}\0${stat?.mtimeMs}`);
-      }
-    }
-    return context;
+  private async importContext(files: string[]): Promise<string[]> {
+    const manifests = files.filter(
+      (f) => f === 'go.mod' || f.endsWith('/go.mod') || f === 'package.json' || f.endsWith('/package.json'),
+    );
+    const stats = await Promise.all(
+      manifests.map((f) => fs.promises.stat(path.join(this.workspaceDir, f)).catch(() => undefined)),
+    );
+    return [...files, ...manifests.map((f, i) => `${f}\0${stats[i]?.size}\0${stats[i]?.mtimeMs}`)];
   }
 
   private grammarLocation(): GrammarLocation {
@@ -373,33 +291,5 @@ class WorkspaceIndexer implements Indexer {
   private relative(file: string): string {
     const rel = path.isAbsolute(file) ? path.relative(this.workspaceDir, file) : file;
     return rel.split(path.sep).join('/');
-  }
-}
-
-/** A cached extraction as a FileIndex, with the keys in the same order as a fresh one (stable JSON output). */
-function fromCache(rel: string, entry: CacheEntry, withImports: boolean): FileIndex {
-  const f = entry.file;
-  const file: FileIndex = {
-    path: rel,
-    language: f.language,
-    hash: f.hash,
-    sizeBytes: f.sizeBytes,
-    symbols: [],
-    references: [],
-    importSpecifiers: f.importSpecifiers,
-    imports: withImports ? entry.imports : [],
-    hasSyntaxErrors: f.hasSyntaxErrors,
-  };
-  copyLazyFields(f, file);
-  return file;
-}
-
-/** go.mod and similar manifests the import resolver reads; anything big or missing reads as undefined. */
-function readSmallText(file: string): string | undefined {
-  try {
-    if (fs.statSync(file).size > 1024 * 1024) return undefined;
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
   }
 }

@@ -1,6 +1,7 @@
 // An index of a few named files (the anchored files `weave validate` resolves, the changed files selection maps
-// to definitions), without walking or parsing the rest of the workspace. The workspace listing is kept, so a
-// file that exists but has no grammar is told from a missing one, and "did you mean" can compare paths.
+// to definitions, the files the import cones of some specs walk through), without walking or parsing the rest
+// of the workspace. The workspace listing is kept, so a file that exists but has no grammar is told from a
+// missing one, "did you mean" can compare paths, and imports resolve as in a full index.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { locateGrammars } from './grammarLocation';
@@ -17,50 +18,92 @@ export interface PartialIndex {
   listed: string[];
 }
 
+/** A partial index that grows: each `add` parses the named files not seen yet into `index`. */
+export interface GrowingIndex extends PartialIndex {
+  add(files: Iterable<string>): Promise<void>;
+  /** Whether `add` has already looked at the file (parsed, skipped, or found missing). */
+  seen(file: string): boolean;
+  /** Releases the parser (the index stays usable). */
+  dispose(): void;
+}
+
 const maxFileBytes = 2 * 1024 * 1024;
 
 /** Parses exactly `files` (workspace-relative) that exist, are listed or on disk, and have a grammar. */
 export async function indexSomeFiles(workspaceDir: string, files: Iterable<string>): Promise<PartialIndex> {
-  const started = performance.now();
-  const listing = await listWorkspaceFiles(workspaceDir);
-  const wanted = [...new Set(files)].sort();
-  const indexed = new Map<string, FileIndex>();
-  const skipped: SkippedFile[] = [...listing.skipped];
-  let host: TreeSitterHost | undefined;
+  const growing = await openGrowingIndex(workspaceDir);
   try {
-    for (const rel of wanted) {
-      const language = languageOfPath(rel);
-      const abs = path.join(workspaceDir, rel);
-      const stat = await fs.stat(abs).catch(() => undefined);
-      if (!stat?.isFile()) continue;
-      if (!language) {
-        skipped.push({ path: rel, reason: 'unknown-language' });
-        continue;
-      }
-      if (stat.size > maxFileBytes) {
-        skipped.push({ path: rel, reason: 'too-large', detail: `${stat.size} bytes > ${maxFileBytes}` });
-        continue;
-      }
-      const content = await fs.readFile(abs);
-      if (content.includes(0)) {
-        skipped.push({ path: rel, reason: 'binary' });
-        continue;
-      }
-      host ??= new TreeSitterHost(locateGrammars());
-      indexed.set(rel, await indexText(host, rel, language, content.toString('utf8')));
-    }
+    await growing.add(files);
   } finally {
-    host?.dispose();
+    growing.dispose();
   }
-  const stats: IndexStats = {
-    files: indexed.size,
-    bytes: [...indexed.values()].reduce((n, f) => n + f.sizeBytes, 0),
-    symbols: [...indexed.values()].reduce((n, f) => n + f.symbols.length, 0),
+  return { index: growing.index, listed: growing.listed };
+}
+
+/**
+ * A growing index of `workspaceDir`. With `adopted`, files are added into an index made before (by
+ * indexSomeFiles), with its listing: the files it holds or skipped count as seen.
+ */
+export async function openGrowingIndex(workspaceDir: string, adopted?: PartialIndex): Promise<GrowingIndex> {
+  const listing = adopted ? { files: adopted.listed, skipped: [] } : await listWorkspaceFiles(workspaceDir);
+  const adopt = adopted?.index;
+  const skipped: SkippedFile[] = adopt?.skipped ?? [...listing.skipped];
+  const stats: IndexStats = adopt?.stats ?? {
+    files: 0,
+    bytes: 0,
+    symbols: 0,
     byLanguage: {},
     cacheHits: 0,
-    durationMs: Math.round(performance.now() - started),
+    durationMs: 0,
     skipped: skipped.length,
   };
-  for (const f of indexed.values()) stats.byLanguage[f.language] = (stats.byLanguage[f.language] ?? 0) + 1;
-  return { index: new WorkspaceIndex(workspaceDir, indexed, skipped, stats), listed: listing.files };
+  const index = adopt ?? new WorkspaceIndex(workspaceDir, new Map(), skipped, stats);
+  const seen = new Set<string>(adopt ? [...index.files.keys(), ...index.skipped.map((f) => f.path)] : []);
+  let host: TreeSitterHost | undefined;
+  const addOne = async (rel: string): Promise<FileIndex | undefined> => {
+    const language = languageOfPath(rel);
+    const abs = path.join(workspaceDir, rel);
+    const stat = await fs.stat(abs).catch(() => undefined);
+    if (!stat?.isFile()) return undefined;
+    if (!language) {
+      skipped.push({ path: rel, reason: 'unknown-language' });
+      return undefined;
+    }
+    if (stat.size > maxFileBytes) {
+      skipped.push({ path: rel, reason: 'too-large', detail: `${stat.size} bytes > ${maxFileBytes}` });
+      return undefined;
+    }
+    const content = await fs.readFile(abs);
+    if (content.includes(0)) {
+      skipped.push({ path: rel, reason: 'binary' });
+      return undefined;
+    }
+    host ??= new TreeSitterHost(locateGrammars());
+    return indexText(host, rel, language, content.toString('utf8'));
+  };
+  return {
+    index,
+    listed: listing.files,
+    seen: (file) => seen.has(file),
+    async add(files) {
+      const started = performance.now();
+      for (const rel of [...new Set(files)].sort()) {
+        if (seen.has(rel)) continue;
+        seen.add(rel);
+        const file = await addOne(rel);
+        if (file === undefined) continue;
+        index.updateFile(file);
+        stats.files++;
+        stats.bytes += file.sizeBytes;
+        stats.symbols += file.symbols.length;
+        stats.byLanguage[file.language] = (stats.byLanguage[file.language] ?? 0) + 1;
+      }
+      stats.skipped = skipped.length;
+      stats.durationMs += Math.round(performance.now() - started);
+    },
+    dispose() {
+      host?.dispose();
+      host = undefined;
+    },
+  };
 }

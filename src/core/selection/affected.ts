@@ -4,15 +4,17 @@
 // lockfile, a file with no grammar, a deleted file, the spec file itself) selects ALL specs, and every selected
 // spec carries the reason it was selected. A spec that could break must never be left out.
 import path from 'node:path';
-import { languageOfPath } from '../index/languages';
 import type { SpecProblem } from '../spec/problems';
 import type { SpecFile } from '../../shared/specSchema';
 import { loadCoverageView } from '../coverage/base';
 import type { CoverageView } from '../coverage/select';
 import { type IndexView, type ResolvedAnchor } from '../anchors/resolve';
+import { classifyChanges } from './changeKinds';
 import { changedFilesFromList, changedFilesSince, type ChangedFile } from './changes';
 import { importChain, specCones, type SpecCone } from './cones';
-import { loadAnchoredWorkspace, loadIntelWorkspaceFor } from '../anchors/anchoredWorkspace';
+import { loadIntelWorkspaceFor } from '../anchors/anchoredWorkspace';
+import { openGrowingIndex } from '../index/partialIndex';
+import { lazySpecCones } from './lazyCones';
 
 export interface AffectedSpec {
   id: string;
@@ -46,121 +48,47 @@ export interface AffectedInput {
   specFilePath?: string;
   /** Recorded per-spec coverage: decides first; what it cannot decide falls to the import cones. */
   coverage?: CoverageView;
+  /**
+   * For a partial index: the workspace's listed files (a changed file outside them cannot be traced, as with a
+   * full index) and the cones of the specs coverage leaves to them (specsLeftToCones), computed beforehand.
+   */
+  partial?: { listed: ReadonlySet<string>; cones: ReadonlyMap<string, SpecCone> };
 }
 
-/** Manifests, lockfiles and tool configs: they change how everything builds or runs, so their impact is unknown. */
-const CONFIG_FILE_NAMES = new Set([
-  'package.json',
-  'package-lock.json',
-  'npm-shrinkwrap.json',
-  'yarn.lock',
-  'pnpm-lock.yaml',
-  'pnpm-workspace.yaml',
-  'bun.lockb',
-  '.npmrc',
-  '.nvmrc',
-  '.node-version',
-  '.mocharc.json',
-  '.mocharc.yml',
-  '.babelrc',
-  'tsconfig.json',
-  'jsconfig.json',
-  'setup.py',
-  'setup.cfg',
-  'pyproject.toml',
-  'pytest.ini',
-  'tox.ini',
-  'noxfile.py',
-  'requirements.txt',
-  'Pipfile',
-  'Pipfile.lock',
-  'poetry.lock',
-  'go.mod',
-  'go.sum',
-  'Cargo.toml',
-  'Cargo.lock',
-  'build.rs',
-  'pom.xml',
-  'build.gradle',
-  'build.gradle.kts',
-  'settings.gradle',
-  'Makefile',
-  '.env',
-]);
-
-/** Loaded by tools, not imported: `vitest.config.ts`, `.mocharc.js`, `tsconfig.base.json`, `.env.test`. */
-function isConfigFile(file: string): boolean {
-  const name = path.posix.basename(file);
-  return (
-    CONFIG_FILE_NAMES.has(name) ||
-    /\.config\.(m|c)?(j|t)s$/.test(name) ||
-    /^\.[\w-]+rc(\.(m|c)?js|\.json|\.ya?ml)?$/.test(name) ||
-    /^tsconfig\..*\.json$/.test(name) ||
-    /^requirements[-.].*\.txt$/.test(name) ||
-    name.startsWith('.env.')
-  );
-}
-
-/** Whether a change selects every spec whatever the index says (its impact cannot be traced). */
-function selectsEverySpec(change: ChangedFile): boolean {
-  const file = change.path;
-  if (file.startsWith('.weave/runs/') || file === '.weave/.gitignore' || file.startsWith('.weave/cache/'))
-    return false;
-  return (
-    file.startsWith('.weave/') ||
-    change.status === 'deleted' ||
-    change.status === 'type-changed' ||
-    isConfigFile(file) ||
-    languageOfPath(file) === undefined
+/** The specs whose selection the import cones decide: coverage leaves some traceable change to them. */
+function specsLeftToCones(
+  specFile: SpecFile,
+  traceable: readonly ChangedFile[],
+  coverage: CoverageView | undefined,
+): Set<string> {
+  return new Set(
+    specFile.specs
+      .filter((spec) => coverage === undefined || coverage.decide(spec.id, traceable).undecided.length > 0)
+      .map((spec) => spec.id),
   );
 }
 
 export function affectedSpecs(input: AffectedInput): AffectedResult {
   const { specFile, index, changes } = input;
   const specFilePath = input.specFilePath ?? '.weave/specs.json';
-  const skipped = new Map(index.skipped.map((s) => [s.path, s.reason]));
-  const allReasons: string[] = [];
-  const ignored: string[] = [];
-  const traceable: ChangedFile[] = [];
-
-  for (const change of changes) {
-    const file = change.path;
-    if (file.startsWith('.weave/runs/') || file === '.weave/.gitignore' || file.startsWith('.weave/cache/')) {
-      ignored.push(file);
-    } else if (file === specFilePath || file.startsWith('.weave/')) {
-      allReasons.push(`${file} changed: the specs themselves may have changed`);
-    } else if (change.status === 'deleted') {
-      allReasons.push(`${file} was deleted: whatever loaded it can no longer be traced`);
-    } else if (change.status === 'type-changed') {
-      allReasons.push(`${file} changed type (file ↔ symlink): its impact is unknown`);
-    } else if (isConfigFile(file)) {
-      allReasons.push(
-        `${file} is a manifest, lockfile or tool configuration: it can change how every test runs`,
-      );
-    } else if (!index.files.has(file)) {
-      const why = skipped.get(file);
-      const detail =
-        why === 'too-large'
-          ? 'it is too large to index'
-          : why === 'binary'
-            ? 'it is a binary file'
-            : why === 'ignored'
-              ? 'it is ignored by the index'
-              : 'Weave has no grammar for it';
-      allReasons.push(`${file} cannot be traced (${detail}): a test may read it`);
-    } else {
-      traceable.push(change);
-    }
-  }
+  const { allReasons, ignored, traceable } = classifyChanges(
+    changes,
+    index,
+    specFilePath,
+    input.partial?.listed,
+  );
 
   // Cones are only needed when some change is traceable; with an unknown-impact change every spec is selected.
-  let coneMap: Map<string, SpecCone> | undefined;
-  const conesOf = (): Map<string, SpecCone> =>
-    (coneMap ??= specCones(
-      specFile,
-      index,
-      withDefined({ workspaceDir: input.workspaceDir, resolved: input.resolved }),
-    ));
+  let coneMap: ReadonlyMap<string, SpecCone> | undefined;
+  const coneOf = (id: string): SpecCone => {
+    coneMap ??=
+      input.partial?.cones ??
+      specCones(specFile, index, withDefined({ workspaceDir: input.workspaceDir, resolved: input.resolved }));
+    const cone = coneMap.get(id);
+    // A partial index holds only the cones computed for it: selecting without one would not be safe.
+    if (cone === undefined) throw new Error(`no import cone was computed for spec ${id}`);
+    return cone;
+  };
   const reasons = new Map<string, string[]>(specFile.specs.map((s) => [s.id, []]));
   const add = (id: string, reason: string): void => {
     const list = reasons.get(id)!;
@@ -179,7 +107,7 @@ export function affectedSpecs(input: AffectedInput): AffectedResult {
         coverageDecidedAll.add(spec.id);
         continue;
       }
-      const cone = conesOf().get(spec.id)!;
+      const cone = coneOf(spec.id);
       if (cone.uncertain.length > 0) {
         add(
           spec.id,
@@ -213,8 +141,6 @@ export function affectedSpecs(input: AffectedInput): AffectedResult {
   const unaffected = specFile.specs.filter((s) => reasons.get(s.id)!.length === 0).map((s) => s.id);
   const changedList = summarizeFiles(traceable.map((c) => c.path));
   const notSelected = unaffected.map((id) => {
-    const cone = conesOf().get(id)!;
-    const anchorFiles = new Set((input.resolved?.get(id) ?? []).map((a) => a.file));
     if (traceable.length === 0)
       return { id, reason: "no change can affect a spec (only Weave's own state changed)" };
     if (coverageDecidedAll.has(id)) {
@@ -223,6 +149,8 @@ export function affectedSpecs(input: AffectedInput): AffectedResult {
         reason: `its recorded test run executed none of the changed code (${changedList}: per-spec coverage), and it depends on no affected spec`,
       };
     }
+    const cone = coneOf(id);
+    const anchorFiles = new Set((input.resolved?.get(id) ?? []).map((a) => a.file));
     return {
       id,
       reason:
@@ -332,6 +260,8 @@ export interface SelectedAffected extends AffectedResult {
   anchorProblems: SpecProblem[];
   /** Where recorded coverage came from, when selection used it. */
   coverage?: string;
+  /** What selection parsed: the anchored and changed files and what the cones it needed reach. */
+  parsed: { files: number; bytes: number };
 }
 
 export async function selectAffected(options: SelectAffectedOptions): Promise<SelectedAffected> {
@@ -340,17 +270,15 @@ export async function selectAffected(options: SelectAffectedOptions): Promise<Se
     options.files !== undefined
       ? changedFilesFromList(workspaceDir, options.files)
       : await changedFilesSince(workspaceDir, options.since ?? 'HEAD');
-  // The cost follows the change: with no change, or one whose impact is unknown anyway (every spec is then
-  // selected), only the anchored and changed files are parsed, not the workspace.
+  // The cost follows the change: the anchored and changed files are parsed (to resolve anchors and map hunks
+  // to definitions), and beyond them only the files the import cones of the specs coverage cannot decide
+  // reach; a change whose impact is unknown (every spec is then selected) needs no cone at all.
   const signal = options.signal ? { signal: options.signal } : {};
-  const ws =
-    changes.length === 0 || changes.some(selectsEverySpec)
-      ? await loadIntelWorkspaceFor(
-          workspaceDir,
-          changes.map((c) => c.path),
-          signal,
-        )
-      : await loadAnchoredWorkspace(workspaceDir, signal);
+  const ws = await loadIntelWorkspaceFor(
+    workspaceDir,
+    changes.map((c) => c.path),
+    signal,
+  );
   const coverage =
     options.useCoverage === false
       ? undefined
@@ -361,6 +289,25 @@ export async function selectAffected(options: SelectAffectedOptions): Promise<Se
             ? { files: changes.map((c) => c.path) }
             : { since: options.since ?? 'HEAD' }),
         });
+  const listed = new Set(ws.listed);
+  const { allReasons, traceable } = classifyChanges(changes, ws.index, ws.specFilePath, listed);
+  const leftToCones =
+    allReasons.length === 0 && traceable.length > 0
+      ? specsLeftToCones(ws.specFile, traceable, coverage)
+      : new Set<string>();
+  let cones = new Map<string, SpecCone>();
+  if (leftToCones.size > 0) {
+    options.signal?.throwIfAborted();
+    const growing = await openGrowingIndex(ws.workspaceDir, { index: ws.index, listed: ws.listed ?? [] });
+    try {
+      cones = await lazySpecCones(ws.specFile, growing, leftToCones, {
+        workspaceDir: ws.workspaceDir,
+        resolved: ws.resolved,
+      });
+    } finally {
+      growing.dispose();
+    }
+  }
   const result = affectedSpecs({
     specFile: ws.specFile,
     index: ws.index,
@@ -369,6 +316,7 @@ export async function selectAffected(options: SelectAffectedOptions): Promise<Se
     workspaceDir: ws.workspaceDir,
     specFilePath: ws.specFilePath,
     ...(coverage ? { coverage } : {}),
+    partial: { listed, cones },
   });
   const source = options.files !== undefined ? '--files' : `changes since ${options.since ?? 'HEAD'}`;
   return {
@@ -377,6 +325,7 @@ export async function selectAffected(options: SelectAffectedOptions): Promise<Se
     specCount: ws.specFile.specs.length,
     anchorProblems: ws.anchorProblems,
     ...(coverage ? { coverage: coverage.describe() } : {}),
+    parsed: { files: ws.index.files.size, bytes: ws.index.stats.bytes },
   };
 }
 

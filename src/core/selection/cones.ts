@@ -34,6 +34,13 @@ export interface ConeOptions {
   workspaceDir?: string;
   /** Anchors as resolveAnchors returned them: their files join the roots. */
   resolved?: Map<string, ResolvedAnchor[]>;
+  /**
+   * Every file the workspace lists, for a partial index (lazyCones.ts): imports resolve against it. Default:
+   * the index's files and skipped files (a full index lists them all).
+   */
+  listed?: readonly string[];
+  /** Only these specs' cones (default every spec's). */
+  specIds?: ReadonlySet<string>;
 }
 
 export function specCones(
@@ -42,46 +49,77 @@ export function specCones(
   options: ConeOptions = {},
 ): Map<string, SpecCone> {
   const cones = new Map<string, SpecCone>();
-  const resolver = new ImportResolver(index, options.workspaceDir);
+  const resolver = new ConeImportResolver(index, options.workspaceDir, options.listed);
+  const known = knownFiles(
+    index.files.keys(),
+    index.skipped.map((s) => s.path),
+  );
   for (const spec of specFile.specs) {
-    cones.set(spec.id, coneOf(spec, specFile, index, resolver, options));
+    if (options.specIds && !options.specIds.has(spec.id)) continue;
+    cones.set(spec.id, coneOf(spec, specFile, index, known, resolver, options));
   }
   return cones;
 }
 
-function coneOf(
+/** What a cone's roots are found among: what is known of the workspace's files. */
+export interface KnownFiles {
+  /** Files with a grammar (a full index's files; for a partial one, the listed files with a grammar). */
+  files: readonly string[];
+  has(file: string): boolean;
+  /** Files listed but not indexed (too large, binary, no grammar). */
+  skipped: ReadonlySet<string>;
+}
+
+export function knownFiles(files: Iterable<string>, skipped: Iterable<string>): KnownFiles {
+  const list = [...files];
+  const set = new Set(list);
+  return { files: list, has: (f) => set.has(f), skipped: new Set(skipped) };
+}
+
+/** A spec's roots (test files, paths its command names, anchor files) and why its cone is uncertain already. */
+export function coneRoots(
   spec: Spec,
   specFile: SpecFile,
-  index: IndexView,
-  resolver: ImportResolver,
+  known: KnownFiles,
   options: ConeOptions,
-): SpecCone {
+): { roots: Map<string, string>; uncertain: string[] } {
   const roots = new Map<string, string>();
   const uncertain: string[] = [];
   const testCwd = normalizeWorkspacePath(spec.test.cwd ?? specFile.defaults.cwd);
-
   for (const entry of spec.test.files) {
-    const files = expandEntry(normalizeWorkspacePath(entry), index, options.workspaceDir);
+    const files = expandEntry(normalizeWorkspacePath(entry), known, options.workspaceDir);
     if (files.length === 0) uncertain.push(`its test file ${entry} was not found`);
     for (const f of files) if (!roots.has(f)) roots.set(f, `test file ${entry}`);
   }
   for (const token of commandPathTokens(spec.test.command)) {
     const rel = normalizeWorkspacePath(path.posix.join(testCwd, token));
     if (rel.startsWith('..')) continue;
-    for (const f of expandEntry(rel, index, options.workspaceDir)) {
+    for (const f of expandEntry(rel, known, options.workspaceDir)) {
       if (!roots.has(f)) roots.set(f, `named in its test command (${token})`);
     }
   }
   if (roots.size === 0) {
     uncertain.push('it declares no test.files and its test command names no workspace file');
   }
-  for (const root of roots.keys()) {
-    // A test Weave cannot parse (a shell script, a data-driven runner file) may load anything.
-    if (!index.files.has(root))
-      uncertain.push(`its test file ${root} has no grammar, so what it loads is unknown`);
-  }
   for (const anchor of options.resolved?.get(spec.id) ?? []) {
     if (!roots.has(anchor.file)) roots.set(anchor.file, `anchor ${anchor.anchor}`);
+  }
+  return { roots, uncertain };
+}
+
+function coneOf(
+  spec: Spec,
+  specFile: SpecFile,
+  index: IndexView,
+  known: KnownFiles,
+  resolver: ConeImportResolver,
+  options: ConeOptions,
+): SpecCone {
+  const { roots, uncertain } = coneRoots(spec, specFile, known, options);
+  for (const [root, why] of roots) {
+    // A test Weave cannot parse (a shell script, a data-driven runner file) may load anything.
+    if (!why.startsWith('anchor ') && !index.files.has(root))
+      uncertain.push(`its test file ${root} has no grammar, so what it loads is unknown`);
   }
 
   // The test's own roots are walked first, so that a file reachable from the test is explained by the chain
@@ -133,16 +171,16 @@ function chainOf(parent: Map<string, string | undefined>, file: string): string[
 }
 
 /** A file, a directory (every indexed file under it) or a simple glob (`test/*.test.js`, `test/**`). */
-function expandEntry(rel: string, index: IndexView, workspaceDir: string | undefined): string[] {
+function expandEntry(rel: string, known: KnownFiles, workspaceDir: string | undefined): string[] {
   if (/[*?[]/.test(rel)) {
     const re = globToRegExp(rel);
-    return [...index.files.keys()].filter((f) => re.test(f)).sort();
+    return known.files.filter((f) => re.test(f)).sort();
   }
-  if (index.files.has(rel)) return [rel];
+  if (known.has(rel)) return [rel];
   const under = rel === '' ? '' : `${rel}/`;
-  const inDir = [...index.files.keys()].filter((f) => f.startsWith(under)).sort();
+  const inDir = known.files.filter((f) => f.startsWith(under)).sort();
   if (inDir.length > 0 && rel !== '') return inDir;
-  if (index.skipped.some((s) => s.path === rel)) return [rel];
+  if (known.skipped.has(rel)) return [rel];
   if (workspaceDir !== undefined && rel !== '') {
     try {
       if (fs.statSync(path.join(workspaceDir, rel)).isFile()) return [rel];
@@ -189,17 +227,22 @@ interface Dependencies {
   conditional: Record<string, string>;
 }
 
-class ImportResolver {
+export class ConeImportResolver {
   private readonly cache = new Map<string, Dependencies>();
   private readonly resolver: IndexImportResolver;
 
+  /**
+   * `listed`: the workspace's files for a partial index (default the index's own); `indexable`: whether a
+   * file implicitly loaded (`__init__.py`) is there to follow (default: the index holds it).
+   */
   constructor(
     private readonly index: IndexView,
     workspaceDir: string | undefined,
+    listed?: readonly string[],
+    private readonly indexable: (file: string) => boolean = (f) => index.files.has(f),
   ) {
-    const listed = [...index.files.keys(), ...index.skipped.map((s) => s.path)];
     this.resolver = createImportResolver(
-      listed,
+      [...(listed ?? [...index.files.keys(), ...index.skipped.map((s) => s.path)])],
       (f) => (workspaceDir === undefined ? undefined : readSmallText(path.join(workspaceDir, f))),
       workspaceDir === undefined ? {} : { isInstalled: installedPackageProbe(workspaceDir) },
     );
@@ -230,7 +273,7 @@ class ImportResolver {
       for (let d = fromDir; ; d = path.posix.dirname(d) === '.' ? '' : path.posix.dirname(d)) {
         const prefix = d === '' ? '' : `${d}/`;
         for (const name of ['__init__.py', 'conftest.py']) {
-          if (this.index.files.has(`${prefix}${name}`)) out.push(`${prefix}${name}`);
+          if (this.indexable(`${prefix}${name}`)) out.push(`${prefix}${name}`);
         }
         if (d === '') break;
       }

@@ -89,13 +89,35 @@ void test('instrumentation keeps the user’s PYTHONPATH after the hook and a NO
   const ws = tempDir('weave-coverage-readers-');
   dirs.push(ws);
   const dirsOf = { v8: path.join(ws, 'v8'), python: path.join(ws, 'py') };
-  const own = await instrumentSpec(ws, '/hook', dirsOf, { PYTHONPATH: 'src' }, { PYTHONPATH: 'ignored' });
+  const hooks = { siteDir: '/hook', nodeHook: '/hooks/v8 hook.cjs' };
+  const own = await instrumentSpec(ws, hooks, dirsOf, { PYTHONPATH: 'src' }, { PYTHONPATH: 'ignored' });
   assert.equal(own.env.PYTHONPATH, `/hook${path.delimiter}src`);
-  assert.equal(own.env.NODE_V8_COVERAGE, dirsOf.v8);
+  // V8 coverage goes through the hook (NODE_OPTIONS), into the spec's own directory.
+  assert.equal(own.env.WEAVE_V8_COVERAGE_DIR, dirsOf.v8);
+  assert.equal(own.env.NODE_OPTIONS, '--require "/hooks/v8 hook.cjs"');
+  assert.equal('NODE_V8_COVERAGE' in own.env, false);
   assert.deepEqual(own.writableDirs, [dirsOf.v8, dirsOf.python]);
-  const inherited = await instrumentSpec(ws, '/hook', dirsOf, {}, { PYTHONPATH: 'lib' });
+  const inherited = await instrumentSpec(
+    ws,
+    hooks,
+    dirsOf,
+    {},
+    { PYTHONPATH: 'lib', NODE_OPTIONS: '--no-warnings' },
+  );
   assert.equal(inherited.env.PYTHONPATH, `/hook${path.delimiter}lib`);
-  const c8 = await instrumentSpec(ws, '/hook', dirsOf, { NODE_V8_COVERAGE: '/theirs' }, {});
+  assert.equal(inherited.env.NODE_OPTIONS, '--no-warnings --require "/hooks/v8 hook.cjs"');
+  const specOptions = await instrumentSpec(
+    ws,
+    hooks,
+    dirsOf,
+    { NODE_OPTIONS: '--max-old-space-size=99' },
+    {
+      NODE_OPTIONS: 'ignored',
+    },
+  );
+  assert.equal(specOptions.env.NODE_OPTIONS, '--max-old-space-size=99 --require "/hooks/v8 hook.cjs"');
+  const c8 = await instrumentSpec(ws, hooks, dirsOf, { NODE_V8_COVERAGE: '/theirs' }, {});
   assert.equal(c8.env.PYTHONPATH, '/hook');
   assert.equal('NODE_V8_COVERAGE' in c8.env, false);
+  assert.equal('NODE_OPTIONS' in c8.env, false);
 });

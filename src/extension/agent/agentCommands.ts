@@ -1,8 +1,8 @@
 // The agent in VS Code: "Weave: run agent on all constraints", "Weave: show interaction matrix" and
-// "Weave: set API key". The core does the work (src/core/agent); this file adds the key from SecretStorage,
-// a cancellable progress notification, the result in a tab that stays until Apply / Discard (agentResultView.ts)
-// with the multi-file diff, and the matrix as a heatmap in an editor tab (matrixView.ts). Untrusted folders run
-// nothing (an agent runs the folder's spec tests).
+// "Weave: set API key" (registered by the command table, commands.ts, which also refuses them in an untrusted
+// folder: an agent runs the folder's spec tests). The core does the work (src/core/agent); this file adds the key
+// from SecretStorage, a cancellable progress notification, the result in a tab that stays until Apply / Discard
+// (agentResultView.ts) with the multi-file diff, and the matrix as a heatmap in an editor tab (matrixView.ts).
 import * as vscode from 'vscode';
 import { createModelClient, ModelError, type ModelClient } from '../../core/agent/modelClient';
 import { runMatrix, type MatrixResult } from '../../core/agent/matrix';
@@ -10,7 +10,6 @@ import { runAgent, type AgentProgress, type AgentRunResult } from '../../core/ag
 import { readContainmentSettings } from '../settings';
 import type { SpecFile } from '../../core/spec/schema';
 import type { SpecStore } from '../specStore';
-import { explainUntrusted } from '../trust';
 import { API_KEY_SECRET, readAgentSettings, type AgentSettings } from './agentSettings';
 import type { AgentResultView } from './agentResultView';
 import { createLmModelClient } from './lmModelClient';
@@ -39,19 +38,8 @@ export interface AgentRunOutcome {
   decision: ReviewDecision | 'nothing-to-apply' | 'pending';
 }
 
-/** Registers the agent's commands; the caller adds the returned disposables to context.subscriptions. */
-export function registerAgentCommands(
-  context: vscode.ExtensionContext,
-  deps: AgentCommandDeps,
-): vscode.Disposable[] {
-  return [
-    vscode.commands.registerCommand('weave.agent.setApiKey', () => setApiKey(context)),
-    vscode.commands.registerCommand('weave.agent.runAll', (args?: RunAllArgs) => runAll(context, deps, args)),
-    vscode.commands.registerCommand('weave.agent.matrix', () => showMatrix(context, deps)),
-  ];
-}
-
-async function setApiKey(context: vscode.ExtensionContext): Promise<void> {
+/** `weave.agent.setApiKey`: the key goes to SecretStorage, never to settings. */
+export async function setApiKey(context: vscode.ExtensionContext): Promise<void> {
   const key = await vscode.window.showInputBox({
     title: 'Weave: API key for the agent’s model',
     prompt: 'Stored in VS Code’s SecretStorage (never in settings). Leave empty to remove the stored key.',
@@ -75,22 +63,13 @@ export interface Prepared {
   apiKey: string | undefined;
 }
 
-/** Trust, a valid spec file and a model client from the agent settings (the draft agent uses the same). */
+/** A valid spec file and a model client from the agent settings (the draft agent uses the same). */
 export async function prepareAgentModel(
   context: vscode.ExtensionContext,
   deps: Pick<AgentCommandDeps, 'store' | 'log'>,
 ): Promise<Prepared | undefined> {
-  if (!vscode.workspace.isTrusted) {
-    void explainUntrusted();
-    return undefined;
-  }
-  const loaded = await deps.store.get();
-  if (!loaded.result.ok) {
-    void vscode.window.showErrorMessage(
-      'Weave: fix the problems in .weave/specs.json first (see the Problems panel).',
-    );
-    return undefined;
-  }
+  const loaded = await deps.store.validOrExplain();
+  if (!loaded) return undefined;
   const settings = readAgentSettings(deps.store.folder);
   const apiKey = await context.secrets.get(API_KEY_SECRET);
   try {
@@ -109,6 +88,15 @@ export async function prepareAgentModel(
       await vscode.commands.executeCommand('workbench.action.openSettings', 'weave.agent');
     return undefined;
   }
+}
+
+/** The run options every agent run takes from the settings and the prepared model (runAll, matrix, draft). */
+export function agentRunLimits(prepared: Prepared): {
+  budgets: { maxSteps: number; maxTokens: number; timeoutSeconds: number };
+  secrets: Array<string | undefined>;
+} {
+  const { maxSteps, maxTokens, timeoutSeconds } = prepared.settings;
+  return { budgets: { maxSteps, maxTokens, timeoutSeconds }, secrets: [prepared.apiKey] };
 }
 
 function requireModel(settings: AgentSettings): string {
@@ -144,7 +132,8 @@ function withAgentProgress<T>(
   );
 }
 
-async function runAll(
+/** `weave.agent.runAll`. */
+export async function runAll(
   context: vscode.ExtensionContext,
   deps: AgentCommandDeps,
   args?: RunAllArgs,
@@ -163,13 +152,8 @@ async function runAll(
         specFile: prepared.specFile,
         target: { kind: 'all' },
         client: prepared.client,
-        budgets: {
-          maxSteps: settings.maxSteps,
-          maxTokens: settings.maxTokens,
-          timeoutSeconds: settings.timeoutSeconds,
-        },
+        ...agentRunLimits(prepared),
         modelReview: settings.modelReview,
-        secrets: [prepared.apiKey],
         containment: readContainmentSettings(),
         signal,
         onProgress,
@@ -185,7 +169,8 @@ async function runAll(
   return { result, decision: decision ?? 'failed' };
 }
 
-async function showMatrix(
+/** `weave.agent.matrix`. */
+export async function showMatrix(
   context: vscode.ExtensionContext,
   deps: AgentCommandDeps,
 ): Promise<MatrixResult | undefined> {
@@ -203,12 +188,7 @@ async function showMatrix(
         specFile: prepared.specFile,
         client: prepared.client,
         concurrency: settings.matrixConcurrency,
-        budgets: {
-          maxSteps: settings.maxSteps,
-          maxTokens: settings.maxTokens,
-          timeoutSeconds: settings.timeoutSeconds,
-        },
-        secrets: [prepared.apiKey],
+        ...agentRunLimits(prepared),
         containment: readContainmentSettings(),
         signal,
         onProgress,

@@ -1,8 +1,10 @@
 // Shared by the in-host suites: the extension's API, the fixture's files, and polling with a deadline (never
 // a fixed sleep).
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as vscode from 'vscode';
 import type { WeaveApi } from '../../src/extension/main';
+import { until } from '../support/polling';
 
 export const EXTENSION_ID = 'weave-dev.weave';
 
@@ -35,7 +37,7 @@ export function weaveDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
   return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'weave');
 }
 
-export { until } from '../support/polling';
+export { until };
 
 /** Replaces the first occurrence of `from` in a file through a WorkspaceEdit, then saves it (as a person would). */
 export async function editAndSave(uri: vscode.Uri, from: string, to: string): Promise<void> {
@@ -46,4 +48,60 @@ export async function editAndSave(uri: vscode.Uri, from: string, to: string): Pr
   edit.replace(uri, new vscode.Range(doc.positionAt(offset), doc.positionAt(offset + from.length)), to);
   assert.ok(await vscode.workspace.applyEdit(edit), 'edit was not applied');
   assert.ok(await doc.save(), 'save failed');
+}
+
+/**
+ * Gives the suite these workspace files (paths relative to the folder) as the fixture has them, before its first
+ * test and again after its last, whatever its tests edited or a failed test left behind; a path the fixture does
+ * not have is deleted. So a suite file needs no other to run first, and leaves nothing for the next one.
+ */
+export function fixtureFilesForSuite(...paths: string[]): void {
+  suiteSetup(() => restoreFixtureFiles(paths));
+  suiteTeardown(() => restoreFixtureFiles(paths));
+}
+
+async function restoreFixtureFiles(paths: string[]): Promise<void> {
+  const cwd = workspaceUri().fsPath;
+  // The fixture is the first commit (a suite may commit on top of it).
+  const fixture = execFileSync('git', ['rev-list', '--max-parents=0', 'HEAD'], {
+    cwd,
+    encoding: 'utf8',
+  }).trim();
+  for (const relative of paths) {
+    const uri = workspaceUri(...relative.split('/'));
+    let committed: string | undefined;
+    try {
+      committed = execFileSync('git', ['show', `${fixture}:${relative}`], {
+        cwd,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+    } catch {
+      committed = undefined;
+    }
+    if (committed === undefined) {
+      await vscode.workspace.fs.delete(uri, { recursive: true }).then(undefined, () => undefined);
+      continue;
+    }
+    await setFileText(uri, committed);
+  }
+}
+
+/** The file on disk and in any open editor holds `text` afterwards. */
+async function setFileText(uri: vscode.Uri, text: string): Promise<void> {
+  const open = (): vscode.TextDocument | undefined =>
+    vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  const dirty = open();
+  if (dirty?.isDirty) {
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(uri, new vscode.Range(dirty.positionAt(0), dirty.positionAt(dirty.getText().length)), text);
+    assert.ok(await vscode.workspace.applyEdit(edit), `could not restore ${uri.fsPath}`);
+    assert.ok(await dirty.save(), `could not save ${uri.fsPath}`);
+  }
+  if ((await readText(uri).catch(() => undefined)) !== text)
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+  await until(`the editor of ${uri.fsPath} to show the restored file`, () => {
+    const doc = open();
+    return doc === undefined || (!doc.isDirty && doc.getText() === text);
+  });
 }

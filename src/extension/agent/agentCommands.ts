@@ -105,13 +105,32 @@ function requireModel(settings: AgentSettings): string {
   return settings.model;
 }
 
-function withAgentProgress<T>(
+/** What runAgent and runMatrix both take from the workspace, the prepared model and the progress notification. */
+interface AgentRunBase {
+  workspaceDir: string;
+  specFile: SpecFile;
+  client: ModelClient;
+  budgets: { maxSteps: number; maxTokens: number; timeoutSeconds: number };
+  secrets: Array<string | undefined>;
+  containment: ReturnType<typeof readContainmentSettings>;
+  signal: AbortSignal;
+  onProgress: (e: AgentProgress) => void;
+}
+
+/**
+ * Prepares the model, then runs `work` under a cancellable progress notification that shows and logs each step;
+ * undefined when the model could not be prepared (the user was told why).
+ */
+async function runWithAgent<T>(
+  context: vscode.ExtensionContext,
+  deps: AgentCommandDeps,
   title: string,
-  log: vscode.LogOutputChannel,
-  tally: ToolFailureTally,
-  work: (signal: AbortSignal, onProgress: (e: AgentProgress) => void) => Promise<T>,
-): Thenable<T> {
-  return vscode.window.withProgress(
+  work: (base: AgentRunBase, settings: AgentSettings) => Promise<T>,
+): Promise<{ value: T; tally: ToolFailureTally } | undefined> {
+  const prepared = await prepareAgentModel(context, deps);
+  if (!prepared) return undefined;
+  const tally = new ToolFailureTally();
+  const value = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title, cancellable: true },
     (progress, token) => {
       const abort = new AbortController();
@@ -124,12 +143,22 @@ function withAgentProgress<T>(
             : e.type === 'step'
               ? `step ${e.step}/${e.maxSteps}`
               : `${e.ok ? '✓' : '✗'} ${e.name}: ${e.summary}`;
-        log.info(`agent [${e.target}] ${text}`);
+        deps.log.info(`agent [${e.target}] ${text}`);
         progress.report({ message: `[${e.target}] ${text}` });
       };
-      return work(abort.signal, onProgress);
+      const base: AgentRunBase = {
+        workspaceDir: deps.store.folder.uri.fsPath,
+        specFile: prepared.specFile,
+        client: prepared.client,
+        ...agentRunLimits(prepared),
+        containment: readContainmentSettings(),
+        signal: abort.signal,
+        onProgress,
+      };
+      return work(base, prepared.settings);
     },
   );
+  return { value, tally };
 }
 
 /** `weave.agent.runAll`. */
@@ -138,27 +167,11 @@ export async function runAll(
   deps: AgentCommandDeps,
   args?: RunAllArgs,
 ): Promise<AgentRunOutcome | undefined> {
-  const prepared = await prepareAgentModel(context, deps);
-  if (!prepared) return undefined;
-  const { settings } = prepared;
-  const tally = new ToolFailureTally();
-  const result = await withAgentProgress(
-    'Weave agent: all constraints',
-    deps.log,
-    tally,
-    (signal, onProgress) =>
-      runAgent({
-        workspaceDir: deps.store.folder.uri.fsPath,
-        specFile: prepared.specFile,
-        target: { kind: 'all' },
-        client: prepared.client,
-        ...agentRunLimits(prepared),
-        modelReview: settings.modelReview,
-        containment: readContainmentSettings(),
-        signal,
-        onProgress,
-      }),
+  const ran = await runWithAgent(context, deps, 'Weave agent: all constraints', (base, settings) =>
+    runAgent({ ...base, target: { kind: 'all' }, modelReview: settings.modelReview }),
   );
+  if (!ran) return undefined;
+  const { value: result, tally } = ran;
   const ending = explainEnding(result, tally.of('all'));
   deps.log.info(`agent run ${result.runId}: ${ending}`);
   await deps.results.show(result, ending);
@@ -174,27 +187,11 @@ export async function showMatrix(
   context: vscode.ExtensionContext,
   deps: AgentCommandDeps,
 ): Promise<MatrixResult | undefined> {
-  const prepared = await prepareAgentModel(context, deps);
-  if (!prepared) return undefined;
-  const { settings } = prepared;
-  const tally = new ToolFailureTally();
-  const matrix = await withAgentProgress(
-    'Weave agent: interaction matrix',
-    deps.log,
-    tally,
-    (signal, onProgress) =>
-      runMatrix({
-        workspaceDir: deps.store.folder.uri.fsPath,
-        specFile: prepared.specFile,
-        client: prepared.client,
-        concurrency: settings.matrixConcurrency,
-        ...agentRunLimits(prepared),
-        containment: readContainmentSettings(),
-        signal,
-        onProgress,
-      }),
+  const ran = await runWithAgent(context, deps, 'Weave agent: interaction matrix', (base, settings) =>
+    runMatrix({ ...base, concurrency: settings.matrixConcurrency }),
   );
+  if (!ran) return undefined;
   // The heatmap replaces the text table here; the CLI (`weave agent --matrix`) still prints the table and JSON.
-  showMatrixView(matrix, (target) => tally.of(target));
-  return matrix;
+  showMatrixView(ran.value, (target) => ran.tally.of(target));
+  return ran.value;
 }

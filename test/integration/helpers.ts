@@ -85,6 +85,14 @@ async function restoreFixtureFiles(paths: string[]): Promise<void> {
     }
     await setFileText(uri, committed);
   }
+  // The next test reads the specs through Weave (the Test Explorer, diagnostics): wait until Weave re-read them.
+  if (paths.includes('.weave/specs.json')) {
+    const specs = await readText(workspaceUri('.weave', 'specs.json'));
+    const { store } = await weaveApi();
+    await until('Weave to re-read the restored specs.json', () =>
+      store.current === undefined || store.current.text === specs ? true : undefined,
+    );
+  }
 }
 
 /** The file on disk and in any open editor holds `text` afterwards. */

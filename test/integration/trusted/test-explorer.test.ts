@@ -1,10 +1,16 @@
 // The Test Explorer: one item per spec grouped by kind, runs through the workbench's own "run all tests".
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import type { CheckResult } from '../../../src/extension/checks';
 import { fixtureFilesForSuite, lineOf, until, weaveApi, workspaceUri } from '../helpers';
 
 suite('Test Explorer', () => {
   fixtureFilesForSuite('src/math.js');
+  // The suite's own check: it resolves the anchors the items are placed at (before one, they sit in specs.json).
+  suiteSetup(async () => {
+    const result = await vscode.commands.executeCommand<CheckResult>('weave.check');
+    assert.ok(result.ran, result.ran ? '' : result.message);
+  });
   test('items are the specs, grouped by kind, located at their anchors', async () => {
     const api = await weaveApi();
     const controller = api.testController;

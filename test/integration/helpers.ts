@@ -95,21 +95,23 @@ async function restoreFixtureFiles(paths: string[]): Promise<void> {
   }
 }
 
-/** The file on disk and in any open editor holds `text` afterwards. */
+/**
+ * Writes `text` through the editor (as editAndSave does), so the editor's copy and the disk never disagree: a
+ * write behind an open document's back can make the next save of that document fail as a conflict.
+ */
 async function setFileText(uri: vscode.Uri, text: string): Promise<void> {
-  const open = (): vscode.TextDocument | undefined =>
-    vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-  const dirty = open();
-  if (dirty?.isDirty) {
-    const edit = new vscode.WorkspaceEdit();
-    edit.replace(uri, new vscode.Range(dirty.positionAt(0), dirty.positionAt(dirty.getText().length)), text);
-    assert.ok(await vscode.workspace.applyEdit(edit), `could not restore ${uri.fsPath}`);
-    assert.ok(await dirty.save(), `could not save ${uri.fsPath}`);
-  }
-  if ((await readText(uri).catch(() => undefined)) !== text)
+  const onDisk = await readText(uri).catch(() => undefined);
+  if (onDisk === undefined) {
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
-  await until(`the editor of ${uri.fsPath} to show the restored file`, () => {
-    const doc = open();
-    return doc === undefined || (!doc.isDirty && doc.getText() === text);
-  });
+    return;
+  }
+  const doc = await vscode.workspace.openTextDocument(uri);
+  // A test may have written the file directly: let the open document catch up with the disk first.
+  if (!doc.isDirty)
+    await until(`the editor of ${uri.fsPath} to show the file on disk`, () => doc.getText() === onDisk);
+  if (doc.getText() === text && !doc.isDirty) return;
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
+  assert.ok(await vscode.workspace.applyEdit(edit), `could not restore ${uri.fsPath}`);
+  assert.ok(await doc.save(), `could not save ${uri.fsPath}`);
 }

@@ -67,7 +67,7 @@ function runAgentAll(args: RunAllArgs) {
 }
 
 suite('agent: run on all constraints', () => {
-  fixtureFilesForSuite('src/math.js', '.weave/specs.json', '.vscode/settings.json');
+  fixtureFilesForSuite('src/math.js', '.weave/specs.json');
   const math = workspaceUri('src', 'math.js');
   let scratchBefore: string[];
   let mathBefore: Uint8Array;
@@ -78,9 +78,11 @@ suite('agent: run on all constraints', () => {
   });
 
   teardown(async () => {
-    // Every test starts from the fixture's bug again, and without the last one's agent settings (the suite's
-    // fixture files, .vscode/settings.json among them, are put back after these).
+    // Every test, and the later suites, start from the fixture's bug again.
     await vscode.workspace.fs.writeFile(math, mathBefore);
+  });
+
+  suiteTeardown(async () => {
     const config = vscode.workspace.getConfiguration('weave.agent');
     for (const key of ['baseUrl', 'model', 'modelReview', 'maxSteps'])
       await config.update(key, undefined, vscode.ConfigurationTarget.Workspace);

@@ -36,14 +36,7 @@ async function addWeakSpec(): Promise<void> {
 }
 
 suite('verified specs: audit and draft', () => {
-  fixtureFilesForSuite(
-    'src/math.js',
-    '.weave/specs.json',
-    'test/weak-add.test.js',
-    'test/drafts',
-    // The agent settings the tests set: the file makes the tree unclean, and a clean run is the baseline.
-    '.vscode/settings.json',
-  );
+  fixtureFilesForSuite('src/math.js', '.weave/specs.json', 'test/weak-add.test.js', 'test/drafts');
   test('the audit marks a weak spec vacuous and shows the hole where the code is', async () => {
     await addWeakSpec();
     const report = await vscode.commands.executeCommand<AuditReport | undefined>('weave.audit', {

@@ -7,7 +7,8 @@ import { readCoverageStore } from '../core/coverage/store';
 import { staticCoupling } from '../core/coupling/coupling';
 import type { SpecProblem } from '../core/spec';
 import type { SpecFile } from '../shared/specSchema';
-import { SPECS_RELATIVE_PATH, type ValidSpecs } from './specStore';
+import { SPEC_FILE_RELATIVE_PATH } from '../core/spec/load';
+import type { ValidSpecs } from './specStore';
 
 export interface AnchorLocations {
   /** Resolved anchors per spec id; a spec without resolvable anchors is absent. */
@@ -38,7 +39,7 @@ export class AnchorAnalyzer implements vscode.Disposable {
     const resolution = resolveAnchors(specFile, index, {
       workspaceDir: this.folder.uri.fsPath,
       locations: specs.result.locations,
-      specFilePath: SPECS_RELATIVE_PATH,
+      specFilePath: SPEC_FILE_RELATIVE_PATH,
     });
     this.log.debug(
       `anchors resolved in ${Math.round(performance.now() - started)} ms (${index.files.size} files indexed)`,

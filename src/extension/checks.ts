@@ -8,7 +8,8 @@ import type { SpecFile } from '../shared/specSchema';
 import type { AnchorLocations, AnchorAnalyzer } from './anchors';
 import type { Activity, ResultsStore, ResultsUpdate } from './results';
 import { readSettings } from './settings';
-import { isValid, SPECS_RELATIVE_PATH, type SpecStore, type ValidSpecs } from './specStore';
+import { SPEC_FILE_RELATIVE_PATH } from '../core/spec/load';
+import { isValid, type SpecStore, type ValidSpecs } from './specStore';
 import { UNTRUSTED_REASON } from './trust';
 
 export interface CheckRequest {
@@ -86,13 +87,13 @@ export class CheckService implements vscode.Disposable {
     }
     // The engine runs the spec file on disk: running while the editor shows other specs would mislead.
     if (vscode.workspace.textDocuments.some((d) => this.store.isSpecsDocument(d) && d.isDirty)) {
-      const message = `${SPECS_RELATIVE_PATH} has unsaved changes; save it to check the specs you see.`;
+      const message = `${SPEC_FILE_RELATIVE_PATH} has unsaved changes; save it to check the specs you see.`;
       return { ran: false, reason: 'unsaved-specs', message };
     }
     const specs = await this.store.reload();
     if (!isValid(specs)) {
       const count = specs.result.ok ? 0 : specs.result.problems.length;
-      const message = `${SPECS_RELATIVE_PATH} has ${count} problem${count === 1 ? '' : 's'}; fix ${count === 1 ? 'it' : 'them'} first (see Problems).`;
+      const message = `${SPEC_FILE_RELATIVE_PATH} has ${count} problem${count === 1 ? '' : 's'}; fix ${count === 1 ? 'it' : 'them'} first (see Problems).`;
       this.log.warn(message);
       return { ran: false, reason: 'invalid-specs', message };
     }

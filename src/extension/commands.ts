@@ -1,64 +1,117 @@
-// The one command table: every `weave.*` command the manifest contributes, and what it does. Commands return
-// a value (e.g. the CheckAttempt) so the side panel and the in-host tests can drive them like a person would.
+// Registers the command table (commandTable.ts: ids, titles, what each needs) and says what each command does.
+// Before a handler runs, the entry's requirements are checked in order; a missing one is explained (open a
+// folder; init specs; trust the folder) and the command returns what it returns when it did not run. Commands
+// return a value (e.g. the CheckAttempt) so the side panel and the in-host tests can drive them like a person would.
 import type { AffectedResult } from '../core/selection/affected';
 import * as vscode from 'vscode';
-import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import type { AffectedSelector } from './affected';
+import { runAll, setApiKey, showMatrix, type AgentCommandDeps, type RunAllArgs } from './agent/agentCommands';
 import type { AuditArgs, AuditController } from './audit/auditController';
 import type { DraftArgs, DraftController } from './draft/draftController';
-import {
-  APPLY_RESULT_COMMAND,
-  DISCARD_RESULT_COMMAND,
-  SHOW_CHANGES_COMMAND,
-} from '../core/agent/agentResultHtml';
-import type { AgentResultView } from './agent/agentResultView';
 import type { CheckAttempt, CheckService } from './checks';
+import { COMMANDS, MISSING, type CommandId, type Requirement } from './commandTable';
+import { exportCommand } from './exportTask';
 import { countResults, statusText } from '../core/check/resultText';
 import { EXPLAIN_COMMAND } from './explainBroken';
 import { detectTestRunner, starterSpecText } from '../core/spec/starter';
-import { newSpecSnippet } from './specTemplates';
+import type { SpecsPanel } from './panel';
 import type { ResultsStore } from './results';
 import type { SpecStore } from './specStore';
 import { explainUntrusted } from './trust';
 
-export interface CommandContext {
+/** What every command can use, with or without a folder. */
+export interface FolderlessContext {
+  log: vscode.LogOutputChannel;
+}
+
+/** What the commands use once activation chose a folder (workspaceFolder.ts). */
+export interface CommandContext extends FolderlessContext {
+  extension: vscode.ExtensionContext;
   store: SpecStore;
   checks: CheckService;
   results: ResultsStore;
   affected: AffectedSelector;
   audit: AuditController;
   draft: DraftController;
-  log: vscode.LogOutputChannel;
+  panel: SpecsPanel;
   /** Runs blame for a spec and shows the breaking edits (explainBroken.ts). */
   explain(specId: unknown): Promise<unknown>;
-  agentResults: AgentResultView;
+  agentResults: AgentCommandDeps['results'];
 }
 
-/** Commands contributed by the side panel (src/extension/panel), used when it is there. */
-const PANEL_NEW_SPEC = 'weave.panel.newSpec';
-const PANEL_SHOW_GRAPH = 'weave.panel.showGraph';
+/** The commands whose table entry needs nothing, not even a folder. */
+type FolderlessId = Extract<(typeof COMMANDS)[number], { needs: readonly [] }>['id'];
 
-type CommandHandler = (ctx: CommandContext, ...args: unknown[]) => unknown;
-
-export const commandTable: Readonly<Record<string, CommandHandler>> = {
-  'weave.check': (ctx, args) => runCheck(ctx, { ...onlyFrom(args) }),
-  'weave.checkAffected': checkAffected,
-  'weave.newSpec': newSpec,
-  'weave.showGraph': showGraph,
-  'weave.init': initSpecs,
+const folderless: Readonly<Record<FolderlessId, (ctx: FolderlessContext) => unknown>> = {
   'weave.showOutput': (ctx) => ctx.log.show(true),
-  'weave.audit': (ctx, args) => ctx.audit.run(objectArg<AuditArgs>(args)),
-  'weave.draft': (ctx, args) => ctx.draft.run(objectArg<DraftArgs>(args)),
-  [EXPLAIN_COMMAND]: (ctx, specId) => ctx.explain(specId),
-  [APPLY_RESULT_COMMAND]: (ctx) => ctx.agentResults.apply(),
-  [DISCARD_RESULT_COMMAND]: (ctx) => ctx.agentResults.discard(),
-  [SHOW_CHANGES_COMMAND]: (ctx, path) => ctx.agentResults.showChanges(path),
 };
 
-export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
-  return Object.entries(commandTable).map(([id, handler]) =>
-    vscode.commands.registerCommand(id, (...args: unknown[]) => handler(ctx, ...args)),
+function isFolderless(id: CommandId): id is FolderlessId {
+  return Object.hasOwn(folderless, id);
+}
+
+/** What each command does when it may run. */
+const handlers: Readonly<
+  Record<Exclude<CommandId, FolderlessId>, (ctx: CommandContext, ...args: unknown[]) => unknown>
+> = {
+  'weave.check': (ctx, args) => runCheck(ctx, { ...onlyFrom(args) }),
+  'weave.checkAffected': checkAffected,
+  'weave.explainBroken': (ctx, specId) => ctx.explain(specId),
+  'weave.newSpec': (ctx) => ctx.panel.showNewSpecForm(),
+  'weave.showGraph': showGraph,
+  'weave.init': initSpecs,
+  'weave.audit': (ctx, args) => ctx.audit.run(objectArg<AuditArgs>(args)),
+  'weave.draft': (ctx, args) => ctx.draft.run(objectArg<DraftArgs>(args)),
+  'weave.export': (ctx, args) => exportCommand({ folder: ctx.store.folder, log: ctx.log }, args),
+  'weave.agent.runAll': (ctx, args) => runAll(ctx.extension, agentDeps(ctx), objectArg<RunAllArgs>(args)),
+  'weave.agent.matrix': (ctx) => showMatrix(ctx.extension, agentDeps(ctx)),
+  'weave.agent.applyResult': (ctx) => ctx.agentResults.apply(),
+  'weave.agent.discardResult': (ctx) => ctx.agentResults.discard(),
+  'weave.agent.showChanges': (ctx, path) => ctx.agentResults.showChanges(path),
+  'weave.agent.setApiKey': (ctx) => setApiKey(ctx.extension),
+};
+
+/** What a command returns when a requirement is missing: the checks say why in a CheckAttempt, others nothing. */
+function notRun(id: CommandId, missing: Requirement): CheckAttempt | undefined {
+  if (id !== 'weave.check' && id !== 'weave.checkAffected') return undefined;
+  return missing === 'trust'
+    ? { ran: false, reason: 'untrusted', message: MISSING.trust }
+    : { ran: false, reason: 'nothing-to-run', message: 'This folder has no .weave/specs.json yet.' };
+}
+
+/** Registers every command of the table; `ctx` is a FolderlessContext when no folder is open. */
+export function registerCommands(ctx: CommandContext | FolderlessContext): vscode.Disposable[] {
+  return COMMANDS.map(({ id, needs }) =>
+    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      if (isFolderless(id)) return folderless[id](ctx);
+      // Every other entry needs a folder first (the table test holds the table to that).
+      if (!('store' in ctx)) return refuse(id, 'folder', ctx);
+      for (const need of needs) if (!(await holds(need, ctx))) return refuse(id, need, ctx);
+      return handlers[id](ctx, ...args);
+    }),
   );
+}
+
+async function holds(need: Requirement, ctx: CommandContext): Promise<boolean> {
+  if (need === 'trust') return vscode.workspace.isTrusted;
+  return need === 'folder' || (await ctx.store.exists());
+}
+
+/** Says why the command does not run (with a way out where there is one) and returns what it returns then. */
+function refuse(
+  id: CommandId,
+  missing: Requirement,
+  ctx: CommandContext | FolderlessContext,
+): CheckAttempt | undefined {
+  ctx.log.info(`${id} not run: ${MISSING[missing]}`);
+  if (missing === 'folder') void vscode.window.showInformationMessage(MISSING.folder);
+  if (missing === 'specFile' && 'store' in ctx) void initOffer(ctx);
+  if (missing === 'trust') void explainUntrusted();
+  return notRun(id, missing);
+}
+
+function agentDeps(ctx: CommandContext): AgentCommandDeps {
+  return { store: ctx.store, log: ctx.log, results: ctx.agentResults };
 }
 
 /** Scripts and tests may pass an options object; the palette passes nothing (or a URI from a menu). */
@@ -77,10 +130,6 @@ async function runCheck(
   ctx: CommandContext,
   request: { only?: string[]; label?: string },
 ): Promise<CheckAttempt> {
-  if (!(await ctx.store.exists())) {
-    void initOffer(ctx);
-    return { ran: false, reason: 'nothing-to-run', message: 'This folder has no .weave/specs.json yet.' };
-  }
   const result = await ctx.checks.check(request);
   if (!result.ran) {
     if (result.reason === 'untrusted') void explainUntrusted();
@@ -104,7 +153,7 @@ async function runCheck(
 }
 
 /** The one notification a check raises: specs that passed in the baseline and are broken now (and were not before). */
-export async function brokenOffer(ctx: Pick<CommandContext, 'log'>, specIds: string[]): Promise<void> {
+export async function brokenOffer(ctx: FolderlessContext, specIds: string[]): Promise<void> {
   const explain = 'Explain why';
   const problems = 'Show Problems';
   const names = specIds.map((id) => `'${id}'`).join(', ');
@@ -120,15 +169,11 @@ export async function brokenOffer(ctx: Pick<CommandContext, 'log'>, specIds: str
 
 async function initOffer(ctx: CommandContext): Promise<void> {
   const init = 'Init specs';
-  const picked = await vscode.window.showInformationMessage(
-    'Weave: this folder has no .weave/specs.json yet. Create one (the test runner is detected)?',
-    init,
-  );
+  const picked = await vscode.window.showInformationMessage(MISSING.specFile, init);
   if (picked === init) await initSpecs(ctx);
 }
 
 async function checkAffected(ctx: CommandContext): Promise<CheckAttempt> {
-  if (!vscode.workspace.isTrusted) return runCheck(ctx, {});
   let files: string[];
   let specIds: string[];
   let selection: AffectedResult;
@@ -190,42 +235,14 @@ async function showOutputOffer(ctx: CommandContext, message: string): Promise<vo
   if ((await vscode.window.showErrorMessage(message, show)) === show) ctx.log.show(true);
 }
 
-async function panelCommand(id: string): Promise<boolean> {
-  return (await vscode.commands.getCommands(true)).includes(id);
-}
-
-async function newSpec(ctx: CommandContext): Promise<void> {
-  if (await panelCommand(PANEL_NEW_SPEC)) {
-    await vscode.commands.executeCommand(PANEL_NEW_SPEC);
-    return;
-  }
-  if (!(await ctx.store.exists())) await initSpecs(ctx);
-  const doc = await vscode.workspace.openTextDocument(ctx.store.specsUri);
-  const editor = await vscode.window.showTextDocument(doc);
-  const specs = findNodeAtLocation(parseTree(doc.getText()) ?? { type: 'null', offset: 0, length: 0 }, [
-    'specs',
-  ]);
-  if (specs?.type !== 'array') {
-    void vscode.window.showWarningMessage('Weave: .weave/specs.json has no "specs" array to add to.');
-    return;
-  }
-  const last = specs.children?.at(-1);
-  const insertAt = last ? last.offset + last.length : specs.offset + 1;
-  await editor.insertSnippet(newSpecSnippet(last !== undefined), doc.positionAt(insertAt));
-}
-
 /** Opens the spec graph in an editor tab (the same ELK layout as the side panel's, as large as the editor). */
 async function showGraph(ctx: CommandContext): Promise<vscode.WebviewPanel | undefined> {
-  if (!(await ctx.store.exists())) {
-    void initOffer(ctx);
-    return undefined;
-  }
   const loaded = await ctx.store.get();
   if (!loaded.result.ok && !ctx.store.valid) {
     void showProblemsOffer('Weave: .weave/specs.json has problems; fix them to see the graph.');
     return undefined;
   }
-  return vscode.commands.executeCommand<vscode.WebviewPanel>(PANEL_SHOW_GRAPH);
+  return ctx.panel.showGraph();
 }
 
 async function initSpecs(ctx: CommandContext): Promise<void> {

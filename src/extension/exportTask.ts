@@ -5,15 +5,12 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { exportTask, ExportInputError, type ExportResult } from '../core/tasks/exportTask';
-import { explainUntrusted } from './trust';
 
 export interface ExportCommandDeps {
   /** The workspace folder to export (the one holding .weave/specs.json). */
-  folder(): vscode.WorkspaceFolder | undefined;
+  folder: vscode.WorkspaceFolder;
   log: vscode.LogOutputChannel;
 }
-
-export const EXPORT_COMMAND = 'weave.export';
 
 /**
  * Optional argument of `weave.export`, for tests and scripts (a dialog cannot be clicked there):
@@ -25,24 +22,15 @@ export interface ExportCommandArgs {
   allowUnverified?: boolean;
 }
 
-export function registerExportCommands(context: vscode.ExtensionContext, deps: ExportCommandDeps): void {
-  context.subscriptions.push(
-    vscode.commands.registerCommand(EXPORT_COMMAND, (args?: unknown) => exportCommand(deps, args)),
-  );
-}
-
-/** Returns the result (for tests and other commands), or undefined when nothing ran. */
-async function exportCommand(deps: ExportCommandDeps, rawArgs: unknown): Promise<ExportResult | undefined> {
-  const folder = deps.folder();
-  if (!folder) {
-    void vscode.window.showInformationMessage('Weave: open a folder first.');
-    return undefined;
-  }
-  // Verification runs every spec test: arbitrary commands from the folder.
-  if (!vscode.workspace.isTrusted) {
-    void explainUntrusted();
-    return undefined;
-  }
+/**
+ * `weave.export` (the command table refuses it in an untrusted folder: verification runs every spec test).
+ * Returns the result (for tests and other commands), or undefined when nothing ran.
+ */
+export async function exportCommand(
+  deps: ExportCommandDeps,
+  rawArgs: unknown,
+): Promise<ExportResult | undefined> {
+  const { folder } = deps;
   if (rawArgs !== undefined) {
     const args = parseArgs(rawArgs);
     if (typeof args === 'string') {

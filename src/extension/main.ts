@@ -1,10 +1,8 @@
 // Extension entry point: wires the thin VS Code adapters around the core. Activation only creates objects and
 // registers handlers; the spec file is read on first use and the workspace is indexed on the first check.
 import type { AffectedResult } from '../core/selection/affected';
-import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { AffectedSelector } from './affected';
-import { registerAgentCommands } from './agent/agentCommands';
 import { AgentResultView } from './agent/agentResultView';
 import { AnchorAnalyzer } from './anchors';
 import { AuditController } from './audit/auditController';
@@ -13,16 +11,17 @@ import { CheckService, type CheckOutcome, type CheckAttempt } from './checks';
 import { brokenOffer, registerCommands } from './commands';
 import { CheckDiagnostics } from './diagnostics';
 import { BlameDiagnostics, ExplainCodeActions, explainBroken } from './explainBroken';
-import { registerExportCommands } from './exportTask';
 import { registerLanguageModelTools } from './lmTools';
 import { registerMcpProvider } from './mcpProvider';
+import type { SpecsPanel } from './panel';
 import { connectPanel } from './panelBridge';
 import { ResultsStore } from './results';
 import { readSettings } from './settings';
-import { SPECS_RELATIVE_PATH, SpecStore } from './specStore';
+import { SpecStore } from './specStore';
 import { WeaveStatusBar } from './statusBar';
 import { SpecTests, type TestState } from './testing';
 import { WeaveDocuments } from './weaveDocuments';
+import { chooseWeaveFolder } from './workspaceFolder';
 
 /** What activate() returns: for the side panel, other extensions and the in-host tests. */
 export interface WeaveApi {
@@ -37,6 +36,8 @@ export interface WeaveApi {
   readonly coverageProfile: vscode.TestRunProfile;
   /** The latest affected-spec selection (reasons per selected spec, the specs left out). */
   lastAffected(): AffectedResult | undefined;
+  /** The side panel (and its large graph view). */
+  readonly panel: SpecsPanel;
   /** The agent result tab (Apply / Discard). */
   readonly agentResults: AgentResultView;
   /** The latest completed check. */
@@ -61,33 +62,10 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
   const started = performance.now();
   const log = vscode.window.createOutputChannel('Weave', { log: true });
   context.subscriptions.push(log);
-  const folder = pickFolder();
+  const folder = chooseWeaveFolder();
   if (!folder) {
     log.info('no workspace folder open: Weave commands will ask for one');
-    for (const id of [
-      'weave.check',
-      'weave.checkAffected',
-      'weave.newSpec',
-      'weave.showGraph',
-      'weave.init',
-      'weave.audit',
-      'weave.draft',
-      'weave.export',
-      'weave.agent.runAll',
-      'weave.agent.matrix',
-      'weave.agent.setApiKey',
-      'weave.explainBroken',
-      'weave.agent.applyResult',
-      'weave.agent.discardResult',
-      'weave.agent.showChanges',
-    ]) {
-      context.subscriptions.push(
-        vscode.commands.registerCommand(id, () =>
-          vscode.window.showInformationMessage('Weave: open a folder first.'),
-        ),
-      );
-    }
-    context.subscriptions.push(vscode.commands.registerCommand('weave.showOutput', () => log.show(true)));
+    context.subscriptions.push(...registerCommands({ log }));
     return undefined;
   }
 
@@ -122,7 +100,17 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
     log,
   );
   const explainDeps = { store, results, anchors, diagnostics, log };
+  const { panel, subscription: panelSubscription } = connectPanel(
+    context,
+    store,
+    checks,
+    results,
+    anchors,
+    log,
+    audit,
+  );
   context.subscriptions.push(
+    panelSubscription,
     blameDiagnostics,
     documents,
     agentResults,
@@ -131,22 +119,21 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
       providedCodeActionKinds: ExplainCodeActions.kinds,
     }),
     ...registerCommands({
+      extension: context,
       store,
       checks,
       results,
       affected,
       audit,
       draft,
+      panel,
       log,
       explain: (specId) => explainBroken(explainDeps, blameDiagnostics, specId),
       agentResults,
     }),
-    ...registerAgentCommands(context, { store, log, results: agentResults }),
     checkOnSave(store, checks, affected, log),
-    connectPanel(context, store, checks, results, anchors, log, audit),
     vscode.workspace.onDidGrantWorkspaceTrust(() => log.info('folder trusted: checks can run')),
   );
-  registerExportCommands(context, { folder: () => folder, log });
   const mcp = registerMcpProvider(context.extensionUri, folder);
   context.subscriptions.push(
     ...registerLanguageModelTools({ store, checks, affected, log }),
@@ -170,6 +157,7 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
     runProfile: tests.runProfile,
     coverageProfile: tests.coverageProfile,
     lastAffected: () => affected.last,
+    panel,
     agentResults,
     lastRun: () => results.last,
     testResults: () => tests.lastReported,
@@ -185,15 +173,6 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
 
 export function deactivate(): void {
   // Everything is in context.subscriptions; the indexer's workers stop with AnchorAnalyzer.dispose().
-}
-
-/** The first folder with a spec file, else the first folder (so "init specs" has somewhere to write). */
-function pickFolder(): vscode.WorkspaceFolder | undefined {
-  const folders = vscode.workspace.workspaceFolders ?? [];
-  // One synchronous stat per folder keeps activation free of awaits.
-  return (
-    folders.find((f) => fs.existsSync(vscode.Uri.joinPath(f.uri, SPECS_RELATIVE_PATH).fsPath)) ?? folders[0]
-  );
 }
 
 /** `weave.checkOnSave`: re-check the specs a saved file affects, in the background. */

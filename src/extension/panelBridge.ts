@@ -7,10 +7,11 @@ import type { AnchorAnalyzer } from './anchors';
 import type { AuditController } from './audit/auditController';
 import type { CheckService } from './checks';
 import { failureExcerpt } from '../core/check/resultText';
-import { matchAnchors, registerSpecsPanel } from './panel';
+import { matchAnchors, registerSpecsPanel, type SpecsPanel } from './panel';
 import type { ResultsStore } from './results';
 import { readSettings } from './settings';
-import { SPECS_RELATIVE_PATH, type SpecStore } from './specStore';
+import { SPEC_FILE_RELATIVE_PATH } from '../core/spec/load';
+import type { SpecStore } from './specStore';
 
 export function connectPanel(
   context: vscode.ExtensionContext,
@@ -20,9 +21,10 @@ export function connectPanel(
   anchors: AnchorAnalyzer,
   log: vscode.LogOutputChannel,
   audit?: AuditController,
-): vscode.Disposable {
+): { panel: SpecsPanel; subscription: vscode.Disposable } {
   const panel = registerSpecsPanel(context, {
     log,
+    folder: store.folder,
     specFileUri: () => store.specsUri,
     checkSpecs: (target) => {
       if (target === 'all') return vscode.commands.executeCommand('weave.check');
@@ -49,7 +51,7 @@ export function connectPanel(
     vscode.workspace.onDidGrantWorkspaceTrust(push),
     ...(audit ? [audit.onDidChange(push)] : []),
   ];
-  return vscode.Disposable.from(...subscriptions);
+  return { panel, subscription: vscode.Disposable.from(...subscriptions) };
 }
 
 function panelState(
@@ -70,7 +72,7 @@ function panelState(
     ...(last?.anchors.problems ?? []),
   ];
   return {
-    specFile: exists ? SPECS_RELATIVE_PATH : null,
+    specFile: exists ? SPEC_FILE_RELATIVE_PATH : null,
     goal: valid?.result.ok ? valid.result.specFile.goal : '',
     specs: valid?.result.ok ? valid.result.specFile.specs : [],
     problems,

@@ -2,9 +2,8 @@
 // disk or in an editor. Invalid specs become located diagnostics on the file itself, updated as the user types.
 import * as vscode from 'vscode';
 import { parseSpecText, type SpecLoadResult } from '../core/spec';
+import { SPEC_FILE_RELATIVE_PATH } from '../core/spec/load';
 import type { Spec } from '../shared/specSchema';
-
-export const SPECS_RELATIVE_PATH = '.weave/specs.json';
 const REPARSE_DELAY_MS = 250;
 
 /** A parsed spec file plus what is needed to turn its offsets into editor ranges. */
@@ -37,9 +36,9 @@ export class SpecStore implements vscode.Disposable {
     private readonly problems: vscode.DiagnosticCollection,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    this.specsUri = vscode.Uri.joinPath(folder.uri, SPECS_RELATIVE_PATH);
+    this.specsUri = vscode.Uri.joinPath(folder.uri, SPEC_FILE_RELATIVE_PATH);
     const watcher = vscode.workspace.createFileSystemWatcher(
-      new vscode.RelativePattern(folder, SPECS_RELATIVE_PATH),
+      new vscode.RelativePattern(folder, SPEC_FILE_RELATIVE_PATH),
     );
     const reloadIfUsed = (): void => {
       if (this.loaded) this.scheduleReparse(0);
@@ -80,6 +79,16 @@ export class SpecStore implements vscode.Disposable {
   /** The latest parse that was valid, if any. */
   get valid(): LoadedSpecs | undefined {
     return this.lastValid;
+  }
+
+  /** The current parse when it is valid; otherwise undefined, after telling the user to fix the file first. */
+  async validOrExplain(): Promise<ValidSpecs | undefined> {
+    const loaded = await this.get();
+    if (isValid(loaded)) return loaded;
+    void vscode.window.showErrorMessage(
+      `Weave: fix the problems in ${SPEC_FILE_RELATIVE_PATH} first (see the Problems panel).`,
+    );
+    return undefined;
   }
 
   async exists(): Promise<boolean> {
@@ -123,7 +132,7 @@ export class SpecStore implements vscode.Disposable {
     clearTimeout(this.reparseTimer);
     this.reparseTimer = setTimeout(() => {
       this.reload().catch((e: unknown) =>
-        this.log.error(`reading ${SPECS_RELATIVE_PATH} failed: ${String(e)}`),
+        this.log.error(`reading ${SPEC_FILE_RELATIVE_PATH} failed: ${String(e)}`),
       );
     }, delayMs);
   }
@@ -151,7 +160,7 @@ export class SpecStore implements vscode.Disposable {
                 line: 1,
                 column: 1,
                 path: '',
-                message: `${SPECS_RELATIVE_PATH} is missing or empty: run "Weave: init specs"`,
+                message: `${SPEC_FILE_RELATIVE_PATH} is missing or empty: run "Weave: init specs"`,
                 severity: 'error',
               },
             ],

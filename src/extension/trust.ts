@@ -1,10 +1,9 @@
 // Workspace trust: in an untrusted folder Weave shows and validates specs but executes nothing (no spec test,
 // no git, no agent), because a spec's test command is arbitrary shell from the folder.
 import * as vscode from 'vscode';
+import { MISSING } from './commandTable';
 
-export const UNTRUSTED_REASON =
-  'This folder is not trusted, so Weave runs no spec test (a spec test is a shell command from the folder). ' +
-  'Specs are still shown and validated. Trust the folder to check constraints.';
+export const UNTRUSTED_REASON = MISSING.trust;
 
 /** A non-modal notice with a way to grant trust; resolves once the user picks or dismisses it. */
 export async function explainUntrusted(): Promise<void> {

@@ -7,8 +7,10 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { REPO_ROOT } from '../support/paths';
+import { until } from '../support/polling';
 
-export const REPO_ROOT = path.resolve(__dirname, '../../..');
+export { REPO_ROOT };
 
 export interface VscodeTools {
   codeServer: string;
@@ -174,17 +176,17 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 }
 
 async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`code-server exited with ${child.exitCode}`);
-    const healthy = await fetch(`${url}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (healthy) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`code-server not listening on ${url} after ${timeoutMs / 1000} s`);
+  await until(
+    `code-server listening on ${url}`,
+    async () => {
+      if (child.exitCode !== null) throw new Error(`code-server exited with ${child.exitCode}`);
+      return fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+    },
+    { timeoutMs, intervalMs: 200 },
+  );
 }
 
 /** `vsce package` into `outFile` (the bundle is self-contained: no node_modules in the VSIX). */

@@ -13,27 +13,16 @@
 //     matrix of runs that all ran out of steps says "Inconclusive";
 //   - specs.json opens as JSON with Comments, without "Comments are not permitted"; no CSP violation.
 // Then an UNTRUSTED session ("New spec" opens the panel's form; nothing runs) and an EMPTY folder (Init specs).
-// Every step saves screenshots to test-results/ (git-ignored).
+// Every step saves screenshots to test-results/ (git-ignored). The steps talk to page objects (test/vscode/pages:
+// the palette, Problems, the status bar, notifications, editors, the Test Explorer and the side panel).
 // Usage: npm run build && node out/test/vscode/e2e.js   (prints "N passed, N failed" last; exit 1 on failure)
 // Env: WEAVE_E2E_TIMEOUT_S (whole run, default 900), WEAVE_E2E_HEADED=1 (watch it, with a display).
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import type { ScriptedServer } from '../support/scriptedOpenAiServer';
 import { AGENT_STEPS, startAgentModel } from './e2eAgent';
-import {
-  frameWith,
-  openWeavePanel,
-  panelFrame,
-  RESULTS_DIR,
-  runCommand,
-  say,
-  Sessions,
-  shoot,
-  specsOnDisk,
-  until,
-  type Outcome,
-} from './e2eHarness';
+import { RESULTS_DIR, say, Sessions, specsOnDisk, type Outcome } from './e2eHarness';
+import { waitUntil, Workbench } from './pages/workbench';
 
 const FAILING_SPEC = 'no-secret-caching';
 const BROKEN_SPEC = 'no-stale-read';
@@ -51,23 +40,6 @@ const NEW_SPEC = {
 // examples/patches/break-staleness.patch in one line: hot entries live forever, so no-stale-read breaks.
 const TOUCH = '    // Touch: move the key to the most recently used end.\n';
 const BREAK_STALENESS = `${TOUCH}    entry.expiresAt = this.now() + this.ttlMs;\n`;
-
-/** The Weave status bar entry's text ("Weave 7/8 · 1 broken"). */
-async function statusBarText(page: Page): Promise<string> {
-  return (
-    await page
-      .locator('.statusbar-item', { hasText: /Weave \d+\/\d+/ })
-      .first()
-      .innerText()
-  ).trim();
-}
-
-/** Rows of the Test Explorer tree (aria labels carry the state, e.g. "no-secret-caching, Failed"). */
-async function testExplorerLabels(page: Page): Promise<string[]> {
-  return page
-    .locator('.test-explorer .monaco-list-row')
-    .evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? ''));
-}
 
 async function main(): Promise<number> {
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
@@ -113,52 +85,42 @@ async function main(): Promise<number> {
         'weave.agent.matrixConcurrency': 2,
       },
     });
-    const { page, workspace, cspViolations } = trusted;
+    const { workspace, cspViolations } = trusted;
     const specsFile = path.join(workspace, '.weave/specs.json');
     const cacheFile = path.join(workspace, 'src/cache.js');
     const originalCache = fs.readFileSync(cacheFile, 'utf8');
     const originalComments = specsOnDisk(specsFile).text.match(/^\s*\/\/.*$/gm) ?? [];
     const expectedIds = specsOnDisk(specsFile).specs.map((s) => String(s['id']));
-    const panel = panelFrame(page);
+    const ui = new Workbench(trusted.page);
+    const { palette, problems, statusBar, notifications, editors, testExplorer, panel } = ui;
 
     await step(
       'palette check with the panel open: specs wait as queued, then Problems lists the violation',
       async () => {
-        await openWeavePanel(page);
-        await runCommand(page, 'Weave: Check constraints');
-        await until(
-          'a queued spec in the panel',
-          60_000,
-          async () => (await panel.locator('.badge.status-queued').count()) > 0,
+        await panel.open();
+        await palette.run('Weave: Check constraints');
+        await waitUntil('a queued spec in the panel', 60_000, async () => (await panel.queuedCount()) > 0);
+        await waitUntil('the summary to count the check', 10_000, async () =>
+          /checking \d+\/\d+/.test(await panel.summary()),
         );
-        await until('the summary to count the check', 10_000, async () =>
-          /checking \d+\/\d+/.test(await panel.locator('.summary').innerText()),
-        );
-        await shoot(page, 'e2e-panel-queued.png', '.part.sidebar');
-        await until(
-          'the check to end',
-          120_000,
-          async () => (await panel.locator('.badge.status-queued, .badge.status-running').count()) === 0,
-        );
-        await page.keyboard.press('Control+Shift+M');
-        const problems = page.locator('.markers-panel');
-        await until(`${FAILING_SPEC} in the Problems panel`, 60_000, async () =>
-          (await problems.first().innerText()).includes(FAILING_SPEC),
-        );
-        await shoot(page, 'e2e-problems.png', '.part.panel');
+        await ui.shoot('e2e-panel-queued.png', 'sidebar');
+        await waitUntil('the check to end', 120_000, async () => (await panel.busyCount()) === 0);
+        await problems.open();
+        await problems.waitForText(`${FAILING_SPEC} in the Problems panel`, FAILING_SPEC, 60_000);
+        await ui.shoot('e2e-problems.png', 'panel');
       },
     );
 
     await step(
       'the Test Explorer shows the palette check’s verdicts (no "No test results yet")',
       async () => {
-        await runCommand(page, 'Testing: Focus on Test Explorer View');
-        await until('test items with results', 30_000, async () => {
-          const labels = await testExplorerLabels(page);
+        await testExplorer.focus();
+        await waitUntil('test items with results', 30_000, async () => {
+          const labels = await testExplorer.labels();
           return labels.some((l) => /Failed/i.test(l)) && labels.some((l) => /Passed/i.test(l));
         });
-        await shoot(page, 'e2e-testing.png', '.part.sidebar');
-        await openWeavePanel(page);
+        await ui.shoot('e2e-testing.png', 'sidebar');
+        await panel.open();
       },
     );
 
@@ -166,144 +128,111 @@ async function main(): Promise<number> {
       'the panel shows whole ids, the assertion under a failing spec, and one Tab stop',
       async () => {
         for (const id of expectedIds) {
-          const idCell = panel.locator(`li[data-spec-id="${id}"] .spec-id`);
-          const { text, cut } = await idCell.evaluate((el) => ({
-            text: el.textContent,
-            cut: el.scrollWidth > el.clientWidth + 1,
-          }));
+          const { text, cut } = await panel.spec(id).idAsShown();
           if (text !== id || cut) throw new Error(`id ${id} shown as "${text}"${cut ? ' (cut off)' : ''}`);
         }
-        const reason = await panel.locator(`li[data-spec-id="${FAILING_SPEC}"] .spec-reason`).innerText();
+        const reason = await panel.spec(FAILING_SPEC).reason();
         if (/^exit code/.test(reason) || !/assert|expected|Error|not ok/i.test(reason))
           throw new Error(`failure line: ${reason}`);
-        const first = panel.locator(`li[data-spec-id="${expectedIds[0]}"]`);
-        await first.focus();
-        await page.keyboard.press('ArrowDown');
-        const focused = await panel.locator(':focus').getAttribute('data-spec-id');
+        await panel.spec(expectedIds[0] ?? '').focus();
+        await panel.press('ArrowDown');
+        const focused = await panel.focusedSpecId();
         if (focused !== expectedIds[1]) throw new Error(`ArrowDown focused ${focused}`);
-        await page.keyboard.press('ArrowRight');
-        const onButton = await panel.locator(':focus').evaluate((el) => el.tagName);
+        await panel.press('ArrowRight');
+        const onButton = await panel.focusedTag();
         if (onButton !== 'BUTTON') throw new Error(`ArrowRight focused a ${onButton}`);
-        await page.keyboard.press('Escape');
-        const tabStops = await panel.locator('.spec-list [tabindex="0"]').count();
+        await panel.press('Escape');
+        const tabStops = await panel.tabStopsInList();
         if (tabStops !== 1) throw new Error(`${tabStops} Tab stops in the list`);
-        await shoot(page, 'e2e-panel.png', '.part.sidebar');
-        await page.keyboard.press('Tab');
-        const inList = await panel.locator('.spec-list :focus, .spec-list:focus-within').count();
-        if (inList > 0) throw new Error('Tab stayed inside the list');
+        await ui.shoot('e2e-panel.png', 'sidebar');
+        await panel.press('Tab');
+        if (await panel.focusIsInList()) throw new Error('Tab stayed inside the list');
       },
     );
 
     await step(
       'the panel graph is laid out by ELK, fits the width, shows whole ids; the large view opens',
       async () => {
-        const graph = panel.locator('svg.graph');
-        await graph.scrollIntoViewIfNeeded();
-        if ((await panel.locator('svg.graph .node').count()) !== expectedIds.length)
-          throw new Error('graph nodes');
-        const scroll = await panel
-          .locator('.graph-scroll')
-          .evaluate((el) => [el.scrollWidth, el.clientWidth]);
+        const { graph } = panel;
+        await graph.scrollIntoView();
+        if ((await graph.nodeCount()) !== expectedIds.length) throw new Error('graph nodes');
+        const scroll = await graph.scrollWidths();
         if ((scroll[0] ?? 0) > (scroll[1] ?? 0) + 1)
           throw new Error(`graph scrolls sideways: ${scroll.join(' > ')}`);
         for (const id of expectedIds) {
-          const label = await panel.locator(`g.node[data-spec-id="${id}"] text`).evaluate((t) =>
-            Array.from(t.querySelectorAll('tspan'))
-              .map((s) => s.textContent)
-              .join(''),
-          );
+          const label = await graph.label(id);
           if (label !== id) throw new Error(`node ${id} labelled "${label}"`);
         }
-        if ((await panel.locator('svg.graph path.edge.depends').count()) === 0)
-          throw new Error('no dependency edges');
-        await shoot(page, 'e2e-panel-graph.png', '.part.sidebar');
+        if ((await graph.dependencyEdgeCount()) === 0) throw new Error('no dependency edges');
+        await ui.shoot('e2e-panel-graph.png', 'sidebar');
         // Pointing at a spec fades the edges that are not its own; potential interactions show on request.
-        await panel.locator(`g.node[data-spec-id="${FAILING_SPEC}"]`).hover();
-        if ((await panel.locator('svg.graph.highlighting .edge.hl').count()) === 0)
+        await graph.hover(FAILING_SPEC);
+        if ((await graph.highlightedEdgeCount()) === 0)
           throw new Error('hovering a spec highlights none of its edges');
-        if ((await panel.locator('svg.graph .edge.potential').count()) !== 0)
+        if ((await graph.potentialEdgeCount()) !== 0)
           throw new Error('potential interactions crowd the panel graph by default');
-        await panel.getByLabel(/potential interactions \(\d+\)/).check();
-        await panel.locator('svg.graph .edge.potential').first().waitFor({ timeout: 10_000 });
-        await panel.locator('svg.graph').scrollIntoViewIfNeeded();
-        await shoot(page, 'e2e-panel-graph-hover.png', '.part.sidebar');
-        await panel.getByLabel(/potential interactions \(\d+\)/).uncheck();
-        await panel.getByRole('button', { name: 'Open the graph in an editor tab' }).click();
-        const large = await frameWith(page, '.graph-page svg.graph .node');
+        await graph.showPotentialInteractions(true);
+        await graph.scrollIntoView();
+        await ui.shoot('e2e-panel-graph-hover.png', 'sidebar');
+        await graph.showPotentialInteractions(false);
+        await graph.openLargeView();
+        const large = await editors.webview('.graph-page svg.graph .node');
         if ((await large.locator('.node').count()) !== expectedIds.length)
           throw new Error('large graph nodes');
         await large.getByRole('button', { name: 'Zoom in' }).click();
-        await shoot(page, 'e2e-graph-editor.png', '.part.editor');
-        // Keys typed into a webview stay there: close the tab through the palette.
-        await runCommand(page, 'View: Close All Editors');
-        await until(
-          'the graph tab to close',
-          10_000,
-          async () =>
-            (await page.locator('.tabs-container .tab', { hasText: 'Weave: spec graph' }).count()) === 0,
-        );
+        await ui.shoot('e2e-graph-editor.png', 'editor');
+        await editors.closeAll();
+        await editors.waitForNoTab('Weave: spec graph', 10_000);
       },
     );
 
     await step(
       'the form: unmatched text is not an anchor, test files are picked, id rule in words',
       async () => {
-        await panel.getByRole('button', { name: 'New spec' }).click();
-        await panel.getByLabel('Title').fill(NEW_SPEC.title);
-        if ((await panel.getByLabel('Id', { exact: true }).inputValue()) !== NEW_SPEC.id)
+        const { form } = panel;
+        await panel.button('New spec').click();
+        await form.field('Title').fill(NEW_SPEC.title);
+        if ((await form.field('Id', true).inputValue()) !== NEW_SPEC.id)
           throw new Error('the id was not derived from the title');
-        await panel.getByLabel('Id', { exact: true }).fill('');
-        await panel.getByLabel('Kind').focus();
-        const idError = await panel.locator('#err-id').innerText();
+        await form.field('Id', true).fill('');
+        await form.field('Kind').focus();
+        const idError = await form.idError();
         if (!/Give the spec an id/.test(idError) || /\^\[/.test(idError))
           throw new Error(`id error: ${idError}`);
-        await panel.getByLabel('Id', { exact: true }).fill(NEW_SPEC.id);
-        await panel.getByLabel('Kind').selectOption('reliability');
-        await panel.getByLabel('Statement').fill(NEW_SPEC.statement);
-        await panel.getByLabel('Test command').fill(NEW_SPEC.command);
-        const anchors = panel.getByRole('combobox', { name: 'Anchors' });
-        await anchors.fill('src/no-such-module.js');
-        await until('the search to answer', 30_000, async () =>
-          /suggestion/.test(
-            await panel.locator('.field', { has: panel.locator('#field-anchors') }).innerText(),
-          ),
+        await form.field('Id', true).fill(NEW_SPEC.id);
+        await form.field('Kind').selectOption('reliability');
+        await form.field('Statement').fill(NEW_SPEC.statement);
+        await form.field('Test command').fill(NEW_SPEC.command);
+        await form.search('Anchors', 'src/no-such-module.js');
+        await waitUntil('the search to answer', 30_000, async () =>
+          /suggestion/.test(await form.anchorsFieldText()),
         );
-        await anchors.press('Enter');
+        await form.picker('Anchors').press('Enter');
         await panel
-          .getByText('Nothing in the workspace index matches “src/no-such-module.js”')
+          .text('Nothing in the workspace index matches “src/no-such-module.js”')
           .waitFor({ timeout: 5000 });
-        if ((await panel.locator('.chip', { hasText: 'no-such-module' }).count()) > 0)
+        if ((await form.chip('no-such-module').count()) > 0)
           throw new Error('unmatched text became an anchor on the first Enter');
-        await shoot(page, 'e2e-form-nomatch.png', '.part.sidebar');
-        await anchors.fill('');
-        const files = panel.getByRole('combobox', { name: 'Test files' });
-        await files.fill(NEW_SPEC.filesQuery);
-        await panel
-          .getByRole('option', { name: new RegExp(NEW_SPEC.filesQuery) })
-          .first()
-          .waitFor({ timeout: 60_000 });
-        await files.press('Enter');
-        await panel.locator('.chip', { hasText: NEW_SPEC.files }).waitFor({ timeout: 5000 });
-        await anchors.fill(NEW_SPEC.anchorQuery);
-        await panel
-          .getByRole('option', { name: new RegExp(NEW_SPEC.anchorQuery) })
-          .first()
-          .waitFor({ timeout: 60_000 });
-        await anchors.press('Enter');
-        await panel.locator('.chip', { hasText: NEW_SPEC.anchor }).waitFor({ timeout: 5000 });
-        await panel
-          .locator('fieldset', { hasText: 'Depends on' })
-          .getByLabel(NEW_SPEC.dependsOn, { exact: true })
-          .check();
-        await shoot(page, 'e2e-panel-form.png', '.part.sidebar');
+        await ui.shoot('e2e-form-nomatch.png', 'sidebar');
+        await form.search('Anchors', '');
+        await form.search('Test files', NEW_SPEC.filesQuery);
+        await form.waitForOption(NEW_SPEC.filesQuery, 60_000);
+        await form.picker('Test files').press('Enter');
+        await form.chip(NEW_SPEC.files).waitFor({ timeout: 5000 });
+        await form.search('Anchors', NEW_SPEC.anchorQuery);
+        await form.waitForOption(NEW_SPEC.anchorQuery, 60_000);
+        await form.picker('Anchors').press('Enter');
+        await form.chip(NEW_SPEC.anchor).waitFor({ timeout: 5000 });
+        await form.checkDependsOn(NEW_SPEC.dependsOn);
+        await ui.shoot('e2e-panel-form.png', 'sidebar');
       },
     );
 
     await step(
       'saving writes the spec in the file’s style with comments kept; the Saved note fades',
       async () => {
-        await panel.getByRole('button', { name: 'Add spec' }).click();
-        await until(`${NEW_SPEC.id} in specs.json on disk`, 30_000, () =>
+        await panel.button('Add spec').click();
+        await waitUntil(`${NEW_SPEC.id} in specs.json on disk`, 30_000, () =>
           specsOnDisk(specsFile).specs.some((s) => s['id'] === NEW_SPEC.id),
         );
         const { text, specs } = specsOnDisk(specsFile);
@@ -325,10 +254,10 @@ async function main(): Promise<number> {
         const lost = originalComments.filter((c) => !text.includes(c.trim()));
         if (originalComments.length === 0 || lost.length > 0)
           throw new Error(`comments lost: ${lost.join(' | ')}`);
-        await panel.locator(`.spec-list > li[data-spec-id="${NEW_SPEC.id}"]`).waitFor({ timeout: 30_000 });
-        await panel.getByText(`Saved spec ${NEW_SPEC.id}`).waitFor({ timeout: 5000 });
-        await shoot(page, 'e2e-panel-added.png', '.part.sidebar');
-        await panel.getByText(`Saved spec ${NEW_SPEC.id}`).waitFor({ state: 'detached', timeout: 15_000 });
+        await panel.spec(NEW_SPEC.id).item.waitFor({ timeout: 30_000 });
+        await panel.text(`Saved spec ${NEW_SPEC.id}`).waitFor({ timeout: 5000 });
+        await ui.shoot('e2e-panel-added.png', 'sidebar');
+        await panel.text(`Saved spec ${NEW_SPEC.id}`).waitFor({ state: 'detached', timeout: 15_000 });
       },
     );
 
@@ -336,34 +265,22 @@ async function main(): Promise<number> {
       'a breaking edit: one toast for the newly broken spec; "Explain broken spec" marks the hunk',
       async () => {
         fs.writeFileSync(cacheFile, originalCache.replace(TOUCH, BREAK_STALENESS));
-        await runCommand(page, 'Weave: Check affected constraints');
+        await palette.run('Weave: Check affected constraints');
         // Not the progress notification (it names running specs too): the one that says "broken now".
-        const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /broken now/ });
-        await toast.first().waitFor({ timeout: 120_000 });
-        const toastText = await toast.first().innerText();
+        const toastText = await notifications.waitForToast(/broken now/, 120_000);
         if (!toastText.includes(BROKEN_SPEC)) throw new Error(`the toast says: ${toastText}`);
-        await until(`${BROKEN_SPEC} broken in the panel`, 30_000, async () =>
-          /broken/.test(await panel.locator(`li[data-spec-id="${BROKEN_SPEC}"] .badge`).innerText()),
+        await waitUntil(`${BROKEN_SPEC} broken in the panel`, 30_000, async () =>
+          /broken/.test(await panel.spec(BROKEN_SPEC).badge()),
         );
-        if (!/1 broken/.test(await statusBarText(page)))
-          throw new Error(`status bar: ${await statusBarText(page)}`);
-        await shoot(page, 'e2e-broken-toast.png');
-        await runCommand(page, 'Weave: Explain broken spec');
-        const pick = page.locator('.quick-input-widget input');
-        await pick.waitFor({ timeout: 10_000 });
-        await pick.fill(BROKEN_SPEC);
-        await page.locator('.quick-input-list .monaco-list-row', { hasText: BROKEN_SPEC }).first().click();
-        await page.keyboard.press('Control+Shift+M');
-        await until('blame at the hunk in Problems', 180_000, async () =>
-          /breaks `?no-stale-read`?/.test(await page.locator('.markers-panel').first().innerText()),
-        );
-        await until(
-          'cache.js open at the hunk',
-          30_000,
-          async () =>
-            (await page.locator('.editor-group-container .tab', { hasText: 'cache.js' }).count()) > 0,
-        );
-        await shoot(page, 'e2e-blame.png');
+        if (!/1 broken/.test(await statusBar.weaveText()))
+          throw new Error(`status bar: ${await statusBar.weaveText()}`);
+        await ui.shoot('e2e-broken-toast.png');
+        await palette.run('Weave: Explain broken spec');
+        await palette.pick(BROKEN_SPEC);
+        await problems.open();
+        await problems.waitForText('blame at the hunk in Problems', /breaks `?no-stale-read`?/, 180_000);
+        await editors.waitForTab('cache.js', 30_000);
+        await ui.shoot('e2e-blame.png');
       },
     );
 
@@ -371,134 +288,123 @@ async function main(): Promise<number> {
       'after the revert, "Check affected" clears broken everywhere; one Weave notification in all',
       async () => {
         fs.writeFileSync(cacheFile, originalCache);
-        await runCommand(page, 'Weave: Check affected constraints');
-        await until(`${BROKEN_SPEC} passing in the panel`, 120_000, async () =>
-          /pass/.test(await panel.locator(`li[data-spec-id="${BROKEN_SPEC}"] .badge`).innerText()),
+        await palette.run('Weave: Check affected constraints');
+        await waitUntil(`${BROKEN_SPEC} passing in the panel`, 120_000, async () =>
+          /pass/.test(await panel.spec(BROKEN_SPEC).badge()),
         );
-        await until(
+        await waitUntil(
           'the status bar without broken',
           10_000,
-          async () => !/broken/.test(await statusBarText(page)),
+          async () => !/broken/.test(await statusBar.weaveText()),
         );
-        await until(
-          'the check to end',
-          60_000,
-          async () => !/checking/.test(await panel.locator('.summary').innerText()),
-        );
-        await runCommand(page, 'Testing: Focus on Test Explorer View');
-        const stale = (await testExplorerLabels(page)).filter(
+        await waitUntil('the check to end', 60_000, async () => !/checking/.test(await panel.summary()));
+        await testExplorer.focus();
+        const stale = (await testExplorer.labels()).filter(
           (l) => l.includes(BROKEN_SPEC) && /Failed/i.test(l),
         );
         if (stale.length > 0) throw new Error(`Test Explorer still says ${stale.join(', ')}`);
-        await shoot(page, 'e2e-reverted.png');
-        await openWeavePanel(page);
-        await runCommand(page, 'Notifications: Show Notifications');
-        const rows = page.locator('.notifications-center .monaco-list-row', { hasText: 'Weave' });
-        await rows.first().waitFor({ timeout: 10_000 });
-        const texts = await rows.allInnerTexts();
+        await ui.shoot('e2e-reverted.png');
+        await panel.open();
+        const texts = await notifications.weaveNotificationsInCenter(palette);
         // Three checks ran by now (all, affected twice) and a blame: one toast, for the newly broken spec.
         if (texts.length !== 1 || !/broken now/.test(texts[0] ?? ''))
           throw new Error(`${texts.length} Weave notifications: ${texts.join(' | ')}`);
-        await shoot(page, 'e2e-notifications.png');
-        await page.keyboard.press('Escape');
+        await ui.shoot('e2e-notifications.png');
+        await ui.pressEscape();
       },
     );
 
     await step(
       'the agent’s result stays in a tab with real paths; Apply writes the fix and re-checks',
       async () => {
-        await runCommand(page, 'Weave: Run agent on all constraints');
-        const result = await frameWith(page, 'h1:has-text("Agent run")', 180_000);
+        await palette.run('Weave: Run agent on all constraints');
+        const result = await editors.webview('h1:has-text("Agent run")', 180_000);
         const text = await result.locator('body').innerText();
         if (!text.includes('src/client.js') || /\/tmp\/|weave-agent-review/.test(text))
           throw new Error(`result page paths: ${text.slice(0, 300)}`);
         if (!/Finished after 4 steps/.test(text)) throw new Error(`ending: ${text.slice(0, 200)}`);
-        const editors = await page.locator('.part.editor').innerText();
-        if (/weave-agent-review|\/tmp\//.test(editors)) throw new Error('the diff shows a temp path');
-        await shoot(page, 'e2e-agent-result.png', '.part.editor');
+        if (/weave-agent-review|\/tmp\//.test(await editors.text()))
+          throw new Error('the diff shows a temp path');
+        await ui.shoot('e2e-agent-result.png', 'editor');
         await result.getByText('Apply to 1 file').click();
-        await frameWith(page, String.raw`text=/Re-checked: Weave (\d+)\/\1\b/`, 180_000);
+        await editors.webview(String.raw`text=/Re-checked: Weave (\d+)\/\1\b/`, 180_000);
         if (!fs.readFileSync(path.join(workspace, 'src/client.js'), 'utf8').includes('hasAuthorization'))
           throw new Error('the fix is not on disk');
-        await shoot(page, 'e2e-agent-applied.png');
+        await ui.shoot('e2e-agent-applied.png');
       },
     );
 
     await step(
       'an interaction matrix whose runs all ran out of steps says it is inconclusive, and why',
       async () => {
-        await runCommand(page, 'View: Close All Editors');
-        await runCommand(page, 'Weave: Show interaction matrix');
-        const matrix = await frameWith(page, 'text=/Inconclusive:/', 420_000);
+        await editors.closeAll();
+        await palette.run('Weave: Show interaction matrix');
+        const matrix = await editors.webview('text=/Inconclusive:/', 420_000);
         const text = await matrix.locator('body').innerText();
         if (/None: no spec broke another/.test(text)) throw new Error('the matrix gives an all-clear');
         if (!/finish/.test(text)) throw new Error('the matrix does not name the failing tool call');
         await matrix.getByText('Flagged interactions').scrollIntoViewIfNeeded();
-        await shoot(page, 'e2e-matrix-inconclusive.png', '.part.editor');
+        await ui.shoot('e2e-matrix-inconclusive.png', 'editor');
       },
     );
 
     await step('specs.json opens as JSON with Comments: no "Comments are not permitted"', async () => {
-      await page.keyboard.press('Control+P');
-      await page.locator('.quick-input-widget input').fill('.weave/specs.json');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'specs.json' }).first().click();
-      await until(
-        'the language mode',
-        30_000,
-        async () => (await page.locator('.statusbar-item', { hasText: 'JSON with Comments' }).count()) > 0,
-      );
-      await page.keyboard.press('Control+Shift+M');
-      const problems = await page.locator('.markers-panel').first().innerText();
-      if (/Comments are not permitted|Unable to load schema/.test(problems)) throw new Error(problems);
-      await shoot(page, 'e2e-specs-jsonc.png');
+      await palette.openFile('.weave/specs.json', 'specs.json');
+      await statusBar.waitForLanguageMode('JSON with Comments', 30_000);
+      await problems.open();
+      const shown = await problems.text();
+      if (/Comments are not permitted|Unable to load schema/.test(shown)) throw new Error(shown);
+      await ui.shoot('e2e-specs-jsonc.png');
     });
 
     await step('the webviews ran under their CSP without violations', async () => {
       if (cspViolations.length > 0) throw new Error(cspViolations.slice(0, 3).join(' | '));
     });
-    await shoot(page, 'e2e-window.png');
+    await ui.shoot('e2e-window.png');
     await trusted.close();
 
     const untrusted = await sessions.open('untrusted', false);
+    const restrictedUi = new Workbench(untrusted.page);
     await step('"Weave: New spec" opens the panel (not open yet) on its form', async () => {
-      await runCommand(untrusted.page, 'Weave: New spec');
-      const form = panelFrame(untrusted.page).getByRole('form', { name: 'New spec' });
+      await restrictedUi.palette.run('Weave: New spec');
+      const form = restrictedUi.panel.form.newSpecForm();
       await form.waitFor({ timeout: 60_000 });
       await form.getByRole('button', { name: 'Cancel' }).click();
     });
     await step('in an untrusted folder the panel says nothing runs and offers no check', async () => {
-      const restricted = await openWeavePanel(untrusted.page);
-      await restricted.getByText('Weave runs nothing in an untrusted folder').waitFor({ timeout: 30_000 });
+      const restricted = restrictedUi.panel;
+      await restricted.open();
+      await restricted.text('Weave runs nothing in an untrusted folder').waitFor({ timeout: 30_000 });
       for (const name of ['Check all', 'Check affected', `Check ${FAILING_SPEC}`]) {
-        if (!(await restricted.getByRole('button', { name, exact: true }).isDisabled()))
+        if (!(await restricted.button(name, true).isDisabled()))
           throw new Error(`"${name}" is enabled in an untrusted folder`);
       }
-      if (!(await restricted.getByRole('button', { name: 'New spec' }).isEnabled()))
+      if (!(await restricted.button('New spec').isEnabled()))
         throw new Error('editing specs must stay possible in an untrusted folder');
-      const badges = await restricted.locator('.spec-list > li .badge').allInnerTexts();
+      const badges = await restricted.badges();
       if (badges.some((b) => b.trim() !== 'unchecked'))
         throw new Error(`verdicts in an untrusted folder: ${badges}`);
-      await shoot(untrusted.page, 'e2e-panel-untrusted.png', '.part.sidebar');
+      await restrictedUi.shoot('e2e-panel-untrusted.png', 'sidebar');
     });
     await untrusted.close();
 
     const empty = await sessions.open('empty', true, { empty: true });
+    const emptyUi = new Workbench(empty.page);
     await step(
       'an empty folder: the panel offers Init specs, Check all is off; Init writes specs.json',
       async () => {
-        const tab = empty.page.getByRole('tab', { name: /^Weave/ }).first();
-        if ((await tab.getAttribute('aria-selected')) !== 'true') await tab.click();
-        const fresh = panelFrame(empty.page);
-        const init = fresh.getByRole('button', { name: 'Init specs' });
+        const fresh = emptyUi.panel;
+        await fresh.reveal();
+        const init = fresh.button('Init specs');
         await init.waitFor({ timeout: 60_000 });
-        if (!(await fresh.getByRole('button', { name: 'Check all', exact: true }).isDisabled()))
+        if (!(await fresh.button('Check all', true).isDisabled()))
           throw new Error('"Check all" is enabled without a spec file');
-        await shoot(empty.page, 'e2e-empty-folder.png', '.part.sidebar');
+        await emptyUi.shoot('e2e-empty-folder.png', 'sidebar');
         await init.click();
         const file = path.join(empty.workspace, '.weave/specs.json');
-        await until('specs.json on disk', 30_000, () => fs.existsSync(file));
-        await fresh.locator('.spec-list > li').first().waitFor({ timeout: 30_000 });
-        await shoot(empty.page, 'e2e-empty-folder-init.png');
+        await waitUntil('specs.json on disk', 30_000, () => fs.existsSync(file));
+        await fresh.firstSpec().waitFor({ timeout: 30_000 });
+        await emptyUi.shoot('e2e-empty-folder-init.png');
       },
     );
   } catch (e) {

@@ -1,10 +1,11 @@
 // The UI end-to-end test's harness: code-server sessions driven by headless Debian chromium (playwright-core),
-// the command palette, webview frames, and polling with a deadline (never a fixed sleep).
+// the command palette and webview frames; waits go through test/support/polling.ts (never a fixed sleep).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'jsonc-parser';
 import { chromium, type Browser, type Frame, type FrameLocator, type Page } from 'playwright-core';
+import { until } from '../support/polling';
 import {
   freePort,
   installVsix,
@@ -44,23 +45,22 @@ function emptyWorkspace(into: string): string {
 
 /** The first frame of the page (webviews are nested iframes) that holds `selector`, polled until it appears. */
 export async function frameWith(page: Page, selector: string, timeoutMs = 60_000): Promise<Frame> {
-  let found: Frame | undefined;
-  await until(`a webview frame with ${selector}`, timeoutMs, async () => {
-    for (const frame of page.frames()) {
-      if (
-        (await frame
-          .locator(selector)
-          .count()
-          .catch(() => 0)) > 0
-      ) {
-        found = frame;
-        return true;
+  return until(
+    `a webview frame with ${selector}`,
+    async () => {
+      for (const frame of page.frames()) {
+        if (
+          (await frame
+            .locator(selector)
+            .count()
+            .catch(() => 0)) > 0
+        )
+          return frame;
       }
-    }
-    return false;
-  });
-  if (!found) throw new Error(`no frame with ${selector}`);
-  return found;
+      return undefined;
+    },
+    { timeoutMs, intervalMs: UI_POLL_MS },
+  );
 }
 
 /** Saves a screenshot of `part` (a workbench part selector, or the whole page) into test-results/. */
@@ -75,39 +75,32 @@ export const started = Date.now();
 export const say = (...a: unknown[]): void =>
   console.log(`[e2e ${((Date.now() - started) / 1000).toFixed(1)}s]`, ...a);
 
-/** Polls `condition` until it holds or the deadline passes (no fixed sleeps as synchronisation). */
-export async function until(
-  what: string,
-  timeoutMs: number,
-  condition: () => Promise<boolean> | boolean,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await condition()) return;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+/** How often the UI tests look again (a workbench repaint is no faster). */
+export const UI_POLL_MS = 250;
 
 /** Opens the palette and runs a command; retried because commands are listed only once the host registered them. */
 export async function runCommand(page: Page, title: string): Promise<void> {
   const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title });
-  await until(`"${title}" in the command palette`, 90_000, async () => {
-    await page.keyboard.press('F1');
-    await page.locator('.quick-input-widget input').fill(`>${title}`);
-    if (
-      await row
-        .first()
-        .waitFor({ timeout: 2000 })
-        .then(
-          () => true,
-          () => false,
-        )
-    )
-      return true;
-    await page.keyboard.press('Escape');
-    return false;
-  });
+  await until(
+    `"${title}" in the command palette`,
+    async () => {
+      await page.keyboard.press('F1');
+      await page.locator('.quick-input-widget input').fill(`>${title}`);
+      if (
+        await row
+          .first()
+          .waitFor({ timeout: 2000 })
+          .then(
+            () => true,
+            () => false,
+          )
+      )
+        return true;
+      await page.keyboard.press('Escape');
+      return false;
+    },
+    { timeoutMs: 90_000, intervalMs: UI_POLL_MS },
+  );
   // The exact title, not "…affected constraints": pick the row whose label is exactly it.
   await row
     .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${title}$`) }) })

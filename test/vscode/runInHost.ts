@@ -2,9 +2,13 @@
 // Debian chromium (playwright-core). One code-server session per suite:
 //   trusted   — test/fixtures/vscode-ws, workspace trust disabled: checks, diagnostics, Test Explorer;
 //   untrusted — the same fixture with workspace trust ON and the folder not trusted: nothing may run;
+//   multiroot — a .code-workspace with a folder without specs first and the fixture second, trusted;
 //   bench     — examples/, trusted: activation and command-to-diagnostics timings (npm run bench:vscode).
 // Then the UI end-to-end test (out/test/vscode/e2e.js) when present. Prints "N passed, N failed" last.
-// Usage: node out/test/vscode/runInHost.js [trusted] [untrusted] [bench] [--no-e2e]
+// Usage: node out/test/vscode/runInHost.js [trusted] [untrusted] [multiroot] [bench] [--no-e2e]
+//          [--file <part of a test file name>]… [--grep <mocha grep>] [--reverse]
+// --file runs only the matching files of the suites (each file sets up what it needs, so any one runs alone),
+// --grep only the matching tests, --reverse the files in reverse order; any of them skips the UI e2e.
 // Env: WEAVE_VSCODE_TIMEOUT_S (per session, default 240), WEAVE_BENCH_OUT (bench JSON, default out/bench-vscode.json)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,15 +27,45 @@ import {
 
 interface SuiteSpec {
   name: string;
-  workspace: string;
+  /** One folder, or the folders of a multi-root workspace (name → source), in this order. */
+  workspace: string | ReadonlyArray<{ name: string; source: string }>;
   trusted: boolean;
 }
 
 const SUITES: Record<string, SuiteSpec> = {
   trusted: { name: 'trusted', workspace: 'test/fixtures/vscode-ws', trusted: true },
   untrusted: { name: 'untrusted', workspace: 'test/fixtures/vscode-ws', trusted: false },
+  multiroot: {
+    name: 'multiroot',
+    workspace: [
+      { name: 'notes', source: 'test/fixtures/vscode-multiroot/notes' },
+      { name: 'fixture', source: 'test/fixtures/vscode-ws' },
+    ],
+    trusted: true,
+  },
   bench: { name: 'bench', workspace: 'examples', trusted: true },
 };
+
+/** Which files and tests of a suite run (from --file, --grep, --reverse). */
+interface Selection {
+  files: string[];
+  grep: string | undefined;
+  reverse: boolean;
+}
+
+/** The workspace of a suite in the scratch folder, as the URL query that opens it. */
+function openWorkspace(suite: SuiteSpec, scratch: string): string {
+  if (typeof suite.workspace === 'string') {
+    const folder = prepareWorkspace(path.join(REPO_ROOT, suite.workspace), path.join(scratch, 'ws'));
+    return `folder=${encodeURIComponent(folder)}`;
+  }
+  const folders = suite.workspace.map(({ name, source }) => ({
+    path: prepareWorkspace(path.join(REPO_ROOT, source), path.join(scratch, 'ws', name)),
+  }));
+  const file = path.join(scratch, 'ws', `${suite.name}.code-workspace`);
+  fs.writeFileSync(file, `${JSON.stringify({ folders }, null, 2)}\n`);
+  return `workspace=${encodeURIComponent(file)}`;
+}
 
 interface SuiteOutcome {
   passed: number;
@@ -50,10 +84,10 @@ const started = Date.now();
 const say = (...a: unknown[]): void =>
   console.log(`[in-host ${((Date.now() - started) / 1000).toFixed(1)}s]`, ...a);
 
-async function runSuite(tools: VscodeTools, suite: SuiteSpec): Promise<SuiteOutcome> {
+async function runSuite(tools: VscodeTools, suite: SuiteSpec, selection: Selection): Promise<SuiteOutcome> {
   const scratch = makeScratch(`weave-${suite.name}-`);
   const resultsFile = path.join(scratch, 'results.json');
-  const workspace = prepareWorkspace(path.join(REPO_ROOT, suite.workspace), path.join(scratch, 'ws'));
+  const workspace = openWorkspace(suite, scratch);
   const port = await freePort();
   let server: RunningCodeServer | undefined;
   let browser: Browser | undefined;
@@ -112,13 +146,14 @@ async function runSuite(tools: VscodeTools, suite: SuiteSpec): Promise<SuiteOutc
             process.env.WEAVE_BENCH_OUT ?? path.join(REPO_ROOT, 'out/bench-vscode.json'),
           ),
           WEAVE_REPO_ROOT: REPO_ROOT,
+          WEAVE_TEST_FILES: selection.files.join('\n'),
+          WEAVE_TEST_GREP: selection.grep ?? '',
+          WEAVE_TEST_REVERSE: selection.reverse ? '1' : '',
         }),
       ],
       ['skipWelcome', 'true'],
     ];
-    await page.goto(
-      `${server.url}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`,
-    );
+    await page.goto(`${server.url}/?${workspace}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<number>((resolve) => {
       timer = setTimeout(() => resolve(124), timeoutS * 1000);
@@ -160,24 +195,61 @@ async function runE2e(): Promise<SuiteOutcome | undefined> {
   return status === 0 || outcome.failed > 0 ? outcome : { ...outcome, failed: outcome.failed + 1 };
 }
 
+/** `--name value` options (repeatable) and the rest of the arguments. */
+function parseArgs(argv: string[]): { names: string[]; flags: Set<string>; values: Map<string, string[]> } {
+  const names: string[] = [];
+  const flags = new Set<string>();
+  const values = new Map<string, string[]>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--file' || arg === '--grep') {
+      const value = argv[++i];
+      if (value === undefined) throw new Error(`${arg} needs a value`);
+      values.set(arg, [...(values.get(arg) ?? []), value]);
+    } else if (arg.startsWith('--')) flags.add(arg);
+    else names.push(arg);
+  }
+  return { names, flags, values };
+}
+
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const names = args.filter((a) => !a.startsWith('--'));
+  const { names, flags, values } = parseArgs(process.argv.slice(2));
+  const selection: Selection = {
+    files: values.get('--file') ?? [],
+    grep: values.get('--grep')?.at(-1),
+    reverse: flags.has('--reverse'),
+  };
   const unknown = names.filter((n) => !(n in SUITES));
   if (unknown.length > 0) {
     console.error(`unknown suite(s): ${unknown.join(', ')} (known: ${Object.keys(SUITES).join(', ')})`);
     process.exit(2);
   }
-  const selected = (names.length > 0 ? names : ['trusted', 'untrusted']).map((n) => SUITES[n] as SuiteSpec);
+  const selected = (names.length > 0 ? names : ['trusted', 'untrusted', 'multiroot']).map(
+    (n) => SUITES[n] as SuiteSpec,
+  );
+  // With --file, a suite none of whose test files match is left out (index.ts refuses an empty selection).
+  const withFiles = selected.filter((suite) => {
+    if (selection.files.length === 0) return true;
+    const dir = path.join(REPO_ROOT, 'out/test/integration', suite.name);
+    const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.test.js')) : [];
+    return files.some((f) => selection.files.some((w) => f.includes(w)));
+  });
+  if (withFiles.length === 0) {
+    console.error(
+      `no test file of ${selected.map((s) => s.name).join(', ')} matches ${selection.files.join(', ')}`,
+    );
+    process.exit(2);
+  }
   const tools = locateTools();
   const total: SuiteOutcome = { passed: 0, failed: 0 };
-  for (const suite of selected) {
-    const outcome = await runSuite(tools, suite);
+  for (const suite of withFiles) {
+    const outcome = await runSuite(tools, suite, selection);
     say(`${suite.name}: ${outcome.passed} passed, ${outcome.failed} failed`);
     total.passed += outcome.passed;
     total.failed += outcome.failed;
   }
-  if (!args.includes('--no-e2e') && names.length === 0) {
+  const narrowed = selection.files.length > 0 || selection.grep !== undefined || selection.reverse;
+  if (!flags.has('--no-e2e') && names.length === 0 && !narrowed) {
     const e2e = await runE2e();
     if (e2e) {
       total.passed += e2e.passed;

@@ -1,8 +1,8 @@
 // The agent in VS Code: "Weave: run agent on all constraints", "Weave: show interaction matrix" and
-// "Weave: set API key". The core does the work (src/core/agent); this file adds the key from SecretStorage,
-// a cancellable progress notification, the result in a tab that stays until Apply / Discard (agentResultView.ts)
-// with the multi-file diff, and the matrix as a heatmap in an editor tab (matrixView.ts). Untrusted folders run
-// nothing (an agent runs the folder's spec tests).
+// "Weave: set API key" (registered by the command table, commands.ts, which also refuses them in an untrusted
+// folder: an agent runs the folder's spec tests). The core does the work (src/core/agent); this file adds the key
+// from SecretStorage, a cancellable progress notification, the result in a tab that stays until Apply / Discard
+// (agentResultView.ts) with the multi-file diff, and the matrix as a heatmap in an editor tab (matrixView.ts).
 import * as vscode from 'vscode';
 import { createModelClient, ModelError, type ModelClient } from '../../core/agent/modelClient';
 import { runMatrix, type MatrixResult } from '../../core/agent/matrix';
@@ -10,7 +10,6 @@ import { runAgent, type AgentProgress, type AgentRunResult } from '../../core/ag
 import { readContainmentSettings } from '../settings';
 import type { SpecFile } from '../../shared/specSchema';
 import type { SpecStore } from '../specStore';
-import { explainUntrusted } from '../trust';
 import { API_KEY_SECRET, readAgentSettings, type AgentSettings } from './agentSettings';
 import type { AgentResultView } from './agentResultView';
 import { createLmModelClient } from './lmModelClient';
@@ -39,19 +38,8 @@ export interface AgentRunOutcome {
   decision: ReviewDecision | 'nothing-to-apply' | 'pending';
 }
 
-/** Registers the agent's commands; the caller adds the returned disposables to context.subscriptions. */
-export function registerAgentCommands(
-  context: vscode.ExtensionContext,
-  deps: AgentCommandDeps,
-): vscode.Disposable[] {
-  return [
-    vscode.commands.registerCommand('weave.agent.setApiKey', () => setApiKey(context)),
-    vscode.commands.registerCommand('weave.agent.runAll', (args?: RunAllArgs) => runAll(context, deps, args)),
-    vscode.commands.registerCommand('weave.agent.matrix', () => showMatrix(context, deps)),
-  ];
-}
-
-async function setApiKey(context: vscode.ExtensionContext): Promise<void> {
+/** `weave.agent.setApiKey`: the key goes to SecretStorage, never to settings. */
+export async function setApiKey(context: vscode.ExtensionContext): Promise<void> {
   const key = await vscode.window.showInputBox({
     title: 'Weave: API key for the agent’s model',
     prompt: 'Stored in VS Code’s SecretStorage (never in settings). Leave empty to remove the stored key.',
@@ -75,22 +63,13 @@ export interface Prepared {
   apiKey: string | undefined;
 }
 
-/** Trust, a valid spec file and a model client from the agent settings (the draft agent uses the same). */
+/** A valid spec file and a model client from the agent settings (the draft agent uses the same). */
 export async function prepareAgentModel(
   context: vscode.ExtensionContext,
   deps: Pick<AgentCommandDeps, 'store' | 'log'>,
 ): Promise<Prepared | undefined> {
-  if (!vscode.workspace.isTrusted) {
-    void explainUntrusted();
-    return undefined;
-  }
-  const loaded = await deps.store.get();
-  if (!loaded.result.ok) {
-    void vscode.window.showErrorMessage(
-      'Weave: fix the problems in .weave/specs.json first (see the Problems panel).',
-    );
-    return undefined;
-  }
+  const loaded = await deps.store.validOrExplain();
+  if (!loaded) return undefined;
   const settings = readAgentSettings(deps.store.folder);
   const apiKey = await context.secrets.get(API_KEY_SECRET);
   try {
@@ -111,19 +90,47 @@ export async function prepareAgentModel(
   }
 }
 
+/** The run options every agent run takes from the settings and the prepared model (runAll, matrix, draft). */
+export function agentRunLimits(prepared: Prepared): {
+  budgets: { maxSteps: number; maxTokens: number; timeoutSeconds: number };
+  secrets: Array<string | undefined>;
+} {
+  const { maxSteps, maxTokens, timeoutSeconds } = prepared.settings;
+  return { budgets: { maxSteps, maxTokens, timeoutSeconds }, secrets: [prepared.apiKey] };
+}
+
 function requireModel(settings: AgentSettings): string {
   if (!settings.model)
     throw new ModelError('unknown-model', 'No model is set: choose one in the setting weave.agent.model.');
   return settings.model;
 }
 
-function withAgentProgress<T>(
+/** What runAgent and runMatrix both take from the workspace, the prepared model and the progress notification. */
+interface AgentRunBase {
+  workspaceDir: string;
+  specFile: SpecFile;
+  client: ModelClient;
+  budgets: { maxSteps: number; maxTokens: number; timeoutSeconds: number };
+  secrets: Array<string | undefined>;
+  containment: ReturnType<typeof readContainmentSettings>;
+  signal: AbortSignal;
+  onProgress: (e: AgentProgress) => void;
+}
+
+/**
+ * Prepares the model, then runs `work` under a cancellable progress notification that shows and logs each step;
+ * undefined when the model could not be prepared (the user was told why).
+ */
+async function runWithAgent<T>(
+  context: vscode.ExtensionContext,
+  deps: AgentCommandDeps,
   title: string,
-  log: vscode.LogOutputChannel,
-  tally: ToolFailureTally,
-  work: (signal: AbortSignal, onProgress: (e: AgentProgress) => void) => Promise<T>,
-): Thenable<T> {
-  return vscode.window.withProgress(
+  work: (base: AgentRunBase, settings: AgentSettings) => Promise<T>,
+): Promise<{ value: T; tally: ToolFailureTally } | undefined> {
+  const prepared = await prepareAgentModel(context, deps);
+  if (!prepared) return undefined;
+  const tally = new ToolFailureTally();
+  const value = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title, cancellable: true },
     (progress, token) => {
       const abort = new AbortController();
@@ -136,45 +143,35 @@ function withAgentProgress<T>(
             : e.type === 'step'
               ? `step ${e.step}/${e.maxSteps}`
               : `${e.ok ? '✓' : '✗'} ${e.name}: ${e.summary}`;
-        log.info(`agent [${e.target}] ${text}`);
+        deps.log.info(`agent [${e.target}] ${text}`);
         progress.report({ message: `[${e.target}] ${text}` });
       };
-      return work(abort.signal, onProgress);
+      const base: AgentRunBase = {
+        workspaceDir: deps.store.folder.uri.fsPath,
+        specFile: prepared.specFile,
+        client: prepared.client,
+        ...agentRunLimits(prepared),
+        containment: readContainmentSettings(),
+        signal: abort.signal,
+        onProgress,
+      };
+      return work(base, prepared.settings);
     },
   );
+  return { value, tally };
 }
 
-async function runAll(
+/** `weave.agent.runAll`. */
+export async function runAll(
   context: vscode.ExtensionContext,
   deps: AgentCommandDeps,
   args?: RunAllArgs,
 ): Promise<AgentRunOutcome | undefined> {
-  const prepared = await prepareAgentModel(context, deps);
-  if (!prepared) return undefined;
-  const { settings } = prepared;
-  const tally = new ToolFailureTally();
-  const result = await withAgentProgress(
-    'Weave agent: all constraints',
-    deps.log,
-    tally,
-    (signal, onProgress) =>
-      runAgent({
-        workspaceDir: deps.store.folder.uri.fsPath,
-        specFile: prepared.specFile,
-        target: { kind: 'all' },
-        client: prepared.client,
-        budgets: {
-          maxSteps: settings.maxSteps,
-          maxTokens: settings.maxTokens,
-          timeoutSeconds: settings.timeoutSeconds,
-        },
-        modelReview: settings.modelReview,
-        secrets: [prepared.apiKey],
-        containment: readContainmentSettings(),
-        signal,
-        onProgress,
-      }),
+  const ran = await runWithAgent(context, deps, 'Weave agent: all constraints', (base, settings) =>
+    runAgent({ ...base, target: { kind: 'all' }, modelReview: settings.modelReview }),
   );
+  if (!ran) return undefined;
+  const { value: result, tally } = ran;
   const ending = explainEnding(result, tally.of('all'));
   deps.log.info(`agent run ${result.runId}: ${ending}`);
   await deps.results.show(result, ending);
@@ -185,36 +182,16 @@ async function runAll(
   return { result, decision: decision ?? 'failed' };
 }
 
-async function showMatrix(
+/** `weave.agent.matrix`. */
+export async function showMatrix(
   context: vscode.ExtensionContext,
   deps: AgentCommandDeps,
 ): Promise<MatrixResult | undefined> {
-  const prepared = await prepareAgentModel(context, deps);
-  if (!prepared) return undefined;
-  const { settings } = prepared;
-  const tally = new ToolFailureTally();
-  const matrix = await withAgentProgress(
-    'Weave agent: interaction matrix',
-    deps.log,
-    tally,
-    (signal, onProgress) =>
-      runMatrix({
-        workspaceDir: deps.store.folder.uri.fsPath,
-        specFile: prepared.specFile,
-        client: prepared.client,
-        concurrency: settings.matrixConcurrency,
-        budgets: {
-          maxSteps: settings.maxSteps,
-          maxTokens: settings.maxTokens,
-          timeoutSeconds: settings.timeoutSeconds,
-        },
-        secrets: [prepared.apiKey],
-        containment: readContainmentSettings(),
-        signal,
-        onProgress,
-      }),
+  const ran = await runWithAgent(context, deps, 'Weave agent: interaction matrix', (base, settings) =>
+    runMatrix({ ...base, concurrency: settings.matrixConcurrency }),
   );
+  if (!ran) return undefined;
   // The heatmap replaces the text table here; the CLI (`weave agent --matrix`) still prints the table and JSON.
-  showMatrixView(matrix, (target) => tally.of(target));
-  return matrix;
+  showMatrixView(ran.value, (target) => ran.tally.of(target));
+  return ran.value;
 }

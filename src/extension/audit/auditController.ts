@@ -1,14 +1,13 @@
 // "Weave: audit specs" in VS Code: runs the core's mutation audit (src/core/audit) with a cancellable progress
 // notification, stores it as the last audit, and shows each mutant no spec noticed as an information diagnostic
 // at its location ("No spec notices if `>` becomes `>=` here"). The per-spec scores feed the side panel. The last
-// audit is read back on start, so the holes stay visible between sessions. Untrusted folders run nothing.
+// audit is read back on start, so the holes stay visible between sessions.
 import * as vscode from 'vscode';
 import { readAuditReport, saveAuditReport } from '../../core/audit/report';
 import { runAudit } from '../../core/audit/runAudit';
 import type { AuditReport } from '../../core/audit/types';
 import { loadAnchoredWorkspace } from '../../core/anchors/anchoredWorkspace';
 import type { SpecStore } from '../specStore';
-import { explainUntrusted } from '../trust';
 
 /** Optional argument of `weave.audit` for tests and scripts (the palette passes nothing). */
 export interface AuditArgs {
@@ -55,17 +54,8 @@ export class AuditController implements vscode.Disposable {
   }
 
   async run(args: AuditArgs = {}): Promise<AuditReport | undefined> {
-    if (!vscode.workspace.isTrusted) {
-      void explainUntrusted();
-      return undefined;
-    }
-    const loaded = await this.store.get();
-    if (!loaded.result.ok) {
-      void vscode.window.showErrorMessage(
-        'Weave: fix the problems in .weave/specs.json first (see the Problems panel).',
-      );
-      return undefined;
-    }
+    // The command table (commands.ts) refuses the audit in an untrusted folder: mutants run the spec tests.
+    if (!(await this.store.validOrExplain())) return undefined;
     const workspaceDir = this.store.folder.uri.fsPath;
     const report = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'Weave: auditing specs', cancellable: true },

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { acceptDrafts, AcceptError } from '../../core/draft/accept';
 import { runDraft, type DraftResult } from '../../core/draft/runDraft';
 import type { KeptDraft } from '../../core/draft/types';
-import { prepareAgentModel } from '../agent/agentCommands';
+import { agentRunLimits, prepareAgentModel } from '../agent/agentCommands';
 import type { SpecStore } from '../specStore';
 
 /**
@@ -43,13 +43,8 @@ export class DraftController {
           workspaceDir: this.store.folder.uri.fsPath,
           client: prepared.client,
           ...(args.goal !== undefined ? { goal: args.goal } : {}),
-          budgets: {
-            maxSteps: settings.maxSteps,
-            maxTokens: settings.maxTokens,
-            timeoutSeconds: settings.timeoutSeconds,
-          },
+          ...agentRunLimits(prepared),
           modelReview: settings.modelReview,
-          secrets: [prepared.apiKey],
           signal: abort.signal,
           onProgress: (e) => {
             const text = e.type === 'step' ? `step ${e.step}/${e.maxSteps}` : e.message.split('\n')[0]!;

@@ -9,17 +9,15 @@ export { matchAnchors } from '../../core/index/symbolSearch';
 export { SPECS_VIEW_ID, type SpecsPanelDeps };
 export type { PanelState };
 
-/** Focuses the panel and opens its "add spec" form. */
-export const NEW_SPEC_COMMAND = 'weave.panel.newSpec';
-/** Opens the spec graph in an editor tab. */
-export const SHOW_GRAPH_COMMAND = 'weave.panel.showGraph';
-
 export interface SpecsPanel {
   /** Shows this state (validated: an invalid one is logged and not shown). Cheap; call it freely. */
   update(state: PanelState): void;
+  /** Focuses the panel and opens its "add spec" form (weave.newSpec). */
   showNewSpecForm(): Promise<void>;
-  /** Opens (or reveals) the large graph view. */
+  /** Opens (or reveals) the large graph view (weave.showGraph). */
   showGraph(): vscode.WebviewPanel;
+  /** What a click on an anchor in the panel does: opens the file of Weave's folder at the symbol. */
+  openAnchor(anchor: string): Promise<void>;
 }
 
 export function registerSpecsPanel(context: vscode.ExtensionContext, deps: SpecsPanelDeps): SpecsPanel {
@@ -31,12 +29,7 @@ export function registerSpecsPanel(context: vscode.ExtensionContext, deps: Specs
     (id): Promise<void> => provider.openSpec(id),
     deps.log,
   );
-  context.subscriptions.push(
-    graph,
-    vscode.window.registerWebviewViewProvider(SPECS_VIEW_ID, provider),
-    vscode.commands.registerCommand(NEW_SPEC_COMMAND, () => provider.showNewSpecForm()),
-    vscode.commands.registerCommand(SHOW_GRAPH_COMMAND, () => graph.show()),
-  );
+  context.subscriptions.push(graph, vscode.window.registerWebviewViewProvider(SPECS_VIEW_ID, provider));
   return {
     update: (state) => {
       provider.update(state);
@@ -44,5 +37,6 @@ export function registerSpecsPanel(context: vscode.ExtensionContext, deps: Specs
     },
     showNewSpecForm: () => provider.showNewSpecForm(),
     showGraph: () => graph.show(),
+    openAnchor: (anchor) => provider.openAnchor(anchor),
   };
 }

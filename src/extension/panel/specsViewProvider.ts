@@ -25,8 +25,10 @@ export interface SpecsPanelDeps {
   /** Files and symbols of the tree-sitter index matching `query` (see `matchAnchors`). */
   searchSymbols(query: string): Promise<SymbolMatch[]>;
   log: vscode.LogOutputChannel;
-  /** The spec file the panel edits; by default `<first workspace folder>/.weave/specs.json`. */
-  specFileUri?: () => vscode.Uri | undefined;
+  /** The folder activation chose (workspaceFolder.ts): anchors are relative to it. */
+  folder: vscode.WorkspaceFolder;
+  /** The spec file the panel edits: the one in `folder`. */
+  specFileUri(): vscode.Uri;
 }
 
 export class SpecsViewProvider implements vscode.WebviewViewProvider {
@@ -161,7 +163,7 @@ export class SpecsViewProvider implements vscode.WebviewViewProvider {
 
   private async edit(message: ToExtension<'addSpec' | 'updateSpec' | 'removeSpec'>): Promise<void> {
     try {
-      await applySpecEditMessage(message, this.specFileUri());
+      await applySpecEditMessage(message, this.deps.specFileUri());
       this.deps.log.info(
         `Weave panel: ${message.type} ${message.type === 'addSpec' ? message.spec.id : message.id}`,
       );
@@ -173,14 +175,8 @@ export class SpecsViewProvider implements vscode.WebviewViewProvider {
     }
   }
 
-  private specFileUri(): vscode.Uri {
-    const uri = this.deps.specFileUri?.() ?? defaultSpecFileUri();
-    if (!uri) throw new SpecEditError('Open a folder first: Weave keeps its specs in .weave/specs.json.');
-    return uri;
-  }
-
   async openSpec(id: string): Promise<void> {
-    const document = await vscode.workspace.openTextDocument(this.specFileUri());
+    const document = await vscode.workspace.openTextDocument(this.deps.specFileUri());
     const found = locateSpecInText(document.getText(), id);
     const editor = await vscode.window.showTextDocument(document, { preview: false });
     if (found) {
@@ -190,11 +186,9 @@ export class SpecsViewProvider implements vscode.WebviewViewProvider {
     }
   }
 
-  private async openAnchor(anchor: string): Promise<void> {
+  async openAnchor(anchor: string): Promise<void> {
     const hash = anchor.indexOf('#');
     const file = hash === -1 ? anchor : anchor.slice(0, hash);
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    if (!folder) return;
     // Anchors are workspace-relative; never let one open a file outside the folder.
     if (file.startsWith('/') || /^[a-zA-Z]:/.test(file) || file.split(/[\\/]/).includes('..')) {
       this.deps.log.warn(`Weave panel: anchor ${anchor} is not inside the workspace folder; not opened.`);
@@ -205,16 +199,11 @@ export class SpecsViewProvider implements vscode.WebviewViewProvider {
       hash === -1
         ? undefined
         : (await this.deps.searchSymbols(anchor)).find((s) => s.anchor === anchor)?.line;
-    const document = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder.uri, file));
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(this.deps.folder.uri, file));
     const position = new vscode.Position(line ?? 0, 0);
     await vscode.window.showTextDocument(document, {
       preview: false,
       selection: new vscode.Range(position, position),
     });
   }
-}
-
-function defaultSpecFileUri(): vscode.Uri | undefined {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  return folder ? vscode.Uri.joinPath(folder.uri, '.weave', 'specs.json') : undefined;
 }

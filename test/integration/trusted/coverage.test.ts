@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as vscode from 'vscode';
 import type { CheckAttempt } from '../../../src/extension/checks';
-import { editAndSave, until, weaveApi, workspaceUri } from '../helpers';
+import { editAndSave, fixtureFilesForSuite, until, weaveApi, workspaceUri } from '../helpers';
 
 function commitEverything(): void {
   const cwd = workspaceUri().fsPath;
@@ -14,9 +14,10 @@ function commitEverything(): void {
 }
 
 suite('per-spec coverage', () => {
+  fixtureFilesForSuite('src/math.js', '.weave/specs.json');
   test('"run all tests with coverage" reports each file, and each spec’s own lines and functions', async () => {
     const api = await weaveApi();
-    // Earlier suites edited files: start from a committed tree, so coverage is recorded on HEAD's content.
+    // Start from a committed tree (what the check cache left included), so coverage is recorded on HEAD's content.
     commitEverything();
     const before = api.testResults().finishedRuns;
     await vscode.commands.executeCommand('testing.coverageAll');
@@ -31,7 +32,7 @@ suite('per-spec coverage', () => {
         .coverage.map((f) => f.uri.path)
         .join(', ')}`,
     );
-    // Earlier suites renamed and added specs: the ones whose tests load src/math.js are still these two.
+    // The specs whose tests load src/math.js.
     const including = math.includesTests?.map((t) => t.id) ?? [];
     assert.ok(
       including.includes('clamp-bounds') && including.includes('counter-increments'),

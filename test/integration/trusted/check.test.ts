@@ -3,12 +3,21 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CheckAttempt } from '../../../src/extension/checks';
-import { editAndSave, lineOf, until, weaveApi, weaveDiagnostics, workspaceUri } from '../helpers';
+import {
+  editAndSave,
+  fixtureFilesForSuite,
+  lineOf,
+  until,
+  weaveApi,
+  weaveDiagnostics,
+  workspaceUri,
+} from '../helpers';
 
 const math = workspaceUri('src', 'math.js');
 const specs = workspaceUri('.weave', 'specs.json');
 
 suite('check constraints', () => {
+  fixtureFilesForSuite('src/math.js', '.weave/specs.json');
   // Edits a failed test must still undo, so the next test starts from the fixture's state.
   const teardownEdits: Array<() => Promise<void>> = [];
   teardown(async () => {

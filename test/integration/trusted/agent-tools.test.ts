@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { callTool, connectTo, toolText } from '../mcpClient';
-import { EXTENSION_ID, weaveApi } from '../helpers';
+import { EXTENSION_ID, fixtureFilesForSuite, weaveApi } from '../helpers';
 
 const TOOLS = ['weave_affected', 'weave_blame', 'weave_check', 'weave_list_specs'];
 
@@ -13,6 +13,7 @@ async function invoke(name: string, input: object): Promise<string> {
 }
 
 suite('tools for other agents (trusted)', () => {
+  fixtureFilesForSuite('src/math.js', '.weave/specs.json');
   test('vscode.lm.tools lists Weave tools with the manifest input schemas', () => {
     const manifest = vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as {
       contributes: { languageModelTools: Array<{ name: string; inputSchema: unknown }> };
@@ -28,7 +29,6 @@ suite('tools for other agents (trusted)', () => {
   test('invokeTool weave_check returns the verdicts, and the editor shows the same run', async () => {
     const api = await weaveApi();
     const text = await invoke('weave_check', {});
-    // (Earlier suites edit the spec list; clamp-bounds and counter-increments are the fixture's own.)
     assert.match(text, /clamp-bounds: fail/);
     assert.match(text, /clamp\(15, 0, 10\) must be 10/, 'the failure lines are the assertion message');
     assert.match(text, /counter-increments: pass/);

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { SpecEditError } from '../../../src/core/spec/specEdits';
 import { applySpecEditMessage, type SpecEditMessage } from '../../../src/extension/panel/specFileEdits';
 import { parseToExtension } from '../../../src/shared/protocol';
-import { editAndSave, readText, until, weaveApi, workspaceUri } from '../helpers';
+import { editAndSave, fixtureFilesForSuite, readText, until, weaveApi, workspaceUri } from '../helpers';
 
 const COMMENT = '// This comment must survive the panel’s edits.';
 const NEW_SPEC = {
@@ -36,6 +36,7 @@ async function specsOnDisk(): Promise<Array<{ id: string; dependsOn: string[]; i
 }
 
 suite('side panel edits of specs.json', () => {
+  fixtureFilesForSuite('.weave/specs.json');
   suiteSetup(async () => {
     await editAndSave(workspaceUri('.weave', 'specs.json'), '"version": 1,', `${COMMENT}\n  "version": 1,`);
   });

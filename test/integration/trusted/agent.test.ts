@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { MatrixResult } from '../../../src/core/agent/matrix';
 import type { AgentRunOutcome, RunAllArgs } from '../../../src/extension/agent/agentCommands';
 import { everyConversation, startScriptedServer, type ScriptStep } from '../../support/scriptedOpenAiServer';
-import { readText, until, weaveApi, workspaceUri } from '../helpers';
+import { fixtureFilesForSuite, readText, until, weaveApi, workspaceUri } from '../helpers';
 
 const BUGGY = '  return Math.max(low, value);';
 const FIXED = '  return Math.min(high, Math.max(low, value));';
@@ -67,6 +67,7 @@ function runAgentAll(args: RunAllArgs) {
 }
 
 suite('agent: run on all constraints', () => {
+  fixtureFilesForSuite('src/math.js', '.weave/specs.json');
   const math = workspaceUri('src', 'math.js');
   let scratchBefore: string[];
   let mathBefore: Uint8Array;
@@ -88,7 +89,7 @@ suite('agent: run on all constraints', () => {
   });
 
   test('runAll fixes the failing spec in a worktree; the user file is unchanged when discarded', async () => {
-    // Read from disk: the earlier suites edit specs.json (the panel suite renames and removes add-works).
+    // The spec ids as the fixture's specs.json on disk has them.
     const specIds = (
       parse(await readText(workspaceUri('.weave', 'specs.json'))) as { specs: Array<{ id: string }> }
     ).specs.map((s) => s.id);

@@ -2,9 +2,10 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CheckAttempt } from '../../../src/extension/checks';
-import { readText, until, weaveApi, workspaceUri } from '../helpers';
+import { fixtureFilesForSuite, readText, until, weaveApi, workspaceUri } from '../helpers';
 
 suite('graph and init commands', () => {
+  fixtureFilesForSuite('.weave/specs.json');
   test('"show spec graph" opens the graph as a named webview tab, not an unsaved document', async () => {
     const untitledBefore = vscode.workspace.textDocuments.filter((d) => d.isUntitled).length;
     const panel = await vscode.commands.executeCommand<vscode.WebviewPanel | undefined>('weave.showGraph');

@@ -11,7 +11,7 @@ import { parse } from 'jsonc-parser';
 import * as vscode from 'vscode';
 import type { ExportResult } from '../../../src/core/tasks/exportTask';
 import { taskSchema } from '../../../src/core/tasks/taskFormat';
-import { readText, weaveApi, workspaceUri } from '../helpers';
+import { fixtureFilesForSuite, readText, weaveApi, workspaceUri } from '../helpers';
 
 const BUG = '  return Math.max(low, value);';
 const FIX = '  return Math.min(high, Math.max(low, value));';
@@ -36,6 +36,7 @@ function gitStatus(dir: string): string {
 }
 
 suite('export as benchmark task', () => {
+  fixtureFilesForSuite('src/math.js', '.weave/specs.json');
   const outRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'weave-export-test-'));
   suiteTeardown(() => fs.rmSync(outRoot, { recursive: true, force: true }));
 

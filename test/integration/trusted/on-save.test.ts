@@ -2,12 +2,20 @@
 // only the specs the saved file affects (intel's import-cone selection).
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { editAndSave, until, weaveApi, weaveDiagnostics, workspaceUri } from '../helpers';
+import {
+  editAndSave,
+  fixtureFilesForSuite,
+  until,
+  weaveApi,
+  weaveDiagnostics,
+  workspaceUri,
+} from '../helpers';
 
 const counter = workspaceUri('src', 'counter.js');
 const math = workspaceUri('src', 'math.js');
 
 suite('re-check on save', () => {
+  fixtureFilesForSuite('src/math.js', 'src/counter.js');
   test('a continuous test run re-checks the specs affected by a saved file, and only those', async () => {
     const api = await weaveApi();
     const before = api.testResults().finishedRuns;

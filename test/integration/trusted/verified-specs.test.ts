@@ -8,7 +8,7 @@ import type { AuditReport } from '../../../src/core/audit/types';
 import { addSpec, applyTextEdits } from '../../../src/core/spec/edit';
 import type { DraftOutcome } from '../../../src/extension/draft/draftController';
 import { everyConversation, startScriptedServer } from '../../support/scriptedOpenAiServer';
-import { readText, until, workspaceUri } from '../helpers';
+import { fixtureFilesForSuite, readText, until, workspaceUri } from '../helpers';
 
 const specsUri = workspaceUri('.weave', 'specs.json');
 
@@ -36,6 +36,7 @@ async function addWeakSpec(): Promise<void> {
 }
 
 suite('verified specs: audit and draft', () => {
+  fixtureFilesForSuite('src/math.js', '.weave/specs.json', 'test/weak-add.test.js', 'test/drafts');
   test('the audit marks a weak spec vacuous and shows the hole where the code is', async () => {
     await addWeakSpec();
     const report = await vscode.commands.executeCommand<AuditReport | undefined>('weave.audit', {

@@ -1,9 +1,16 @@
 // The Test Explorer: one item per spec grouped by kind, runs through the workbench's own "run all tests".
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { editAndSave, lineOf, until, weaveApi, workspaceUri } from '../helpers';
+import type { CheckAttempt } from '../../../src/extension/checks';
+import { fixtureFilesForSuite, lineOf, until, weaveApi, workspaceUri } from '../helpers';
 
 suite('Test Explorer', () => {
+  fixtureFilesForSuite('src/math.js');
+  // The suite's own check: it resolves the anchors the items are placed at (before one, they sit in specs.json).
+  suiteSetup(async () => {
+    const result = await vscode.commands.executeCommand<CheckAttempt>('weave.check');
+    assert.ok(result.ran, result.ran ? '' : result.message);
+  });
   test('items are the specs, grouped by kind, located at their anchors', async () => {
     const api = await weaveApi();
     const controller = api.testController;
@@ -23,9 +30,7 @@ suite('Test Explorer', () => {
 
   test('"run all tests" runs every spec and reports each verdict', async () => {
     const api = await weaveApi();
-    const math = workspaceUri('src', 'math.js');
-    // Re-introduce the clamp bug fixed by the check suite, so one spec fails.
-    await editAndSave(math, 'return Math.min(high, Math.max(low, value));', 'return Math.max(low, value);');
+    // The fixture's clamp bug (fixtureFilesForSuite) makes one spec fail.
     const tests = api.testResults();
     const before = tests.finishedRuns;
     await vscode.commands.executeCommand('testing.runAll');

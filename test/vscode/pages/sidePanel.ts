@@ -1,0 +1,209 @@
+// The Weave side panel (a webview: iframe.webview → #active-frame) as the UI end-to-end test uses it: its spec
+// list, its graph and its add / edit form, each as what a person sees and does there.
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+import { openWeavePanel, panelFrame } from '../e2eHarness';
+
+export class SidePanel {
+  readonly frame: FrameLocator;
+  readonly graph: PanelGraph;
+  readonly form: SpecForm;
+
+  constructor(private readonly page: Page) {
+    this.frame = panelFrame(page);
+    this.graph = new PanelGraph(this.frame);
+    this.form = new SpecForm(this.frame);
+  }
+
+  /** Clicks the Weave tab in the activity bar (unless it is shown) and waits for the spec list. */
+  async open(): Promise<void> {
+    await openWeavePanel(this.page);
+  }
+
+  /** Clicks the Weave tab without waiting for a spec list (an empty folder has none). */
+  async reveal(): Promise<void> {
+    const tab = this.page.getByRole('tab', { name: /^Weave/ }).first();
+    if ((await tab.getAttribute('aria-selected')) !== 'true') await tab.click();
+  }
+
+  button(name: string, exact = false): Locator {
+    return this.frame.getByRole('button', { name, exact });
+  }
+
+  text(text: string): Locator {
+    return this.frame.getByText(text);
+  }
+
+  summary(): Promise<string> {
+    return this.frame.locator('.summary').innerText();
+  }
+
+  /** Specs waiting for a slot of `weave.concurrency`. */
+  queuedCount(): Promise<number> {
+    return this.frame.locator('.badge.status-queued').count();
+  }
+
+  /** Specs queued or running. */
+  busyCount(): Promise<number> {
+    return this.frame.locator('.badge.status-queued, .badge.status-running').count();
+  }
+
+  spec(id: string): SpecRow {
+    return new SpecRow(this.frame.locator(`.spec-list > li[data-spec-id="${id}"]`));
+  }
+
+  firstSpec(): Locator {
+    return this.frame.locator('.spec-list > li').first();
+  }
+
+  badges(): Promise<string[]> {
+    return this.frame.locator('.spec-list > li .badge').allInnerTexts();
+  }
+
+  /** What has the keyboard focus in the panel: a spec's id, or the tag of another element. */
+  async focusedSpecId(): Promise<string | null> {
+    return this.frame.locator(':focus').getAttribute('data-spec-id');
+  }
+
+  async focusedTag(): Promise<string> {
+    return this.frame.locator(':focus').evaluate((el) => el.tagName);
+  }
+
+  /** Elements of the list in the Tab order (a roving tabindex keeps it at one). */
+  tabStopsInList(): Promise<number> {
+    return this.frame.locator('.spec-list [tabindex="0"]').count();
+  }
+
+  async focusIsInList(): Promise<boolean> {
+    return (await this.frame.locator('.spec-list :focus, .spec-list:focus-within').count()) > 0;
+  }
+
+  async press(key: string): Promise<void> {
+    await this.page.keyboard.press(key);
+  }
+}
+
+export class SpecRow {
+  constructor(readonly item: Locator) {}
+
+  /** The id as shown, and whether the view cuts it off. */
+  idAsShown(): Promise<{ text: string | null; cut: boolean }> {
+    return this.item.locator('.spec-id').evaluate((el) => ({
+      text: el.textContent,
+      cut: el.scrollWidth > el.clientWidth + 1,
+    }));
+  }
+
+  /** The failure line under a failing spec. */
+  reason(): Promise<string> {
+    return this.item.locator('.spec-reason').innerText();
+  }
+
+  badge(): Promise<string> {
+    return this.item.locator('.badge').innerText();
+  }
+
+  async focus(): Promise<void> {
+    await this.item.focus();
+  }
+}
+
+export class PanelGraph {
+  constructor(private readonly frame: FrameLocator) {}
+
+  async scrollIntoView(): Promise<void> {
+    await this.frame.locator('svg.graph').scrollIntoViewIfNeeded();
+  }
+
+  nodeCount(): Promise<number> {
+    return this.frame.locator('svg.graph .node').count();
+  }
+
+  /** [scrollWidth, clientWidth] of the graph's scroll area. */
+  scrollWidths(): Promise<number[]> {
+    return this.frame.locator('.graph-scroll').evaluate((el) => [el.scrollWidth, el.clientWidth]);
+  }
+
+  /** A node's label as drawn (its tspans joined: ids wrap at dashes). */
+  label(id: string): Promise<string> {
+    return this.frame.locator(`g.node[data-spec-id="${id}"] text`).evaluate((t) =>
+      Array.from(t.querySelectorAll('tspan'))
+        .map((s) => s.textContent)
+        .join(''),
+    );
+  }
+
+  dependencyEdgeCount(): Promise<number> {
+    return this.frame.locator('svg.graph path.edge.depends').count();
+  }
+
+  async hover(id: string): Promise<void> {
+    await this.frame.locator(`g.node[data-spec-id="${id}"]`).hover();
+  }
+
+  highlightedEdgeCount(): Promise<number> {
+    return this.frame.locator('svg.graph.highlighting .edge.hl').count();
+  }
+
+  potentialEdgeCount(): Promise<number> {
+    return this.frame.locator('svg.graph .edge.potential').count();
+  }
+
+  async showPotentialInteractions(show: boolean): Promise<void> {
+    const box = this.frame.getByLabel(/potential interactions \(\d+\)/);
+    if (show) {
+      await box.check();
+      await this.frame.locator('svg.graph .edge.potential').first().waitFor({ timeout: 10_000 });
+    } else await box.uncheck();
+  }
+
+  async openLargeView(): Promise<void> {
+    await this.frame.getByRole('button', { name: 'Open the graph in an editor tab' }).click();
+  }
+}
+
+export class SpecForm {
+  constructor(private readonly frame: FrameLocator) {}
+
+  field(label: string, exact = false): Locator {
+    return this.frame.getByLabel(label, { exact });
+  }
+
+  /** The error shown under the id field. */
+  idError(): Promise<string> {
+    return this.frame.locator('#err-id').innerText();
+  }
+
+  /** Types into a picker (Anchors, Test files) and waits for its search to answer. */
+  async search(picker: 'Anchors' | 'Test files', query: string): Promise<void> {
+    await this.picker(picker).fill(query);
+  }
+
+  picker(name: 'Anchors' | 'Test files'): Locator {
+    return this.frame.getByRole('combobox', { name });
+  }
+
+  /** The text of the anchors field (it says how many suggestions the search found). */
+  anchorsFieldText(): Promise<string> {
+    return this.frame.locator('.field', { has: this.frame.locator('#field-anchors') }).innerText();
+  }
+
+  async waitForOption(matching: string, timeoutMs: number): Promise<void> {
+    await this.frame
+      .getByRole('option', { name: new RegExp(matching) })
+      .first()
+      .waitFor({ timeout: timeoutMs });
+  }
+
+  chip(text: string): Locator {
+    return this.frame.locator('.chip', { hasText: text });
+  }
+
+  async checkDependsOn(id: string): Promise<void> {
+    await this.frame.locator('fieldset', { hasText: 'Depends on' }).getByLabel(id, { exact: true }).check();
+  }
+
+  /** The whole form, as the untrusted session finds it after "Weave: New spec". */
+  newSpecForm(): Locator {
+    return this.frame.getByRole('form', { name: 'New spec' });
+  }
+}

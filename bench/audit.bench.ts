@@ -1,4 +1,4 @@
-// Mutation audit (issue #12): wall time and mutants/s of `weave audit` on the demo (examples/) and on the
+// Mutation audit: wall time and mutants/s of `weave audit` on the demo (examples/) and on the
 // 30-spec selection fixture, each mutant run only against the specs whose anchored code it mutates ("pruned"),
 // next to the yardstick measured in the same run on the same mutants: every mutant against every spec.
 // Also reported: how many (mutant, spec) kills and observed-interaction pairs the pruning leaves out (a test can

@@ -1,4 +1,4 @@
-// Safe-selection study (issues #3, #10): seeded one-line mutants applied to source functions of two generated
+// Safe-selection study: seeded one-line mutants applied to source functions of two generated
 // workspaces with 30 specs and real node:test tests: (1) 10 modules × 3 specs, shared and cross-imported
 // modules; (2) the same functions in a single-module library whose tests all `require('..')`. For each mutant,
 // `weave affected --since HEAD` picks specs twice in the same run: from recorded per-spec coverage first (the
@@ -8,7 +8,6 @@
 // selection missed a breakage.
 // Environment: WEAVE_BENCH_MUTANTS (default 100 per workspace), WEAVE_BENCH_SEED (default 20261130),
 // WEAVE_BENCH_STUDY (run only the workspaces whose name contains it: `modules`, `single`).
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,28 +16,16 @@ import { runSpecs } from '../src/core/check/runSpecs';
 import type { Verdict } from '../src/core/check/types';
 import { selectAffected } from '../src/core/selection/affected';
 import { loadSpecFile } from '../src/core/spec/load';
-import { seededMutants, writeSelectionFixture, writeSingleModuleFixture } from './selectionFixture';
+import {
+  gitIn,
+  percent,
+  seededMutants,
+  writeSelectionFixture,
+  writeSingleModuleFixture,
+} from './selectionFixture';
 
 const MUTANTS = Number(process.env.WEAVE_BENCH_MUTANTS ?? 100);
 const SEED = Number(process.env.WEAVE_BENCH_SEED ?? 20261130);
-
-function gitIn(dir: string, ...args: string[]): void {
-  execFileSync('git', args, {
-    cwd: dir,
-    stdio: 'ignore',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 'b',
-      GIT_AUTHOR_EMAIL: 'b@example.invalid',
-      GIT_COMMITTER_NAME: 'b',
-      GIT_COMMITTER_EMAIL: 'b@example.invalid',
-    },
-  });
-}
-
-function percent(x: number): string {
-  return `${(x * 100).toFixed(1)}%`;
-}
 
 interface Tally {
   selected: number;

@@ -4,7 +4,7 @@
 //     write the cache) — MB/s and peak RSS;
 //   - the yardstick: the native `tree-sitter` 0.25.1 Node binding parsing the same files in one thread, in a
 //     plain loop (trees are freed only when V8 collects their wrappers) and in a loop that yields and forces a
-//     GC after every ~2 MB parsed (DESIGN.md reports both);
+//     GC after every ~2 MB parsed (both are reported; ARCHITECTURE.md "Notes");
 //   - Weave warm index (nothing changed: served from the on-disk cache), in a fresh process each time;
 //   - incremental re-parse after one-character edits in a 2 MB TypeScript file (tree compared with a fresh parse);
 //   - what the first `weave check` and the first `weave affected` index with a small spec set (indexFirstCheck.ts),

@@ -1,4 +1,4 @@
-// Safe-selection study (issues #3 and #10) on three workspaces: the generated one (10 modules × 3 specs, real
+// Safe-selection study on three workspaces: the generated one (10 modules × 3 specs, real
 // node:test tests, shared and cross-imported modules), tinylib (a single-module npm library whose tests load it
 // by `require('..')`, `require('..')` and its own name) and pyslim (a src-layout Python package whose
 // __init__.py re-exports part of it, with `from . import X` plugins). Seeded one-line mutants are applied to
@@ -9,7 +9,6 @@
 // (no missed breakage). Exits 1 if any breakage was missed.
 // Environment: WEAVE_BENCH_MUTANTS (default 100, generated workspace; tinylib takes up to 40, pyslim up to 20),
 // WEAVE_BENCH_SEED (default 20261130).
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,7 +18,14 @@ import { selectAffected } from '../src/core/selection/affected';
 import { specCones } from '../src/core/selection/cones';
 import { loadAnchoredWorkspace } from '../src/core/anchors/anchoredWorkspace';
 import type { SpecFile } from '../src/shared/specSchema';
-import { seededMutants, seededMutantsIn, writeSelectionFixture, type Mutant } from './selectionFixture';
+import {
+  gitIn,
+  percent,
+  seededMutants,
+  seededMutantsIn,
+  writeSelectionFixture,
+  type Mutant,
+} from './selectionFixture';
 
 const MUTANTS = Number(process.env.WEAVE_BENCH_MUTANTS ?? 100);
 const SMALL_MUTANTS = Math.min(40, MUTANTS);
@@ -83,24 +89,6 @@ function copyFixture(name: string, dir: string): void {
     path.join(dir, '.gitignore'),
     '.weave/runs/\n.weave/cache/\n__pycache__/\n.pytest_cache/\n',
   );
-}
-
-function gitIn(dir: string, ...args: string[]): void {
-  execFileSync('git', args, {
-    cwd: dir,
-    stdio: 'ignore',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 'b',
-      GIT_AUTHOR_EMAIL: 'b@example.invalid',
-      GIT_COMMITTER_NAME: 'b',
-      GIT_COMMITTER_EMAIL: 'b@example.invalid',
-    },
-  });
-}
-
-function percent(x: number): string {
-  return `${(x * 100).toFixed(1)}%`;
 }
 
 /**

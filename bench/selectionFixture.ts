@@ -1,6 +1,7 @@
 // The workspace of the safe-selection study: 10 modules × 3 specs with real node:test tests, a shared utility
 // module used by three of them, and cross-module imports, so that some changes reach many specs and most reach
 // few. Plus the seeded one-line mutants applied to its source functions.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -303,4 +304,24 @@ function draw(candidates: Mutant[], count: number, seed: number): Mutant[] {
     picked.push(pool.splice(Math.floor(random() * pool.length), 1)[0]!);
   }
   return picked;
+}
+
+/** Runs git in a bench workspace as a fixed bench author (commits need an identity; output is not wanted). */
+export function gitIn(dir: string, ...args: string[]): void {
+  execFileSync('git', args, {
+    cwd: dir,
+    stdio: 'ignore',
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 'b',
+      GIT_AUTHOR_EMAIL: 'b@example.invalid',
+      GIT_COMMITTER_NAME: 'b',
+      GIT_COMMITTER_EMAIL: 'b@example.invalid',
+    },
+  });
+}
+
+/** A fraction as a percentage with one decimal. */
+export function percent(x: number): string {
+  return `${(x * 100).toFixed(1)}%`;
 }

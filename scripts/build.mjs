@@ -23,7 +23,7 @@ function listTs(dir) {
     );
 }
 
-// web-tree-sitter's ESM build reads import.meta.url; bundling to CJS needs its .cjs build (DESIGN.md).
+// web-tree-sitter's ESM build reads import.meta.url; bundling to CJS needs its .cjs build (ARCHITECTURE.md "Notes").
 const webTreeSitterCjs = require.resolve('web-tree-sitter').replace(/\.js$/, '.cjs');
 const jsoncParserEsm = path.join(
   path.dirname(require.resolve('jsonc-parser/package.json')),

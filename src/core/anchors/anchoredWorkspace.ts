@@ -5,7 +5,7 @@ import { createIndexer } from '../index/index';
 import { indexSomeFiles } from '../index/partialIndex';
 import { parseAnchor } from '../spec/anchors';
 import type { WorkspaceIndex } from '../index/workspaceIndex';
-import { loadSpecFile, SPEC_FILE_RELATIVE_PATH } from '../spec/load';
+import { loadSpecFile, SPEC_FILE_RELATIVE_PATH, type SpecLoadResult } from '../spec/load';
 import type { SpecLocations } from '../spec/locations';
 import { SpecLoadError, type SpecProblem } from '../spec/problems';
 import type { SpecFile } from '../../shared/specSchema';
@@ -20,7 +20,7 @@ export interface AnchoredWorkspace {
   resolved: Map<string, ResolvedAnchor[]>;
   /** Anchor problems (missing files or symbols, ambiguous symbols), located in the spec file. */
   anchorProblems: SpecProblem[];
-  /** With a partial index (loadIntelWorkspaceFor): every file the workspace lists. */
+  /** With a partial index (loadAnchoredWorkspaceFor): every file the workspace lists. */
   listed?: string[];
 }
 
@@ -45,28 +45,14 @@ export async function loadAnchoredWorkspace(
   const dir = path.resolve(workspaceDir);
   const loaded = await loadSpecFile(dir);
   if (!loaded.ok) throw new SpecLoadError(loaded.file, loaded.problems);
-  const index = await indexWorkspace(dir, options);
-  const { resolved, problems } = resolveAnchors(loaded.specFile, index, {
-    workspaceDir: dir,
-    locations: loaded.locations,
-    specFilePath: loaded.file,
-  });
-  return {
-    workspaceDir: dir,
-    specFile: loaded.specFile,
-    specFilePath: SPEC_FILE_RELATIVE_PATH,
-    locations: loaded.locations,
-    index,
-    resolved,
-    anchorProblems: problems,
-  };
+  return anchoredOver(dir, loaded, await indexWorkspace(dir, options));
 }
 
 /**
  * Like loadAnchoredWorkspace, but parses only the anchored files and `files` (e.g. the changed ones): enough to
  * resolve anchors and map changed lines to definitions, not to follow imports.
  */
-export async function loadIntelWorkspaceFor(
+export async function loadAnchoredWorkspaceFor(
   workspaceDir: string,
   files: string[],
   options: { signal?: AbortSignal } = {},
@@ -76,11 +62,21 @@ export async function loadIntelWorkspaceFor(
   if (!loaded.ok) throw new SpecLoadError(loaded.file, loaded.problems);
   options.signal?.throwIfAborted();
   const { index, listed } = await indexSomeFiles(dir, [...anchoredFiles(loaded.specFile), ...files]);
+  return anchoredOver(dir, loaded, index, listed);
+}
+
+/** The loaded specs with their anchors resolved against `index` (`listed`: every file of a partial index). */
+function anchoredOver(
+  dir: string,
+  loaded: Extract<SpecLoadResult, { ok: true }>,
+  index: WorkspaceIndex,
+  listed?: string[],
+): AnchoredWorkspace {
   const { resolved, problems } = resolveAnchors(loaded.specFile, index, {
     workspaceDir: dir,
     locations: loaded.locations,
     specFilePath: loaded.file,
-    knownFiles: listed,
+    ...(listed ? { knownFiles: listed } : {}),
   });
   return {
     workspaceDir: dir,
@@ -90,7 +86,7 @@ export async function loadIntelWorkspaceFor(
     index,
     resolved,
     anchorProblems: problems,
-    listed,
+    ...(listed ? { listed } : {}),
   };
 }
 

@@ -31,18 +31,10 @@ export function specAudit(
     if (outcome === 'killed') killed++;
     else if (outcome === 'timed-out') timedOut++;
     else if (outcome === 'survived') {
-      survivors.push({
-        file: mutant.file,
-        line: mutant.line,
-        column: mutant.column,
-        operator: mutant.operator,
-        diff: mutantDiff(texts.get(mutant.file) ?? '', mutant),
-        original: mutant.original,
-        replacement: mutant.replacement,
-      });
+      survivors.push(mutantShown(mutant, texts));
     }
   }
-  survivors.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
+  survivors.sort(bySourcePosition);
   const mutants = killed + timedOut + survivors.length;
   const note =
     baseline === undefined
@@ -70,6 +62,26 @@ export function specAudit(
   };
 }
 
+/** A mutant as the report shows it: where, which operator, and its one-line diff. */
+function mutantShown(
+  mutant: MutantRecord['mutant'],
+  texts: ReadonlyMap<string, string>,
+): SpecAudit['survivors'][number] {
+  return {
+    file: mutant.file,
+    line: mutant.line,
+    column: mutant.column,
+    operator: mutant.operator,
+    diff: mutantDiff(texts.get(mutant.file) ?? '', mutant),
+    original: mutant.original,
+    replacement: mutant.replacement,
+  };
+}
+
+function bySourcePosition(a: { file: string; line: number; column: number }, b: typeof a): number {
+  return a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column;
+}
+
 export function unnoticedMutants(
   records: readonly MutantRecord[],
   texts: ReadonlyMap<string, string>,
@@ -80,16 +92,10 @@ export function unnoticedMutants(
       return seen.includes('survived') && !seen.some((o) => o === 'killed' || o === 'timed-out');
     })
     .map(({ mutant, outcomes }) => ({
-      file: mutant.file,
-      line: mutant.line,
-      column: mutant.column,
-      operator: mutant.operator,
-      diff: mutantDiff(texts.get(mutant.file) ?? '', mutant),
-      original: mutant.original,
-      replacement: mutant.replacement,
+      ...mutantShown(mutant, texts),
       specs: [...outcomes].filter(([, o]) => o === 'survived').map(([id]) => id),
     }))
-    .sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
+    .sort(bySourcePosition);
 }
 
 export function observedInteractions(records: readonly MutantRecord[]): ObservedInteraction[] {

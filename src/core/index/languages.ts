@@ -8,7 +8,7 @@ export interface LanguageSpec {
   /** grammars/<wasm> */
   wasm: string;
   /**
-   * Query files joined in this order: the stock tags (TypeScript's joins JavaScript's, DESIGN.md), then our
+   * Query files joined in this order: the stock tags (TypeScript's joins JavaScript's, ARCHITECTURE.md "Notes"), then our
    * own definitions.scm (extra definitions, qualifier scopes) and imports.scm. One joined query means one
    * walk of the tree per file.
    */

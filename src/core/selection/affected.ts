@@ -12,7 +12,7 @@ import { type IndexView, type ResolvedAnchor } from '../anchors/resolve';
 import { classifyChanges } from './changeKinds';
 import { changedFilesFromList, changedFilesSince, type ChangedFile } from './changes';
 import { importChain, specCones, type SpecCone } from './cones';
-import { loadIntelWorkspaceFor } from '../anchors/anchoredWorkspace';
+import { loadAnchoredWorkspaceFor } from '../anchors/anchoredWorkspace';
 import { openGrowingIndex } from '../index/partialIndex';
 import { lazySpecCones } from './lazyCones';
 
@@ -274,7 +274,7 @@ export async function selectAffected(options: SelectAffectedOptions): Promise<Se
   // to definitions), and beyond them only the files the import cones of the specs coverage cannot decide
   // reach; a change whose impact is unknown (every spec is then selected) needs no cone at all.
   const signal = options.signal ? { signal: options.signal } : {};
-  const ws = await loadIntelWorkspaceFor(
+  const ws = await loadAnchoredWorkspaceFor(
     workspaceDir,
     changes.map((c) => c.path),
     signal,

@@ -3,6 +3,7 @@
 // rename carries over to the other specs' references and a removal drops them, so the file stays valid.
 // The provider applies the result as a WorkspaceEdit (undoable). No 'vscode' here: unit-tested in plain Node.
 import { parse, type ParseError } from 'jsonc-parser';
+import { withTest } from './withTest';
 import { addSpec, applyTextEdits, removeSpec, updateSpec, type SpecInput, type TextEdit } from './edit';
 import type { Spec } from '../../shared/specSchema';
 
@@ -88,16 +89,7 @@ function canonicalSpec(spec: Spec): Spec {
   if (spec.test.cwd !== undefined) test.cwd = spec.test.cwd;
   if (spec.test.env !== undefined && Object.keys(spec.test.env).length > 0) test.env = spec.test.env;
   if (spec.test.timeoutSeconds !== undefined) test.timeoutSeconds = spec.test.timeoutSeconds;
-  return {
-    id: spec.id,
-    title: spec.title,
-    kind: spec.kind,
-    statement: spec.statement,
-    test,
-    anchors: spec.anchors,
-    dependsOn: spec.dependsOn,
-    interactsWith: spec.interactsWith,
-  };
+  return withTest(spec, test);
 }
 
 /** The file's text edited step by step; `edit()` is the net change as one replacement of the original. */

@@ -20,7 +20,7 @@ import { detectSandbox } from '../sandbox/bwrap';
 import type { SpecFile } from '../../shared/specSchema';
 import type { LoadedTask } from './evalTasks';
 import { git } from '../git/git';
-import { withTest } from './taskRecord';
+import { withTest } from '../spec/withTest';
 import { renderProblemStatement } from './problemStatement';
 import { shQuote } from './specRunsScript';
 import { TASK_FILES, type Task } from './taskFormat';

@@ -4,7 +4,8 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { effectiveTestSettings } from '../check/testSettings';
-import type { Spec, SpecFile } from '../../shared/specSchema';
+import { withTest } from '../spec/withTest';
+import type { SpecFile } from '../../shared/specSchema';
 import { ExportInputError, type ExportInputs } from './exportInputs';
 import type { Verification } from './exportVerification';
 import { redactSecrets, type ExcludedFile } from './hygiene';
@@ -12,25 +13,6 @@ import { potentialInteractions } from './interactions';
 import { renderHints, renderProblemStatement } from './problemStatement';
 import { projectVersion } from './projectFacts';
 import { TASK_FILES, TASK_FORMAT, type Task, type TaskSpec } from './taskFormat';
-
-type SpecIdentity = Pick<
-  Spec,
-  'id' | 'title' | 'kind' | 'statement' | 'anchors' | 'dependsOn' | 'interactsWith'
->;
-
-/** A spec's identity (id, statement, anchors, relations) with the given test: the one mapping between shapes. */
-export function withTest<T>(spec: SpecIdentity, test: T): SpecIdentity & { test: T } {
-  return {
-    id: spec.id,
-    title: spec.title,
-    kind: spec.kind,
-    statement: spec.statement,
-    test,
-    anchors: spec.anchors,
-    dependsOn: spec.dependsOn,
-    interactsWith: spec.interactsWith,
-  };
-}
 
 /** The spec file's specs as a task carries them: the file's defaults applied, paths workspace-relative. */
 export function taskSpecsOf(specFile: SpecFile): TaskSpec[] {

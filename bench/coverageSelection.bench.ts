@@ -1,13 +1,15 @@
-// Safe-selection study: seeded one-line mutants applied to source functions of two generated
-// workspaces with 30 specs and real node:test tests: (1) 10 modules × 3 specs, shared and cross-imported
-// modules; (2) the same functions in a single-module library whose tests all `require('..')`. For each mutant,
+// Safe-selection study: seeded one-line mutants applied to source functions of three generated
+// workspaces with 30 specs and real tests: (1) 10 modules × 3 specs with node:test, shared and cross-imported
+// modules; (2) the same functions in a single-module library whose tests all `require('..')`; (3) the same
+// functions in a src-layout Python package whose __init__.py re-exports three of its modules, with pytest
+// specs (see pythonSelectionFixture.ts). For each mutant,
 // `weave affected --since HEAD` picks specs twice in the same run: from recorded per-spec coverage first (the
 // check before the mutants recorded it) and from the static import cones alone. The yardstick is running
 // EVERY spec and seeing which verdicts actually changed. Recall must be 100% (no missed breakage); goals:
-// mean fraction selected ≤ 30% (multi-module) and ≤ 50% (single-module) with coverage. Exits 1 if coverage
-// selection missed a breakage.
+// mean fraction selected ≤ 30% (multi-module, Python) and ≤ 50% (single-module) with coverage. Exits 1 if
+// coverage selection missed a breakage.
 // Environment: WEAVE_BENCH_MUTANTS (default 100 per workspace), WEAVE_BENCH_SEED (default 20261130),
-// WEAVE_BENCH_STUDY (run only the workspaces whose name contains it: `modules`, `single`).
+// WEAVE_BENCH_STUDY (run only the workspaces whose name contains it: `modules`, `single`, `python`).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,12 +18,14 @@ import { runSpecs } from '../src/core/check/runSpecs';
 import type { Verdict } from '../src/core/check/types';
 import { selectAffected } from '../src/core/selection/affected';
 import { loadSpecFile } from '../src/core/spec/load';
+import { seededPythonMutants, writePythonFixture } from './pythonSelectionFixture';
 import {
   gitIn,
   percent,
   seededMutants,
   writeSelectionFixture,
   writeSingleModuleFixture,
+  type Mutant,
 } from './selectionFixture';
 
 const MUTANTS = Number(process.env.WEAVE_BENCH_MUTANTS ?? 100);
@@ -41,11 +45,11 @@ const emptyTally = (): Tally => ({ selected: 0, missed: 0, all: 0, ms: 0, fracti
 interface Study {
   name: string;
   write: (dir: string) => number;
-  sources?: string[];
+  mutants: (dir: string) => Mutant[];
   goal: number;
 }
 
-async function study({ name, write, sources, goal }: Study): Promise<boolean> {
+async function study({ name, write, mutants: seed, goal }: Study): Promise<boolean> {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'weave-selection-')));
   try {
     const specCount = write(dir);
@@ -73,7 +77,7 @@ async function study({ name, write, sources, goal }: Study): Promise<boolean> {
     if (recorded.coverage?.specs !== specCount)
       throw new Error(`coverage recorded for ${recorded.coverage?.specs ?? 0} of ${specCount} specs`);
 
-    const mutants = seededMutants(dir, MUTANTS, SEED, sources);
+    const mutants = seed(dir);
     const covered = emptyTally();
     const cones = emptyTally();
     let brokenTotal = 0;
@@ -172,12 +176,23 @@ async function study({ name, write, sources, goal }: Study): Promise<boolean> {
 
 async function main(): Promise<number> {
   const studies: Study[] = [
-    { name: '10 modules × 3 specs', write: writeSelectionFixture, goal: 30 },
+    {
+      name: '10 modules × 3 specs',
+      write: writeSelectionFixture,
+      mutants: (dir) => seededMutants(dir, MUTANTS, SEED),
+      goal: 30,
+    },
     {
       name: 'single-module library, tests require(..)',
       write: writeSingleModuleFixture,
-      sources: ['index.js'],
+      mutants: (dir) => seededMutants(dir, MUTANTS, SEED, ['index.js']),
       goal: 50,
+    },
+    {
+      name: 'python src-layout package, __init__ re-exports 3 of 10',
+      write: writePythonFixture,
+      mutants: (dir) => seededPythonMutants(dir, MUTANTS, SEED),
+      goal: 30,
     },
   ];
   let ok = true;

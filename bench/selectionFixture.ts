@@ -8,9 +8,9 @@ import path from 'node:path';
 export const MODULES = 10;
 
 /** Modules that import other modules (their specs are reached through the import cone). */
-const IMPORTS: Record<number, number[]> = { 3: [1], 6: [1, 4], 8: [7], 9: [7] };
+export const IMPORTS: Record<number, number[]> = { 3: [1], 6: [1, 4], 8: [7], 9: [7] };
 /** Modules that use src/util.js. */
-const USES_UTIL = new Set([0, 2, 5]);
+export const USES_UTIL = new Set([0, 2, 5]);
 
 function moduleSource(k: number): string {
   const K = k + 2;
@@ -214,8 +214,11 @@ export interface Mutant {
   operator: string;
 }
 
+/** A one-line edit: its name, what it finds on the line (first match) and what replaces it ('N+1': the number + 1). */
+export type MutationOperator = [name: string, pattern: RegExp, replacement: string];
+
 /** One-line edits a careless change could make: an operator swapped, a constant off by one, a value dropped. */
-const OPERATORS: Array<[string, RegExp, string]> = [
+const OPERATORS: MutationOperator[] = [
   ['* → +', /\*/, '+'],
   ['+ → -', / \+ /, ' - '],
   ['> → >=', / > /, ' >= '],
@@ -274,17 +277,23 @@ export function seededMutants(dir: string, count: number, seed: number, sources?
 }
 
 /**
- * The same edits on any JavaScript or Python source: every indented line that is not a comment or a
- * docstring (a function or class body) of `files` is a candidate.
+ * The same edits (or `operators`) on any JavaScript or Python source: every indented line that is not a
+ * comment or a docstring (a function or class body) of `files` is a candidate.
  */
-export function seededMutantsIn(dir: string, files: string[], count: number, seed: number): Mutant[] {
+export function seededMutantsIn(
+  dir: string,
+  files: string[],
+  count: number,
+  seed: number,
+  operators: MutationOperator[] = OPERATORS,
+): Mutant[] {
   const candidates: Mutant[] = [];
   for (const file of files) {
     const lines = fs.readFileSync(path.join(dir, file), 'utf8').split('\n');
     lines.forEach((text, line) => {
       const body = text.trim();
       if (!/^\s/.test(text) || /^(\/\/|#|"""|\*)/.test(body)) return;
-      for (const [name, pattern, replacement] of OPERATORS) {
+      for (const [name, pattern, replacement] of operators) {
         const after =
           replacement === 'N+1'
             ? text.replace(pattern, (n) => String(Number(n) + 1))

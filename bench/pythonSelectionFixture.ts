@@ -9,7 +9,10 @@ import {
   IMPORTS,
   MODULES,
   USES_UTIL,
+  moduleSpec,
+  partSymbols,
   seededMutantsIn,
+  writeFiles,
   type Mutant,
   type MutationOperator,
 } from './selectionFixture';
@@ -91,7 +94,7 @@ function initSource(): string {
 function testSource(k: number, part: 'a' | 'b' | 'c'): string {
   const K = k + 2;
   const deps = IMPORTS[k] ?? [];
-  const used = part === 'a' ? [`scale${k}`, `shout${k}`] : part === 'b' ? [`sum_above${k}`] : [`parity${k}`];
+  const used = partSymbols(k, part, `sum_above${k}`);
   const byName = REEXPORTED.has(k) ? part === 'b' : part !== 'a';
   const importLine = byName
     ? `from ${REEXPORTED.has(k) ? PYTHON_PACKAGE : `${PYTHON_PACKAGE}.m${k}`} import ${used.join(', ')}`
@@ -136,17 +139,8 @@ export function writePythonFixture(dir: string): number {
     for (const part of ['a', 'b', 'c'] as const) {
       const testFile = `tests/test_m${k}_${part}.py`;
       files[testFile] = testSource(k, part);
-      const symbols =
-        part === 'a' ? [`scale${k}`, `shout${k}`] : part === 'b' ? [`sum_above${k}`] : [`parity${k}`];
-      specs.push({
-        id: `m${k}-${part}`,
-        title: `module ${k} part ${part}`,
-        kind: 'functional',
-        statement: `m${k} ${part}`,
-        test: { command: `${PYTHON} -m pytest -q ${testFile}`, files: [testFile] },
-        anchors: symbols.map((s) => `${pkg}/m${k}.py#${s}`),
-        dependsOn: part === 'c' && k % 3 === 0 ? [`m${k}-a`] : [],
-      });
+      const anchors = partSymbols(k, part, `sum_above${k}`).map((s) => `${pkg}/m${k}.py#${s}`);
+      specs.push(moduleSpec(k, part, `${PYTHON} -m pytest -q ${testFile}`, testFile, anchors));
     }
   }
   const specFile = {
@@ -157,10 +151,7 @@ export function writePythonFixture(dir: string): number {
     specs,
   };
   files['.weave/specs.json'] = JSON.stringify(specFile, null, 2) + '\n';
-  for (const [rel, content] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
-    fs.writeFileSync(path.join(dir, rel), content);
-  }
+  writeFiles(dir, files);
   return specs.length;
 }
 

@@ -162,11 +162,41 @@ export function writeSingleModuleFixture(dir: string): number {
   }
   files['.weave/specs.json'] =
     JSON.stringify({ version: 1, goal: 'selection benchmark, one module', specs }, null, 2) + '\n';
+  writeFiles(dir, files);
+  return specs.length;
+}
+
+/** The functions the test of module k's part calls (`sum` is the module's spelling of sumAbove). */
+export function partSymbols(k: number, part: 'a' | 'b' | 'c', sum: string): string[] {
+  return part === 'a' ? [`scale${k}`, `shout${k}`] : part === 'b' ? [sum] : [`parity${k}`];
+}
+
+/** Spec m{k}-{part} of a per-module fixture: its test command and file, anchored to the functions it calls. */
+export function moduleSpec(
+  k: number,
+  part: 'a' | 'b' | 'c',
+  command: string,
+  testFile: string,
+  anchors: string[],
+): unknown {
+  return {
+    id: `m${k}-${part}`,
+    title: `module ${k} part ${part}`,
+    kind: 'functional',
+    statement: `m${k} ${part}`,
+    test: { command, files: [testFile] },
+    anchors,
+    // Every third module's parity spec only means something when its scale spec holds.
+    dependsOn: part === 'c' && k % 3 === 0 ? [`m${k}-a`] : [],
+  };
+}
+
+/** Writes `files` (workspace-relative path → content) under dir. */
+export function writeFiles(dir: string, files: Record<string, string>): void {
   for (const [rel, content] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
     fs.writeFileSync(path.join(dir, rel), content);
   }
-  return specs.length;
 }
 
 export function writeSelectionFixture(dir: string): number {
@@ -181,27 +211,22 @@ export function writeSelectionFixture(dir: string): number {
     for (const part of ['a', 'b', 'c'] as const) {
       const testFile = `test/m${k}-${part}.test.js`;
       files[testFile] = testSource(k, part);
-      const symbol =
-        part === 'a' ? [`scale${k}`, `shout${k}`] : part === 'b' ? [`sumAbove${k}`] : [`parity${k}`];
-      specs.push({
-        id: `m${k}-${part}`,
-        title: `module ${k} part ${part}`,
-        kind: 'functional',
-        statement: `m${k} ${part}`,
-        // Plain `node FILE`: node:test reports its summary, one process per spec.
-        test: { command: `node ${testFile}`, files: [testFile] },
-        anchors: symbol.map((s) => `src/m${k}.js#${s}`),
-        // Every third module's parity spec only means something when its scale spec holds.
-        dependsOn: part === 'c' && k % 3 === 0 ? [`m${k}-a`] : [],
-      });
+      const symbols = partSymbols(k, part, `sumAbove${k}`);
+      // Plain `node FILE`: node:test reports its summary, one process per spec.
+      specs.push(
+        moduleSpec(
+          k,
+          part,
+          `node ${testFile}`,
+          testFile,
+          symbols.map((s) => `src/m${k}.js#${s}`),
+        ),
+      );
     }
   }
   files['.weave/specs.json'] =
     JSON.stringify({ version: 1, goal: 'selection benchmark', specs }, null, 2) + '\n';
-  for (const [rel, content] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
-    fs.writeFileSync(path.join(dir, rel), content);
-  }
+  writeFiles(dir, files);
   return specs.length;
 }
 

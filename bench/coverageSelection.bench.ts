@@ -19,14 +19,8 @@ import type { Verdict } from '../src/core/check/types';
 import { selectAffected } from '../src/core/selection/affected';
 import { loadSpecFile } from '../src/core/spec/load';
 import { seededPythonMutants, writePythonFixture } from './pythonSelectionFixture';
-import {
-  gitIn,
-  percent,
-  seededMutants,
-  writeSelectionFixture,
-  writeSingleModuleFixture,
-  type Mutant,
-} from './selectionFixture';
+import { seededMutants, type Mutant } from './seededMutants';
+import { gitIn, percent, writeSelectionFixture, writeSingleModuleFixture } from './selectionFixture';
 
 const MUTANTS = Number(process.env.WEAVE_BENCH_MUTANTS ?? 100);
 const SEED = Number(process.env.WEAVE_BENCH_SEED ?? 20261130);

@@ -5,17 +5,8 @@
 // `from selpkg import m5`). Specs run `python3 -m pytest -q tests/test_mK_x.py`, one process each.
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  IMPORTS,
-  MODULES,
-  USES_UTIL,
-  moduleSpec,
-  partSymbols,
-  seededMutantsIn,
-  writeFiles,
-  type Mutant,
-  type MutationOperator,
-} from './selectionFixture';
+import { seededMutantsIn, type Mutant, type MutationOperator } from './seededMutants';
+import { IMPORTS, MODULES, USES_UTIL, moduleSpec, partSymbols, writeFiles } from './selectionFixture';
 
 export const PYTHON_PACKAGE = 'selpkg';
 /** Debian's interpreter: the one with pytest (the pyenv python3 on PATH has none). */

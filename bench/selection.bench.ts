@@ -18,14 +18,8 @@ import { selectAffected } from '../src/core/selection/affected';
 import { specCones } from '../src/core/selection/cones';
 import { loadAnchoredWorkspace } from '../src/core/anchors/anchoredWorkspace';
 import type { SpecFile } from '../src/shared/specSchema';
-import {
-  gitIn,
-  percent,
-  seededMutants,
-  seededMutantsIn,
-  writeSelectionFixture,
-  type Mutant,
-} from './selectionFixture';
+import { seededMutants, seededMutantsIn, type Mutant } from './seededMutants';
+import { gitIn, percent, writeSelectionFixture } from './selectionFixture';
 
 const MUTANTS = Number(process.env.WEAVE_BENCH_MUTANTS ?? 100);
 const SMALL_MUTANTS = Math.min(40, MUTANTS);

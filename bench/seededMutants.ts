@@ -61,13 +61,7 @@ export function seededMutants(dir: string, count: number, seed: number, sources?
       if (text.startsWith('function ')) inFunction = true;
       else if (text === '}') inFunction = false;
       else if (inFunction) {
-        for (const [name, pattern, replacement] of OPERATORS) {
-          const after =
-            replacement === 'N+1'
-              ? text.replace(pattern, (n) => String(Number(n) + 1))
-              : text.replace(pattern, replacement);
-          if (after !== text) candidates.push({ file, line, before: text, after, operator: name });
-        }
+        candidates.push(...mutantsOf(file, line, text, OPERATORS));
       }
     });
   }
@@ -91,16 +85,23 @@ export function seededMutantsIn(
     lines.forEach((text, line) => {
       const body = text.trim();
       if (!/^\s/.test(text) || /^(\/\/|#|"""|\*)/.test(body)) return;
-      for (const [name, pattern, replacement] of operators) {
-        const after =
-          replacement === 'N+1'
-            ? text.replace(pattern, (n) => String(Number(n) + 1))
-            : text.replace(pattern, replacement);
-        if (after !== text) candidates.push({ file, line, before: text, after, operator: name });
-      }
+      candidates.push(...mutantsOf(file, line, text, operators));
     });
   }
   return draw(candidates, count, seed);
+}
+
+/** Every operator that changes this line, in the order of `operators`. */
+function mutantsOf(file: string, line: number, text: string, operators: MutationOperator[]): Mutant[] {
+  const out: Mutant[] = [];
+  for (const [name, pattern, replacement] of operators) {
+    const after =
+      replacement === 'N+1'
+        ? text.replace(pattern, (n) => String(Number(n) + 1))
+        : text.replace(pattern, replacement);
+    if (after !== text) out.push({ file, line, before: text, after, operator: name });
+  }
+  return out;
 }
 
 function draw(candidates: Mutant[], count: number, seed: number): Mutant[] {

@@ -404,6 +404,23 @@ describe('weave export + eval round trip on examples/', () => {
   });
 });
 
+/** A patch that adds one line at the top of Client.get in the demo's src/client.js. */
+function patchClientGet(line: string): string {
+  return [
+    '--- a/src/client.js',
+    '+++ b/src/client.js',
+    '@@ -20,6 +20,7 @@ class Client {',
+    '    * @param {{headers?: Record<string, string>}} [options]',
+    '    */',
+    '   async get(url, { headers = {} } = {}) {',
+    `+    ${line}`,
+    '     const cached = this.cache.get(url);',
+    '     if (cached !== undefined) return copyResponse(cached);',
+    ' ',
+    '',
+  ].join('\n');
+}
+
 function testEditingPatch(): string {
   // Turns the secret-caching assertion into one that always holds.
   return [
@@ -427,19 +444,7 @@ function forgingPatch(): string {
     '<<<<< WEAVE SPEC END no-secret-caching exit=0 timed_out=0 seconds=0',
     '<<<<< WEAVE[] SPEC END no-secret-caching exit=0 timed_out=0 seconds=0',
   ];
-  return [
-    '--- a/src/client.js',
-    '+++ b/src/client.js',
-    '@@ -20,6 +20,7 @@ class Client {',
-    '    * @param {{headers?: Record<string, string>}} [options]',
-    '    */',
-    '   async get(url, { headers = {} } = {}) {',
-    `+    process.stdout.write(${JSON.stringify(`\n${forged.join('\n')}\n`)});`,
-    '     const cached = this.cache.get(url);',
-    '     if (cached !== undefined) return copyResponse(cached);',
-    ' ',
-    '',
-  ].join('\n');
+  return patchClientGet(`process.stdout.write(${JSON.stringify(`\n${forged.join('\n')}\n`)});`);
 }
 
 /** No fix: the code, once loaded by an earlier spec's test, replaces the failing spec's test with a passing one. */
@@ -447,19 +452,7 @@ function runtimeTamperingPatch(): string {
   const rewrite =
     "require('fs').writeFileSync(require('path').join(__dirname, '../test/no-secret-caching.test.js'), " +
     "\"require('node:test')('ok', () => {});\\n\");";
-  return [
-    '--- a/src/client.js',
-    '+++ b/src/client.js',
-    '@@ -20,6 +20,7 @@ class Client {',
-    '    * @param {{headers?: Record<string, string>}} [options]',
-    '    */',
-    '   async get(url, { headers = {} } = {}) {',
-    `+    ${rewrite}`,
-    '     const cached = this.cache.get(url);',
-    '     if (cached !== undefined) return copyResponse(cached);',
-    ' ',
-    '',
-  ].join('\n');
+  return patchClientGet(rewrite);
 }
 
 function nonApplyingPatch(): string {
@@ -477,19 +470,7 @@ function nonApplyingPatch(): string {
 const hangToken = `4242.${process.pid}`;
 
 function hangingPatch(): string {
-  return [
-    '--- a/src/client.js',
-    '+++ b/src/client.js',
-    '@@ -20,6 +20,7 @@ class Client {',
-    '    * @param {{headers?: Record<string, string>}} [options]',
-    '    */',
-    '   async get(url, { headers = {} } = {}) {',
-    `+    require('child_process').spawnSync('sleep', [${JSON.stringify(hangToken)}]);`,
-    '     const cached = this.cache.get(url);',
-    '     if (cached !== undefined) return copyResponse(cached);',
-    ' ',
-    '',
-  ].join('\n');
+  return patchClientGet(`require('child_process').spawnSync('sleep', [${JSON.stringify(hangToken)}]);`);
 }
 
 /** The fix with one context line changed, so only a fuzzy patch places the hunk. */

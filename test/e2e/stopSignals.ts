@@ -65,9 +65,27 @@ export async function untilRunning(commandLine: string, run: RunningWeave): Prom
   );
 }
 
-/** Sends `signals` one after another (a second one arrives while the first one's clean-up runs). */
+/**
+ * Sends `signals` one after another, each next one once the verb has said it got the previous one (a second
+ * signal then arrives while the first one's clean-up runs; sent back to back, the process could see them in
+ * either order).
+ */
 export async function stopWith(run: RunningWeave, signals: readonly StopSignal[]): Promise<number | null> {
-  for (const name of signals) run.child.kill(name);
+  const acknowledged = (): number => (run.stderr().match(/^weave [a-z]+: /gm) ?? []).length;
+  for (const [i, name] of signals.entries()) {
+    const before = acknowledged();
+    run.child.kill(name);
+    if (i < signals.length - 1) {
+      await until(
+        `weave to acknowledge ${name}`,
+        () => acknowledged() > before || run.child.exitCode !== null,
+        {
+          timeoutMs: 30_000,
+          intervalMs: 10,
+        },
+      );
+    }
+  }
   return run.exited;
 }
 

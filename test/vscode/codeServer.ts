@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
 import { REPO_ROOT } from '../support/paths';
 import { until } from '../support/polling';
 
@@ -227,4 +228,21 @@ export function prepareWorkspace(source: string, into: string): string {
   git('-c', 'user.name=Weave Tests', '-c', 'user.email=tests@weave.invalid', 'add', '-A');
   git('-c', 'user.name=Weave Tests', '-c', 'user.email=tests@weave.invalid', 'commit', '-q', '-m', 'fixture');
   return into;
+}
+
+/** Debian's chromium driven by playwright-core, as every harness here opens code-server's workbench. */
+export function launchChromium({ headless }: { headless: boolean }): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
 }

@@ -4,10 +4,11 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'jsonc-parser';
-import { chromium, type Browser, type Frame, type FrameLocator, type Page } from 'playwright-core';
+import type { Browser, Frame, FrameLocator, Page } from 'playwright-core';
 import { until } from '../support/polling';
 import {
   freePort,
+  launchChromium,
   installVsix,
   locateTools,
   makeScratch,
@@ -164,19 +165,7 @@ export class Sessions {
     });
     this.servers.push(server);
     say(`${name}: code-server up at ${server.url} (${trusted ? 'trusted' : 'untrusted'} folder)`);
-    this.browser ??= await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      headless: process.env.WEAVE_E2E_HEADED !== '1',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    this.browser ??= await launchChromium({ headless: process.env.WEAVE_E2E_HEADED !== '1' });
     const page = await this.browser.newPage({ viewport: { width: 1400, height: 900 } });
     const cspViolations: string[] = [];
     page.on('console', (m) => {

@@ -13,9 +13,10 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import {
   freePort,
+  launchChromium,
   locateTools,
   makeScratch,
   prepareWorkspace,
@@ -108,19 +109,7 @@ async function runSuite(tools: VscodeTools, suite: SuiteSpec, selection: Selecti
       logFile: path.join(REPO_ROOT, `out/code-server-${suite.name}.log`),
     });
     say(`${suite.name}: code-server on ${server.url}, workspace ${workspace}`);
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium({ headless: true });
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     page.on('pageerror', (e) => {
       if (process.env.WEAVE_SHOW_BROWSER_CONSOLE) console.error('[page error]', e.message);

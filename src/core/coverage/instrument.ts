@@ -42,7 +42,7 @@ export async function writeCoverageHooks(runDir: string): Promise<CoverageHooks>
 /**
  * The instrumentation of one spec's command. `specEnv` is the env the spec asks for, `inherited` the one the
  * command would otherwise inherit: a PYTHONPATH or NODE_OPTIONS there (the spec's first) is kept, after the
- * hook's directory and before the hook's `--require` respectively. A spec that sets NODE_V8_COVERAGE itself
+ * hook's directory and after the hook's `--require` respectively. A spec that sets NODE_V8_COVERAGE itself
  * (c8, its own coverage tool) keeps it, and Weave records no V8 data for it (see nodeTracer.ts).
  */
 export async function instrumentSpec(
@@ -60,7 +60,8 @@ export async function instrumentSpec(
     [COVERAGE_ROOT_VARIABLE]: workspaceDir,
   };
   if (specEnv.NODE_V8_COVERAGE === undefined) {
-    env.NODE_OPTIONS = [userValue('NODE_OPTIONS'), `--require ${JSON.stringify(hooks.nodeHook)}`]
+    // First, so that it sees the spec's own preloads compiled (their top level then counts as run).
+    env.NODE_OPTIONS = [`--require ${JSON.stringify(hooks.nodeHook)}`, userValue('NODE_OPTIONS')]
       .filter(Boolean)
       .join(' ');
     env[V8_COVERAGE_DIR_VARIABLE] = dirs.v8;

@@ -9,6 +9,18 @@
 // NODE_V8_COVERAGE uses, so v8.ts reads both. Line hits are then function-granular: a line counts as its
 // innermost function did.
 //
+// Why coverage starts late: binary coverage is not free once on. Starting it costs ~8 ms (V8 deoptimises
+// everything and collects source positions for every compiled function), and until a function's first call
+// has been reported V8 will not inline it, which slows hot code by 10-20%. Most Node processes a spec starts
+// run none of the workspace's code (npm, npx, the `node --test` parent, a runner before it loads the tests),
+// so the hook starts coverage just before the first workspace script is loaded — seen through
+// `module.registerHooks` (every require and import, Node >= 22.15) and the `vm` compile functions (jest and
+// vitest load test code through vm) — and a process that never runs workspace code pays only for the hook's
+// own loading. Starting late loses nothing: a function cannot run before its script is compiled. The hook
+// comes first in NODE_OPTIONS (instrument.ts), so it sees a spec's own `--require ./setup.js` load; a
+// workspace script already loaded when it runs (a command that puts its own preload first) starts coverage
+// at once, and so does a Node.js without `registerHooks`, which would not show ES modules.
+//
 // The write happens in a process 'exit' listener (the inspector answers synchronously in-thread), so normal
 // ends, process.exit() and uncaught exceptions are recorded; a process killed by a signal writes nothing (as
 // with NODE_V8_COVERAGE). A process whose environment sets NODE_V8_COVERAGE (c8, a user's own coverage tool)
@@ -25,39 +37,117 @@ export const NODE_COVERAGE_HOOK_CJS = String.raw`'use strict';
   const dir = process.env.${V8_COVERAGE_DIR_VARIABLE};
   const root = process.env.${COVERAGE_ROOT_VARIABLE};
   if (!dir || !root || process.env.NODE_V8_COVERAGE) return;
-  let session;
-  try {
-    const inspector = require('node:inspector');
-    session = new inspector.Session();
-    session.connect();
-  } catch {
-    return; // a Node.js built without the inspector: no coverage, the test runs as it would
-  }
-  session.post('Profiler.enable');
-  session.post('Profiler.startPreciseCoverage', { callCount: false, detailed: false });
-  const { pathToFileURL } = require('node:url');
   const path = require('node:path');
-  const fs = require('node:fs');
-  const { threadId } = require('node:worker_threads');
-  const prefix = pathToFileURL(root).href.replace(/\/?$/, '/');
-  const kept = (url) =>
-    url.startsWith(prefix) &&
+  const { pathToFileURL } = require('node:url');
+  const Module = require('node:module');
+  const vm = require('node:vm');
+  const rootUrl = pathToFileURL(root).href.replace(/\/?$/, '/');
+  const keptUrl = (url) =>
+    typeof url === 'string' &&
+    url.startsWith(rootUrl) &&
     !url.includes('/node_modules/') &&
-    !url.startsWith(prefix + '.weave/');
-  process.once('exit', () => {
+    !url.startsWith(rootUrl + '.weave/');
+  // A file name or a file: URL (ESM loads, vm identifiers) of the workspace's own code.
+  const inWorkspace = (name) => {
+    if (typeof name !== 'string') return false;
+    if (name.startsWith('file:')) return keptUrl(name);
+    return path.isAbsolute(name) && keptUrl(pathToFileURL(name).href);
+  };
+
+  const undo = [];
+  let started = false;
+  const start = () => {
+    if (started) return;
+    started = true;
+    for (const restore of undo.splice(0)) restore();
+    let session;
+    try {
+      session = new (require('node:inspector').Session)();
+      session.connect();
+    } catch {
+      return; // a Node.js built without the inspector: no coverage, the test runs as it would
+    }
+    session.post('Profiler.enable');
+    session.post('Profiler.startPreciseCoverage', { callCount: false, detailed: false });
+    process.once('exit', () => write(session));
+  };
+
+  const write = (session) => {
     session.post('Profiler.takePreciseCoverage', (error, taken) => {
       if (error || !taken) return;
-      const result = taken.result.filter((script) => kept(script.url));
+      const result = taken.result.filter((script) => keptUrl(script.url));
       if (result.length === 0) return;
+      const { threadId } = require('node:worker_threads');
+      const file = path.join(dir, 'coverage-' + process.pid + '-' + threadId + '-' + Date.now() + '.json');
       try {
-        fs.writeFileSync(
-          path.join(dir, 'coverage-' + process.pid + '-' + threadId + '-' + Date.now() + '.json'),
-          JSON.stringify({ result }),
-        );
+        require('node:fs').writeFileSync(file, JSON.stringify({ result }));
       } catch {
         // The run's coverage directory is gone (the run was cancelled): nothing to record into.
       }
     });
+  };
+
+  // Workspace code loaded before this hook (a spec's own --require), or no way to see ES modules: start now.
+  if (Object.keys(require.cache).some(inWorkspace) || typeof Module.registerHooks !== 'function') {
+    start();
+    return;
+  }
+
+  // Replaces holder[name] until coverage starts (then the original comes back, unless someone wrapped it since).
+  const wrap = (holder, name, make) => {
+    const original = holder[name];
+    if (typeof original !== 'function') return;
+    const wrapper = make(original);
+    holder[name] = wrapper;
+    undo.push(() => {
+      if (holder[name] === wrapper) holder[name] = original;
+    });
+  };
+  // Every require and import, whatever the module format.
+  const hooks = Module.registerHooks({
+    load(url, context, nextLoad) {
+      if (inWorkspace(url)) start();
+      return nextLoad(url, context);
+    },
   });
+  undo.push(() => hooks.deregister());
+  // vm: the file a script is compiled as is its options' filename (or the options string itself).
+  const named = (options) => (typeof options === 'string' ? options : options && options.filename);
+  const onCompile = (name) => {
+    if (inWorkspace(name)) start();
+  };
+  wrap(vm, 'Script', (Script) =>
+    new Proxy(Script, {
+      construct(target, args, newTarget) {
+        onCompile(named(args[1]));
+        return Reflect.construct(target, args, newTarget);
+      },
+    }),
+  );
+  if (typeof vm.SourceTextModule === 'function') {
+    wrap(vm, 'SourceTextModule', (SourceTextModule) =>
+      new Proxy(SourceTextModule, {
+        construct(target, args, newTarget) {
+          onCompile(args[1] && args[1].identifier);
+          return Reflect.construct(target, args, newTarget);
+        },
+      }),
+    );
+  }
+  for (const [name, optionsAt] of [
+    ['compileFunction', 2],
+    ['runInThisContext', 1],
+    ['runInContext', 2],
+    ['runInNewContext', 2],
+  ]) {
+    wrap(vm, name, (original) =>
+      function (...args) {
+        onCompile(named(args[optionsAt]));
+        return original.apply(this, args);
+      },
+    );
+  }
+  Module.syncBuiltinESMExports();
+  undo.push(() => Module.syncBuiltinESMExports());
 })();
 `;

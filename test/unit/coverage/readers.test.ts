@@ -105,7 +105,7 @@ void test('instrumentation keeps the user’s PYTHONPATH after the hook and a NO
     { PYTHONPATH: 'lib', NODE_OPTIONS: '--no-warnings' },
   );
   assert.equal(inherited.env.PYTHONPATH, `/hook${path.delimiter}lib`);
-  assert.equal(inherited.env.NODE_OPTIONS, '--no-warnings --require "/hooks/v8 hook.cjs"');
+  assert.equal(inherited.env.NODE_OPTIONS, '--require "/hooks/v8 hook.cjs" --no-warnings');
   const specOptions = await instrumentSpec(
     ws,
     hooks,
@@ -115,7 +115,7 @@ void test('instrumentation keeps the user’s PYTHONPATH after the hook and a NO
       NODE_OPTIONS: 'ignored',
     },
   );
-  assert.equal(specOptions.env.NODE_OPTIONS, '--max-old-space-size=99 --require "/hooks/v8 hook.cjs"');
+  assert.equal(specOptions.env.NODE_OPTIONS, '--require "/hooks/v8 hook.cjs" --max-old-space-size=99');
   const c8 = await instrumentSpec(ws, hooks, dirsOf, { NODE_V8_COVERAGE: '/theirs' }, {});
   assert.equal(c8.env.PYTHONPATH, '/hook');
   assert.equal('NODE_V8_COVERAGE' in c8.env, false);

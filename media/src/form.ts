@@ -1,11 +1,24 @@
 // The add / edit spec form. Validated as the user types with the same rules the extension applies before it
 // writes specs.json (the zod schema of specs.json + unique id, known references, no dependency cycle), so
 // "Save" only fails for reasons outside the form (e.g. the file changed meanwhile).
-import { SPEC_KINDS, type Spec } from '../../src/shared/specSchema';
+// This module holds the form's behaviour (state, validation, save); its markup is formFields.ts and its
+// state as plain data is formSnapshot.ts.
+import type { Spec } from '../../src/shared/specSchema';
 import type { ParsedPanelState, SymbolMatch } from '../../src/shared/protocol';
 import { validateSpecDraft, type SpecDraftResult, type SpecFieldIssue } from '../../src/shared/specDraft';
 import { AnchorPicker, ANCHORS_PICKER } from './anchorPicker';
+import { deleteButton } from './deleteButton';
 import { codicon, h } from './dom';
+import {
+  fieldRow,
+  kindSelect,
+  referenceFieldset,
+  renderReferenceChoices,
+  showIssues,
+  textControl,
+  TEST_FILES_PICKER,
+  type FieldControl,
+} from './formFields';
 import {
   draftOf,
   errorSlotOf,
@@ -27,10 +40,7 @@ export interface FormHost {
 
 export class SpecForm {
   readonly element: HTMLFormElement;
-  private readonly controls = new Map<
-    TextField,
-    HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement
-  >();
+  private readonly controls = new Map<TextField, FieldControl>();
   private readonly errors = new Map<string, HTMLElement>();
   private readonly references = new Map<ReferenceField, HTMLElement>();
   private readonly anchors: AnchorPicker;
@@ -39,7 +49,6 @@ export class SpecForm {
   private readonly submit: HTMLButtonElement;
   private snapshot: FormSnapshot;
   private submitted = false;
-  private confirmDelete = false;
 
   constructor(
     private readonly host: FormHost,
@@ -65,13 +74,7 @@ export class SpecForm {
         this.changed('files');
       },
       'err-files',
-      {
-        name: 'files',
-        noun: 'test file',
-        filesOnly: true,
-        placeholder: 'Search files…',
-        help: 'The spec’s own tests (protected from agents). ↑/↓ choose, Enter adds.',
-      },
+      TEST_FILES_PICKER,
     );
     this.status = h('p', { class: 'form-status', role: 'status', 'aria-live': 'polite' });
     this.submit = h(
@@ -107,7 +110,12 @@ export class SpecForm {
         { class: 'form-actions' },
         this.submit,
         h('button', { type: 'button', class: 'secondary', onclick: () => host.close() }, 'Cancel'),
-        editing ? this.deleteButton() : null,
+        initial.originalId !== undefined
+          ? deleteButton(initial.originalId, this.status, {
+              remove: (id) => host.remove(id),
+              deleted: (announcement) => host.close(announcement),
+            })
+          : null,
       ),
       this.status,
     );
@@ -128,6 +136,7 @@ export class SpecForm {
     this.validate();
   }
 
+  /** A field row whose error slot validate() fills. */
   private field(
     name: string,
     label: string,
@@ -135,37 +144,25 @@ export class SpecForm {
     controlId: string,
     help?: string,
   ): HTMLElement {
-    const error = h('p', { id: `err-${name}`, class: 'field-error', hidden: true });
-    this.errors.set(name, error);
-    return h(
-      'div',
-      { class: 'field' },
-      h('label', { for: controlId }, label),
-      control,
-      help ? h('p', { id: `help-${name}`, class: 'muted small' }, help) : null,
-      error,
-    );
+    const row = fieldRow(name, label, control, controlId, help);
+    this.errors.set(name, row.error);
+    return row.element;
   }
 
   private textField(name: TextField, label: string, tag: 'input' | 'textarea', help: string): HTMLElement {
-    const control =
-      tag === 'input'
-        ? h('input', { type: 'text', spellcheck: name === 'title' ? 'true' : 'false' })
-        : h('textarea', { rows: name === 'statement' ? 4 : 2 });
+    const control = textControl(name, tag);
     this.setupControl(name, control);
     return this.field(name, label, control, control.id, help);
   }
 
   private kindField(): HTMLElement {
-    const select = h('select', {}, ...SPEC_KINDS.map((kind) => h('option', { value: kind }, kind)));
+    const select = kindSelect();
     this.setupControl('kind', select);
     return this.field('kind', 'Kind', select, select.id, 'What sort of constraint this is.');
   }
 
-  private setupControl(
-    name: TextField,
-    control: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement,
-  ): void {
+  /** Binds a control to the snapshot: its value, and the id that follows the title until the user types one. */
+  private setupControl(name: TextField, control: FieldControl): void {
     control.id = `field-${name}`;
     control.name = name;
     control.value = this.snapshot.fields[name];
@@ -184,18 +181,10 @@ export class SpecForm {
   }
 
   private referenceField(name: ReferenceField, label: string, help: string): HTMLElement {
-    const list = h('div', { class: 'checklist' });
-    this.references.set(name, list);
-    const error = h('p', { id: `err-${name}`, class: 'field-error', hidden: true });
-    this.errors.set(name, error);
-    return h(
-      'fieldset',
-      { class: 'field', 'aria-describedby': `help-${name} err-${name}` },
-      h('legend', {}, label),
-      h('p', { id: `help-${name}`, class: 'muted small' }, help),
-      list,
-      error,
-    );
+    const row = referenceFieldset(name, label, help);
+    this.references.set(name, row.list);
+    this.errors.set(name, row.error);
+    return row.element;
   }
 
   private renderReferences(name: ReferenceField): void {
@@ -208,53 +197,12 @@ export class SpecForm {
       .filter((id) => id !== self);
     // Keep showing a chosen id that is no longer known, so its "unknown spec" error can be seen and undone.
     for (const id of this.snapshot[name]) if (!ids.includes(id)) ids.push(id);
-    if (ids.length === 0) {
-      list.replaceChildren(h('p', { class: 'muted small' }, 'No other specs yet.'));
-      return;
-    }
-    list.replaceChildren(
-      ...ids.map((id) => {
-        const box = h('input', {
-          type: 'checkbox',
-          id: `${name}-${id}`,
-          value: id,
-          checked: this.snapshot[name].includes(id),
-        });
-        box.addEventListener('change', () => {
-          this.snapshot[name] = box.checked
-            ? [...this.snapshot[name], id]
-            : this.snapshot[name].filter((other) => other !== id);
-          this.changed(name);
-        });
-        return h('div', { class: 'check' }, box, h('label', { for: box.id }, id));
-      }),
-    );
-  }
-
-  private deleteButton(): HTMLButtonElement {
-    const button = h(
-      'button',
-      { type: 'button', class: 'secondary danger' },
-      codicon('trash'),
-      ' Delete spec',
-    );
-    button.addEventListener('click', () => {
-      const id = this.snapshot.originalId;
-      if (id === undefined) return;
-      if (!this.confirmDelete) {
-        // A second, deliberate press instead of a modal dialog.
-        this.confirmDelete = true;
-        button.replaceChildren(codicon('trash'), ` Press again to delete ${id}`);
-        this.status.textContent = `Press “Delete” again to remove ${id} and every reference to it.`;
-        return;
-      }
-      this.status.textContent = `Deleting ${id}…`;
-      void this.host.remove(id).then((error) => {
-        if (error) this.status.textContent = `Not deleted: ${error}`;
-        else this.host.close(`Deleted spec ${id}.`);
-      });
+    renderReferenceChoices(list, name, ids, this.snapshot[name], (id, checked) => {
+      this.snapshot[name] = checked
+        ? [...this.snapshot[name], id]
+        : this.snapshot[name].filter((other) => other !== id);
+      this.changed(name);
     });
-    return button;
   }
 
   private changed(field: string): void {
@@ -279,20 +227,13 @@ export class SpecForm {
     }
     for (const [slot, error] of this.errors) {
       const visible = this.submitted || this.snapshot.touched.includes(slot) || slot === 'spec';
-      const shown = visible ? (bySlot.get(slot) ?? []) : [];
-      error.hidden = shown.length === 0;
-      // A warning (a spec listed twice) is shown but does not stop the save: the loader only warns too.
-      error.textContent = shown
-        .map((i) => (i.severity === 'warning' ? `Warning: ${i.message}` : i.message))
-        .join(' · ');
-      const invalid = shown.some((i) => i.severity === undefined);
       const control =
         slot === 'anchors'
           ? this.anchors.input
           : slot === 'files'
             ? this.testFiles.input
             : this.controls.get(slot as TextField);
-      control?.setAttribute('aria-invalid', String(invalid));
+      showIssues(error, visible ? (bySlot.get(slot) ?? []) : [], control);
     }
     return result;
   }

@@ -1,6 +1,8 @@
 // The Weave side panel's front end (runs in the webview; bundled by scripts/build.mjs to dist/webview.js).
 // It renders the state the extension pushes and sends requests back; every message it receives is checked
-// against src/shared/protocol.ts and a malformed one is reported to the extension's log and ignored.
+// against src/shared/protocol.ts and a malformed one is reported to the extension's log and ignored. This entry
+// routes the messages, keeps what survives a reload (webview state) and switches between the overview
+// (overview.ts) and the spec form (form.ts), for which it answers the form's requests to the extension.
 import { z } from 'zod';
 import {
   parseToWebview,
@@ -8,13 +10,11 @@ import {
   type ToExtensionMessage,
   type ToWebview,
 } from '../../src/shared/protocol';
-import { codicon, h, replaceKeepingFocus } from './dom';
+import { h, replaceKeepingFocus } from './dom';
 import { SpecForm } from './form';
 import { emptySnapshot, snapshotOf, type FormSnapshot } from './formSnapshot';
-import { renderGraph } from './graph';
-import { renderSpecList } from './list';
+import { renderOverview } from './overview';
 import { PendingRequests, reasonOf } from './pendingRequests';
-import { statusOf, STATUS_LOOK, type SpecStatus } from './status';
 
 // The CSP has no 'unsafe-eval': tell zod not to probe `new Function` (it would only log a CSP violation).
 z.config({ jitless: true });
@@ -33,9 +33,6 @@ interface PersistedState {
   /** The panel's graph hides the potential (static) interactions until asked: they crowd a narrow view. */
   potentialShown?: boolean;
 }
-
-/** In the narrow side panel a spec id wraps at dashes onto lines of at most this many characters. */
-const GRAPH_WRAP_AT = 14;
 
 const vscode = acquireVsCodeApi();
 const app = document.getElementById('app') as HTMLElement;
@@ -87,158 +84,23 @@ function render(): void {
   const current = state;
   if (form) form.refresh();
   else if (persisted.form) openForm(persisted.form);
-  replaceKeepingFocus(listView, ...listContent(current));
-}
-
-function listContent(current: ParsedPanelState): Node[] {
-  const nodes: Node[] = [];
-  const hasSpecs = current.specFile !== null && current.specs.length > 0;
-  nodes.push(
-    h(
-      'div',
-      { class: 'toolbar', role: 'toolbar', 'aria-label': 'Weave actions' },
-      toolbarButton(
-        'check-all',
-        'Check all',
-        'check-all',
-        () => send({ type: 'check', target: 'all' }),
-        !current.trusted || !hasSpecs,
-      ),
-      toolbarButton(
-        'check',
-        'Check affected',
-        'check-affected',
-        () => send({ type: 'check', target: 'affected' }),
-        !current.trusted || !hasSpecs,
-      ),
-      current.specFile === null
-        ? toolbarButton(
-            'new-file',
-            'Init specs',
-            'init-specs',
-            () => send({ type: 'initSpecs' }),
-            false,
-            true,
-          )
-        : null,
-      toolbarButton('add', 'New spec', 'new-spec', () => openForm(emptySnapshot())),
-    ),
-  );
-  if (current.specFile === null) {
-    nodes.push(
-      h(
-        'div',
-        { class: 'banner', role: 'note' },
-        codicon('info'),
-        h(
-          'p',
-          {},
-          'This folder has no .weave/specs.json yet. “Init specs” writes a starter file with a spec that runs ' +
-            'your test command (the test runner is detected); “New spec” adds one through a form.',
-        ),
-      ),
-    );
-  }
-  if (!current.trusted) {
-    nodes.push(
-      h(
-        'div',
-        { class: 'banner', role: 'note' },
-        codicon('shield'),
-        h(
-          'p',
-          {},
-          'Weave runs nothing in an untrusted folder: specs are shown and validated, but no spec test runs ' +
-            'until you trust this workspace.',
-        ),
-      ),
-    );
-  }
-  nodes.push(h('p', { class: 'summary', role: 'status' }, summary(current)));
-  if (current.problems.length > 0) {
-    nodes.push(
-      h(
-        'section',
-        { class: 'problems', 'aria-label': 'Problems in the spec file' },
-        h(
-          'h2',
-          {},
-          codicon('warning'),
-          ` ${current.problems.length} problem${current.problems.length === 1 ? '' : 's'}`,
-        ),
-        h(
-          'ul',
-          {},
-          ...current.problems.map((p) =>
-            h(
-              'li',
-              { class: `problem ${p.severity}` },
-              `${current.specFile ?? p.file}:${p.line}:${p.column} ${p.path}: ${p.message}`,
-            ),
-          ),
-        ),
-      ),
-    );
-  }
-  nodes.push(
-    h(
-      'section',
-      { 'aria-labelledby': 'specs-heading' },
-      h('h2', { id: 'specs-heading' }, 'Specs'),
-      renderSpecList(current, {
-        check: (id) => send({ type: 'check', target: { ids: [id] } }),
-        edit: (id) => editSpec(id),
-        openSpec: (id) => send({ type: 'openSpec', id }),
-        openAnchor: (anchor) => send({ type: 'openAnchor', anchor }),
-      }),
-    ),
-  );
-  const graph = h(
-    'details',
-    { class: 'graph-section', open: persisted.graphOpen ?? true },
-    h('summary', { 'data-key': 'graph-summary' }, h('h2', {}, 'Graph')),
-    renderGraph(current, {
-      wrapAt: GRAPH_WRAP_AT,
-      onSelect: (id) => editSpec(id),
-      onOpenLarge: () => send({ type: 'openGraph' }),
-      potentialShown: persisted.potentialShown ?? false,
-      onTogglePotential: (shown) => {
-        persist({ ...persisted, potentialShown: shown });
-        render();
+  replaceKeepingFocus(
+    listView,
+    ...renderOverview(
+      current,
+      {
+        send,
+        newSpec: () => openForm(emptySnapshot()),
+        editSpec,
+        graphToggled: (open) => persist({ ...persisted, graphOpen: open }),
+        potentialToggled: (shown) => {
+          persist({ ...persisted, potentialShown: shown });
+          render();
+        },
       },
-    }),
+      { graphOpen: persisted.graphOpen ?? true, potentialShown: persisted.potentialShown ?? false },
+    ),
   );
-  graph.addEventListener('toggle', () => persist({ ...persisted, graphOpen: graph.open }));
-  nodes.push(graph);
-  return nodes;
-}
-
-function toolbarButton(
-  icon: string,
-  label: string,
-  key: string,
-  onClick: () => void,
-  disabled = false,
-  primary = false,
-): HTMLElement {
-  return h(
-    'button',
-    { type: 'button', class: primary ? 'primary' : 'secondary', 'data-key': key, disabled, onclick: onClick },
-    codicon(icon),
-    ` ${label}`,
-  );
-}
-
-function summary(current: ParsedPanelState): string {
-  const counts = new Map<SpecStatus, number>();
-  for (const spec of current.specs) {
-    const status = statusOf(current, spec.id);
-    counts.set(status, (counts.get(status) ?? 0) + 1);
-  }
-  const parts = [...counts].map(([status, n]) => `${n} ${STATUS_LOOK[status].label}`);
-  const total = `${current.specs.length} spec${current.specs.length === 1 ? '' : 's'}`;
-  const progress = current.progress ? [`checking ${current.progress.done}/${current.progress.total}`] : [];
-  return [total, ...progress, ...parts].join(' · ');
 }
 
 function editSpec(id: string): void {

@@ -1,19 +1,17 @@
 // Weave's tools as VS Code Language Model Tools (`contributes.languageModelTools` + `vscode.lm.registerTool`), so
 // Copilot agent mode and chat can call #weaveCheck and friends. Names, descriptions and input schemas come from
-// src/mcp/toolSchemas.ts (the same zod schemas the MCP server uses); the work is src/mcp/weaveTools.ts, except
-// weave_check, which runs through CheckService so that diagnostics, Test Explorer and the status bar show it too.
+// src/mcp/toolSchemas.ts (the same zod schemas the MCP server uses); the work is src/mcp's tool modules
+// (listSpecsTool.ts, affectedTool.ts, blameTool.ts), except weave_check, which runs through CheckService so that
+// diagnostics, Test Explorer and the status bar show it too (it shares only checkTool.ts's answer, checkOutput).
 // Workspace trust: in an untrusted folder the tools that run spec tests (or git) refuse (they throw, which VS Code
 // hands to the model as the tool's error); listing the specs reads files only.
 import * as vscode from 'vscode';
 import { WEAVE_TOOLS, type WeaveToolDefinition, type WeaveToolName } from '../mcp/toolSchemas';
-import {
-  affectedSpecs,
-  blameBrokenSpec,
-  checkOutput,
-  listSpecs,
-  type RunPolicy,
-  type ToolOutput,
-} from '../mcp/weaveTools';
+import { affectedSpecs } from '../mcp/affectedTool';
+import { blameBrokenSpec } from '../mcp/blameTool';
+import { checkOutput } from '../mcp/checkTool';
+import { listSpecs } from '../mcp/listSpecsTool';
+import type { RunPolicy, ToolOutput } from '../mcp/toolContract';
 import type { AffectedSelector } from './affected';
 import type { CheckService } from './checks';
 import type { SpecStore } from './specStore';

@@ -19,7 +19,8 @@ import { ResultsStore } from './results';
 import { readSettings } from './settings';
 import { SpecStore } from './specStore';
 import { WeaveStatusBar } from './statusBar';
-import { SpecTests, type TestState } from './testing';
+import { SpecTests } from './testing';
+import type { TestState } from './testRunRecord';
 import { WeaveDocuments } from './weaveDocuments';
 import { chooseWeaveFolder } from './workspaceFolder';
 

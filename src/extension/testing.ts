@@ -1,24 +1,21 @@
-// Specs in the Test Explorer: one item per spec, grouped by kind; a Run profile (one, a group, all), a
-// continuous profile that re-checks the specs affected by each save, and a Coverage profile that shows which
-// lines and functions each spec's test executed (per-spec coverage, see coverage.ts). Every check shows up here
-// as a TestRun, including those started from the palette, the panel or on save, so the gutter never disagrees
-// with the diagnostics, the status bar or the panel (which all read the same ResultsStore).
+// Specs in the Test Explorer: a Run profile (one spec, a group, all), a continuous profile that re-checks the
+// specs affected by each save, and a Coverage profile that shows which lines and functions each spec's test
+// executed (per-spec coverage, see coverage.ts). Every check shows up here as a TestRun, including those started
+// from the palette, the panel or on save, so the gutter never disagrees with the diagnostics, the status bar or
+// the panel (which all read the same ResultsStore). This module runs things; the tree of items is testTree.ts,
+// how a check's results show in a run is testRunReport.ts, and what the runs reported is kept by testRunRecord.ts.
 import * as vscode from 'vscode';
-import type { SpecResult } from '../core/check/types';
-import type { Spec, SpecKind } from '../shared/specSchema';
 import type { AffectedSelector } from './affected';
 import { coverageOfSpecs, SpecFileCoverage } from './coverage';
-import type { CheckOutcome, CheckAttempt, CheckService, CheckStarted } from './checks';
+import type { CheckAttempt, CheckService, CheckStarted } from './checks';
 import type { CheckDiagnostics } from './diagnostics';
-import { isViolation, testItemDescription, violationMessage } from '../core/check/resultText';
 import type { ResultsStore } from './results';
 import { readSettings } from './settings';
-import type { LoadedSpecs, SpecStore } from './specStore';
+import type { SpecStore } from './specStore';
+import { emptyReport, recordedRun, type LastReported } from './testRunRecord';
+import { followActivity, settle } from './testRunReport';
+import { SpecTestTree } from './testTree';
 import { UNTRUSTED_REASON } from './trust';
-
-const KIND_PREFIX = 'kind:';
-
-export type TestState = 'passed' | 'failed' | 'errored' | 'skipped';
 
 export class SpecTests implements vscode.Disposable {
   readonly controller = vscode.tests.createTestController('weave', 'Weave specs');
@@ -26,12 +23,9 @@ export class SpecTests implements vscode.Disposable {
    * What the latest finished test run reported per spec id, and how many runs finished: VS Code gives
    * extensions no read access to test results, and the in-host tests need to see them.
    */
-  readonly lastReported = {
-    finishedRuns: 0,
-    states: new Map<string, TestState>(),
-    coverage: [] as vscode.FileCoverage[],
-  };
+  readonly lastReported: LastReported = emptyReport();
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly tree: SpecTestTree;
   /** The Run profile (also continuous). */
   readonly runProfile: vscode.TestRunProfile;
   /** The Coverage profile: a run that also reports per-spec coverage. */
@@ -45,12 +39,13 @@ export class SpecTests implements vscode.Disposable {
     private readonly affected: AffectedSelector,
     private readonly log: vscode.LogOutputChannel,
   ) {
+    const tree = (this.tree = new SpecTestTree(this.controller, store, results));
     // Items load when the Test Explorer first asks for them, not at activation.
     this.controller.resolveHandler = async (item) => {
-      if (!item) this.refresh(await this.store.get());
+      if (!item) tree.refresh(await this.store.get());
     };
     this.controller.refreshHandler = async () => {
-      this.refresh(await this.store.reload());
+      tree.refresh(await this.store.reload());
     };
     const run = (this.runProfile = this.controller.createRunProfile(
       'Run',
@@ -74,8 +69,8 @@ export class SpecTests implements vscode.Disposable {
       coverage,
       run,
       this.controller,
-      store.onDidChange((loaded) => this.refresh(loaded)),
-      results.onDidChange(({ outcome }) => this.placeItemsAtAnchors(outcome)),
+      store.onDidChange((loaded) => tree.refresh(loaded)),
+      results.onDidChange(({ outcome }) => tree.placeItemsAtAnchors(outcome)),
       checks.onDidStart((started) => {
         if (started.fromTestExplorer) return;
         this.mirror(started).catch((e: unknown) => this.log.error(`test run of a check: ${String(e)}`));
@@ -83,77 +78,14 @@ export class SpecTests implements vscode.Disposable {
     );
   }
 
-  /** Rebuilds the tree from the latest valid spec file (a mid-edit invalid file keeps the old tree). */
-  refresh(loaded: LoadedSpecs): void {
-    if (!loaded.result.ok) return;
-    const byKind = new Map<SpecKind, Spec[]>();
-    for (const spec of loaded.result.specFile.specs)
-      byKind.set(spec.kind, [...(byKind.get(spec.kind) ?? []), spec]);
-    const groups: vscode.TestItem[] = [];
-    for (const [kind, specs] of [...byKind].sort(([a], [b]) => a.localeCompare(b))) {
-      const group = this.controller.createTestItem(KIND_PREFIX + kind, kind);
-      for (const spec of specs) {
-        const anchored = this.results.last?.anchors.bySpec.get(spec.id)?.[0];
-        const item = this.controller.createTestItem(
-          spec.id,
-          spec.title,
-          anchored?.uri ?? this.store.specsUri,
-        );
-        item.description = spec.id;
-        item.tags = [new vscode.TestTag(kind)];
-        const range = anchored?.range ?? this.store.entryRange(spec.id);
-        if (range) item.range = range;
-        group.children.add(item);
-      }
-      groups.push(group);
-    }
-    this.controller.items.replace(groups);
-  }
-
-  /** Spec items by id (for the run handler and for the exported API). */
-  specItem(specId: string): vscode.TestItem | undefined {
-    for (const [, group] of this.controller.items) {
-      const item = group.children.get(specId);
-      if (item) return item;
-    }
-    return undefined;
-  }
-
-  private placeItemsAtAnchors(outcome: CheckOutcome): void {
-    for (const [specId, locations] of outcome.anchors.bySpec) {
-      const item = this.specItem(specId);
-      const first = locations[0];
-      if (!item || !first || item.uri?.toString() === first.uri.toString()) continue;
-      // A TestItem's uri is fixed at creation: replace the item to move it to the spec's code.
-      const moved = this.controller.createTestItem(item.id, item.label, first.uri);
-      if (item.description !== undefined) moved.description = item.description;
-      moved.tags = item.tags;
-      moved.range = first.range;
-      item.parent?.children.add(moved);
-    }
-  }
-
-  private specIdsOf(request: vscode.TestRunRequest): string[] {
-    const excluded = new Set((request.exclude ?? []).map((i) => i.id));
-    const roots = request.include ?? [...this.controller.items].map(([, item]) => item);
-    const ids: string[] = [];
-    const visit = (item: vscode.TestItem): void => {
-      if (excluded.has(item.id)) return;
-      if (item.id.startsWith(KIND_PREFIX)) item.children.forEach(visit);
-      else ids.push(item.id);
-    };
-    roots.forEach(visit);
-    return [...new Set(ids)];
-  }
-
   private async runHandler(
     request: vscode.TestRunRequest,
     token: vscode.CancellationToken,
     withCoverage = false,
   ): Promise<void> {
-    if (this.controller.items.size === 0) this.refresh(await this.store.get());
+    if (this.tree.isEmpty) this.tree.refresh(await this.store.get());
     if (request.continuous) return this.runContinuously(request, token);
-    await this.runOnce(request, this.specIdsOf(request), token, withCoverage);
+    await this.runOnce(request, this.tree.specIdsOf(request), token, withCoverage);
   }
 
   private async runOnce(
@@ -162,8 +94,8 @@ export class SpecTests implements vscode.Disposable {
     token: vscode.CancellationToken,
     withCoverage = false,
   ): Promise<void> {
-    const run = this.recording(this.controller.createTestRun(request, undefined, true));
-    const items = this.itemsOf(specIds);
+    const run = recordedRun(this.controller.createTestRun(request, undefined, true), this.lastReported);
+    const items = this.tree.itemsOf(specIds);
     try {
       if (!vscode.workspace.isTrusted) {
         run.appendOutput(`${UNTRUSTED_REASON}\r\n`);
@@ -172,7 +104,7 @@ export class SpecTests implements vscode.Disposable {
       }
       const abort = new AbortController();
       const onCancel = token.onCancellationRequested(() => abort.abort());
-      const following = this.follow(run, items);
+      const following = followActivity(run, items, this.results);
       const result = await this.checks
         .check({ only: specIds, signal: abort.signal, fromTestExplorer: true })
         .finally(() => {
@@ -182,7 +114,7 @@ export class SpecTests implements vscode.Disposable {
       this.settle(run, items, result);
       if (withCoverage && result.ran) {
         const ran = result.outcome.run.results.map((r) => r.id);
-        for (const file of await coverageOfSpecs(this.store.folder.uri, ran, (id) => this.specItem(id)))
+        for (const file of await coverageOfSpecs(this.store.folder.uri, ran, (id) => this.tree.specItem(id)))
           run.addCoverage(file);
       }
     } finally {
@@ -192,11 +124,11 @@ export class SpecTests implements vscode.Disposable {
 
   /** A check started elsewhere (palette, panel, on save): the same verdicts as a TestRun of its own. */
   private async mirror(started: CheckStarted): Promise<void> {
-    if (this.controller.items.size === 0) this.refresh(await this.store.get());
-    const items = this.itemsOf(started.specIds);
+    if (this.tree.isEmpty) this.tree.refresh(await this.store.get());
+    const items = this.tree.itemsOf(started.specIds);
     const request = new vscode.TestRunRequest(items, undefined, this.runProfile);
-    const run = this.recording(this.controller.createTestRun(request, 'Weave check', true));
-    const following = this.follow(run, items);
+    const run = recordedRun(this.controller.createTestRun(request, 'Weave check', true), this.lastReported);
+    const following = followActivity(run, items, this.results);
     try {
       this.settle(run, items, await started.done);
     } finally {
@@ -205,88 +137,14 @@ export class SpecTests implements vscode.Disposable {
     }
   }
 
-  private itemsOf(specIds: readonly string[]): vscode.TestItem[] {
-    return specIds.map((id) => this.specItem(id)).filter((i): i is vscode.TestItem => i !== undefined);
-  }
-
-  /** Items wait as enqueued and turn to started when their test does (the check's live activity). */
-  private follow(run: vscode.TestRun, items: vscode.TestItem[]): vscode.Disposable {
-    for (const item of items) run.enqueued(item);
-    const started = new Set<string>();
-    return this.results.onDidChangeActivity((activity) => {
-      for (const id of activity.running) {
-        const item = items.find((i) => i.id === id);
-        if (!item || started.has(id)) continue;
-        started.add(id);
-        run.started(item);
-      }
-    });
-  }
-
   private settle(run: vscode.TestRun, items: vscode.TestItem[], result: CheckAttempt): void {
-    if (result.ran) {
-      this.report(run, result.outcome);
-      return;
-    }
-    run.appendOutput(`${result.message}\r\n`);
-    for (const item of items) {
-      if (result.reason === 'cancelled') run.skipped(item);
-      else run.errored(item, new vscode.TestMessage(result.message));
-    }
-  }
-
-  /** The run, with its verdicts also noted in `lastReported`. */
-  private recording(run: vscode.TestRun): vscode.TestRun {
-    const states = new Map<string, TestState>();
-    const coverage: vscode.FileCoverage[] = [];
-    const note = (state: TestState) => (item: vscode.TestItem) => states.set(item.id, state);
-    return {
-      name: run.name,
-      token: run.token,
-      isPersisted: run.isPersisted,
-      onDidDispose: run.onDidDispose,
-      enqueued: (item) => run.enqueued(item),
-      started: (item) => run.started(item),
-      appendOutput: (output, location, item) => run.appendOutput(output, location, item),
-      addCoverage: (file) => (coverage.push(file), run.addCoverage(file)),
-      passed: (item, duration) => (note('passed')(item), run.passed(item, duration)),
-      failed: (item, message, duration) => (note('failed')(item), run.failed(item, message, duration)),
-      errored: (item, message, duration) => (note('errored')(item), run.errored(item, message, duration)),
-      skipped: (item) => (note('skipped')(item), run.skipped(item)),
-      end: () => {
-        run.end();
-        this.lastReported.states = states;
-        this.lastReported.coverage = coverage;
-        this.lastReported.finishedRuns++;
-      },
-    };
-  }
-
-  private report(run: vscode.TestRun, outcome: CheckOutcome): void {
     const failureLines = readSettings(this.store.folder).failureLines;
-    for (const result of outcome.run.results) {
-      const item = this.specItem(result.id);
-      if (!item) continue;
-      run.appendOutput(outputBlock(result), undefined, item);
-      const title = outcome.specFile.specs.find((s) => s.id === result.id)?.title ?? result.id;
-      const message = (): vscode.TestMessage => {
-        const m = new vscode.TestMessage(violationMessage(result, title, outcome.report, failureLines));
-        const location = this.diagnostics.locationsOf(result.id, outcome)[0];
-        if (location) m.location = location;
-        return m;
-      };
-      item.description = testItemDescription(result, result.id);
-      if (result.verdict === 'pass' && !isViolation(result, outcome.report))
-        run.passed(item, result.durationMs);
-      else if (result.verdict === 'error') run.errored(item, message(), result.durationMs);
-      else if (result.verdict === 'blocked' || result.verdict === 'skipped') run.skipped(item);
-      else run.failed(item, message(), result.durationMs);
-    }
+    settle(run, items, result, { tree: this.tree, diagnostics: this.diagnostics, failureLines });
   }
 
   /** Continuous run: after each save, re-check the requested specs that the saved files affect. */
   private runContinuously(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
-    const wanted = new Set(this.specIdsOf(request));
+    const wanted = new Set(this.tree.specIdsOf(request));
     return new Promise<void>((resolve) => {
       const onSave = vscode.workspace.onDidSaveTextDocument(async (doc) => {
         if (
@@ -314,9 +172,4 @@ export class SpecTests implements vscode.Disposable {
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
-}
-
-function outputBlock(result: SpecResult): string {
-  const header = `── ${result.id}: ${result.verdict}${result.reason ? ` (${result.reason})` : ''} ──`;
-  return `${header}\r\n${result.output.replace(/\r?\n/g, '\r\n')}\r\n`;
 }

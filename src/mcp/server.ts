@@ -8,15 +8,11 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { specFilePath } from '../core/spec/load';
 import { WEAVE_TOOLS, type WeaveToolName } from './toolSchemas';
-import {
-  affectedSpecs,
-  blameBrokenSpec,
-  checkSpecs,
-  listSpecs,
-  ToolRefusal,
-  type RunPolicy,
-  type ToolOutput,
-} from './weaveTools';
+import { affectedSpecs } from './affectedTool';
+import { blameBrokenSpec } from './blameTool';
+import { checkSpecs } from './checkTool';
+import { listSpecs } from './listSpecsTool';
+import { ToolRefusal, type RunPolicy, type ToolOutput } from './toolContract';
 
 export interface WeaveMcpServerOptions {
   workspaceDir: string;

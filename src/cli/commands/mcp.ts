@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createWeaveMcpServer } from '../../mcp/server';
-import { NO_RUN_REASON } from '../../mcp/weaveTools';
+import { NO_RUN_REASON } from '../../mcp/toolContract';
 import { parseVerbFlags, UsageError, WORKSPACE_FLAG } from '../flags';
 import type { Verb } from '../verb';
 

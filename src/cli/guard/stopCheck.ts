@@ -5,7 +5,7 @@
 import { checkWorkspace } from '../../core/check/checkWorkspace';
 import type { Verdict } from '../../core/check/types';
 import { affectedSpecIds } from '../../core/selection/affected';
-import { failureLines } from '../../mcp/weaveTools';
+import { failureLines } from '../../mcp/checkTool';
 
 const FAILING: ReadonlySet<Verdict> = new Set(['fail', 'error', 'blocked', 'flaky', 'tampered']);
 

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import * as vscode from 'vscode';
 import type { CheckAttempt } from '../../../src/extension/checks';
 import type { BlameResult } from '../../../src/core/blame/blame';
-import type { TestState } from '../../../src/extension/testing';
+import type { TestState } from '../../../src/extension/testRunRecord';
 import {
   editAndSave,
   fixtureFilesForSuite,

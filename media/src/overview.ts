@@ -1,0 +1,181 @@
+// The side panel's overview, shown whenever the form is not: the toolbar (check all / affected, init, new spec),
+// the banners of a folder without specs.json or not trusted, the summary line, the spec file's problems, the spec
+// list and the graph. It only renders: what a button does is the entry's (main.ts) to decide, through
+// OverviewActions, and what stays open across reloads comes in as OverviewView.
+import type { ParsedPanelState, ToExtensionMessage } from '../../src/shared/protocol';
+import { codicon, h } from './dom';
+import { renderGraph } from './graph';
+import { renderSpecList } from './list';
+import { statusOf, STATUS_LOOK, type SpecStatus } from './status';
+
+/** In the narrow side panel a spec id wraps at dashes onto lines of at most this many characters. */
+const GRAPH_WRAP_AT = 14;
+
+export interface OverviewActions {
+  send(message: ToExtensionMessage): void;
+  newSpec(): void;
+  editSpec(id: string): void;
+  /** The graph section was opened or closed. */
+  graphToggled(open: boolean): void;
+  /** The potential interactions were shown or hidden in the graph. */
+  potentialToggled(shown: boolean): void;
+}
+
+/** What the user left open, remembered across the view being hidden. */
+export interface OverviewView {
+  graphOpen: boolean;
+  potentialShown: boolean;
+}
+
+export function renderOverview(
+  current: ParsedPanelState,
+  actions: OverviewActions,
+  view: OverviewView,
+): Node[] {
+  const { send } = actions;
+  const nodes: Node[] = [];
+  const hasSpecs = current.specFile !== null && current.specs.length > 0;
+  nodes.push(
+    h(
+      'div',
+      { class: 'toolbar', role: 'toolbar', 'aria-label': 'Weave actions' },
+      toolbarButton(
+        'check-all',
+        'Check all',
+        'check-all',
+        () => send({ type: 'check', target: 'all' }),
+        !current.trusted || !hasSpecs,
+      ),
+      toolbarButton(
+        'check',
+        'Check affected',
+        'check-affected',
+        () => send({ type: 'check', target: 'affected' }),
+        !current.trusted || !hasSpecs,
+      ),
+      current.specFile === null
+        ? toolbarButton(
+            'new-file',
+            'Init specs',
+            'init-specs',
+            () => send({ type: 'initSpecs' }),
+            false,
+            true,
+          )
+        : null,
+      toolbarButton('add', 'New spec', 'new-spec', () => actions.newSpec()),
+    ),
+  );
+  if (current.specFile === null) {
+    nodes.push(
+      h(
+        'div',
+        { class: 'banner', role: 'note' },
+        codicon('info'),
+        h(
+          'p',
+          {},
+          'This folder has no .weave/specs.json yet. “Init specs” writes a starter file with a spec that runs ' +
+            'your test command (the test runner is detected); “New spec” adds one through a form.',
+        ),
+      ),
+    );
+  }
+  if (!current.trusted) {
+    nodes.push(
+      h(
+        'div',
+        { class: 'banner', role: 'note' },
+        codicon('shield'),
+        h(
+          'p',
+          {},
+          'Weave runs nothing in an untrusted folder: specs are shown and validated, but no spec test runs ' +
+            'until you trust this workspace.',
+        ),
+      ),
+    );
+  }
+  nodes.push(h('p', { class: 'summary', role: 'status' }, summary(current)));
+  if (current.problems.length > 0) {
+    nodes.push(
+      h(
+        'section',
+        { class: 'problems', 'aria-label': 'Problems in the spec file' },
+        h(
+          'h2',
+          {},
+          codicon('warning'),
+          ` ${current.problems.length} problem${current.problems.length === 1 ? '' : 's'}`,
+        ),
+        h(
+          'ul',
+          {},
+          ...current.problems.map((p) =>
+            h(
+              'li',
+              { class: `problem ${p.severity}` },
+              `${current.specFile ?? p.file}:${p.line}:${p.column} ${p.path}: ${p.message}`,
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+  nodes.push(
+    h(
+      'section',
+      { 'aria-labelledby': 'specs-heading' },
+      h('h2', { id: 'specs-heading' }, 'Specs'),
+      renderSpecList(current, {
+        check: (id) => send({ type: 'check', target: { ids: [id] } }),
+        edit: (id) => actions.editSpec(id),
+        openSpec: (id) => send({ type: 'openSpec', id }),
+        openAnchor: (anchor) => send({ type: 'openAnchor', anchor }),
+      }),
+    ),
+  );
+  const graph = h(
+    'details',
+    { class: 'graph-section', open: view.graphOpen },
+    h('summary', { 'data-key': 'graph-summary' }, h('h2', {}, 'Graph')),
+    renderGraph(current, {
+      wrapAt: GRAPH_WRAP_AT,
+      onSelect: (id) => actions.editSpec(id),
+      onOpenLarge: () => send({ type: 'openGraph' }),
+      potentialShown: view.potentialShown,
+      onTogglePotential: (shown) => actions.potentialToggled(shown),
+    }),
+  );
+  graph.addEventListener('toggle', () => actions.graphToggled(graph.open));
+  nodes.push(graph);
+  return nodes;
+}
+
+function toolbarButton(
+  icon: string,
+  label: string,
+  key: string,
+  onClick: () => void,
+  disabled = false,
+  primary = false,
+): HTMLElement {
+  return h(
+    'button',
+    { type: 'button', class: primary ? 'primary' : 'secondary', 'data-key': key, disabled, onclick: onClick },
+    codicon(icon),
+    ` ${label}`,
+  );
+}
+
+function summary(current: ParsedPanelState): string {
+  const counts = new Map<SpecStatus, number>();
+  for (const spec of current.specs) {
+    const status = statusOf(current, spec.id);
+    counts.set(status, (counts.get(status) ?? 0) + 1);
+  }
+  const parts = [...counts].map(([status, n]) => `${n} ${STATUS_LOOK[status].label}`);
+  const total = `${current.specs.length} spec${current.specs.length === 1 ? '' : 's'}`;
+  const progress = current.progress ? [`checking ${current.progress.done}/${current.progress.total}`] : [];
+  return [total, ...progress, ...parts].join(' · ');
+}

@@ -2,7 +2,14 @@
 // its change against the baseline and the first lines of each failure. checkOutput is the answer for a finished
 // run, shared with the VS Code tool, which runs the check through CheckService instead.
 import { checkWorkspace } from '../core/check/checkWorkspace';
-import type { BaselineReport, Change, RunRecord, SpecResult, Verdict } from '../core/check/types';
+import {
+  isFailing,
+  type BaselineReport,
+  type Change,
+  type RunRecord,
+  type SpecResult,
+  type Verdict,
+} from '../core/check/types';
 import { formatSeconds } from '../core/check/verdict';
 import { failureExcerpt } from '../core/check/resultText';
 import { affectedSpecIds } from '../core/selection/affected';
@@ -10,7 +17,6 @@ import type { SpecFile } from '../shared/specSchema';
 import { refusalFor, ToolRefusal, type RunningToolOptions, type ToolOutput } from './toolContract';
 import type { CheckInput } from './toolSchemas';
 
-const FAILING: ReadonlySet<Verdict> = new Set(['fail', 'error', 'blocked', 'flaky', 'tampered']);
 /** Lines of a failing test's output shown per spec. */
 const FAILURE_LINES = 8;
 
@@ -76,7 +82,7 @@ export function checkOutput(
   const known = new Set(specFile.specs.map((s) => s.id));
   const specs = run.results.filter((r) => known.has(r.id)).map((r) => checkedSpec(r, report.changes[r.id]));
   const broken = specs.filter((s) => s.change === 'broken').map((s) => s.id);
-  const failing = specs.filter((s) => FAILING.has(s.verdict)).map((s) => s.id);
+  const failing = specs.filter((s) => isFailing(s.verdict)).map((s) => s.id);
   const summary = summaryLine(run, report, broken, failing);
   const structured: CheckToolResult = {
     summary,
@@ -98,7 +104,7 @@ function checkedSpec(r: SpecResult, change: Change | undefined): CheckedSpec {
     durationMs: Math.round(r.durationMs),
     evidence: r.evidence,
     ...(r.tampered !== undefined ? { tampered: r.tampered } : {}),
-    ...(FAILING.has(r.verdict) ? { failure: failureLines(r.output) } : {}),
+    ...(isFailing(r.verdict) ? { failure: failureLines(r.output) } : {}),
     ...(r.ranAsDependency ? { ranAsDependency: true } : {}),
   };
 }

@@ -6,7 +6,7 @@ import { constants as fsConstants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { checkWorkspace, type CheckProgress, type CheckResult } from '../../core/check/checkWorkspace';
 import { toJUnitXml } from '../../core/check/junit';
-import type { Verdict } from '../../core/check/types';
+import { isFailing } from '../../core/check/types';
 import { gitRoot, resolveCommit } from '../../core/git/git';
 import { selectAffected, type SelectedAffected } from '../../core/selection/affected';
 import { checkAnchors } from '../../core/anchors/anchorCheck';
@@ -219,11 +219,9 @@ function wholeNumber(flag: string, text: string | undefined): number | undefined
   return Number(text);
 }
 
-const FAILING: ReadonlySet<Verdict> = new Set(['fail', 'error', 'blocked', 'flaky', 'tampered']);
-
 function checkFailed(result: CheckResult): boolean {
   return (
-    result.run.results.some((r) => FAILING.has(r.verdict)) ||
+    result.run.results.some((r) => isFailing(r.verdict)) ||
     Object.values(result.report.changes).some((c) => c === 'broken')
   );
 }

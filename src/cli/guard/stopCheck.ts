@@ -3,11 +3,9 @@
 // a baseline) and compared with the baseline. A spec counts as broken when it passed in the baseline and fails
 // now, or, with no baseline recorded yet, when it fails.
 import { checkWorkspace } from '../../core/check/checkWorkspace';
-import type { Verdict } from '../../core/check/types';
+import { isFailing } from '../../core/check/types';
 import { affectedSpecIds } from '../../core/selection/affected';
 import { failureLines } from '../../mcp/checkTool';
-
-const FAILING: ReadonlySet<Verdict> = new Set(['fail', 'error', 'blocked', 'flaky', 'tampered']);
 
 export interface StopVerdict {
   /** Ids of the broken affected specs (empty: the agent may stop). */
@@ -27,7 +25,7 @@ export async function brokenAffectedSpecs(workspaceDir: string, signal?: AbortSi
   });
   const broken = result.run.results.filter((r) => {
     const change = result.report.changes[r.id];
-    return FAILING.has(r.verdict) && (change === 'broken' || change === 'new' || result.baselineRun === null);
+    return isFailing(r.verdict) && (change === 'broken' || change === 'new' || result.baselineRun === null);
   });
   if (broken.length === 0)
     return { broken: [], reason: `the ${affected.length} affected spec(s) hold: ${affected.join(', ')}` };

@@ -8,6 +8,13 @@ import type { SpecKind } from '../../shared/specSchema';
  */
 export type Verdict = 'pass' | 'fail' | 'error' | 'blocked' | 'skipped' | 'flaky' | 'tampered';
 
+const FAILING: ReadonlySet<Verdict> = new Set(['fail', 'error', 'blocked', 'flaky', 'tampered']);
+
+/** Whether a verdict fails a check (its exit code, the stop guard, the MCP answer): all but pass and skipped. */
+export function isFailing(verdict: Verdict): boolean {
+  return FAILING.has(verdict);
+}
+
 /** A spec's change against a baseline run. */
 export type Change = 'broken' | 'fixed' | 'still-failing' | 'still-passing' | 'new' | 'other';
 

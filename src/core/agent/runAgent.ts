@@ -16,12 +16,14 @@ import { newRunId } from '../check/runStore';
 import type { SpecFile } from '../../shared/specSchema';
 import type { AgentBudgets, LoopOutcome, StopReason } from './agentLoop';
 import { AgentSession } from './agentSession';
-import type { ModelClient, ModelUsage } from './modelClient';
+import type { ModelClient } from './modelClient';
+import type { ModelUsage } from './modelResponse';
 import { WorkspaceJail } from './paths';
 import { buildSystemPrompt, buildTaskPrompt, targetLabel, type AgentTarget } from './prompt';
-import { reviewDeterministic, reviewWithModel, type ModelReview, type ReviewFinding } from './review';
+import { reviewDeterministic, type ReviewFinding } from './deterministicReview';
+import { reviewWithModel, type ModelReview } from './modelReview';
 import { createWorktreeIndex, type WorktreeIndex } from './symbolIndex';
-import type { SymbolLookup } from './tools';
+import type { SymbolLookup } from './toolContract';
 import { readTrajectory } from './trajectory';
 import { diffWorkspace, snapshotWorkspace, type WorkspaceDiff } from './workspacePatch';
 

@@ -34,6 +34,7 @@ export interface ToolOutcome {
 }
 
 const relPath = z.string().min(1).describe('Path relative to the workspace root, e.g. "src/client.js".');
+
 export const toolSchemas = {
   list_files: z.strictObject({
     path: z.string().default('.').describe('Folder relative to the workspace root (default: the root).'),

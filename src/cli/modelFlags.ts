@@ -1,6 +1,7 @@
 // The model flags `weave agent`, `weave draft` and `weave bench` share: which OpenAI-compatible endpoint and
 // model (flags first, then the environment), the key (only ever from the environment), and the budgets.
-import { createModelClient, DEFAULT_BASE_URL, ModelError, type ModelClient } from '../core/agent/modelClient';
+import { createModelClient, DEFAULT_BASE_URL, type ModelClient } from '../core/agent/modelClient';
+import { ModelError } from '../core/agent/modelErrors';
 import type { AgentBudgets } from '../core/agent/runAgent';
 import { UsageError, wholeNumberFlags } from './flags';
 

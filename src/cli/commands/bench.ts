@@ -2,7 +2,8 @@
 // (core/tasks/benchRun.ts). Progress on stderr (one updating line on a TTY), the leaderboard table on stdout.
 import { trapInterrupts } from '../interrupt';
 import path from 'node:path';
-import { DEFAULT_BASE_URL, ModelError } from '../../core/agent/modelClient';
+import { DEFAULT_BASE_URL } from '../../core/agent/modelClient';
+import { ModelError } from '../../core/agent/modelErrors';
 import { runBench, type BenchProgress } from '../../core/tasks/benchRun';
 import { parsePrice, type Leaderboard, type Price } from '../../core/tasks/leaderboard';
 import { parseVerbFlags, takeList, UsageError, withHelpHint } from '../flags';

@@ -2,7 +2,8 @@
 // stdout, or the --json document.
 import path from 'node:path';
 import { applyRefusal } from '../../core/agent/applyPolicy';
-import type { AgentProgress, AgentRunResult } from '../../core/agent/runAgent';
+import type { AgentRunResult } from '../../core/agent/agentRunResult';
+import type { AgentProgress } from '../../core/agent/runAgent';
 
 export function printAgentProgress(event: AgentProgress): void {
   const tag = `[${event.target}]`;

@@ -1,7 +1,10 @@
 // The model/tool loop of one agent run: ask the model, run the tools it called, feed the results back,
 // until it calls finish or a budget (steps, tokens, wall time) or the user's cancel stops it.
-import { ModelError, type ChatMessage, type ModelClient, type ModelUsage } from './modelClient';
-import { AGENT_TOOLBOX, type ToolContext, type Toolbox } from './tools';
+import type { ChatMessage, ModelClient } from './modelClient';
+import { ModelError } from './modelErrors';
+import type { ModelUsage } from './modelResponse';
+import type { ToolContext } from './toolContract';
+import { AGENT_TOOLBOX, type Toolbox } from './toolbox';
 import { truncateText, type TrajectoryWriter } from './trajectory';
 
 export interface AgentBudgets {

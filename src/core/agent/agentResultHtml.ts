@@ -3,7 +3,7 @@
 // Discard / Review actions as command links (the page runs no script; CSP default-src 'none').
 // Kept free of 'vscode' so the rendering is unit-tested in plain Node.
 import { createHash } from 'node:crypto';
-import type { AgentRunResult } from './runAgent';
+import type { AgentRunResult } from './agentRunResult';
 import { escapeHtml } from './matrixHtml';
 
 export const APPLY_RESULT_COMMAND = 'weave.agent.applyResult';

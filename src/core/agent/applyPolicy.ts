@@ -2,7 +2,7 @@
 // protected files (verdict `tampered`, at any point of the run), or whose patch the deterministic review found
 // in violation (protected files changed, tests deleted, skipped or weakened), is never applied — by the CLI's
 // --apply, the extension's Apply button, or anything else going through applyAgentResult.
-import type { AgentRunResult } from './runAgent';
+import type { AgentRunResult } from './agentRunResult';
 import { applyPatchToWorkspace, PatchApplyError } from './workspacePatch';
 
 type Appliable = Pick<AgentRunResult, 'patch' | 'tamperedSpecs' | 'after' | 'findings'>;

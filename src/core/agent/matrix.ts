@@ -8,13 +8,8 @@ import { mapWithConcurrency } from '../process/boundedPool';
 import { WORKING_TREE } from '../git/worktree';
 import { withStandaloneCheckout } from '../sandbox/checkout';
 import { containmentFor } from '../sandbox/containment';
-import {
-  runAgent,
-  type AgentProgress,
-  type AgentRunOptions,
-  type AgentRunResult,
-  type StopReason,
-} from './runAgent';
+import type { AgentRunResult } from './agentRunResult';
+import { runAgent, type AgentProgress, type AgentRunOptions, type StopReason } from './runAgent';
 
 export type Cell = Verdict | 'not-run';
 

@@ -4,7 +4,7 @@
 import { createIndexer, type Indexer, type WorkspaceIndex } from '../index';
 import { specCones } from '../selection/cones';
 import type { SpecFile } from '../../shared/specSchema';
-import type { SymbolLookup } from './tools';
+import type { SymbolLookup } from './toolContract';
 
 export interface WorktreeIndex extends SymbolLookup {
   /** The files the agent changed since the last index: the next lookup re-indexes. */

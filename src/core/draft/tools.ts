@@ -3,7 +3,8 @@
 // `finish`. Nothing here writes the user's files.
 import { z } from 'zod';
 import type { ToolSpec } from '../agent/modelClient';
-import { READ_TOOL_NAMES, runTool, toolSpecs, type ToolOutcome, type Toolbox } from '../agent/tools';
+import { READ_TOOL_NAMES, toolSpecs, type ToolOutcome } from '../agent/toolContract';
+import { runTool, type Toolbox } from '../agent/toolbox';
 import { specSchema } from '../../shared/specSchema';
 import type { Proposal } from './types';
 

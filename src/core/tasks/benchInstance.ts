@@ -13,7 +13,7 @@ import path from 'node:path';
 import { createModelClient } from '../agent/modelClient';
 import { runMatrix } from '../agent/matrix';
 import { createRedactor } from '../agent/redact';
-import { reviewDeterministic, type ReviewFinding } from '../agent/review';
+import { reviewDeterministic, type ReviewFinding } from '../agent/deterministicReview';
 import { runAgent, type AgentBudgets } from '../agent/runAgent';
 import { runCommand, type CommandOutcome } from '../process/runCommand';
 import { detectSandbox } from '../sandbox/bwrap';

@@ -2,7 +2,7 @@
 // the tasks; "broken" is the share of constraints that passed before the change and fail after it
 // (PASS_TO_FAIL over every spec that passed on base + test.patch, in instances that ran); review flags count
 // instances whose patch or trajectory the deterministic review flagged, by family.
-import type { FindingCheck } from '../agent/review';
+import type { FindingCheck } from '../agent/deterministicReview';
 import type { SpecKind } from '../../shared/specSchema';
 import type { InstanceRun } from './benchInstance';
 import type { EvalReport, KindSummary } from './evalTasks';

@@ -4,9 +4,11 @@
 // from SecretStorage, a cancellable progress notification, the result in a tab that stays until Apply / Discard
 // (agentResultView.ts) with the multi-file diff, and the matrix as a heatmap in an editor tab (matrixView.ts).
 import * as vscode from 'vscode';
-import { createModelClient, ModelError, type ModelClient } from '../../core/agent/modelClient';
+import { createModelClient, type ModelClient } from '../../core/agent/modelClient';
+import { ModelError } from '../../core/agent/modelErrors';
 import { runMatrix, type MatrixResult } from '../../core/agent/matrix';
-import { runAgent, type AgentProgress, type AgentRunResult } from '../../core/agent/runAgent';
+import type { AgentRunResult } from '../../core/agent/agentRunResult';
+import { runAgent, type AgentProgress } from '../../core/agent/runAgent';
 import { readContainmentSettings } from '../settings';
 import type { SpecFile } from '../../shared/specSchema';
 import type { SpecStore } from '../specStore';

@@ -2,7 +2,7 @@
 // applies or discards the proposed change. Apply writes the patch, then re-checks the specs and says so.
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { AgentRunResult } from '../../core/agent/runAgent';
+import type { AgentRunResult } from '../../core/agent/agentRunResult';
 import type { CheckAttempt } from '../checks';
 import { countResults, statusText } from '../../core/check/resultText';
 import type { WeaveDocuments } from '../weaveDocuments';

@@ -2,13 +2,8 @@
 // ModelClient port, so the same loop, tools and review run on it. The chat-completions messages the core keeps
 // are translated turn by turn; VS Code reports no token usage, so tokens are counted with countTokens.
 import * as vscode from 'vscode';
-import {
-  ModelError,
-  type ChatMessage,
-  type CompletionRequest,
-  type ModelClient,
-  type ModelTurn,
-} from '../../core/agent/modelClient';
+import type { ChatMessage, CompletionRequest, ModelClient, ModelTurn } from '../../core/agent/modelClient';
+import { ModelError } from '../../core/agent/modelErrors';
 
 export async function createLmModelClient(selector: vscode.LanguageModelChatSelector): Promise<ModelClient> {
   const [model] = await vscode.lm.selectChatModels(selector);

@@ -5,7 +5,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { AgentRunResult } from '../../core/agent/runAgent';
+import type { AgentRunResult } from '../../core/agent/agentRunResult';
 import { applyRefusal } from '../../core/agent/applyPolicy';
 import { parseUnifiedDiff, type FileDiff } from '../../core/agent/unifiedDiff';
 import { applyPatchToWorkspace, PatchApplyError } from '../../core/agent/workspacePatch';

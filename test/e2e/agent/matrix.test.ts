@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { matrixFrom, runMatrix } from '../../../src/core/agent/matrix';
-import type { AgentRunResult } from '../../../src/core/agent/runAgent';
+import type { AgentRunResult } from '../../../src/core/agent/agentRunResult';
 import type { SpecResult } from '../../../src/core/check/types';
 import { formatMatrix } from '../../../src/core/agent/matrixTable';
 import type { Script, ScriptStep } from '../../support/scriptedOpenAiServer';

@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, describe, test } from 'node:test';
-import { createModelClient, ModelError, type ModelClient } from '../../../src/core/agent/modelClient';
+import { createModelClient, type ModelClient } from '../../../src/core/agent/modelClient';
+import { ModelError } from '../../../src/core/agent/modelErrors';
 import {
   everyConversation,
   startScriptedServer,

@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { WorkspaceJail } from '../../../src/core/agent/paths';
-import { runTool, type ToolContext } from '../../../src/core/agent/tools';
+import type { ToolContext } from '../../../src/core/agent/toolContract';
+import { runTool } from '../../../src/core/agent/toolbox';
 
 let root: string;
 let outside: string;

@@ -1,39 +1,11 @@
-// The agent's tools. Arguments are validated with zod; a bad call (malformed JSON, wrong fields, unknown
-// tool, refused path) becomes an error result the model can read and correct, never an exception that
-// ends the run. Every path goes through the WorkspaceJail.
+// What each agent tool does, on the run's checkout through the WorkspaceJail: list, read, outline, find and
+// search (the looking tools), edit and create (the changing ones), run_specs and finish. A refused path
+// throws PathRefusal and any other failure throws; toolbox.ts turns both into a result the model can read.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { RE2JS } from 're2js';
-import { z } from 'zod';
 import type { SpecResult } from '../check/types';
-import type { SymbolDef } from '../index/types';
-import type { ToolSpec } from './modelClient';
-import { PathRefusal, type WorkspaceJail } from './paths';
-
-/** The index as the tools see it; unavailable indexes throw with a reason. */
-export interface SymbolLookup {
-  outline(file: string): Promise<SymbolDef[]>;
-  findSymbol(name: string, file?: string): Promise<Array<SymbolDef & { file: string }>>;
-}
-
-export interface ToolContext {
-  jail: WorkspaceJail;
-  specIds: string[];
-  runSpecs(ids: string[] | undefined, signal: AbortSignal): Promise<SpecResult[]>;
-  symbols(): Promise<SymbolLookup>;
-  /** Called after a file changed, so caches (the index) can be refreshed. */
-  onFileChanged?(relative: string): void;
-  signal: AbortSignal;
-}
-
-export interface ToolOutcome {
-  ok: boolean;
-  content: string;
-  refused?: 'outside' | 'protected' | 'invalid';
-  path?: string;
-  finish?: { summary: string };
-  changed?: string;
-}
+import type { ToolImplementation, ToolName } from './toolContract';
 
 const MAX_LIST = 500;
 const DEFAULT_READ_LINES = 400;
@@ -41,157 +13,7 @@ const MAX_SEARCH_RESULTS = 100;
 const MAX_TEXT_FILE_BYTES = 1_000_000;
 const SKIPPED_DIRS = new Set(['.git', 'node_modules']);
 
-const relPath = z.string().min(1).describe('Path relative to the workspace root, e.g. "src/client.js".');
-
-const schemas = {
-  list_files: z.strictObject({
-    path: z.string().default('.').describe('Folder relative to the workspace root (default: the root).'),
-  }),
-  read_file: z.strictObject({
-    path: relPath,
-    startLine: z.number().int().min(1).optional().describe('First line (1-based).'),
-    endLine: z.number().int().min(1).optional().describe('Last line (inclusive).'),
-  }),
-  outline: z.strictObject({ path: relPath }),
-  find_symbol: z.strictObject({
-    name: z.string().min(1).describe('A simple or qualified name, e.g. "get" or "LruCache.get".'),
-    path: z.string().min(1).optional().describe('Only in this file.'),
-  }),
-  search_text: z.strictObject({
-    query: z.string().min(1),
-    regex: z
-      .boolean()
-      .default(false)
-      .describe('Treat query as a regular expression (RE2 syntax: no backreferences or lookaround).'),
-    path: z.string().default('.').describe('Folder or file to search in.'),
-  }),
-  edit: z.strictObject({
-    path: relPath,
-    search: z
-      .string()
-      .min(1)
-      .describe('Exact text to replace; must occur exactly once (whitespace matters).'),
-    replace: z.string().describe('Replacement text.'),
-  }),
-  create_file: z.strictObject({ path: relPath, content: z.string() }),
-  run_specs: z.strictObject({
-    ids: z.array(z.string()).optional().describe('Spec ids to run; omit to run every spec.'),
-  }),
-  finish: z.strictObject({
-    summary: z.string().min(1).describe('What you changed and why, in a few sentences.'),
-  }),
-} as const;
-
-export type ToolName = keyof typeof schemas;
-
-const descriptions: Record<ToolName, string> = {
-  list_files:
-    'List the files under a folder of the workspace (recursive; .git and node_modules are skipped).',
-  read_file: 'Read a text file, with line numbers; optionally only a line range.',
-  outline: 'List the symbols (classes, functions, methods) defined in a file, with their line ranges.',
-  find_symbol: 'Find where a symbol is defined in the workspace.',
-  search_text:
-    'Search the workspace’s text files for a string or regular expression; returns file:line: text.',
-  edit: 'Replace one exact occurrence of `search` with `replace` in a file. Read the file first; copy the text exactly.',
-  create_file: 'Create a new file with the given content (fails if it exists: use edit for existing files).',
-  run_specs: 'Run spec tests (some or all) and get each verdict with the failing output.',
-  finish: 'Stop: call this when every spec passes (or you cannot do better), with a summary of your change.',
-};
-
-export const TOOL_NAMES = Object.keys(schemas) as ToolName[];
-
-/** The tools that only look: other agents (the draft agent) reuse them without the editing ones. */
-export const READ_TOOL_NAMES: readonly ToolName[] = [
-  'list_files',
-  'read_file',
-  'outline',
-  'find_symbol',
-  'search_text',
-];
-
-/** The tools a loop offers and how it runs them: the coding agent's by default, another agent's own set. */
-export interface Toolbox {
-  specs: ToolSpec[];
-  run(name: string, rawArguments: string, ctx: ToolContext): Promise<ToolOutcome>;
-}
-
-export const AGENT_TOOLBOX: Toolbox = {
-  get specs() {
-    return toolSpecs();
-  },
-  run: (name, args, ctx) => runTool(name, args, ctx),
-};
-
-export function toolSpecs(names: readonly ToolName[] = TOOL_NAMES): ToolSpec[] {
-  return names.map((name) => {
-    const { $schema: _ignored, ...parameters } = z.toJSONSchema(schemas[name], { io: 'input' }) as Record<
-      string,
-      unknown
-    >;
-    return { type: 'function', function: { name, description: descriptions[name], parameters } };
-  });
-}
-
-export async function runTool(
-  name: string,
-  rawArguments: string,
-  ctx: ToolContext,
-  available: readonly ToolName[] = TOOL_NAMES,
-): Promise<ToolOutcome> {
-  // hasOwn, not `in`: a model calling `constructor` or `toString` must get "unknown tool", not a crash.
-  if (!Object.hasOwn(schemas, name) || !available.includes(name as ToolName)) {
-    return { ok: false, content: `Unknown tool '${name}'. Available tools: ${available.join(', ')}.` };
-  }
-  const tool = name as ToolName;
-  let json: unknown;
-  try {
-    json = rawArguments.trim() === '' ? {} : JSON.parse(rawArguments);
-  } catch (error) {
-    return {
-      ok: false,
-      content: `The arguments of ${tool} are not valid JSON (${(error as Error).message}). Send a JSON object.`,
-    };
-  }
-  // Real models add keys the schema does not have ("reasoning", "explanation"): drop them and say so, rather
-  // than failing a call that is otherwise right.
-  const ignored = unknownKeys(schemas[tool], json);
-  if (ignored.length > 0 && json !== null && typeof json === 'object') {
-    json = Object.fromEntries(Object.entries(json).filter(([key]) => !ignored.includes(key)));
-  }
-  const note = ignored.length > 0 ? `\n(Ignored unknown argument(s) of ${tool}: ${ignored.join(', ')}.)` : '';
-  const parsed = schemas[tool].safeParse(json);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`);
-    return { ok: false, content: `Invalid arguments for ${tool}: ${problems.join('; ')}.` };
-  }
-  const pathArgument = (parsed.data as { path?: unknown }).path;
-  try {
-    const outcome = await implementations[tool](parsed.data as never, ctx);
-    return note ? { ...outcome, content: outcome.content + note } : outcome;
-  } catch (error) {
-    if (error instanceof PathRefusal) {
-      return {
-        ok: false,
-        content: `Refused: ${error.message}.`,
-        refused: error.reason,
-        ...(error.relative !== undefined
-          ? { path: error.relative }
-          : typeof pathArgument === 'string'
-            ? { path: pathArgument }
-            : {}),
-      };
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    return { ok: false, content: `${tool} failed: ${message}` };
-  }
-}
-
-type Impl<N extends ToolName> = (
-  args: z.output<(typeof schemas)[N]>,
-  ctx: ToolContext,
-) => Promise<ToolOutcome>;
-
-const implementations: { [N in ToolName]: Impl<N> } = {
+export const toolImplementations: { [N in ToolName]: ToolImplementation<N> } = {
   async list_files(args, ctx) {
     const dir = await ctx.jail.resolve(args.path);
     const files: string[] = [];
@@ -364,7 +186,7 @@ const implementations: { [N in ToolName]: Impl<N> } = {
   },
 };
 
-export function formatSpecResults(results: SpecResult[]): string {
+function formatSpecResults(results: SpecResult[]): string {
   const width = Math.max(4, ...results.map((r) => r.id.length));
   const table = results.map((r) => `${r.id.padEnd(width)}  ${r.verdict}${r.reason ? ` (${r.reason})` : ''}`);
   const failing = results
@@ -401,10 +223,4 @@ async function* walk(dir: string, root: string): AsyncGenerator<string> {
       yield relative;
     }
   }
-}
-
-/** Top-level keys of `json` that the tool's (strict) object schema does not declare. */
-function unknownKeys(schema: z.ZodObject, json: unknown): string[] {
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) return [];
-  return Object.keys(json).filter((key) => !Object.hasOwn(schema.shape, key));
 }

@@ -1,0 +1,169 @@
+// The part of one agent run that happens inside its standalone checkout (runAgent.ts creates and removes it):
+// every spec run in the sandbox before, during (run_specs) and after the model/tool loop, noting the specs
+// whose runs changed protected files; the prompts; the loop with its tools bound to the checkout; and what
+// the review needs once the checkout is gone (the diff, the specs' test files as they are now).
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { SpecResult } from '../check/types';
+import { runSpecs } from '../check/runSpecs';
+import type { StandaloneCheckout } from '../sandbox/checkout';
+import { containmentFor, type ContainmentRequest } from '../sandbox/containment';
+import type { SpecFile } from '../../shared/specSchema';
+import type { LoopOutcome, LoopProgress } from './agentLoop';
+import { briefResults } from './agentRunResult';
+import type { AgentSession } from './agentSession';
+import { WorkspaceJail } from './paths';
+import { buildSystemPrompt, buildTaskPrompt, targetLabel, type AgentTarget } from './prompt';
+import { createWorktreeIndex, type WorktreeIndex } from './symbolIndex';
+import type { SymbolLookup } from './toolContract';
+import type { TrajectoryWriter } from './trajectory';
+import { diffWorkspace, snapshotWorkspace, type WorkspaceDiff } from './workspacePatch';
+
+/** The phases of a run that happen in the checkout (runAgent.ts has the others). */
+export type CheckoutPhase = 'specs-before' | 'agent' | 'specs-after';
+
+/** The run options the work in the checkout reads (AgentRunOptions extends them). */
+export interface CheckoutWorkOptions {
+  specFile: SpecFile;
+  target: AgentTarget;
+  /** Spec id → specs sharing code with it; computed from the worktree's index when absent. */
+  potentialInteractions?: ReadonlyMap<string, readonly string[]>;
+  /** The verdicts before the change when already known (the matrix runs them once for all cells). */
+  before?: SpecResult[];
+  /** How many spec tests run at once in the worktree. */
+  specConcurrency?: number;
+  /** Index the worktree with tree-sitter (outline / find_symbol, potential interactions). Default true. */
+  useIndex?: boolean;
+  /** Network for spec runs and whether running unsandboxed is allowed (it never is by default). */
+  containment?: ContainmentRequest;
+}
+
+/** What the run around the checkout lends it: the session, its trajectory and where progress goes. */
+export interface CheckoutRun {
+  session: AgentSession;
+  trajectory: TrajectoryWriter;
+  phase(phase: CheckoutPhase, message: string): void;
+  onProgress(event: LoopProgress): void;
+}
+
+export interface CheckoutOutcome extends LoopOutcome {
+  before: SpecResult[];
+  after: SpecResult[];
+  diff: WorkspaceDiff;
+  testFiles: Map<string, string>;
+  sandboxed: boolean;
+  unsandboxedReason?: string;
+  tamperedSpecs: string[];
+}
+
+export async function workInCheckout(
+  checkout: StandaloneCheckout,
+  options: CheckoutWorkOptions,
+  { session, trajectory, phase, onProgress }: CheckoutRun,
+): Promise<CheckoutOutcome> {
+  const { userSignal } = session;
+  const dir = checkout.workspaceDir;
+  const containment = await containmentFor(checkout, options.specFile, options.containment);
+  const tamperedSpecs = new Set<string>();
+  const run = async (ids: string[] | undefined, signal: AbortSignal): Promise<SpecResult[]> => {
+    const results = await runSpecs({
+      workspaceDir: dir,
+      specFile: options.specFile,
+      ...(ids ? { only: ids } : {}),
+      signal,
+      containment,
+      ...(options.specConcurrency ? { concurrency: options.specConcurrency } : {}),
+    });
+    for (const r of results) if (r.verdict === 'tampered') tamperedSpecs.add(r.id);
+    return results;
+  };
+  let before = options.before;
+  if (!before) {
+    phase('specs-before', 'running every spec before the change');
+    before = await run(undefined, userSignal);
+  }
+  trajectory.write({ type: 'specs', phase: 'before', results: briefResults(before) });
+  const baseTree = await snapshotWorkspace(dir);
+  const protectedFiles = options.specFile.specs.flatMap((s) => s.test.files);
+  const jail = await WorkspaceJail.create(dir, protectedFiles);
+  const worktreeIndex: WorktreeIndex | undefined =
+    options.useIndex === false ? undefined : createWorktreeIndex(dir);
+  try {
+    const potentialInteractions =
+      options.potentialInteractions ??
+      (await worktreeIndex?.potentialInteractions(options.specFile).catch(() => undefined));
+    const promptInput = {
+      specFile: options.specFile,
+      target: options.target,
+      agentsMd: await readOptional(path.join(dir, 'AGENTS.md')),
+      before,
+      ...(potentialInteractions ? { potentialInteractions } : {}),
+    };
+    const system = buildSystemPrompt(promptInput);
+    const task = buildTaskPrompt(promptInput);
+
+    phase('agent', `agent working on ${targetLabel(options.target)}`);
+    const loop = await session.runLoop(trajectory, {
+      system,
+      task,
+      onProgress,
+      tools: {
+        jail,
+        specIds: options.specFile.specs.map((s) => s.id),
+        runSpecs: run,
+        symbols: (): Promise<SymbolLookup> =>
+          worktreeIndex
+            ? Promise.resolve(worktreeIndex)
+            : Promise.reject(
+                new Error('the symbol index is off for this run; use search_text and read_file'),
+              ),
+        onFileChanged: () => worktreeIndex?.markChanged(),
+      },
+    });
+
+    const diff = await diffWorkspace(dir, baseTree);
+    let after: SpecResult[] = [];
+    if (!userSignal.aborted && diff.files.length === 0) {
+      // Nothing changed: the code is the code the "before" verdicts were measured on.
+      phase('specs-after', 'nothing changed: the verdicts are those from before');
+      after = before;
+      trajectory.write({
+        type: 'specs',
+        phase: 'after',
+        results: briefResults(after),
+        unchangedTree: true,
+      });
+    } else if (!userSignal.aborted) {
+      phase('specs-after', 'running every spec after the change');
+      after = await run(undefined, userSignal);
+      trajectory.write({ type: 'specs', phase: 'after', results: briefResults(after) });
+    }
+    const testFiles = new Map<string, string>();
+    for (const f of new Set(protectedFiles)) {
+      const text = await readOptional(path.join(dir, f));
+      if (text !== undefined) testFiles.set(f.replace(/^(\.\/)+/, ''), text);
+    }
+    return {
+      ...loop,
+      before,
+      after,
+      diff,
+      testFiles,
+      sandboxed: containment.sandbox !== undefined,
+      ...(containment.unsandboxedReason !== undefined
+        ? { unsandboxedReason: containment.unsandboxedReason }
+        : {}),
+      tamperedSpecs: [...tamperedSpecs].sort(),
+    };
+  } finally {
+    worktreeIndex?.dispose();
+  }
+}
+
+async function readOptional(file: string): Promise<string | undefined> {
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}

@@ -6,7 +6,7 @@ import { checkWorkspace } from '../core/check/checkWorkspace';
 import { listRuns } from '../core/check/runStore';
 import type { BaselineReport, Change, RunRecord, SpecResult, Verdict } from '../core/check/types';
 import { formatSeconds } from '../core/check/verdict';
-import { affectedSpecIds, selectAffected } from '../core/selection/affected';
+import { affectedSpecIds, selectAffected } from '../core/selection/selectAffected';
 import { BlameError, blameSpec } from '../core/blame/blame';
 import { staticCoupling, type PotentialInteraction } from '../core/coupling/coupling';
 import { indexWorkspace, loadAnchoredWorkspace } from '../core/anchors/anchoredWorkspace';

@@ -6,9 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Spec, SpecFile } from '../../shared/specSchema';
+import { installedPackageProbe } from '../index/jsPackages';
 import {
   createImportResolver,
-  installedPackageProbe,
   type ImportResolver as IndexImportResolver,
   type UntraceableImport,
 } from '../index/resolveImports';

@@ -37,6 +37,11 @@ export interface ImportResolver {
 export interface ImportResolverOptions {
   /** Whether `node_modules/<name>` exists in the workspace-relative `dir` or above (default: never). */
   isInstalled?: (dir: string, name: string) => boolean;
+  /**
+   * The workspace's git submodules: a specifier may resolve to one (`require('./vendor/lib')`), but what is
+   * inside is another repository's, not traced, so such a specifier is untraceable.
+   */
+  submodules?: readonly string[];
 }
 
 export function createImportResolver(
@@ -44,11 +49,14 @@ export function createImportResolver(
   readText: (file: string) => string | undefined,
   options: ImportResolverOptions = {},
 ): ImportResolver {
-  const workspace = workspaceFileSet(files);
+  const submodules = new Set(options.submodules ?? []);
+  const workspace = workspaceFileSet([...files, ...submodules]);
   const siblings = (file: string, ext: string, skipTests: boolean) =>
     workspace
       .inDir(path.dirname(file))
-      .filter((f) => f !== file && f.endsWith(ext) && !(skipTests && f.endsWith('_test.go')));
+      .filter(
+        (f) => f !== file && f.endsWith(ext) && !(skipTests && f.endsWith('_test.go')) && !submodules.has(f),
+      );
 
   const jsonMemo = new Map<string, unknown>();
   const resolveJs = createJsResolver({
@@ -119,8 +127,18 @@ export function createImportResolver(
     };
     for (const spec of specifiers) {
       const r = resolveOne(file, language, spec);
-      if (r.kind === 'files') add(r.files, r.conditional);
-      else if (r.kind === 'untraceable') untraceable.push({ specifier: spec, reason: r.reason });
+      if (r.kind === 'untraceable') untraceable.push({ specifier: spec, reason: r.reason });
+      if (r.kind !== 'files') continue;
+      for (const submodule of r.files.filter((f) => submodules.has(f))) {
+        untraceable.push({
+          specifier: spec,
+          reason: `${submodule} is a git submodule, which Weave does not trace into`,
+        });
+      }
+      add(
+        r.files.filter((f) => !submodules.has(f)),
+        r.conditional,
+      );
     }
     if (language === 'go') add(siblings(file, '.go', !file.endsWith('_test.go')));
     if (language === 'java') add(siblings(file, '.java', false));

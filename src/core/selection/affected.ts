@@ -47,9 +47,14 @@ export interface AffectedInput {
   coverage?: CoverageView;
   /**
    * For a partial index: the workspace's listed files (a changed file outside them cannot be traced, as with a
-   * full index) and the cones of the specs coverage leaves to them (specsLeftToCones), computed beforehand.
+   * full index), its git submodules (a change in one cannot be traced either) and the cones of the specs
+   * coverage leaves to them (specsLeftToCones), computed beforehand.
    */
-  partial?: { listed: ReadonlySet<string>; cones: ReadonlyMap<string, SpecCone> };
+  partial?: {
+    listed: ReadonlySet<string>;
+    submodules: readonly string[];
+    cones: ReadonlyMap<string, SpecCone>;
+  };
 }
 
 /** The specs whose selection the import cones decide: coverage leaves some traceable change to them. */
@@ -73,6 +78,7 @@ export function affectedSpecs(input: AffectedInput): AffectedResult {
     index,
     specFilePath,
     input.partial?.listed,
+    input.partial?.submodules,
   );
 
   // Cones are only needed when some change is traceable; with an unknown-impact change every spec is selected.

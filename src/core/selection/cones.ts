@@ -39,6 +39,8 @@ export interface ConeOptions {
    * the index's files and skipped files (a full index lists them all).
    */
   listed?: readonly string[];
+  /** The workspace's git submodules (a partial index's): importing one makes a cone incomplete. */
+  submodules?: readonly string[];
   /** Only these specs' cones (default every spec's). */
   specIds?: ReadonlySet<string>;
 }
@@ -49,7 +51,13 @@ export function specCones(
   options: ConeOptions = {},
 ): Map<string, SpecCone> {
   const cones = new Map<string, SpecCone>();
-  const resolver = new ConeImportResolver(index, options.workspaceDir, options.listed);
+  const resolver = new ConeImportResolver(
+    index,
+    options.workspaceDir,
+    options.listed,
+    undefined,
+    options.submodules,
+  );
   const known = knownFiles(
     index.files.keys(),
     index.skipped.map((s) => s.path),
@@ -233,18 +241,23 @@ export class ConeImportResolver {
 
   /**
    * `listed`: the workspace's files for a partial index (default the index's own); `indexable`: whether a
-   * file implicitly loaded (`__init__.py`) is there to follow (default: the index holds it).
+   * file implicitly loaded (`__init__.py`) is there to follow (default: the index holds it); `submodules`: the
+   * workspace's git submodules, which an import may name but Weave does not trace into.
    */
   constructor(
     private readonly index: IndexView,
     workspaceDir: string | undefined,
     listed?: readonly string[],
     private readonly indexable: (file: string) => boolean = (f) => index.files.has(f),
+    submodules: readonly string[] = [],
   ) {
     this.resolver = createImportResolver(
       [...(listed ?? [...index.files.keys(), ...index.skipped.map((s) => s.path)])],
       (f) => (workspaceDir === undefined ? undefined : readSmallText(path.join(workspaceDir, f))),
-      workspaceDir === undefined ? {} : { isInstalled: installedPackageProbe(workspaceDir) },
+      {
+        ...(workspaceDir === undefined ? {} : { isInstalled: installedPackageProbe(workspaceDir) }),
+        submodules,
+      },
     );
   }
 

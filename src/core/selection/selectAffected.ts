@@ -64,7 +64,8 @@ export async function selectAffected(options: SelectAffectedOptions): Promise<Se
             : { since: options.since ?? 'HEAD' }),
         });
   const listed = new Set(ws.listed);
-  const { allReasons, traceable } = classifyChanges(changes, ws.index, ws.specFilePath, listed);
+  const submodules = ws.submodules ?? [];
+  const { allReasons, traceable } = classifyChanges(changes, ws.index, ws.specFilePath, listed, submodules);
   const leftToCones =
     allReasons.length === 0 && traceable.length > 0
       ? specsLeftToCones(ws.specFile, traceable, coverage)
@@ -72,7 +73,11 @@ export async function selectAffected(options: SelectAffectedOptions): Promise<Se
   let cones = new Map<string, SpecCone>();
   if (leftToCones.size > 0) {
     options.signal?.throwIfAborted();
-    const growing = await openGrowingIndex(ws.workspaceDir, { index: ws.index, listed: ws.listed ?? [] });
+    const growing = await openGrowingIndex(ws.workspaceDir, {
+      index: ws.index,
+      listed: ws.listed ?? [],
+      submodules,
+    });
     try {
       cones = await lazySpecCones(ws.specFile, growing, leftToCones, {
         workspaceDir: ws.workspaceDir,
@@ -90,7 +95,7 @@ export async function selectAffected(options: SelectAffectedOptions): Promise<Se
     workspaceDir: ws.workspaceDir,
     specFilePath: ws.specFilePath,
     ...(coverage ? { coverage } : {}),
-    partial: { listed, cones },
+    partial: { listed, submodules, cones },
   });
   const source = options.files !== undefined ? '--files' : `changes since ${options.since ?? 'HEAD'}`;
   return {

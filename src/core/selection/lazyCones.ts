@@ -7,14 +7,8 @@
 import { languageOfPath } from '../index/languages';
 import type { GrowingIndex } from '../index/partialIndex';
 import type { SpecFile } from '../../shared/specSchema';
-import {
-  ConeImportResolver,
-  coneRoots,
-  knownFiles,
-  specCones,
-  type ConeOptions,
-  type SpecCone,
-} from './cones';
+import { ConeImportResolver } from './coneImports';
+import { coneRoots, knownFiles, specCones, type ConeOptions, type SpecCone } from './cones';
 
 /** Parses what the cones of `specIds` reach into `growing`, then computes those cones. */
 export async function lazySpecCones(
@@ -35,13 +29,12 @@ export async function lazySpecCones(
     if (!specIds.has(spec.id)) continue;
     for (const root of coneRoots(spec, specFile, known, options).roots.keys()) frontier.add(root);
   }
-  const resolver = new ConeImportResolver(
-    growing.index,
-    options.workspaceDir,
+  const resolver = new ConeImportResolver(growing.index, {
+    workspaceDir: options.workspaceDir,
     listed,
-    (f) => indexable.has(f),
-    growing.submodules,
-  );
+    indexable: (f) => indexable.has(f),
+    submodules: growing.submodules,
+  });
   const walked = new Set<string>();
   while (frontier.size > 0) {
     await growing.add(frontier);

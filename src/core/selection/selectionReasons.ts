@@ -28,6 +28,7 @@ export function notSelectedReason(
   );
 }
 
+/** Why `change` selects the spec with this cone and these anchors; none when it does not reach the spec. */
 export function reasonsFor(
   change: ChangedFile,
   cone: SpecCone,

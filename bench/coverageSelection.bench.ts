@@ -16,7 +16,7 @@ import path from 'node:path';
 import { checkWorkspace } from '../src/core/check/checkWorkspace';
 import { runSpecs } from '../src/core/check/runSpecs';
 import type { Verdict } from '../src/core/check/types';
-import { selectAffected } from '../src/core/selection/affected';
+import { selectAffected } from '../src/core/selection/selectAffected';
 import { loadSpecFile } from '../src/core/spec/load';
 import { seededPythonMutants, writePythonFixture } from './pythonSelectionFixture';
 import { seededMutants, type Mutant } from './seededMutants';

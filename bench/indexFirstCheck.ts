@@ -11,7 +11,7 @@ import path from 'node:path';
 import { checkAnchors } from '../src/core/anchors/anchorCheck';
 import { createIndexer } from '../src/core/index';
 import { openGrowingIndex } from '../src/core/index/partialIndex';
-import { selectAffected } from '../src/core/selection/affected';
+import { selectAffected } from '../src/core/selection/selectAffected';
 import { lazySpecCones } from '../src/core/selection/lazyCones';
 import { loadSpecFile } from '../src/core/spec/load';
 

@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runSpecs } from '../src/core/check/runSpecs';
 import type { Verdict } from '../src/core/check/types';
-import { selectAffected } from '../src/core/selection/affected';
+import { selectAffected } from '../src/core/selection/selectAffected';
 import { specCones } from '../src/core/selection/cones';
 import { loadAnchoredWorkspace } from '../src/core/anchors/anchoredWorkspace';
 import type { SpecFile } from '../src/shared/specSchema';

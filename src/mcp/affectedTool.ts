@@ -1,6 +1,6 @@
 // weave_affected: which specs the changes since a commit can affect, each with the reasons it was selected
 // (src/core/selection/affected.ts decides). Nothing runs but git, yet that is refused in an untrusted workspace.
-import { selectAffected } from '../core/selection/affected';
+import { selectAffected } from '../core/selection/selectAffected';
 import { refusalFor, ToolRefusal, type RunPolicy, type ToolOutput } from './toolContract';
 import type { AffectedInput } from './toolSchemas';
 

@@ -12,7 +12,7 @@ import {
 } from '../core/check/types';
 import { formatSeconds } from '../core/check/verdict';
 import { failureExcerpt } from '../core/check/resultText';
-import { affectedSpecIds } from '../core/selection/affected';
+import { affectedSpecIds } from '../core/selection/selectAffected';
 import type { SpecFile } from '../shared/specSchema';
 import { refusalFor, ToolRefusal, type RunningToolOptions, type ToolOutput } from './toolContract';
 import type { CheckInput } from './toolSchemas';

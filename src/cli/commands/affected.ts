@@ -1,6 +1,6 @@
 // `weave affected`: the specs a change can affect, each with why; unknown impact selects every spec.
 import path from 'node:path';
-import { selectAffected } from '../../core/selection/affected';
+import { selectAffected } from '../../core/selection/selectAffected';
 import { parseVerbFlags, UsageError, WORKSPACE_FLAG } from '../flags';
 import { printProblems } from '../output/problems';
 import type { Verb } from '../verb';

@@ -8,7 +8,7 @@ import { checkWorkspace, type CheckProgress, type CheckResult } from '../../core
 import { toJUnitXml } from '../../core/check/junit';
 import { isFailing } from '../../core/check/types';
 import { gitRoot, resolveCommit } from '../../core/git/git';
-import { selectAffected, type SelectedAffected } from '../../core/selection/affected';
+import { selectAffected, type SelectedAffected } from '../../core/selection/selectAffected';
 import { checkAnchors } from '../../core/anchors/anchorCheck';
 import { loadSpecFile } from '../../core/spec/load';
 import { SpecLoadError, type SpecProblem } from '../../core/spec/problems';

@@ -4,7 +4,7 @@
 // now, or, with no baseline recorded yet, when it fails.
 import { checkWorkspace } from '../../core/check/checkWorkspace';
 import { isFailing } from '../../core/check/types';
-import { affectedSpecIds } from '../../core/selection/affected';
+import { affectedSpecIds } from '../../core/selection/selectAffected';
 import { failureLines } from '../../mcp/checkTool';
 
 export interface StopVerdict {

@@ -3,7 +3,7 @@
 import type { CheckResult } from '../../core/check/checkWorkspace';
 import type { Change, Verdict } from '../../core/check/types';
 import { formatSeconds } from '../../core/check/verdict';
-import type { SelectedAffected } from '../../core/selection/affected';
+import type { SelectedAffected } from '../../core/selection/selectAffected';
 import type { SpecProblem } from '../../core/spec/problems';
 import { displayPath } from './paths';
 

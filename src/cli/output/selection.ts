@@ -1,5 +1,5 @@
 // What `weave check --affected` selects, printed the same way wherever the selection is shown.
-import type { SelectedAffected } from '../../core/selection/affected';
+import type { SelectedAffected } from '../../core/selection/selectAffected';
 
 /** On stderr (stdout may be --json): what --affected runs and why, and why the rest is safe to skip. */
 export function printSelection(selection: SelectedAffected): void {

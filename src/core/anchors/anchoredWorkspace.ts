@@ -20,8 +20,9 @@ export interface AnchoredWorkspace {
   resolved: Map<string, ResolvedAnchor[]>;
   /** Anchor problems (missing files or symbols, ambiguous symbols), located in the spec file. */
   anchorProblems: SpecProblem[];
-  /** With a partial index (loadAnchoredWorkspaceFor): every file the workspace lists. */
+  /** With a partial index (loadAnchoredWorkspaceFor): every file the workspace lists, and its git submodules. */
   listed?: string[];
+  submodules?: string[];
 }
 
 /** Indexes the workspace once (with the on-disk cache under .weave/cache/ unless `useCache` is false). */
@@ -61,8 +62,11 @@ export async function loadAnchoredWorkspaceFor(
   const loaded = await loadSpecFile(dir);
   if (!loaded.ok) throw new SpecLoadError(loaded.file, loaded.problems);
   options.signal?.throwIfAborted();
-  const { index, listed } = await indexSomeFiles(dir, [...anchoredFiles(loaded.specFile), ...files]);
-  return anchoredOver(dir, loaded, index, listed);
+  const { index, listed, submodules } = await indexSomeFiles(dir, [
+    ...anchoredFiles(loaded.specFile),
+    ...files,
+  ]);
+  return { ...anchoredOver(dir, loaded, index, listed), submodules };
 }
 
 /** The loaded specs with their anchors resolved against `index` (`listed`: every file of a partial index). */

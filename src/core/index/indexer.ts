@@ -17,7 +17,8 @@ import {
 import { languageOfPath } from './languages';
 import { parseFileJob, contentHash, type ParseJob, type ParseOutcome } from './parseFile';
 import { parseInWorkers } from './parsePool';
-import { createImportResolver, installedPackageProbe } from './resolveImports';
+import { installedPackageProbe } from './jsPackages';
+import { createImportResolver } from './resolveImports';
 import { TreeSitterHost, type LoadedLanguage } from './treeSitterHost';
 import type { DocumentEdit, FileIndex, LanguageId, SkippedFile } from './types';
 import { listWorkspaceFiles } from './workspaceFiles';

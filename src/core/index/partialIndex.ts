@@ -16,6 +16,8 @@ export interface PartialIndex {
   index: WorkspaceIndex;
   /** Every file the workspace lists (tracked and untracked, .gitignore applied). */
   listed: string[];
+  /** The workspace's git submodules: listed apart, never parsed (see workspaceFiles.ts). */
+  submodules: string[];
 }
 
 /** A partial index that grows: each `add` parses the named files not seen yet into `index`. */
@@ -37,7 +39,7 @@ export async function indexSomeFiles(workspaceDir: string, files: Iterable<strin
   } finally {
     growing.dispose();
   }
-  return { index: growing.index, listed: growing.listed };
+  return { index: growing.index, listed: growing.listed, submodules: growing.submodules };
 }
 
 /**
@@ -45,7 +47,9 @@ export async function indexSomeFiles(workspaceDir: string, files: Iterable<strin
  * indexSomeFiles), with its listing: the files it holds or skipped count as seen.
  */
 export async function openGrowingIndex(workspaceDir: string, adopted?: PartialIndex): Promise<GrowingIndex> {
-  const listing = adopted ? { files: adopted.listed, skipped: [] } : await listWorkspaceFiles(workspaceDir);
+  const listing = adopted
+    ? { files: adopted.listed, submodules: adopted.submodules, skipped: [] }
+    : await listWorkspaceFiles(workspaceDir);
   const adopt = adopted?.index;
   const skipped: SkippedFile[] = adopt?.skipped ?? [...listing.skipped];
   const stats: IndexStats = adopt?.stats ?? {
@@ -84,6 +88,7 @@ export async function openGrowingIndex(workspaceDir: string, adopted?: PartialIn
   return {
     index,
     listed: listing.files,
+    submodules: listing.submodules,
     seen: (file) => seen.has(file),
     async add(files) {
       const started = performance.now();

@@ -8,25 +8,14 @@
 // - Node built-ins and installed or declared packages are external: nothing in the workspace to follow.
 // Anything else cannot be traced (a path alias, a missing build output): it is reported with the reason, never
 // silently dropped, so that selection can be conservative about it.
+// What the manifests say (names, dependencies, the nearest package.json) comes from jsPackages.ts.
 import { builtinModules } from 'node:module';
 import path from 'node:path/posix';
+import { packageManifests, type ManifestSource } from './jsPackages';
+import { workspaceDirname, workspaceJoin, type ModuleResolution } from './moduleResolution';
 import { exportLeaves, splitPackageSpecifier, type Leaf } from './packageEntries';
 
-export type JsResolution =
-  /**
-   * `conditional`: files only some loaders take (package.json exports' "import" target of a folder a file may
-   * `require`), with the entry, so that an explanation says "may load" rather than claim an import chain.
-   */
-  | { kind: 'files'; files: string[]; conditional?: Record<string, string> }
-  | { kind: 'external' }
-  | { kind: 'untraceable'; reason: string };
-
-export interface JsResolverContext {
-  has(file: string): boolean;
-  /** Parsed JSON of a workspace file (package.json), or undefined when missing or invalid. */
-  readJson(file: string): unknown;
-  /** Every workspace package.json (outside node_modules). */
-  packageJsonFiles(): string[];
+export interface JsResolverContext extends ManifestSource {
   /** Whether `node_modules/<name>` exists in `dir` or a folder above it (on disk). */
   isInstalled(dir: string, name: string): boolean;
 }
@@ -52,38 +41,13 @@ const jsToTs: Record<string, string[]> = {
 };
 const builtins = new Set(builtinModules.flatMap((m) => [m, m.split('/')[0]!]));
 
-interface PackageJson {
-  name?: unknown;
-  main?: unknown;
-  module?: unknown;
-  exports?: unknown;
-  imports?: unknown;
-  dependencies?: unknown;
-  devDependencies?: unknown;
-  peerDependencies?: unknown;
-  optionalDependencies?: unknown;
-}
-
-export function createJsResolver(ctx: JsResolverContext): (file: string, spec: string) => JsResolution {
-  let packagesByName: Map<string, string[]> | undefined;
-  const workspacePackages = (name: string): string[] => {
-    if (!packagesByName) {
-      packagesByName = new Map();
-      for (const f of ctx.packageJsonFiles()) {
-        const pkg = packageJson(f);
-        if (typeof pkg?.name !== 'string') continue;
-        const dir = dirOf(f);
-        packagesByName.set(pkg.name, [...(packagesByName.get(pkg.name) ?? []), dir]);
-      }
-    }
-    return packagesByName.get(name) ?? [];
-  };
-  const packageJson = (file: string): PackageJson | undefined => {
-    const value = ctx.readJson(file);
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as PackageJson)
-      : undefined;
-  };
+export function createJsResolver(ctx: JsResolverContext): (file: string, spec: string) => ModuleResolution {
+  const {
+    manifest: packageJson,
+    workspacePackageDirs,
+    nearestPackageJson,
+    isDeclared,
+  } = packageManifests(ctx);
 
   /** `base` as a file: exact, with an extension, or the TypeScript source of a `.js` specifier. */
   const asFile = (base: string): string | undefined => {
@@ -98,21 +62,21 @@ export function createJsResolver(ctx: JsResolverContext): (file: string, spec: s
   };
   const asIndex = (dir: string): string | undefined => {
     for (const e of sourceExtensions) {
-      const candidate = join(dir, `index${e}`);
+      const candidate = workspaceJoin(dir, `index${e}`);
       if (ctx.has(candidate)) return candidate;
     }
     return undefined;
   };
   /** A package.json target (`./lib/index.js`, `lib`), resolved the lenient way main is. */
   const target = (dir: string, entry: string): string | undefined => {
-    const base = join(dir, entry);
+    const base = workspaceJoin(dir, entry);
     if (base === '..' || base.startsWith('../')) return undefined;
     return asFile(base) ?? asIndex(base);
   };
 
   /** A folder: what its package.json's main and exports["."] name (both: bundlers differ), else index.*. */
-  const asFolder = (dir: string): JsResolution | undefined => {
-    const manifest = join(dir, 'package.json');
+  const asFolder = (dir: string): ModuleResolution | undefined => {
+    const manifest = workspaceJoin(dir, 'package.json');
     if (ctx.has(manifest)) {
       const pkg = packageJson(manifest);
       const leaves: Leaf[] = [
@@ -137,8 +101,8 @@ export function createJsResolver(ctx: JsResolverContext): (file: string, spec: s
     return index === undefined ? undefined : { kind: 'files', files: [index] };
   };
 
-  const packageEntry = (dir: string, subpath: string, spec: string): JsResolution => {
-    const manifest = join(dir, 'package.json');
+  const packageEntry = (dir: string, subpath: string, spec: string): ModuleResolution => {
+    const manifest = workspaceJoin(dir, 'package.json');
     const pkg = packageJson(manifest);
     if (pkg?.exports !== undefined) {
       const leaves = exportLeaves(pkg.exports, subpath);
@@ -171,7 +135,7 @@ export function createJsResolver(ctx: JsResolverContext): (file: string, spec: s
   };
 
   /** The files leaves resolve to; a file only conditional leaves reach is marked with its condition. */
-  const filesOf = (dir: string, manifest: string, leaves: Leaf[]): JsResolution | undefined => {
+  const filesOf = (dir: string, manifest: string, leaves: Leaf[]): ModuleResolution | undefined => {
     const always = new Set<string>();
     const conditional: Record<string, string> = {};
     for (const leaf of leaves) {
@@ -188,36 +152,14 @@ export function createJsResolver(ctx: JsResolverContext): (file: string, spec: s
       : { kind: 'files', files };
   };
 
-  const nearestPackageJson = (file: string): string | undefined => {
-    for (let dir = dirOf(file); ; dir = dirOf(dir)) {
-      const manifest = join(dir, 'package.json');
-      if (ctx.has(manifest)) return manifest;
-      if (dir === '') return undefined;
-    }
-  };
-  const isDeclared = (file: string, name: string): boolean => {
-    for (let dir = dirOf(file); ; dir = dirOf(dir)) {
-      const pkg = ctx.has(join(dir, 'package.json')) ? packageJson(join(dir, 'package.json')) : undefined;
-      if (pkg) {
-        for (const deps of [
-          pkg.dependencies,
-          pkg.devDependencies,
-          pkg.peerDependencies,
-          pkg.optionalDependencies,
-        ]) {
-          if (deps !== null && typeof deps === 'object' && Object.hasOwn(deps, name)) return true;
-        }
-      }
-      if (dir === '') return false;
-    }
-  };
-
-  const resolve = (file: string, spec: string): JsResolution => {
+  const resolve = (file: string, spec: string): ModuleResolution => {
     if (spec.startsWith('node:') || builtins.has(spec) || builtins.has(spec.split('/')[0]!)) {
       return { kind: 'external' };
     }
     if (isPathSpecifier(spec)) {
-      const base = spec.startsWith('/') ? join('', spec.slice(1)) : join(dirOf(file), spec);
+      const base = spec.startsWith('/')
+        ? workspaceJoin('', spec.slice(1))
+        : workspaceJoin(workspaceDirname(file), spec);
       if (base === '..' || base.startsWith('../')) {
         return { kind: 'untraceable', reason: `'${spec}' leads out of the workspace` };
       }
@@ -235,7 +177,7 @@ export function createJsResolver(ctx: JsResolverContext): (file: string, spec: s
       const pkg = manifest === undefined ? undefined : packageJson(manifest);
       const entries = exportLeaves(pkg?.imports, spec).map((l) => l.target);
       const found = unique(
-        entries.filter((e) => e.startsWith('.')).map((e) => target(dirOf(manifest ?? ''), e)),
+        entries.filter((e) => e.startsWith('.')).map((e) => target(workspaceDirname(manifest ?? ''), e)),
       );
       if (found.length > 0) return { kind: 'files', files: found };
       // `"imports": {"#dep": "dep"}` maps to a package, not a file.
@@ -246,7 +188,7 @@ export function createJsResolver(ctx: JsResolverContext): (file: string, spec: s
       };
     }
     const { name, subpath } = splitPackageSpecifier(spec);
-    const dirs = workspacePackages(name);
+    const dirs = workspacePackageDirs(name);
     if (dirs.length > 0) {
       const results = dirs.map((d) => packageEntry(d, subpath, spec));
       const found = results.filter((r) => r.kind === 'files');
@@ -259,7 +201,7 @@ export function createJsResolver(ctx: JsResolverContext): (file: string, spec: s
       }
       return results.find((r) => r.kind === 'untraceable') ?? { kind: 'external' };
     }
-    if (ctx.isInstalled(dirOf(file), name) || isDeclared(file, name)) return { kind: 'external' };
+    if (ctx.isInstalled(workspaceDirname(file), name) || isDeclared(file, name)) return { kind: 'external' };
     return {
       kind: 'untraceable',
       reason: `'${spec}' is neither a workspace file nor an installed or declared package (an alias, or a missing dependency)`,
@@ -281,6 +223,7 @@ export function createJsResolver(ctx: JsResolverContext): (file: string, spec: s
       : { kind: 'files', files: result.files };
   };
 }
+
 function isPathSpecifier(spec: string): boolean {
   return (
     spec === '.' || spec === '..' || spec.startsWith('./') || spec.startsWith('../') || spec.startsWith('/')
@@ -293,16 +236,4 @@ function stringsOf(value: unknown): string[] {
 
 function unique(items: Array<string | undefined>): string[] {
   return [...new Set(items.filter((x): x is string => x !== undefined))].sort();
-}
-
-/** Workspace-relative join with '' for the root ('test' + '..' → ''). */
-function join(dir: string, rel: string): string {
-  const joined = path.normalize(path.join(dir === '' ? '.' : dir, rel));
-  const trimmed = joined.replace(/\/$/, '');
-  return trimmed === '.' ? '' : trimmed.replace(/^\.\//, '');
-}
-
-function dirOf(file: string): string {
-  const dir = path.dirname(file);
-  return dir === '.' ? '' : dir;
 }

@@ -3,7 +3,8 @@
 // .gitignore, .git/info/exclude and the global excludes file). Otherwise (no git, or a workspace that its
 // enclosing repository ignores): a directory walk that applies the .gitignore files it meets (see
 // gitignore.ts), never follows a symlink back into a folder it is already in, and reports such loops.
-// node_modules, .git and .weave are never listed.
+// node_modules, .git and .weave are never listed, nor is a git submodule (a gitlink, mode 160000): it is a
+// folder of another repository, not a file; the listing names it apart, in `submodules`.
 import fs from 'node:fs';
 import path from 'node:path';
 import { git, runGit } from '../git/git';
@@ -11,10 +12,14 @@ import { GitignoreRules } from './gitignore';
 import type { SkippedFile } from './types';
 
 const alwaysExcluded = new Set(['node_modules', '.git', '.weave']);
+/** The mode git records a submodule's commit with. */
+const GITLINK_MODE = '160000';
 
 export interface WorkspaceListing {
   /** Workspace-relative paths with '/' separators, sorted. */
   files: string[];
+  /** Git submodules (gitlink entries), workspace-relative: not files, and Weave does not look inside them. */
+  submodules: string[];
   skipped: SkippedFile[];
   source: 'git' | 'walk';
 }
@@ -45,9 +50,22 @@ async function gitListing(workspaceDir: string): Promise<WorkspaceListing | unde
   } catch {
     return undefined;
   }
-  const stdout = await git(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], workspaceDir);
-  const files = [...new Set(stdout.split('\0').filter((f) => f.length > 0))];
-  return { files, skipped: [], source: 'git' };
+  // `--stage` prefixes tracked entries with their mode (`160000 <sha> 0\t<path>` for a gitlink); untracked
+  // files come bare.
+  const stdout = await git(
+    ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--stage'],
+    workspaceDir,
+  );
+  const files = new Set<string>();
+  const submodules = new Set<string>();
+  for (const entry of stdout.split('\0')) {
+    if (entry.length === 0) continue;
+    const staged = /^(\d{6}) [0-9a-f]{40,64} \d\t/.exec(entry);
+    if (staged === null) files.add(entry);
+    else if (staged[1] === GITLINK_MODE) submodules.add(entry.slice(staged[0].length));
+    else files.add(entry.slice(staged[0].length));
+  }
+  return { files: [...files], submodules: [...submodules].sort(), skipped: [], source: 'git' };
 }
 
 function walkListing(workspaceDir: string): WorkspaceListing {
@@ -94,5 +112,5 @@ function walkListing(workspaceDir: string): WorkspaceListing {
     }
   };
   walk(root, '', [root], new GitignoreRules());
-  return { files, skipped, source: 'walk' };
+  return { files, submodules: [], skipped, source: 'walk' };
 }

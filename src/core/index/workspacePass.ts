@@ -6,7 +6,8 @@ import path from 'node:path';
 import { copyLazyFields, type CacheEntry, type IndexCache } from './indexCache';
 import { languageOfPath } from './languages';
 import type { ParseJob, ParseOutcome } from './parseFile';
-import { createImportResolver, installedPackageProbe } from './resolveImports';
+import { installedPackageProbe } from './jsPackages';
+import { createImportResolver } from './resolveImports';
 import type { FileIndex, IndexStats, LanguageId, SkippedFile } from './types';
 
 /** A listed file with a grammar, as it is on disk now. */

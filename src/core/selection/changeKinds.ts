@@ -1,6 +1,6 @@
 // What kind of change each changed file is for selection: Weave's own run state (ignored), a change whose
-// impact cannot be traced (a manifest, lockfile or tool config, a deleted file, a file without a grammar, the
-// spec file: it selects every spec), or a traceable change of an indexed source file.
+// impact cannot be traced (a manifest, lockfile or tool config, a deleted file, a git submodule, a file without
+// a grammar, the spec file: it selects every spec), or a traceable change of an indexed source file.
 import path from 'node:path';
 import type { IndexView } from '../anchors/resolve';
 import type { ChangedFile } from './changes';
@@ -71,6 +71,8 @@ export function classifyChanges(
   index: IndexView,
   specFilePath: string,
   listed: ReadonlySet<string> | undefined,
+  /** The workspace's git submodules: Weave does not look inside one, so what changed in it is unknown. */
+  submodules: readonly string[] = [],
 ): ClassifiedChanges {
   const skipped = new Map(index.skipped.map((s) => [s.path, s.reason]));
   const allReasons: string[] = [];
@@ -78,6 +80,7 @@ export function classifyChanges(
   const traceable: ChangedFile[] = [];
   for (const change of changes) {
     const file = change.path;
+    const submodule = submodules.find((s) => file === s || file.startsWith(`${s}/`));
     if (file.startsWith('.weave/runs/') || file === '.weave/.gitignore' || file.startsWith('.weave/cache/')) {
       ignored.push(file);
     } else if (file === specFilePath || file.startsWith('.weave/')) {
@@ -86,6 +89,11 @@ export function classifyChanges(
       allReasons.push(`${file} was deleted: whatever loaded it can no longer be traced`);
     } else if (change.status === 'type-changed') {
       allReasons.push(`${file} changed type (file ↔ symlink): its impact is unknown`);
+    } else if (submodule !== undefined) {
+      const what = file === submodule ? 'a git submodule' : `inside the git submodule ${submodule}`;
+      allReasons.push(
+        `${file} is ${what}: Weave cannot trace into it, so a test may load anything that changed in it`,
+      );
     } else if (isConfigFile(file)) {
       allReasons.push(
         `${file} is a manifest, lockfile or tool configuration: it can change how every test runs`,

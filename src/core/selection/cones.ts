@@ -6,13 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Spec, SpecFile } from '../../shared/specSchema';
-import {
-  createImportResolver,
-  installedPackageProbe,
-  type ImportResolver as IndexImportResolver,
-  type UntraceableImport,
-} from '../index/resolveImports';
-import type { FileIndex } from '../index/types';
+import { ConeImportResolver } from './coneImports';
 import { normalizeWorkspacePath, type IndexView, type ResolvedAnchor } from '../anchors/resolve';
 
 export interface SpecCone {
@@ -39,6 +33,8 @@ export interface ConeOptions {
    * the index's files and skipped files (a full index lists them all).
    */
   listed?: readonly string[];
+  /** The workspace's git submodules (a partial index's): importing one makes a cone incomplete. */
+  submodules?: readonly string[];
   /** Only these specs' cones (default every spec's). */
   specIds?: ReadonlySet<string>;
 }
@@ -49,7 +45,11 @@ export function specCones(
   options: ConeOptions = {},
 ): Map<string, SpecCone> {
   const cones = new Map<string, SpecCone>();
-  const resolver = new ConeImportResolver(index, options.workspaceDir, options.listed);
+  const resolver = new ConeImportResolver(index, {
+    workspaceDir: options.workspaceDir,
+    listed: options.listed,
+    submodules: options.submodules,
+  });
   const known = knownFiles(
     index.files.keys(),
     index.skipped.map((s) => s.path),
@@ -213,81 +213,4 @@ function commandPathTokens(command: string): string[] {
     .map((t) => t.replace(/^['"]|['"]$/g, ''))
     .filter((t) => t !== '' && !t.startsWith('-') && !t.includes('=') && !t.startsWith('$'))
     .filter((t) => t.includes('/') || /\.[a-z]{1,5}$/i.test(t));
-}
-
-/**
- * Follows a file's imports with the index's resolver (the same rules as `weave index`), keeping what it cannot
- * trace: such an import makes the cone uncertain. Languages that load files implicitly get those files too:
- * Python's package `__init__.py` files and pytest's `conftest.py` (the other files of a Go or Java package come
- * from the resolver).
- */
-interface Dependencies {
-  files: string[];
-  unresolved: UntraceableImport[];
-  conditional: Record<string, string>;
-}
-
-export class ConeImportResolver {
-  private readonly cache = new Map<string, Dependencies>();
-  private readonly resolver: IndexImportResolver;
-
-  /**
-   * `listed`: the workspace's files for a partial index (default the index's own); `indexable`: whether a
-   * file implicitly loaded (`__init__.py`) is there to follow (default: the index holds it).
-   */
-  constructor(
-    private readonly index: IndexView,
-    workspaceDir: string | undefined,
-    listed?: readonly string[],
-    private readonly indexable: (file: string) => boolean = (f) => index.files.has(f),
-  ) {
-    this.resolver = createImportResolver(
-      [...(listed ?? [...index.files.keys(), ...index.skipped.map((s) => s.path)])],
-      (f) => (workspaceDir === undefined ? undefined : readSmallText(path.join(workspaceDir, f))),
-      workspaceDir === undefined ? {} : { isInstalled: installedPackageProbe(workspaceDir) },
-    );
-  }
-
-  dependenciesOf(file: string): Dependencies {
-    const hit = this.cache.get(file);
-    if (hit) return hit;
-    const info = this.index.files.get(file);
-    const result = info ? this.compute(info) : { files: [], unresolved: [], conditional: {} };
-    this.cache.set(file, result);
-    return result;
-  }
-
-  private compute(info: FileIndex): Dependencies {
-    const resolved = this.resolver.resolveDetailed(info.path, info.language, info.importSpecifiers);
-    const files = new Set(resolved.files);
-    const dir = path.posix.dirname(info.path);
-    for (const f of this.implicitFiles(info, dir === '.' ? '' : dir)) files.add(f);
-    files.delete(info.path);
-    return { files: [...files].sort(), unresolved: resolved.untraceable, conditional: resolved.conditional };
-  }
-
-  private implicitFiles(info: FileIndex, fromDir: string): string[] {
-    const out: string[] = [];
-    if (info.language === 'python') {
-      // Importing a.b.c runs a/__init__.py and a/b/__init__.py; pytest loads every conftest.py above a test.
-      for (let d = fromDir; ; d = path.posix.dirname(d) === '.' ? '' : path.posix.dirname(d)) {
-        const prefix = d === '' ? '' : `${d}/`;
-        for (const name of ['__init__.py', 'conftest.py']) {
-          if (this.indexable(`${prefix}${name}`)) out.push(`${prefix}${name}`);
-        }
-        if (d === '') break;
-      }
-    }
-    return out;
-  }
-}
-
-/** package.json and similar manifests the resolver reads; anything big or missing reads as undefined. */
-function readSmallText(file: string): string | undefined {
-  try {
-    if (fs.statSync(file).size > 1024 * 1024) return undefined;
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
 }

@@ -2,18 +2,13 @@
 // reach are parsed, layer by layer from the specs' roots, and nothing else. The cones are then the ones a full
 // index gives: a root is found among the listed files with a grammar (so a glob or a folder finds every file
 // it would), imports resolve against the whole listing, and an implicitly loaded file (`__init__.py`,
-// `conftest.py`) is parsed before it is followed.
+// `conftest.py`) is parsed before it is followed. A git submodule is not in the listing (it is no file, and
+// never parsed): an import of one is untraceable, so the cone importing it is incomplete.
 import { languageOfPath } from '../index/languages';
 import type { GrowingIndex } from '../index/partialIndex';
 import type { SpecFile } from '../../shared/specSchema';
-import {
-  ConeImportResolver,
-  coneRoots,
-  knownFiles,
-  specCones,
-  type ConeOptions,
-  type SpecCone,
-} from './cones';
+import { ConeImportResolver } from './coneImports';
+import { coneRoots, knownFiles, specCones, type ConeOptions, type SpecCone } from './cones';
 
 /** Parses what the cones of `specIds` reach into `growing`, then computes those cones. */
 export async function lazySpecCones(
@@ -34,9 +29,12 @@ export async function lazySpecCones(
     if (!specIds.has(spec.id)) continue;
     for (const root of coneRoots(spec, specFile, known, options).roots.keys()) frontier.add(root);
   }
-  const resolver = new ConeImportResolver(growing.index, options.workspaceDir, listed, (f) =>
-    indexable.has(f),
-  );
+  const resolver = new ConeImportResolver(growing.index, {
+    workspaceDir: options.workspaceDir,
+    listed,
+    indexable: (f) => indexable.has(f),
+    submodules: growing.submodules,
+  });
   const walked = new Set<string>();
   while (frontier.size > 0) {
     await growing.add(frontier);
@@ -49,5 +47,10 @@ export async function lazySpecCones(
     }
     frontier = next;
   }
-  return specCones(specFile, growing.index, { ...options, listed, specIds });
+  return specCones(specFile, growing.index, {
+    ...options,
+    listed,
+    submodules: growing.submodules,
+    specIds,
+  });
 }

@@ -8,7 +8,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { checkWorkspace } from '../../../src/core/check/checkWorkspace';
 import { loadCoverageView } from '../../../src/core/coverage/base';
 import type { CoverageDecision } from '../../../src/core/coverage/select';
-import { selectAffected, type SelectedAffected } from '../../../src/core/selection/affected';
+import { selectAffected, type SelectedAffected } from '../../../src/core/selection/selectAffected';
 import { changedFilesSince } from '../../../src/core/selection/changes';
 import { loadAnchoredWorkspace } from '../../../src/core/anchors/anchoredWorkspace';
 import { git, initRepo, removeDir, repoRoot, tempDir, writeFiles } from '../../support/repos';

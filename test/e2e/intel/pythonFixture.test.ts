@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
-import { selectAffected } from '../../../src/core/selection/affected';
+import { selectAffected } from '../../../src/core/selection/selectAffected';
 import { blameSpec } from '../../../src/core/blame/blame';
 import { indexWorkspace } from '../../../src/core/anchors/anchoredWorkspace';
 import { copyWorkspace, initRepo, removeDir, slugkitFixture, writeFiles } from '../../support/repos';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
-import { affectedSpecIds, selectAffected } from '../../../src/core/selection/affected';
+import { affectedSpecIds, selectAffected } from '../../../src/core/selection/selectAffected';
 import { ChangeInputError } from '../../../src/core/selection/changes';
 import { git, initRepo, removeDir, tempDir, writeFiles } from '../../support/repos';
 

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { afterEach, test } from 'node:test';
 import { loadAnchoredWorkspace } from '../../../src/core/anchors/anchoredWorkspace';
 import { languageOfPath } from '../../../src/core/index/languages';
-import { affectedSpecs, selectAffected } from '../../../src/core/selection/affected';
+import { affectedSpecs } from '../../../src/core/selection/affected';
+import { selectAffected } from '../../../src/core/selection/selectAffected';
 import { changedFilesSince } from '../../../src/core/selection/changes';
 import { specCones } from '../../../src/core/selection/cones';
 import {

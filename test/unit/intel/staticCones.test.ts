@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, test } from 'node:test';
-import { selectAffected } from '../../../src/core/selection/affected';
+import { selectAffected } from '../../../src/core/selection/selectAffected';
 import { importChain, specCones } from '../../../src/core/selection/cones';
 import { loadAnchoredWorkspace } from '../../../src/core/anchors/anchoredWorkspace';
 import {

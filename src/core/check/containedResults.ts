@@ -1,0 +1,48 @@
+// A contained batch's results (runs on behalf of an agent or a prediction): each says whether it ran
+// sandboxed, and the specs a protected-file change concerns turn `tampered`, keeping the verdict they had.
+// runSpecs inspects (and restores) the protected files before and after the batch; this module decides which
+// specs each difference concerns.
+import type { Containment } from '../sandbox/containment';
+import { describeTampering, type TamperedFile } from '../sandbox/protectedFiles';
+import type { SpecResult } from './types';
+
+/**
+ * Contained results: sandbox status on each, and `tampered` for the specs a protected-file difference concerns.
+ * Differences found before the batch (made by the agent's tools) concern the specs owning those files (all, for
+ * shared files); differences after it may come from any spec that ran concurrently, so they concern every spec
+ * that ran.
+ */
+export function markContained(
+  results: SpecResult[],
+  containment: Containment,
+  before: TamperedFile[],
+  after: TamperedFile[],
+): SpecResult[] {
+  const ran = results.filter((r) => r.verdict !== 'blocked' && r.verdict !== 'skipped').map((r) => r.id);
+  const hit = new Map<string, TamperedFile[]>();
+  const note = (ids: string[], files: TamperedFile[]): void => {
+    for (const id of ids) hit.set(id, [...(hit.get(id) ?? []), ...files]);
+  };
+  if (before.length > 0) {
+    note(
+      containment.guard.affectedSpecs(
+        before,
+        results.map((r) => r.id),
+      ),
+      before,
+    );
+  }
+  if (after.length > 0) note(ran, after);
+  return results.map((result) => {
+    const contained: SpecResult = { ...result, sandboxed: containment.sandbox !== undefined };
+    const files = hit.get(result.id);
+    if (!files) return contained;
+    return {
+      ...contained,
+      verdict: 'tampered',
+      verdictBeforeTampering: result.verdict,
+      reason: describeTampering(files),
+      tampered: files.map((f) => ({ path: f.path, change: f.change })),
+    };
+  });
+}

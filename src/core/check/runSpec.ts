@@ -1,0 +1,133 @@
+// One spec's test run: its command started through runCommand with the spec's cwd, env and timeout (spec.test
+// over the file's defaults), contained or in a private PID namespace as asked, its runners' reports collected
+// (evidence/session.ts) and turned into a verdict; repeated N times, a spec whose verdicts differ is `flaky`.
+// runSpecs.ts decides which specs run and when; this module runs one.
+import path from 'node:path';
+import type { CommandInstrumentation } from '../coverage/instrument';
+import { runCommand, type RunCommandOptions } from '../process/runCommand';
+import type { Containment } from '../sandbox/containment';
+import { containedEnvironment } from '../sandbox/environment';
+import type { Spec, SpecFile } from '../../shared/specSchema';
+import { startEvidence, type EvidenceSession } from './evidence/session';
+import { effectiveTestSettings } from './testSettings';
+import type { SpecResult } from './types';
+import { verdictOf } from './verdict';
+
+/** What running one spec needs of runSpecs' options. */
+export interface SpecRunOptions {
+  workspaceDir: string;
+  specFile: SpecFile;
+  signal?: AbortSignal;
+  /** Head and tail bytes of output kept per command (see runCommand). */
+  outputCapBytes?: number;
+  killGraceMs?: number;
+  /**
+   * Runs on behalf of an agent or a prediction: every command in the sandbox with the allowlisted environment,
+   * and the protected files checked (and restored) before and after the batch.
+   */
+  containment?: Containment;
+  /** The user's own check: unrestricted, but in a private PID namespace (needs bwrap; see detectSandbox). */
+  pidNamespace?: boolean;
+  /** Extra environment for a spec's command (per-spec coverage), given the env the spec asks for and the one it inherits. */
+  instrument?: (
+    spec: Spec,
+    specEnv: Readonly<Record<string, string>>,
+    inherited: Readonly<NodeJS.ProcessEnv>,
+  ) => Promise<CommandInstrumentation>;
+}
+
+/** Runs a spec `repeat` times in a row (never concurrently with itself: tests may share files). */
+export async function runRepeated(
+  spec: Spec,
+  options: SpecRunOptions,
+  repeat: number,
+  onStart: (attempt: number) => void,
+): Promise<SpecResult> {
+  const attempts: SpecResult[] = [];
+  for (let attempt = 1; attempt <= repeat; attempt++) {
+    onStart(attempt);
+    const result = await runOnce(spec, options);
+    attempts.push(result);
+    if (result.verdict === 'skipped') return result; // cancelled
+  }
+  const last = attempts[attempts.length - 1] as SpecResult;
+  if (repeat === 1) return last;
+  const verdicts = attempts.map((a) => a.verdict);
+  const meanMs = Math.round(attempts.reduce((n, a) => n + a.durationMs, 0) / attempts.length);
+  if (verdicts.every((v) => v === verdicts[0])) return { ...last, durationMs: meanMs, repeats: verdicts };
+  // Show the output of a run that did not pass: that is the one worth reading.
+  const telling = attempts.find((a) => a.verdict !== 'pass') ?? last;
+  return {
+    ...telling,
+    verdict: 'flaky',
+    reason: `verdicts differed across ${repeat} runs: ${verdicts.join(', ')}`,
+    durationMs: meanMs,
+    repeats: verdicts,
+  };
+}
+
+async function runOnce(spec: Spec, options: SpecRunOptions): Promise<SpecResult> {
+  const settings = effectiveTestSettings(spec, options.specFile.defaults);
+  const timeoutMs = settings.timeoutSeconds * 1000;
+  // The runners inside the command report their own results into a private directory (evidence/session.ts).
+  // Contained runs extend only the allowlisted environment's NODE_OPTIONS / PYTHONPATH, never the host's.
+  const specEnv = settings.env;
+  const inherited = options.containment ? containedEnvironment() : process.env;
+  const instrumentation = await options.instrument?.(spec, specEnv, inherited);
+  const evidence = await startEvidence({ ...specEnv, ...instrumentation?.env }, inherited);
+  try {
+    const outcome = await runCommand(
+      commandOptions(spec, settings.cwd, options, timeoutMs, evidence, instrumentation?.writableDirs ?? []),
+    );
+    const {
+      verdict,
+      reason,
+      evidence: basis,
+      summary,
+    } = verdictOf(outcome, timeoutMs, await evidence.collect());
+    return {
+      id: spec.id,
+      kind: spec.kind,
+      verdict,
+      ...(reason !== undefined ? { reason } : {}),
+      exitCode: outcome.exitCode,
+      signal: outcome.signal,
+      durationMs: Math.round(outcome.durationMs),
+      evidence: basis,
+      ...(summary ? { summary } : {}),
+      output: outcome.output,
+      truncatedBytes: outcome.truncatedBytes,
+    };
+  } finally {
+    await evidence.dispose();
+  }
+}
+
+/** How a spec's command is started. A sandbox must bind `evidence.writableDirs` writable. */
+function commandOptions(
+  spec: Spec,
+  cwd: string,
+  options: SpecRunOptions,
+  timeoutMs: number,
+  evidence: EvidenceSession,
+  coverageDirs: readonly string[],
+): RunCommandOptions {
+  return {
+    command: spec.test.command,
+    cwd: path.resolve(options.workspaceDir, cwd),
+    env: evidence.env,
+    writableDirs: [...evidence.writableDirs, ...coverageDirs],
+    timeoutMs,
+    ...(options.containment
+      ? {
+          inheritEnv: false,
+          ...(options.containment.sandbox ? { sandbox: options.containment.sandbox } : {}),
+        }
+      : options.pidNamespace
+        ? { pidNamespace: true }
+        : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.outputCapBytes !== undefined ? { outputCapBytes: options.outputCapBytes } : {}),
+    ...(options.killGraceMs !== undefined ? { killGraceMs: options.killGraceMs } : {}),
+  };
+}

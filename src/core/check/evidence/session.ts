@@ -48,7 +48,7 @@ export async function startEvidence(
   };
 }
 
-const RUNNERS: ReadonlySet<string> = new Set(['node:test', 'mocha', 'pytest']);
+const RUNNERS: ReadonlySet<string> = new Set(['node:test', 'mocha', 'pytest', 'jest', 'vitest']);
 
 /** Every results file in `dir`, added up. A file that is not what the hooks write is ignored. */
 export async function readEvidence(dir: string): Promise<TestSummary | undefined> {

@@ -9,10 +9,10 @@
 
 /**
  * `exports` is what a `require` returned. When it is @jest/core's, returns a view of it whose `runCLI` reports
- * the aggregated result through `beginRun('jest')`; otherwise undefined. `markNested` runs when the tests start,
- * so worker processes and runners started by tests stay quiet.
+ * the aggregated result through `reporting.beginRun('jest')`; otherwise undefined. `reporting.markNested` runs
+ * when the tests start, so worker processes and runners started by tests stay quiet.
  */
-function observeJestCore(exports, beginRun, markNested) {
+function observeJestCore(exports, { beginRun, markNested, readSafely }) {
   if (
     !exports ||
     typeof exports !== 'object' ||
@@ -28,7 +28,7 @@ function observeJestCore(exports, beginRun, markNested) {
     const run = beginRun('jest');
     // A rejection (a configuration error) leaves the run as one that ran no test.
     const outcome = await runCLI.apply(this, arguments);
-    const results = outcome && jestRun(outcome.results, outcome.globalConfig);
+    const results = outcome && readSafely(() => jestRun(outcome.results, outcome.globalConfig));
     if (results) run.finish(results);
     else run.abandon();
     return outcome;

@@ -2,8 +2,9 @@
 // Weave loads this file into every Node.js process of a spec's test command (NODE_OPTIONS=--require …) to
 // learn what the test runner itself concluded, whatever the command does with the runner's output and exit
 // code (`| cat`, `|| true`, `a; b`, any reporter). It writes one JSON file per process into
-// WEAVE_EVIDENCE_DIR when the process exits and changes nothing else. Code under test runs in the same
-// process and could forge this file: it defeats pipes and ignored exit codes, not a malicious test.
+// WEAVE_EVIDENCE_DIR when the process exits (and when a jest or vitest run starts) and changes nothing else.
+// Code under test runs in the same process and could forge this file: it defeats pipes and ignored exit
+// codes, not a malicious test.
 //   node:test  the final `test:summary` event of the runner's event stream (node --test, or a plain
 //              `node file.test.js`), observed where the runner emits it;
 //   mocha      the runner's own stats when it ends (and whether it was a --dry-run);
@@ -41,8 +42,17 @@ if (dir && process.env.NODE_TEST_CONTEXT === undefined && process.env[NESTED] ==
   const markNested = () => {
     process.env[NESTED] = '1';
   };
+  // A reader that throws on results of a shape it does not know reports nothing: the summary decides.
+  const readSafely = (read) => {
+    try {
+      return read();
+    } catch {
+      return undefined;
+    }
+  };
+  const reporting = { beginRun: beginJestOrVitestRun, markNested, readSafely };
   const { observeJestCore } = require('./weave-jest-hook.cjs');
-  require('./weave-vitest-hook.cjs').observeVitest(beginJestOrVitestRun, markNested);
+  require('./weave-vitest-hook.cjs').observeVitest(reporting);
 
   const { Readable } = require('node:stream');
   const emit = Readable.prototype.emit;
@@ -77,7 +87,7 @@ if (dir && process.env.NODE_TEST_CONTEXT === undefined && process.env[NESTED] ==
   const load = Module._load;
   Module._load = function weaveObservedLoad() {
     const exports = load.apply(this, arguments);
-    const jestCore = observeJestCore(exports, beginJestOrVitestRun, markNested);
+    const jestCore = observeJestCore(exports, reporting);
     if (jestCore) return jestCore;
     if (
       typeof exports === 'function' &&

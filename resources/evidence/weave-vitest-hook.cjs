@@ -12,14 +12,14 @@ const { pathToFileURL } = require('node:url');
 
 const HANDOFF = Symbol.for('weave.evidence.vitest');
 
-/** `beginRun('vitest')` counts a run; `markNested` runs when the tests start. */
-function observeVitest(beginRun, markNested) {
+/** `reporting`: as for observeJestCore (weave-jest-hook.cjs). */
+function observeVitest(reporting) {
   const distUrl = vitestDistUrl();
   const registerHooks = require('node:module').registerHooks;
   if (!distUrl || typeof registerHooks !== 'function') return;
   globalThis[HANDOFF] = (Vitest) => {
     delete globalThis[HANDOFF];
-    wrapStart(Vitest, beginRun, markNested);
+    reporting.readSafely(() => wrapStart(Vitest, reporting));
   };
   registerHooks({
     load(url, context, nextLoad) {
@@ -47,7 +47,7 @@ function vitestDistUrl() {
   }
 }
 
-function wrapStart(Vitest, beginRun, markNested) {
+function wrapStart(Vitest, { beginRun, markNested, readSafely }) {
   const start = Vitest.prototype && Vitest.prototype.start;
   if (typeof start !== 'function') return;
   Vitest.prototype.start = async function weaveObservedStart() {
@@ -55,7 +55,7 @@ function wrapStart(Vitest, beginRun, markNested) {
     const run = beginRun('vitest');
     // A rejection (no test file matched: FilesNotFoundError) leaves the run as one that ran no test.
     const result = await start.apply(this, arguments);
-    const results = vitestRun(result);
+    const results = readSafely(() => vitestRun(result));
     if (results) run.finish(results);
     else run.abandon();
     return result;

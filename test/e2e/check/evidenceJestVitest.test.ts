@@ -74,35 +74,118 @@ function expectResult(
   return r;
 }
 
-const LIBRARY = 'exports.add = (a, b) => a + b;\nexports.sub = (a, b) => a - b;\n';
+/**
+ * The cases both projects have, under the same spec ids: a passing run (3 passed, a skipped and a todo test) through
+ * npx and through `npm test --silent`, a failing file (1 of 2 fails) whose output is piped away or hidden,
+ * every test filtered out, no test file at all, a file that fails to import, and a suite whose test runs the
+ * same runner on the failing file as its subject.
+ */
+function verdictsOfEveryRun(runner: 'jest' | 'vitest', checked: () => Map<string, Checked>): void {
+  const byRunner = `\\(${runner}`; // "(jest" / "(vitest" in a reason, as a RegExp
+  it('a passing run passes on runner evidence, through npx and npm test --silent', () => {
+    for (const id of ['passes', 'npm-test-silent']) {
+      const r = expectResult(checked(), id, 'pass', 'runner');
+      assert.deepEqual(r.summary, { runner, passed: 3, failed: 0, skipped: 2 }, id);
+    }
+  });
+
+  it('a failing test fails although the output is piped away or hidden and the exit code ignored', () => {
+    for (const id of ['piped-away', 'json-hidden'])
+      expectResult(
+        checked(),
+        id,
+        'fail',
+        'runner',
+        new RegExp(`^1 of 2 tests failed ${byRunner}\\), although the command exited 0$`),
+      );
+  });
+
+  it('all tests filtered out, or no test file at all, ran no test', () => {
+    expectResult(
+      checked(),
+      'filtered',
+      'error',
+      'runner',
+      new RegExp(`^ran no test ${byRunner}: 0 passed, 0 failed, 5 skipped\\)$`),
+    );
+    expectResult(
+      checked(),
+      'no-tests',
+      'error',
+      'runner',
+      new RegExp(`^ran no test ${byRunner}: 0 passed, 0 failed\\)$`),
+    );
+  });
+
+  it('a test file that fails to import is a collection error', () => {
+    expectResult(
+      checked(),
+      'import-error',
+      'error',
+      'runner',
+      new RegExp(`^0 tests ran: collection error, 1 test file could not be loaded ${byRunner}\\)$`),
+    );
+  });
+
+  it(`a ${runner} suite that runs a failing ${runner} as its subject is judged by its own test`, () => {
+    const r = expectResult(checked(), 'nested', 'pass', 'runner');
+    assert.deepEqual(r.summary, { runner, passed: 1, failed: 0, skipped: 0 });
+  });
+}
+
+/**
+ * A small library and its tests in the layout of `verdictsOfEveryRun`: CommonJS with tests that require('..') /
+ * require('../src') for jest, ES modules importing from '../src/index.js' for vitest.
+ */
+function calcProject(runner: 'jest' | 'vitest'): Record<string, string> {
+  const esm = runner === 'vitest';
+  const use = (name: string, from: string): string =>
+    esm
+      ? `import { expect, test } from 'vitest';\nimport { ${name} } from '${from}.js';\n`
+      : `const { ${name} } = require('${from}');\n`;
+  const library = esm
+    ? 'export const add = (a, b) => a + b;\nexport const sub = (a, b) => a - b;\n'
+    : 'exports.add = (a, b) => a + b;\nexports.sub = (a, b) => a - b;\n';
+  const subtracts = "test('subtracts', () => {\n  expect(sub(3, 2)).toBe(1);\n});\n";
+  const subject = esm ? "['vitest', 'run', 'failing']" : "['jest', 'failing']";
+  return {
+    'package.json': JSON.stringify({
+      name: 'calc',
+      version: '1.0.0',
+      ...(esm ? { type: 'module' } : { main: 'src/index.js' }),
+      scripts: { test: esm ? 'vitest run' : 'jest' },
+    }),
+    'src/index.js': library,
+    'test/add.test.js':
+      use('add', esm ? '../src/index' : '..') +
+      "test('adds', () => {\n  expect(add(1, 2)).toBe(3);\n});\ntest('adds zero', () => {\n  expect(add(1, 0)).toBe(1);\n});\ntest.skip('adds later', () => {});\ntest.todo('adds strings');\n",
+    'test/sub.test.js': use('sub', esm ? '../src/index' : '../src') + subtracts,
+    'failing/sub.test.js':
+      use('sub', esm ? '../src/index' : '../src') +
+      subtracts +
+      "test('is wrong', () => {\n  expect(sub(3, 2)).toBe(2);\n});\n",
+    'broken/mul.test.js':
+      use('mul', '../src/mul') + "test('multiplies', () => {\n  expect(mul(2, 3)).toBe(6);\n});\n",
+    'nested/tool.test.js':
+      (esm
+        ? "import { spawnSync } from 'node:child_process';\nimport { expect, test } from 'vitest';\n"
+        : "const { spawnSync } = require('node:child_process');\n") +
+      `test('the tool reports a failing suite', () => {\n  const r = spawnSync('npx', ${subject}, { encoding: 'utf8' });\n  expect(r.status).toBe(1);\n}, 120000);\n`,
+  };
+}
 
 describe('jest reports its own results to Weave', () => {
   let results: Map<string, Checked>;
   before(async () => {
     results = await checkProject(
       {
-        'package.json': JSON.stringify({
-          name: 'calc',
-          version: '1.0.0',
-          main: 'src/index.js',
-          scripts: { test: 'jest' },
-        }),
-        'src/index.js': LIBRARY,
-        'test/add.test.js':
-          "const { add } = require('..');\ntest('adds', () => {\n  expect(add(1, 2)).toBe(3);\n});\ntest('adds zero', () => {\n  expect(add(1, 0)).toBe(1);\n});\ntest.skip('adds later', () => {});\ntest.todo('adds strings');\n",
-        'test/sub.test.js':
-          "const { sub } = require('../src');\ntest('subtracts', () => {\n  expect(sub(3, 2)).toBe(1);\n});\n",
-        'failing/sub.test.js':
-          "const { sub } = require('../src');\ntest('subtracts', () => {\n  expect(sub(3, 2)).toBe(1);\n});\ntest('is wrong', () => {\n  expect(sub(3, 2)).toBe(2);\n});\n",
-        // jest picks workers for 3+ files without recorded timings (a fresh --cacheDirectory): these fail in band.
+        ...calcProject('jest'),
+        // jest runs several files in workers when it has no timings recorded (a fresh --cacheDirectory);
+        // in band these fail.
         'workers/a.test.js':
           "test('runs in a jest worker', () => {\n  expect(process.argv[1]).toMatch(/jest-worker/);\n});\n",
         'workers/b.test.js':
           "test('runs in a jest worker', () => {\n  expect(process.argv[1]).toMatch(/jest-worker/);\n});\n",
-        'broken/mul.test.js':
-          "const { mul } = require('../src/mul');\ntest('multiplies', () => {\n  expect(mul(2, 3)).toBe(6);\n});\n",
-        'nested/tool.test.js':
-          "const { spawnSync } = require('node:child_process');\ntest('the tool reports a failing suite', () => {\n  const r = spawnSync('npx', ['jest', 'failing'], { encoding: 'utf8' });\n  expect(r.status).toBe(1);\n}, 120000);\n",
       },
       {
         passes: 'npx jest test/',
@@ -119,29 +202,7 @@ describe('jest reports its own results to Weave', () => {
     );
   });
 
-  it('a passing run passes on runner evidence, through npx and npm test --silent', () => {
-    for (const id of ['passes', 'npm-test-silent']) {
-      const r = expectResult(results, id, 'pass', 'runner');
-      assert.deepEqual(r.summary, { runner: 'jest', passed: 3, failed: 0, skipped: 2 }, id);
-    }
-  });
-
-  it('a failing test fails although the output is piped away or hidden and the exit code ignored', () => {
-    expectResult(
-      results,
-      'piped-away',
-      'fail',
-      'runner',
-      /^1 of 2 tests failed \(jest\), although the command exited 0$/,
-    );
-    expectResult(
-      results,
-      'json-hidden',
-      'fail',
-      'runner',
-      /^1 of 2 tests failed \(jest\), although the command exited 0$/,
-    );
-  });
+  verdictsOfEveryRun('jest', () => results);
 
   it('counts the same in band (-i) and in worker processes', () => {
     const inBand = expectResult(results, 'in-band', 'fail', 'runner', /^1 of 5 tests failed \(jest\)/);
@@ -149,98 +210,27 @@ describe('jest reports its own results to Weave', () => {
     const workers = expectResult(results, 'workers', 'fail', 'runner', /^1 of 4 tests failed \(jest\)/);
     assert.deepEqual(workers.summary, { runner: 'jest', passed: 3, failed: 1, skipped: 0 });
   });
-
-  it('all tests filtered out, or no test file at all, ran no test', () => {
-    expectResult(
-      results,
-      'filtered',
-      'error',
-      'runner',
-      /^ran no test \(jest: 0 passed, 0 failed, 5 skipped\)$/,
-    );
-    expectResult(results, 'no-tests', 'error', 'runner', /^ran no test \(jest: 0 passed, 0 failed\)$/);
-  });
-
-  it('a test file that fails to import is a collection error', () => {
-    expectResult(
-      results,
-      'import-error',
-      'error',
-      'runner',
-      /^0 tests ran: collection error, 1 test file could not be loaded \(jest\)$/,
-    );
-  });
-
-  it('a jest suite that runs a failing jest as its subject is judged by its own test', () => {
-    const r = expectResult(results, 'nested', 'pass', 'runner');
-    assert.deepEqual(r.summary, { runner: 'jest', passed: 1, failed: 0, skipped: 0 });
-  });
 });
-
-const ESM_LIBRARY = 'export const add = (a, b) => a + b;\nexport const sub = (a, b) => a - b;\n';
 
 describe('vitest reports its own results to Weave', () => {
   let results: Map<string, Checked>;
   before(async () => {
-    results = await checkProject(
-      {
-        'package.json': JSON.stringify({
-          name: 'calc',
-          version: '1.0.0',
-          type: 'module',
-          scripts: { test: 'vitest run' },
-        }),
-        'src/index.js': ESM_LIBRARY,
-        'test/add.test.js':
-          "import { expect, test } from 'vitest';\nimport { add } from '../src/index.js';\ntest('adds', () => {\n  expect(add(1, 2)).toBe(3);\n});\ntest('adds zero', () => {\n  expect(add(1, 0)).toBe(1);\n});\ntest.skip('adds later', () => {});\ntest.todo('adds strings');\n",
-        'test/sub.test.js':
-          "import { expect, test } from 'vitest';\nimport { sub } from '../src/index.js';\ntest('subtracts', () => {\n  expect(sub(3, 2)).toBe(1);\n});\n",
-        'failing/sub.test.js':
-          "import { expect, test } from 'vitest';\nimport { sub } from '../src/index.js';\ntest('subtracts', () => {\n  expect(sub(3, 2)).toBe(1);\n});\ntest('is wrong', () => {\n  expect(sub(3, 2)).toBe(2);\n});\n",
-        'broken/mul.test.js':
-          "import { expect, test } from 'vitest';\nimport { mul } from '../src/mul.js';\ntest('multiplies', () => {\n  expect(mul(2, 3)).toBe(6);\n});\n",
-        'nested/tool.test.js':
-          "import { spawnSync } from 'node:child_process';\nimport { expect, test } from 'vitest';\ntest('the tool reports a failing suite', () => {\n  const r = spawnSync('npx', ['vitest', 'run', 'failing'], { encoding: 'utf8' });\n  expect(r.status).toBe(1);\n}, 120000);\n",
-      },
-      {
-        passes: 'npx vitest run test/',
-        'npm-test-silent': 'npm test -- test/ --silent',
-        'piped-away': 'npx vitest run --reporter=dot failing 2>&1 | cat > /dev/null',
-        'json-hidden': 'npx vitest run --reporter=json failing > /dev/null 2>&1 || true',
-        threads: 'npx vitest run --pool=threads failing test/ || true',
-        forks: 'npx vitest run --pool=forks --no-file-parallelism failing test/ | cat',
-        'closed-pipe': 'npx vitest run failing | true',
-        filtered: 'npx vitest run -t "no such test" test/',
-        'no-tests': 'npx vitest run no-such-dir',
-        'import-error': 'npx vitest run broken || true',
-        nested: 'npx vitest run nested',
-      },
-    );
+    results = await checkProject(calcProject('vitest'), {
+      passes: 'npx vitest run test/',
+      'npm-test-silent': 'npm test -- test/ --silent',
+      'piped-away': 'npx vitest run --reporter=dot failing 2>&1 | cat > /dev/null',
+      'json-hidden': 'npx vitest run --reporter=json failing > /dev/null 2>&1 || true',
+      threads: 'npx vitest run --pool=threads failing test/ || true',
+      forks: 'npx vitest run --pool=forks --no-file-parallelism failing test/ | cat',
+      'closed-pipe': 'npx vitest run failing | true',
+      filtered: 'npx vitest run -t "no such test" test/',
+      'no-tests': 'npx vitest run no-such-dir',
+      'import-error': 'npx vitest run broken || true',
+      nested: 'npx vitest run nested',
+    });
   });
 
-  it('a passing run passes on runner evidence, through npx and npm test --silent', () => {
-    for (const id of ['passes', 'npm-test-silent']) {
-      const r = expectResult(results, id, 'pass', 'runner');
-      assert.deepEqual(r.summary, { runner: 'vitest', passed: 3, failed: 0, skipped: 2 }, id);
-    }
-  });
-
-  it('a failing test fails although the output is piped away or hidden and the exit code ignored', () => {
-    expectResult(
-      results,
-      'piped-away',
-      'fail',
-      'runner',
-      /^1 of 2 tests failed \(vitest\), although the command exited 0$/,
-    );
-    expectResult(
-      results,
-      'json-hidden',
-      'fail',
-      'runner',
-      /^1 of 2 tests failed \(vitest\), although the command exited 0$/,
-    );
-  });
+  verdictsOfEveryRun('vitest', () => results);
 
   it('counts the same in worker threads and in forks, one file at a time', () => {
     for (const id of ['threads', 'forks']) {
@@ -252,32 +242,6 @@ describe('vitest reports its own results to Weave', () => {
   it('vitest killed by a closed pipe before its tests ran is not a pass', () => {
     // vitest dies of EPIPE on its first line when stdout is closed (with or without Weave): the run never finished.
     expectResult(results, 'closed-pipe', 'error', 'runner', /^ran no test \(vitest: 0 passed, 0 failed\)$/);
-  });
-
-  it('all tests filtered out, or no test file at all, ran no test', () => {
-    expectResult(
-      results,
-      'filtered',
-      'error',
-      'runner',
-      /^ran no test \(vitest: 0 passed, 0 failed, 5 skipped\)$/,
-    );
-    expectResult(results, 'no-tests', 'error', 'runner', /^ran no test \(vitest: 0 passed, 0 failed\)$/);
-  });
-
-  it('a test file that fails to import is a collection error', () => {
-    expectResult(
-      results,
-      'import-error',
-      'error',
-      'runner',
-      /^0 tests ran: collection error, 1 test file could not be loaded \(vitest\)$/,
-    );
-  });
-
-  it('a vitest suite that runs a failing vitest as its subject is judged by its own test', () => {
-    const r = expectResult(results, 'nested', 'pass', 'runner');
-    assert.deepEqual(r.summary, { runner: 'vitest', passed: 1, failed: 0, skipped: 0 });
   });
 });
 

@@ -41,6 +41,7 @@ function observeJestCore(exports, { beginRun, markNested, readSafely }) {
   });
 }
 
+/** The run's counts; undefined (or a throw, which readSafely catches) for results of another shape. */
 function jestRun(results, globalConfig) {
   const count = (value) => (Number.isInteger(value) && value >= 0 ? value : undefined);
   if (!results || !Array.isArray(results.testResults)) return undefined;

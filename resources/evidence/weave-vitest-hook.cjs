@@ -62,6 +62,7 @@ function wrapStart(Vitest, { beginRun, markNested, readSafely }) {
   };
 }
 
+/** The run's counts; undefined (or a throw, which readSafely catches) for results of another shape. */
 function vitestRun(result) {
   if (!result || !Array.isArray(result.testModules) || !Array.isArray(result.unhandledErrors))
     return undefined;
@@ -72,11 +73,12 @@ function vitestRun(result) {
     if (typeof testModule.state !== 'function') return undefined;
     let failedHere = 0;
     for (const test of testModule.children.allTests()) {
-      const state = test && typeof test.result === 'function' ? test.result().state : undefined;
+      const state = test.result().state;
       if (state === 'passed') run.passed++;
-      else if (state === 'failed') failedHere++;
       else if (state === 'skipped') run.skipped++;
-      else failedHere++; // still pending when the run ended: its worker died
+      // Still pending when the run ended: its worker died.
+      else if (state === 'failed' || state === 'pending') failedHere++;
+      else return undefined;
     }
     run.failed += failedHere;
     // A file that did not load (an import error) or failed outside its tests (a hook, a crashed worker).

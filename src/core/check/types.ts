@@ -43,8 +43,8 @@ export interface TestSummary {
 
 /**
  * What a verdict rests on. `runner`: Weave received the test runner's own results (its hook in node:test,
- * mocha or pytest); `summary`: a closing summary was read in the output; `exit-code`: nothing recognised, the
- * exit code alone decided (a pass on it says "unverified: no test result seen").
+ * mocha, jest, vitest or pytest); `summary`: a closing summary was read in the output; `exit-code`: nothing
+ * recognised, the exit code alone decided (a pass on it says "unverified: no test result seen").
  */
 export type Evidence = 'runner' | 'summary' | 'exit-code';
 

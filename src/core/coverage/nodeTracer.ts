@@ -22,8 +22,8 @@
 // at once, and so does a Node.js without `registerHooks`, which would not show ES modules.
 //
 // The write happens in a process 'exit' listener (the inspector answers synchronously in-thread), so normal
-// ends, process.exit() and uncaught exceptions are recorded; a process killed by a signal writes nothing (as
-// with NODE_V8_COVERAGE). A process whose environment sets NODE_V8_COVERAGE (c8, a user's own coverage tool)
+// ends, process.exit() and uncaught exceptions are recorded, and on SIGTERM, which is how pools end their
+// worker processes; a process killed otherwise (SIGKILL, a worker thread terminated) writes nothing. A process whose environment sets NODE_V8_COVERAGE (c8, a user's own coverage tool)
 // is left alone: V8 has one coverage mode per isolate, and binary mode would spoil the tool's block counts.
 
 /** Environment variable naming the directory the hook writes into (one file per process or worker). */
@@ -70,6 +70,12 @@ export const NODE_COVERAGE_HOOK_CJS = String.raw`'use strict';
     session.post('Profiler.enable');
     session.post('Profiler.startPreciseCoverage', { callCount: false, detailed: false });
     process.once('exit', () => write(session));
+    // Pools end their workers with SIGTERM (vitest's forks), which skips 'exit' listeners. Written first; then,
+    // when no listener of the program's own is there to decide, the signal does what it would have done.
+    process.once('SIGTERM', () => {
+      write(session);
+      if (process.listenerCount('SIGTERM') === 0) process.kill(process.pid, 'SIGTERM');
+    });
   };
 
   const write = (session) => {

@@ -1,7 +1,7 @@
 // Commands that used to pass although a test failed or no test ran (issue #9), each run for real through
 // runSpecs with the runners installed on this machine (node:test, mocha, pytest, unittest, cargo). Every case
-// asserts the verdict AND what it rests on (evidence). Runners that are not installed here (jest, vitest, go)
-// are covered on their output text in summaryFormats.test.ts.
+// asserts the verdict AND what it rests on (evidence). jest and vitest have their own file
+// (evidenceJestVitest.test.ts); go, not installed here, is covered on its output text in summaryFormats.test.ts.
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';

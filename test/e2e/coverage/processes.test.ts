@@ -5,61 +5,13 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, test } from 'node:test';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { checkWorkspace } from '../../../src/core/check/checkWorkspace';
 import { instrumentSpec, writeCoverageHooks } from '../../../src/core/coverage/instrument';
 import { readCoverageStore } from '../../../src/core/coverage/store';
-import { initRepo, removeDir, tempDir, writeFiles } from '../../support/repos';
 import { executed } from './fixtures';
-
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) removeDir(d);
-});
-
-const spec = (id: string, command: string, env?: Record<string, string>) => ({
-  id,
-  title: id,
-  kind: 'functional',
-  statement: id,
-  test: { command, files: [], ...(env ? { env } : {}) },
-});
-
-const LIB = [
-  'function inWorker(n) {',
-  '  return n + 1;',
-  '}',
-  'function beforeExit() {',
-  '  return 2;',
-  '}',
-  'function withOptions() {',
-  '  return 3;',
-  '}',
-  'function looped(n) {',
-  '  let s = 0;',
-  '  for (let i = 0; i < n; i++) s += i;',
-  '  return s;',
-  '}',
-  'function neverCalled() {',
-  '  return 4;',
-  '}',
-  'module.exports = { inWorker, beforeExit, withOptions, looped, neverCalled };',
-  '',
-].join('\n');
-
-function workspace(specs: unknown[], files: Record<string, string>): string {
-  const dir = tempDir('weave-coverage-processes-');
-  dirs.push(dir);
-  writeFiles(dir, {
-    'package.json': '{ "name": "lib", "version": "1.0.0", "main": "lib.js" }\n',
-    'lib.js': LIB,
-    ...files,
-    '.weave/specs.json': JSON.stringify({ version: 1, specs }, null, 2),
-  });
-  initRepo(dir);
-  return dir;
-}
+import { scratchDir, spec, workspace } from './hookWorkspace';
 
 void test('a worker thread, a process.exit() and a spec’s own NODE_OPTIONS are all traced', async () => {
   const dir = workspace(
@@ -111,8 +63,7 @@ void test('a worker thread, a process.exit() and a spec’s own NODE_OPTIONS are
 });
 
 void test('c8-style tools keep their block coverage: a spec that sets NODE_V8_COVERAGE, a launcher that does', async () => {
-  const theirs = tempDir('weave-coverage-theirs-');
-  dirs.push(theirs);
+  const theirs = scratchDir('weave-coverage-theirs-');
   // Like c8: start the tests with NODE_V8_COVERAGE, then read what V8 wrote (block ranges with counts).
   const launcher = [
     "const { spawnSync } = require('node:child_process');",
@@ -184,60 +135,4 @@ void test('the hook writes function ranges of the workspace’s own scripts only
   ]);
   const looped = result.flatMap((s) => s.functions).find((f) => f.functionName === 'looped');
   assert.equal(looped?.ranges.length, 1, 'binary function coverage: one range per function, no blocks');
-});
-
-void test('coverage that starts at the first workspace script loses nothing: require, import(), vm, a spec’s own preload', async () => {
-  // A runner of its own (node_modules) that works before it loads any workspace code, then reaches the workspace
-  // one way per spec, as real runners do: require, mocha's import() of ES modules, jest's vm.Script, vitest's
-  // runInThisContext, vm.compileFunction. Each spec's way is its process's first workspace compile.
-  const runner = [
-    "const fs = require('node:fs');",
-    "const path = require('node:path');",
-    "const vm = require('node:vm');",
-    "const { pathToFileURL } = require('node:url');",
-    'function runnerWork(n) { let s = 0; for (let i = 0; i < n; i++) s += i; return s; }',
-    'runnerWork(1000);',
-    'const file = (rel) => path.join(process.cwd(), rel);',
-    "const source = (rel) => fs.readFileSync(file(rel), 'utf8');",
-    'const ways = {',
-    "  require: () => require(file('cjs/lib.js')).viaRequire(),",
-    "  import: () => import(pathToFileURL(file('esm/lib.mjs')).href).then((m) => m.viaImport()),",
-    "  script: () => new vm.Script(source('vm/script.js'), { filename: file('vm/script.js') }).runInThisContext()(),",
-    "  context: () => vm.runInThisContext(source('vm/context.js'), { filename: file('vm/context.js') })(),",
-    "  compileFunction: () => vm.compileFunction(source('vm/body.js'), [], { filename: file('vm/body.js') })(),",
-    '  preload: () => globalThis.fromSetup(),',
-    '};',
-    'Promise.resolve(ways[process.argv[2]]()).then(() => console.log("1 passed, 0 failed"));',
-    '',
-  ].join('\n');
-  const ways = ['require', 'import', 'script', 'context', 'compileFunction'];
-  const dir = workspace(
-    [
-      ...ways.map((way) => spec(way.toLowerCase(), `node node_modules/own-runner/index.js ${way}`)),
-      spec('preload', 'node node_modules/own-runner/index.js preload', {
-        NODE_OPTIONS: '--require ./setup.js',
-      }),
-    ],
-    {
-      'node_modules/own-runner/index.js': runner,
-      'setup.js': 'globalThis.fromSetup = function fromSetup() {\n  return 1;\n};\n',
-      'cjs/lib.js': 'exports.viaRequire = function viaRequire() {\n  return 1;\n};\n',
-      'esm/lib.mjs':
-        'export function viaImport() {\n  return 1;\n}\nexport function unused() {\n  return 2;\n}\n',
-      'vm/script.js': '(function viaScript() {\n  return 1;\n})\n',
-      'vm/context.js': '(function viaContext() {\n  return 1;\n})\n',
-      'vm/body.js': 'return (function viaCompileFunction() {\n  return 1;\n})();\n',
-    },
-  );
-  const result = await checkWorkspace({ workspaceDir: dir, concurrency: 2 });
-  for (const r of result.run.results) assert.equal(r.verdict, 'pass', `${r.id}: ${r.output}`);
-  const traced = await Promise.all([...ways, 'preload'].map((way) => executed(dir, way.toLowerCase())));
-  assert.deepEqual(traced, [
-    ['cjs/lib.js#viaRequire'],
-    ['esm/lib.mjs#viaImport'],
-    ['vm/script.js#viaScript'],
-    ['vm/context.js#viaContext'],
-    ['vm/body.js#viaCompileFunction'],
-    ['setup.js#globalThis.fromSetup'],
-  ]);
 });

@@ -61,4 +61,28 @@ describe('runner evidence session', () => {
     assert.deepEqual(await readEvidence(dir), { runner: 'pytest', passed: 3, failed: 1, skipped: 3 });
     assert.equal(await readEvidence(path.join(dir, 'missing')), undefined);
   });
+
+  it("reads jest's and vitest's runs; a file whose run was abandoned (a shape the hook did not know) says nothing", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-evidence-js-'));
+    cleanup.push(dir);
+    await fs.writeFile(path.join(dir, 'abandoned.json'), JSON.stringify({ runs: [] }));
+    assert.equal(await readEvidence(dir), undefined);
+    await fs.writeFile(
+      path.join(dir, 'jest.json'),
+      JSON.stringify({
+        runs: [{ runner: 'jest', passed: 2, failed: 0, skipped: 1, collectionErrors: 1, listing: false }],
+      }),
+    );
+    await fs.writeFile(
+      path.join(dir, 'vitest.json'),
+      JSON.stringify({ runs: [{ runner: 'vitest', passed: 0, failed: 0, skipped: 0 }] }),
+    );
+    assert.deepEqual(await readEvidence(dir), {
+      runner: 'jest',
+      passed: 2,
+      failed: 0,
+      skipped: 1,
+      collectionErrors: 1,
+    });
+  });
 });

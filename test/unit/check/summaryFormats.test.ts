@@ -1,7 +1,8 @@
 // What the output alone tells (when no runner hook reported): reporters and modes the first recognisers missed.
 // CAPTURED: printed on this machine by node 24 (node:test), mocha 11.8, pytest 7.2.1, Python 3.11 unittest and
-// cargo 1.x, stack frames shortened. TRANSCRIBED: jest, vitest and go are not installed here; their text is
-// copied from their documented formats and from output quoted in vitest-dev/vitest#5272 and #3774.
+// cargo 1.x, stack frames shortened. TRANSCRIBED (before jest and vitest were devDependencies; go is not
+// installed here): their text is copied from their documented formats and from output quoted in
+// vitest-dev/vitest#5272 and #3774.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { summarize } from '../../../src/core/check/summary';

@@ -1,10 +1,10 @@
 // Runner evidence: per spec run, a private results directory and the environment that makes the test runners
-// inside the command write their own results there (node:test and mocha through a Node.js hook in
-// NODE_OPTIONS, pytest through a plugin found on PYTHONPATH). Because the runner reports from inside its own
+// inside the command write their own results there (node:test, mocha, jest and vitest through a Node.js hook
+// in NODE_OPTIONS, pytest through a plugin found on PYTHONPATH). Because the runner reports from inside its own
 // process, this sees through `| cat`, `|| true`, `a; b` and any reporter flag. It does not defeat code under
 // test that forges the results file (it runs in the same process): that is what tamper hashing of the test
-// files is for. jest and vitest run their tests in workers and offer no environment hook: their results come
-// from the output (summary.ts).
+// files is for. A jest or vitest whose internals the hook does not know reports nothing: their results then
+// come from the output (summary.ts).
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,7 +48,7 @@ export async function startEvidence(
   };
 }
 
-const RUNNERS: ReadonlySet<string> = new Set(['node:test', 'mocha', 'pytest']);
+const RUNNERS: ReadonlySet<string> = new Set(['node:test', 'mocha', 'pytest', 'jest', 'vitest']);
 
 /** Every results file in `dir`, added up. A file that is not what the hooks write is ignored. */
 export async function readEvidence(dir: string): Promise<TestSummary | undefined> {

@@ -1,0 +1,58 @@
+// The workspace the Node coverage hook tests run in: a small library whose functions each spec calls a different
+// way, committed to a fresh git repository (removed after each test).
+import { afterEach } from 'node:test';
+import { initRepo, removeDir, tempDir, writeFiles } from '../../support/repos';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) removeDir(d);
+});
+
+export const spec = (id: string, command: string, env?: Record<string, string>) => ({
+  id,
+  title: id,
+  kind: 'functional',
+  statement: id,
+  test: { command, files: [], ...(env ? { env } : {}) },
+});
+
+const LIB = [
+  'function inWorker(n) {',
+  '  return n + 1;',
+  '}',
+  'function beforeExit() {',
+  '  return 2;',
+  '}',
+  'function withOptions() {',
+  '  return 3;',
+  '}',
+  'function looped(n) {',
+  '  let s = 0;',
+  '  for (let i = 0; i < n; i++) s += i;',
+  '  return s;',
+  '}',
+  'function neverCalled() {',
+  '  return 4;',
+  '}',
+  'module.exports = { inWorker, beforeExit, withOptions, looped, neverCalled };',
+  '',
+].join('\n');
+
+/** A temporary folder removed after the test. */
+export function scratchDir(prefix: string): string {
+  const dir = tempDir(prefix);
+  dirs.push(dir);
+  return dir;
+}
+
+export function workspace(specs: unknown[], files: Record<string, string>): string {
+  const dir = scratchDir('weave-coverage-processes-');
+  writeFiles(dir, {
+    'package.json': '{ "name": "lib", "version": "1.0.0", "main": "lib.js" }\n',
+    'lib.js': LIB,
+    ...files,
+    '.weave/specs.json': JSON.stringify({ version: 1, specs }, null, 2),
+  });
+  initRepo(dir);
+  return dir;
+}

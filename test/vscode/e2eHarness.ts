@@ -124,6 +124,9 @@ export interface Outcome {
   error?: string;
 }
 
+/** Runs one named scenario step and records its outcome; a failing step does not stop the ones after it. */
+export type Step = (name: string, body: () => Promise<void>) => Promise<void>;
+
 export interface Session {
   page: Page;
   workspace: string;

@@ -1,156 +1,39 @@
-// Round trip on the demo workspace in a temp git repository: export (with an uncommitted fix, a .env, a key
-// file and an ignored file around) → eval of gold, empty, fix-and-break, test-editing, non-applying, hanging
-// and malformed predictions. Real git, real node:test runs, real process trees.
+// Eval round trip on the demo task exported from a temp git repository: gold, empty, fix-and-break,
+// test-editing, non-applying, fuzzy, marker-forging, run-time tampering and hanging predictions, a failing set-up
+// step, and malformed prediction lines and task folders. Real git, real node:test runs, real process trees.
 import { processesRunning } from '../sandbox/processes';
 import { holdsWithin } from '../../support/polling';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { exportTask, type ExportResult } from '../../../src/core/tasks/exportTask';
+import type { ExportResult } from '../../../src/core/tasks/exportTask';
 import { evaluate, type EvalReport } from '../../../src/core/tasks/evalTasks';
-import { taskSchema } from '../../../src/core/tasks/taskFormat';
+import { readPatch } from '../../support/demoRepo';
+import { exportDemoWithSurroundings, type DemoExport } from './demoExport';
 import {
-  applyPatch,
-  exportedTexts,
-  makeDemoRepo,
-  readPatch,
-  treeFingerprint,
-  type DemoRepo,
-} from '../../support/demoRepo';
-
-// Built by concatenation so the repository itself holds no secret-looking literal.
-const FAKE_OPENAI_KEY = ['sk-', 'proj-', 'abcdefghijklmnopqrstuvwxyz0123456789'].join('');
-const FAKE_AWS_KEY = ['AKIA', 'Z7QRSTUVWX2345YZ'].join('');
+  forgingPatch,
+  fuzzyPatch,
+  hangingPatch,
+  hangToken,
+  nonApplyingPatch,
+  runtimeTamperingPatch,
+  testEditingPatch,
+} from './predictionPatches';
 
 describe('weave export + eval round trip on examples/', () => {
-  let repo: DemoRepo;
+  let demo: DemoExport;
   let scratch: string;
   let taskDir: string;
   let result: ExportResult;
-  let fingerprintBefore: Map<string, string>;
-  let fingerprintAfter: Map<string, string>;
 
   before(async () => {
-    repo = makeDemoRepo();
-    scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'weave-bench-out-'));
-    taskDir = path.join(scratch, 'task');
-    applyPatch(repo.workspace, readPatch('fix-secret-caching.patch'));
-    // Around the change: secrets (never exported), an ignored file, an untracked helper (exported).
-    fs.writeFileSync(path.join(repo.workspace, '.env'), `OPENAI_API_KEY=${FAKE_OPENAI_KEY}\n`);
-    fs.writeFileSync(path.join(repo.workspace, 'server.key'), 'not really a key, but named like one\n');
-    fs.writeFileSync(path.join(repo.workspace, 'notes.txt'), `aws ${FAKE_AWS_KEY} for later\n`);
-    fs.mkdirSync(path.join(repo.workspace, 'node_modules'));
-    fs.writeFileSync(
-      path.join(repo.workspace, 'node_modules', 'ignored.js'),
-      'module.exports = "IGNORED_MARKER";\n',
-    );
-    fs.writeFileSync(
-      path.join(repo.workspace, 'src', 'auth.js'),
-      `// Lives in ${repo.workspace}\nmodule.exports = {};\n`,
-    );
-    fs.mkdirSync(path.join(repo.workspace, '.weave', 'cache'), { recursive: true });
-    fs.writeFileSync(path.join(repo.workspace, '.weave', 'cache', 'index.json'), '"WEAVE_CACHE_MARKER"\n');
-    fingerprintBefore = treeFingerprint(repo.root);
-    result = await exportTask({
-      workspaceDir: repo.workspace,
-      outDir: taskDir,
-      datasetFile: path.join(scratch, 'dataset.jsonl'),
-      weaveVersion: 'test',
-    });
-    fingerprintAfter = treeFingerprint(repo.root);
+    demo = await exportDemoWithSurroundings();
+    ({ scratch, taskDir, result } = demo);
   });
 
   after(() => {
-    repo.cleanup();
-    fs.rmSync(scratch, { recursive: true, force: true });
-  });
-
-  it('writes a verified task whose FAIL_TO_PASS is the fixed spec and PASS_TO_PASS the rest', () => {
-    assert.equal(result.written, true);
-    assert.equal(result.verified, true, JSON.stringify(result.reasons));
-    assert.equal(result.baseRef, 'HEAD', 'uncommitted changes make HEAD the default base');
-    assert.deepEqual(result.failToPass, ['no-secret-caching']);
-    assert.deepEqual([...result.passToPass].sort(), [
-      'cache-hit',
-      'header-names',
-      'hit-rate',
-      'no-error-caching',
-      'no-stale-read',
-      'response-shape',
-      'size-budget',
-    ]);
-    for (const file of [
-      'task.json',
-      'problem_statement.md',
-      'gold.patch',
-      'test.patch',
-      'eval.sh',
-      'base.bundle',
-    ]) {
-      assert.ok(fs.existsSync(path.join(taskDir, file)), `${file} is written`);
-    }
-  });
-
-  it('task.json has SWE-bench’s 12 fields with their types, and Weave’s specs', () => {
-    const task = taskSchema.parse(JSON.parse(fs.readFileSync(path.join(taskDir, 'task.json'), 'utf8')));
-    assert.match(task.base_commit, /^[0-9a-f]{40}$/);
-    assert.equal(task.environment_setup_commit, task.base_commit);
-    assert.equal(task.patch, fs.readFileSync(path.join(taskDir, 'gold.patch'), 'utf8'));
-    assert.equal(task.test_patch, '', 'the fix touches no spec test file');
-    assert.ok(task.problem_statement.includes('no-secret-caching'));
-    assert.equal(task.specs.length, 8);
-    assert.equal(task.specs.find((s) => s.id === 'hit-rate')?.test.timeoutSeconds, 30);
-    assert.equal(task.specs.find((s) => s.id === 'cache-hit')?.test.timeoutSeconds, 60, 'defaults applied');
-    assert.ok(task.declared_interactions.some(([a, b]) => a === 'header-names' && b === 'no-secret-caching'));
-    assert.ok(task.potential_interactions.length > 0, 'static coupling found shared anchors');
-    assert.ok(task.spec_test_files.includes('test/no-secret-caching.test.js'));
-    const line = JSON.parse(fs.readFileSync(path.join(scratch, 'dataset.jsonl'), 'utf8').trim()) as Record<
-      string,
-      unknown
-    >;
-    assert.equal(line.FAIL_TO_PASS, '["no-secret-caching"]', 'JSON-encoded string in the dataset line');
-    assert.equal(typeof line.PASS_TO_PASS, 'string');
-    assert.equal(line.instance_id, task.instance_id);
-    assert.equal(line.task_dir, 'task', 'the task folder, relative to the dataset file');
-    assert.equal(line.base_bundle, 'task/base.bundle');
-  });
-
-  it('gold.patch holds the uncommitted fix and untracked files, not ignored ones', () => {
-    const gold = fs.readFileSync(path.join(taskDir, 'gold.patch'), 'utf8');
-    assert.match(gold, /^diff --git a\/src\/client\.js b\/src\/client\.js$/m);
-    assert.match(gold, /hasAuthorization/);
-    assert.match(gold, /^diff --git a\/src\/auth\.js b\/src\/auth\.js$/m, 'untracked, not ignored: included');
-    assert.doesNotMatch(gold, /IGNORED_MARKER|node_modules/);
-    for (const [file, text] of exportedTexts(taskDir)) {
-      assert.ok(!text.includes('WEAVE_CACHE_MARKER'), `${file} carries Weave's own state (.weave/cache)`);
-    }
-  });
-
-  it('never exports .env or key-like files, and says which it left out', () => {
-    assert.deepEqual(
-      result.excluded.map((e) => `${e.path}: ${e.reason}`),
-      ['.env: secret file name', 'notes.txt: secret-like content', 'server.key: secret file name'],
-    );
-    for (const [file, text] of exportedTexts(taskDir)) {
-      assert.ok(!text.includes(FAKE_OPENAI_KEY), `${file} carries the OpenAI-like key`);
-      assert.ok(!text.includes(FAKE_AWS_KEY), `${file} carries the AWS-like key`);
-      assert.ok(!text.includes('not really a key'), `${file} carries server.key`);
-    }
-  });
-
-  it('scrubs absolute temp paths and the home directory from every exported file and field', () => {
-    const forbidden = [repo.root, fs.realpathSync(repo.root), scratch, os.tmpdir(), os.homedir()];
-    for (const [file, text] of exportedTexts(taskDir)) {
-      for (const p of forbidden) assert.ok(!text.includes(p), `${file} contains ${p}`);
-    }
-    const gold = fs.readFileSync(path.join(taskDir, 'gold.patch'), 'utf8');
-    assert.match(gold, /^\+\/\/ Lives in \.$/m, 'the workspace path became "."');
-  });
-
-  it('leaves the user’s repository byte-identical (working tree, index, .git)', () => {
-    assert.deepEqual(fingerprintAfter, fingerprintBefore);
+    demo.cleanup();
   });
 
   describe('eval', () => {
@@ -403,80 +286,3 @@ describe('weave export + eval round trip on examples/', () => {
     });
   });
 });
-
-/** A patch that adds one line at the top of Client.get in the demo's src/client.js. */
-function patchClientGet(line: string): string {
-  return [
-    '--- a/src/client.js',
-    '+++ b/src/client.js',
-    '@@ -20,6 +20,7 @@ class Client {',
-    '    * @param {{headers?: Record<string, string>}} [options]',
-    '    */',
-    '   async get(url, { headers = {} } = {}) {',
-    `+    ${line}`,
-    '     const cached = this.cache.get(url);',
-    '     if (cached !== undefined) return copyResponse(cached);',
-    ' ',
-    '',
-  ].join('\n');
-}
-
-function testEditingPatch(): string {
-  // Turns the secret-caching assertion into one that always holds.
-  return [
-    '--- a/test/no-secret-caching.test.js',
-    '+++ b/test/no-secret-caching.test.js',
-    '@@ -18,6 +18,6 @@',
-    "   await client.get('/me', { headers: { Authorization: 'Bearer s3cret' } });",
-    "   await client.get('/me', { headers: { authorization: 'Bearer s3cret' } });",
-    "-  assert.equal(client.cache.size, 0, 'the authorized response was stored in the cache');",
-    '+  assert.ok(client.cache.size >= 0);',
-    ' ',
-    "   const anonymous = await client.get('/me');",
-    '   assert.equal(anonymous.body, \'{"user":"anonymous"}\');',
-    '',
-  ].join('\n');
-}
-
-/** Makes the client print fake "spec passed" markers (old format and empty nonce) whenever it is loaded. */
-function forgingPatch(): string {
-  const forged = [
-    '<<<<< WEAVE SPEC END no-secret-caching exit=0 timed_out=0 seconds=0',
-    '<<<<< WEAVE[] SPEC END no-secret-caching exit=0 timed_out=0 seconds=0',
-  ];
-  return patchClientGet(`process.stdout.write(${JSON.stringify(`\n${forged.join('\n')}\n`)});`);
-}
-
-/** No fix: the code, once loaded by an earlier spec's test, replaces the failing spec's test with a passing one. */
-function runtimeTamperingPatch(): string {
-  const rewrite =
-    "require('fs').writeFileSync(require('path').join(__dirname, '../test/no-secret-caching.test.js'), " +
-    "\"require('node:test')('ok', () => {});\\n\");";
-  return patchClientGet(rewrite);
-}
-
-function nonApplyingPatch(): string {
-  return [
-    '--- a/src/client.js',
-    '+++ b/src/client.js',
-    '@@ -1,3 +1,3 @@',
-    '-this line is not there',
-    '+nor this',
-    ' at all',
-    '',
-  ].join('\n');
-}
-
-const hangToken = `4242.${process.pid}`;
-
-function hangingPatch(): string {
-  return patchClientGet(`require('child_process').spawnSync('sleep', [${JSON.stringify(hangToken)}]);`);
-}
-
-/** The fix with one context line changed, so only a fuzzy patch places the hunk. */
-function fuzzyPatch(fix: string): string {
-  return fix.replace(
-    '   * @param {{headers?: Record<string, string>}} [options]',
-    '   * @param {{headers?: object}} [options]',
-  );
-}

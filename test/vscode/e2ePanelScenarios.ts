@@ -1,0 +1,183 @@
+// The UI end-to-end scenarios of the trusted session that read what Weave shows and add a spec: a palette check
+// with the panel open (queued specs, Problems, the Test Explorer), the panel's ids, failure lines, keyboard use
+// and ELK graph with its large view, then the form and the spec it writes to specs.json.
+import { FAILING_SPEC, type DemoSession } from './e2eDemoSession';
+import { specsOnDisk, type Step } from './e2eHarness';
+import { waitUntil } from './pages/workbench';
+
+const NEW_SPEC = {
+  title: 'E2E added spec keeps cached bodies immutable',
+  id: 'e2e-added-spec-keeps-cached-bodies-immutable',
+  statement: 'When a cached response is returned, the client shall return a copy the caller cannot mutate.',
+  command: 'node --test test/cache-hit.test.js',
+  filesQuery: 'cache-hit.test',
+  files: 'test/cache-hit.test.js',
+  anchorQuery: 'LruCache.get',
+  anchor: 'src/cache.js#LruCache.get',
+  dependsOn: 'cache-hit',
+};
+
+export async function panelScenarios(demo: DemoSession, step: Step): Promise<void> {
+  const { specsFile, originalComments, expectedIds, ui } = demo;
+  const { palette, problems, editors, testExplorer, panel } = ui;
+
+  await step(
+    'palette check with the panel open: specs wait as queued, then Problems lists the violation',
+    async () => {
+      await panel.open();
+      await palette.run('Weave: Check constraints');
+      await waitUntil('a queued spec in the panel', 60_000, async () => (await panel.queuedCount()) > 0);
+      await waitUntil('the summary to count the check', 10_000, async () =>
+        /checking \d+\/\d+/.test(await panel.summary()),
+      );
+      await ui.shoot('e2e-panel-queued.png', 'sidebar');
+      await waitUntil('the check to end', 120_000, async () => (await panel.busyCount()) === 0);
+      await problems.open();
+      await problems.waitForText(`${FAILING_SPEC} in the Problems panel`, FAILING_SPEC, 60_000);
+      await ui.shoot('e2e-problems.png', 'panel');
+    },
+  );
+
+  await step('the Test Explorer shows the palette check’s verdicts (no "No test results yet")', async () => {
+    await testExplorer.focus();
+    await waitUntil('test items with results', 30_000, async () => {
+      const labels = await testExplorer.labels();
+      return labels.some((l) => /Failed/i.test(l)) && labels.some((l) => /Passed/i.test(l));
+    });
+    await ui.shoot('e2e-testing.png', 'sidebar');
+    await panel.open();
+  });
+
+  await step('the panel shows whole ids, the assertion under a failing spec, and one Tab stop', async () => {
+    for (const id of expectedIds) {
+      const { text, cut } = await panel.spec(id).idAsShown();
+      if (text !== id || cut) throw new Error(`id ${id} shown as "${text}"${cut ? ' (cut off)' : ''}`);
+    }
+    const reason = await panel.spec(FAILING_SPEC).reason();
+    if (/^exit code/.test(reason) || !/assert|expected|Error|not ok/i.test(reason))
+      throw new Error(`failure line: ${reason}`);
+    await panel.spec(expectedIds[0] ?? '').focus();
+    await panel.press('ArrowDown');
+    const focused = await panel.focusedSpecId();
+    if (focused !== expectedIds[1]) throw new Error(`ArrowDown focused ${focused}`);
+    await panel.press('ArrowRight');
+    const onButton = await panel.focusedTag();
+    if (onButton !== 'BUTTON') throw new Error(`ArrowRight focused a ${onButton}`);
+    await panel.press('Escape');
+    const tabStops = await panel.tabStopsInList();
+    if (tabStops !== 1) throw new Error(`${tabStops} Tab stops in the list`);
+    await ui.shoot('e2e-panel.png', 'sidebar');
+    await panel.press('Tab');
+    if (await panel.focusIsInList()) throw new Error('Tab stayed inside the list');
+  });
+
+  await step(
+    'the panel graph is laid out by ELK, fits the width, shows whole ids; the large view opens',
+    async () => {
+      const { graph } = panel;
+      await graph.scrollIntoView();
+      if ((await graph.nodeCount()) !== expectedIds.length) throw new Error('graph nodes');
+      const scroll = await graph.scrollWidths();
+      if ((scroll[0] ?? 0) > (scroll[1] ?? 0) + 1)
+        throw new Error(`graph scrolls sideways: ${scroll.join(' > ')}`);
+      for (const id of expectedIds) {
+        const label = await graph.label(id);
+        if (label !== id) throw new Error(`node ${id} labelled "${label}"`);
+      }
+      if ((await graph.dependencyEdgeCount()) === 0) throw new Error('no dependency edges');
+      await ui.shoot('e2e-panel-graph.png', 'sidebar');
+      // Pointing at a spec fades the edges that are not its own; potential interactions show on request.
+      await graph.hover(FAILING_SPEC);
+      if ((await graph.highlightedEdgeCount()) === 0)
+        throw new Error('hovering a spec highlights none of its edges');
+      if ((await graph.potentialEdgeCount()) !== 0)
+        throw new Error('potential interactions crowd the panel graph by default');
+      await graph.showPotentialInteractions(true);
+      await graph.scrollIntoView();
+      await ui.shoot('e2e-panel-graph-hover.png', 'sidebar');
+      await graph.showPotentialInteractions(false);
+      await graph.openLargeView();
+      const large = await editors.webview('.graph-page svg.graph .node');
+      if ((await large.locator('.node').count()) !== expectedIds.length) throw new Error('large graph nodes');
+      await large.getByRole('button', { name: 'Zoom in' }).click();
+      await ui.shoot('e2e-graph-editor.png', 'editor');
+      await editors.closeAll();
+      await editors.waitForNoTab('Weave: spec graph', 10_000);
+    },
+  );
+
+  await step(
+    'the form: unmatched text is not an anchor, test files are picked, id rule in words',
+    async () => {
+      const { form } = panel;
+      await panel.button('New spec').click();
+      await form.field('Title').fill(NEW_SPEC.title);
+      if ((await form.field('Id', true).inputValue()) !== NEW_SPEC.id)
+        throw new Error('the id was not derived from the title');
+      await form.field('Id', true).fill('');
+      await form.field('Kind').focus();
+      const idError = await form.idError();
+      if (!/Give the spec an id/.test(idError) || /\^\[/.test(idError))
+        throw new Error(`id error: ${idError}`);
+      await form.field('Id', true).fill(NEW_SPEC.id);
+      await form.field('Kind').selectOption('reliability');
+      await form.field('Statement').fill(NEW_SPEC.statement);
+      await form.field('Test command').fill(NEW_SPEC.command);
+      await form.search('Anchors', 'src/no-such-module.js');
+      await waitUntil('the search to answer', 30_000, async () =>
+        /suggestion/.test(await form.anchorsFieldText()),
+      );
+      await form.picker('Anchors').press('Enter');
+      await panel
+        .text('Nothing in the workspace index matches “src/no-such-module.js”')
+        .waitFor({ timeout: 5000 });
+      if ((await form.chip('no-such-module').count()) > 0)
+        throw new Error('unmatched text became an anchor on the first Enter');
+      await ui.shoot('e2e-form-nomatch.png', 'sidebar');
+      await form.search('Anchors', '');
+      await form.search('Test files', NEW_SPEC.filesQuery);
+      await form.waitForOption(NEW_SPEC.filesQuery, 60_000);
+      await form.picker('Test files').press('Enter');
+      await form.chip(NEW_SPEC.files).waitFor({ timeout: 5000 });
+      await form.search('Anchors', NEW_SPEC.anchorQuery);
+      await form.waitForOption(NEW_SPEC.anchorQuery, 60_000);
+      await form.picker('Anchors').press('Enter');
+      await form.chip(NEW_SPEC.anchor).waitFor({ timeout: 5000 });
+      await form.checkDependsOn(NEW_SPEC.dependsOn);
+      await ui.shoot('e2e-panel-form.png', 'sidebar');
+    },
+  );
+
+  await step(
+    'saving writes the spec in the file’s style with comments kept; the Saved note fades',
+    async () => {
+      await panel.button('Add spec').click();
+      await waitUntil(`${NEW_SPEC.id} in specs.json on disk`, 30_000, () =>
+        specsOnDisk(specsFile).specs.some((s) => s['id'] === NEW_SPEC.id),
+      );
+      const { text, specs } = specsOnDisk(specsFile);
+      const added = specs.find((s) => s['id'] === NEW_SPEC.id) ?? {};
+      const expected = {
+        id: NEW_SPEC.id,
+        title: NEW_SPEC.title,
+        kind: 'reliability',
+        statement: NEW_SPEC.statement,
+        test: { command: NEW_SPEC.command, files: [NEW_SPEC.files] },
+        anchors: [NEW_SPEC.anchor],
+        dependsOn: [NEW_SPEC.dependsOn],
+        interactsWith: [],
+      };
+      if (JSON.stringify(added) !== JSON.stringify(expected))
+        throw new Error(`written spec: ${JSON.stringify(added)}`);
+      if (!text.includes(`"files": ["${NEW_SPEC.files}"]`))
+        throw new Error('the added spec is not in the file’s style');
+      const lost = originalComments.filter((c) => !text.includes(c.trim()));
+      if (originalComments.length === 0 || lost.length > 0)
+        throw new Error(`comments lost: ${lost.join(' | ')}`);
+      await panel.spec(NEW_SPEC.id).item.waitFor({ timeout: 30_000 });
+      await panel.text(`Saved spec ${NEW_SPEC.id}`).waitFor({ timeout: 5000 });
+      await ui.shoot('e2e-panel-added.png', 'sidebar');
+      await panel.text(`Saved spec ${NEW_SPEC.id}`).waitFor({ state: 'detached', timeout: 15_000 });
+    },
+  );
+}

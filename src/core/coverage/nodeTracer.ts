@@ -17,9 +17,10 @@
 // `module.registerHooks` (every require and import, Node >= 22.15) and the `vm` compile functions (jest and
 // vitest load test code through vm) — and a process that never runs workspace code pays only for the hook's
 // own loading. Starting late loses nothing: a function cannot run before its script is compiled. The hook
-// comes first in NODE_OPTIONS (instrument.ts), so it sees a spec's own `--require ./setup.js` load; a
-// workspace script already loaded when it runs (a command that puts its own preload first) starts coverage
-// at once, and so does a Node.js without `registerHooks`, which would not show ES modules.
+// comes first in NODE_OPTIONS (instrument.ts), so it sees a spec's own `--require ./setup.js` load. A process
+// whose entry script is the workspace's (`node test/x.test.js`, a node --test child) starts at once, as does one
+// where a workspace script is already loaded (a command that puts its own preload first) and a Node.js without
+// `registerHooks`, which would not show ES modules.
 //
 // The write happens in a process 'exit' listener (the inspector answers synchronously in-thread), so normal
 // ends, process.exit() and uncaught exceptions are recorded, and on SIGTERM, which is how pools end their
@@ -93,8 +94,16 @@ export const NODE_COVERAGE_HOOK_CJS = String.raw`'use strict';
     });
   };
 
-  // Workspace code loaded before this hook (a spec's own --require), or no way to see ES modules: start now.
-  if (Object.keys(require.cache).some(inWorkspace) || typeof Module.registerHooks !== 'function') {
+  // Start now when workspace code is sure to run or has run: the entry script is the workspace's (not the
+  // node --test parent, which only starts a child per file), or a spec's own --require loaded some; also when
+  // ES modules could not be seen. Starting before the entry loads is cheaper than during it: V8 then has fewer
+  // compiled functions to deoptimise and collect source positions for.
+  const entry = process.argv[1] && !process.execArgv.includes('--test') ? path.resolve(process.argv[1]) : '';
+  if (
+    inWorkspace(entry) ||
+    Object.keys(require.cache).some(inWorkspace) ||
+    typeof Module.registerHooks !== 'function'
+  ) {
     start();
     return;
   }

@@ -11,7 +11,8 @@
 //     `node --test`, with tests that `require('..')` — where most Node processes (npm, the node --test parent)
 //     run no workspace code. The other rows run with coverage off, as before coverage existed.
 // CPU is counted in a cgroup of the bench's own (cpuMeter.ts), which sees processes in the specs' PID namespaces.
-// Environment: WEAVE_BENCH_SPECS (default 64), WEAVE_BENCH_WORK_MS (default 200), WEAVE_BENCH_ROUNDS (default 1).
+// Environment: WEAVE_BENCH_SPECS (default 64), WEAVE_BENCH_WORK_MS (default 200), WEAVE_BENCH_ROUNDS (default 1),
+// WEAVE_BENCH_COVERAGE_ONLY=1 (only the coverage rows: many rounds of them fit in the time of a few full ones).
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -23,6 +24,7 @@ import { startCpuMeter, type CpuMeter } from './cpuMeter';
 const SPECS = Number(process.env.WEAVE_BENCH_SPECS ?? 64);
 const WORK_MS = Number(process.env.WEAVE_BENCH_WORK_MS ?? 200);
 const ROUNDS = Number(process.env.WEAVE_BENCH_ROUNDS ?? 1);
+const COVERAGE_ONLY = process.env.WEAVE_BENCH_COVERAGE_ONLY === '1';
 const cores = os.availableParallelism();
 
 // The test each spec runs: N rounds of SHA-256 over a small buffer, then a summary line Weave recognises.
@@ -158,15 +160,22 @@ async function main(): Promise<void> {
     // Interleaved rounds, medians: on a shared machine the load drifts, and interleaving spreads the drift
     // evenly over the measurements.
     const measurements = {
-      bareLoop: bareLoop,
-      weaveSequential: check(dir, 1),
-      bareParallel: bareParallel,
+      ...(COVERAGE_ONLY
+        ? {}
+        : { bareLoop: bareLoop, weaveSequential: check(dir, 1), bareParallel: bareParallel }),
       weaveParallel: check(dir, cores),
       weaveCoverage: check(dir, cores, true),
       runnerParallel: check(runnerDir, cores),
       runnerCoverage: check(runnerDir, cores, true),
     };
-    type Measurement = keyof typeof measurements;
+    type Measurement =
+      | 'bareLoop'
+      | 'weaveSequential'
+      | 'bareParallel'
+      | 'weaveParallel'
+      | 'weaveCoverage'
+      | 'runnerParallel'
+      | 'runnerCoverage';
     const samples = Object.fromEntries(Object.keys(measurements).map((k) => [k, [] as Sample[]])) as Record<
       Measurement,
       Sample[]
@@ -178,8 +187,8 @@ async function main(): Promise<void> {
       }
     }
     const loadAfter = os.loadavg()[0] ?? 0;
-    const wall = (name: Measurement): number => median(samples[name].map((x) => x.wallMs));
-    const cpu = (name: Measurement): number => median(samples[name].map((x) => x.cpuMs));
+    const wall = (name: Measurement): number => median((samples[name] ?? []).map((x) => x.wallMs));
+    const cpu = (name: Measurement): number => median((samples[name] ?? []).map((x) => x.cpuMs));
     const bare = wall('bareLoop');
     const sequential = wall('weaveSequential');
     const xargs = wall('bareParallel');
@@ -200,8 +209,7 @@ async function main(): Promise<void> {
       ],
     ];
 
-    const rows: string[][] = [
-      ['measurement', 'value', 'ratio / note'],
+    const schedulingRows: string[][] = [
       ['bare sh loop (sequential yardstick)', seconds(bare), '1.00 × bare loop'],
       ['weave check --concurrency 1', seconds(sequential), `${(sequential / bare).toFixed(2)} × bare loop`],
       [
@@ -232,6 +240,10 @@ async function main(): Promise<void> {
       ['total CPU per spec, bare loop', ms(cpu('bareLoop') / SPECS), 'test + node start'],
       ['weave CPU overhead per spec', ms(cpuOverheadMs), 'total CPU, weave − bare loop'],
       ['  of which in the weave process', ms(ownCpuMs), 'spawn, capture, verdict, record'],
+    ];
+    const rows: string[][] = [
+      ['measurement', 'value', 'ratio / note'],
+      ...(COVERAGE_ONLY ? [] : schedulingRows),
       ...coverageRows(`hashing script, --concurrency ${cores}`, 'weaveParallel', 'weaveCoverage'),
       ...coverageRows(`npm test → node --test, --concurrency ${cores}`, 'runnerParallel', 'runnerCoverage'),
     ];
@@ -242,7 +254,10 @@ async function main(): Promise<void> {
         `load avg ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}; CPU from ${meter.method}`,
     );
     for (const r of rows) console.log(row(r, widths));
-    console.log(parallel <= goal ? 'goal met' : 'GOAL MISSED: parallel wall above 1.2 × sequential / cores');
+    if (!COVERAGE_ONLY)
+      console.log(
+        parallel <= goal ? 'goal met' : 'GOAL MISSED: parallel wall above 1.2 × sequential / cores',
+      );
   } finally {
     meter.dispose();
     await fs.rm(dir, { recursive: true, force: true });

@@ -92,7 +92,11 @@ void test('jest and vitest workers, which load test code through vm and end by S
   );
   fs.symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'node_modules'));
   const result = await checkWorkspace({ workspaceDir: dir, concurrency: 2 });
-  for (const r of result.run.results) assert.equal(r.verdict, 'pass', `${r.id}: ${r.output}`);
+  for (const r of result.run.results) {
+    assert.equal(r.verdict, 'pass', `${r.id}: ${r.output}`);
+    // The coverage hook and the runner-evidence hooks (both module hooks in vitest's process) compose.
+    assert.equal(r.evidence, 'runner', `${r.id}: ${r.output}`);
+  }
   const store = await readCoverageStore(dir);
   // jest's workers (child processes) run lib.js after babel-jest rewrote it: kept at file level.
   assert.deepEqual(Object.keys(store.specs.jest?.files ?? {}).sort(), [

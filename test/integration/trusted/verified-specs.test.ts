@@ -12,6 +12,32 @@ import { fixtureFilesForSuite, readText, until, workspaceUri } from '../helpers'
 
 const specsUri = workspaceUri('.weave', 'specs.json');
 
+/**
+ * Runs `fn` with weave.agent pointed at a scripted model that proposes `proposal` (a propose_spec call's
+ * arguments) in every conversation and then finishes; the settings are reset and the server closed after.
+ */
+async function withProposingModel(proposal: Record<string, unknown>, fn: () => Promise<void>): Promise<void> {
+  const server = await startScriptedServer({
+    scripts: [
+      everyConversation([
+        { kind: 'tools', calls: [{ name: 'propose_spec', arguments: proposal }] },
+        { kind: 'tools', calls: [{ name: 'finish', arguments: { summary: 'one spec' } }] },
+      ]),
+    ],
+  });
+  const config = vscode.workspace.getConfiguration('weave.agent');
+  try {
+    await config.update('baseUrl', server.baseURL, vscode.ConfigurationTarget.Workspace);
+    await config.update('model', 'scripted-model', vscode.ConfigurationTarget.Workspace);
+    await config.update('modelReview', false, vscode.ConfigurationTarget.Workspace);
+    await fn();
+  } finally {
+    for (const key of ['baseUrl', 'model', 'modelReview'])
+      await config.update(key, undefined, vscode.ConfigurationTarget.Workspace);
+    await server.close();
+  }
+}
+
 async function addWeakSpec(): Promise<void> {
   await vscode.workspace.fs.writeFile(
     workspaceUri('test', 'weak-add.test.js'),
@@ -65,107 +91,67 @@ suite('verified specs: audit and draft', () => {
     const content =
       "const test = require('node:test');\nconst assert = require('node:assert/strict');\nconst { add } = require('../../src/math');\n" +
       "test('2 + 3 is 5', () => assert.equal(add(2, 3), 5));\n";
-    const server = await startScriptedServer({
-      scripts: [
-        everyConversation([
-          {
-            kind: 'tools',
-            calls: [
-              {
-                name: 'propose_spec',
-                arguments: {
-                  spec: {
-                    id: 'add-sums-two',
-                    title: 'add sums two numbers',
-                    kind: 'functional',
-                    statement: 'Given 2 and 3, add shall return 5.',
-                    test: { command: `node --test ${testFile}`, files: [testFile] },
-                    anchors: ['src/math.js#add'],
-                  },
-                  testFiles: [{ path: testFile, content }],
-                },
-              },
-            ],
-          },
-          { kind: 'tools', calls: [{ name: 'finish', arguments: { summary: 'one spec' } }] },
-        ]),
-      ],
-    });
-    const config = vscode.workspace.getConfiguration('weave.agent');
-    try {
-      await config.update('baseUrl', server.baseURL, vscode.ConfigurationTarget.Workspace);
-      await config.update('model', 'scripted-model', vscode.ConfigurationTarget.Workspace);
-      await config.update('modelReview', false, vscode.ConfigurationTarget.Workspace);
-      const before = await readText(specsUri);
-      const rejected = await vscode.commands.executeCommand<DraftOutcome>('weave.draft', { accept: 'none' });
-      assert.ok(rejected, 'weave.draft returned nothing');
-      assert.deepEqual(
-        rejected.result.kept.map((k) => k.spec.id),
-        ['add-sums-two'],
-        JSON.stringify(rejected.result.rejected),
-      );
-      assert.equal(await readText(specsUri), before, 'specs.json changed without accept');
-      await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(workspaceUri(testFile))));
-    } finally {
-      for (const key of ['baseUrl', 'model', 'modelReview'])
-        await config.update(key, undefined, vscode.ConfigurationTarget.Workspace);
-      await server.close();
-    }
+    await withProposingModel(
+      {
+        spec: {
+          id: 'add-sums-two',
+          title: 'add sums two numbers',
+          kind: 'functional',
+          statement: 'Given 2 and 3, add shall return 5.',
+          test: { command: `node --test ${testFile}`, files: [testFile] },
+          anchors: ['src/math.js#add'],
+        },
+        testFiles: [{ path: testFile, content }],
+      },
+      async () => {
+        const before = await readText(specsUri);
+        const rejected = await vscode.commands.executeCommand<DraftOutcome>('weave.draft', {
+          accept: 'none',
+        });
+        assert.ok(rejected, 'weave.draft returned nothing');
+        assert.deepEqual(
+          rejected.result.kept.map((k) => k.spec.id),
+          ['add-sums-two'],
+          JSON.stringify(rejected.result.rejected),
+        );
+        assert.equal(await readText(specsUri), before, 'specs.json changed without accept');
+        await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(workspaceUri(testFile))));
+      },
+    );
   });
 
   test('accepting a draft appends it to specs.json and writes its test file', async () => {
-    const server = await startScriptedServer({
-      scripts: [
-        everyConversation([
-          {
-            kind: 'tools',
-            calls: [
-              {
-                name: 'propose_spec',
-                arguments: {
-                  spec: {
-                    id: 'add-negative',
-                    title: 'add handles negatives',
-                    kind: 'functional',
-                    statement: 'Given -2 and 5, add shall return 3.',
-                    test: {
-                      command: 'node --test test/drafts/add-negative.test.js',
-                      files: ['test/drafts/add-negative.test.js'],
-                    },
-                    anchors: ['src/math.js#add'],
-                  },
-                  testFiles: [
-                    {
-                      path: 'test/drafts/add-negative.test.js',
-                      content:
-                        "const test = require('node:test');\nconst assert = require('node:assert/strict');\nconst { add } = require('../../src/math');\n" +
-                        "test('-2 + 5 is 3', () => assert.equal(add(-2, 5), 3));\n",
-                    },
-                  ],
-                },
-              },
-            ],
+    await withProposingModel(
+      {
+        spec: {
+          id: 'add-negative',
+          title: 'add handles negatives',
+          kind: 'functional',
+          statement: 'Given -2 and 5, add shall return 3.',
+          test: {
+            command: 'node --test test/drafts/add-negative.test.js',
+            files: ['test/drafts/add-negative.test.js'],
           },
-          { kind: 'tools', calls: [{ name: 'finish', arguments: { summary: 'one spec' } }] },
-        ]),
-      ],
-    });
-    const config = vscode.workspace.getConfiguration('weave.agent');
-    try {
-      await config.update('baseUrl', server.baseURL, vscode.ConfigurationTarget.Workspace);
-      await config.update('model', 'scripted-model', vscode.ConfigurationTarget.Workspace);
-      await config.update('modelReview', false, vscode.ConfigurationTarget.Workspace);
-      const outcome = await vscode.commands.executeCommand<DraftOutcome>('weave.draft', { accept: 'all' });
-      assert.deepEqual(outcome.accepted, ['add-negative'], JSON.stringify(outcome.result.rejected));
-      const ids = (parse(await readText(specsUri)) as { specs: Array<{ id: string }> }).specs.map(
-        (s) => s.id,
-      );
-      assert.ok(ids.includes('add-negative'), ids.join(', '));
-      assert.match(await readText(workspaceUri('test', 'drafts', 'add-negative.test.js')), /-2 \+ 5 is 3/);
-    } finally {
-      for (const key of ['baseUrl', 'model', 'modelReview'])
-        await config.update(key, undefined, vscode.ConfigurationTarget.Workspace);
-      await server.close();
-    }
+          anchors: ['src/math.js#add'],
+        },
+        testFiles: [
+          {
+            path: 'test/drafts/add-negative.test.js',
+            content:
+              "const test = require('node:test');\nconst assert = require('node:assert/strict');\nconst { add } = require('../../src/math');\n" +
+              "test('-2 + 5 is 3', () => assert.equal(add(-2, 5), 3));\n",
+          },
+        ],
+      },
+      async () => {
+        const outcome = await vscode.commands.executeCommand<DraftOutcome>('weave.draft', { accept: 'all' });
+        assert.deepEqual(outcome.accepted, ['add-negative'], JSON.stringify(outcome.result.rejected));
+        const ids = (parse(await readText(specsUri)) as { specs: Array<{ id: string }> }).specs.map(
+          (s) => s.id,
+        );
+        assert.ok(ids.includes('add-negative'), ids.join(', '));
+        assert.match(await readText(workspaceUri('test', 'drafts', 'add-negative.test.js')), /-2 \+ 5 is 3/);
+      },
+    );
   });
 });

@@ -25,6 +25,15 @@ export interface CollectContext {
   files: ReadonlyMap<string, FileIndex>;
   /** Filled with the unit table of every content seen. */
   units: Record<string, UnitRow[]>;
+  /** Each file as read after the run, shared by the specs of the run: most specs load the same files. */
+  sources?: Map<string, Promise<RunSource | undefined>>;
+}
+
+/** A workspace file as it is after the run, with what every spec's mapping of it needs. */
+interface RunSource {
+  hash: string;
+  text: string;
+  units: SymbolDef[];
 }
 
 /** What the tracers of one spec wrote, per workspace file, before it is mapped to definitions. */
@@ -78,6 +87,25 @@ async function mapFile(
   map: Mapper,
   tracer: Tracer,
 ): Promise<FileCoverage | undefined> {
+  const sources = (context.sources ??= new Map());
+  let pending = sources.get(rel);
+  if (pending === undefined) {
+    pending = readSource(rel, context);
+    sources.set(rel, pending);
+  }
+  const source = await pending;
+  if (source === undefined) return undefined;
+  const mapped = map(source.text, source.units);
+  return {
+    hash: source.hash,
+    tracer,
+    functions: mapped.functions,
+    ...(!context.files.has(rel) || mapped.wholeFile ? { wholeFile: true as const } : {}),
+    ...(mapped.lines ? { lines: mapped.lines } : {}),
+  };
+}
+
+async function readSource(rel: string, context: CollectContext): Promise<RunSource | undefined> {
   let content: Buffer;
   try {
     content = await fs.readFile(path.join(context.workspaceDir, rel));
@@ -85,17 +113,9 @@ async function mapFile(
     return undefined; // the test deleted it: nothing to key the coverage by
   }
   const hash = blobHash(content);
-  const indexed = context.files.get(rel);
-  const units = functionUnits(indexed);
+  const units = functionUnits(context.files.get(rel));
   context.units[hash] ??= unitRows(units);
-  const mapped = map(content.toString('utf8'), units);
-  return {
-    hash,
-    tracer,
-    functions: mapped.functions,
-    ...(indexed === undefined || mapped.wholeFile ? { wholeFile: true as const } : {}),
-    ...(mapped.lines ? { lines: mapped.lines } : {}),
-  };
+  return { hash, text: content.toString('utf8'), units };
 }
 
 function fromV8(run: V8FileRun, text: string, units: SymbolDef[]): ReturnType<Mapper> {

@@ -65,22 +65,32 @@ export async function startCoverage(workspaceDir: string, runId: string): Promis
       instrumentSpec(workspaceDir, hooks, dirsOf(spec.id), specEnv, inherited),
     async finish(results, specIds, signal) {
       try {
-        const raw = new Map<string, RawSpecCoverage>();
-        for (const result of results) {
-          const dirs = dirsBySpec.get(result.id);
-          // Not run (blocked, skipped): its previous coverage stays.
-          if (dirs !== undefined) raw.set(result.id, await readSpecCoverage(dirs, workspaceDir));
-        }
+        // Not run (blocked, skipped): its previous coverage stays.
+        const ran = results.flatMap((r) => {
+          const dirs = dirsBySpec.get(r.id);
+          return dirs === undefined ? [] : [{ id: r.id, dirs }];
+        });
+        const raw = new Map<string, RawSpecCoverage>(
+          await Promise.all(
+            ran.map(async ({ id, dirs }) => [id, await readSpecCoverage(dirs, workspaceDir)] as const),
+          ),
+        );
         const index = await indexCovered(workspaceDir, [...raw.values()].flatMap(coveredFiles), signal);
-        const units: Record<string, UnitRow[]> = {};
+        const context = { workspaceDir, files: index.files, units: {} as Record<string, UnitRow[]> };
         const recorded = new Map<string, SpecCoverage>();
         const withoutData: string[] = [];
         for (const [id, data] of raw) {
-          const entry = await collectSpecCoverage(data, { workspaceDir, files: index.files, units }, runId);
+          const entry = await collectSpecCoverage(data, context, runId);
           if (entry) recorded.set(id, entry);
           else withoutData.push(id);
         }
-        const savedTo = await updateCoverageStore(workspaceDir, recorded, units, withoutData, specIds);
+        const savedTo = await updateCoverageStore(
+          workspaceDir,
+          recorded,
+          context.units,
+          withoutData,
+          specIds,
+        );
         const files = new Set([...recorded.values()].flatMap((c) => Object.keys(c.files)));
         return { specs: recorded.size, files: files.size, withoutData, savedTo };
       } finally {

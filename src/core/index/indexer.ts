@@ -146,11 +146,14 @@ class WorkspaceIndexer implements Indexer {
     const listHash = fileListHash(await this.importContext(listing.files));
     const cachedImportsValid = cache.fileListHash === listHash;
     // A pass over some files keeps the cache's other entries; it writes the cache only while the cached imports
-    // still hold (they would otherwise be stored as valid for the new file list).
+    // still hold (they would otherwise be stored as valid for the new file list), or when there is no cache yet:
+    // then its own entries, resolved against this listing, are all it holds (coverage maps the same few files
+    // after every check, and would otherwise parse them anew each time until a full pass writes a cache).
     const nextCache = new Map<string, CacheEntry>(
       only === undefined ? [] : [...cache.entries].filter(([f]) => !only.has(f)),
     );
-    const mayWriteCache = this.useCache && (only === undefined || cachedImportsValid);
+    const mayWriteCache =
+      this.useCache && (only === undefined || cachedImportsValid || cache.entries.size === 0);
     const state: PassState = { files: new Map(), resolved: new Set(), nextCache, cacheHits: 0 };
     const jobs = reuseOrSchedule(candidates, cache, cachedImportsValid, this.maxFileBytes, state);
     foldOutcomes(await this.runJobs(jobs, location, signal), cache, cachedImportsValid, state, skipped);

@@ -52,4 +52,18 @@ describe('index: a pass over some files', () => {
     assert.equal(warm.stats.files, cold.stats.files);
     assert.equal(warm.stats.cacheHits, warm.stats.files, 'the partial pass stored the changed file');
   });
+
+  it('with no cache yet, stores what it parsed: the next pass over the same files parses nothing', async () => {
+    const dir = fixtureCopy();
+    const asked = ['web/client.ts', 'main.py'];
+    const first = (await run(dir, { only: asked })).index;
+    assert.equal(first.stats.cacheHits, 0);
+    const second = (await run(dir, { only: asked })).index;
+    assert.equal(second.stats.cacheHits, 2);
+    for (const file of asked) assert.equal(entry(second, file), entry(first, file));
+    // A full pass then parses only the files the partial pass had not.
+    const full = (await run(dir)).index;
+    assert.equal(full.stats.cacheHits, 2);
+    assert.equal(entry(full, 'web/client.ts'), entry(first, 'web/client.ts'));
+  });
 });

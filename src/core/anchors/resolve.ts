@@ -11,7 +11,10 @@ import type { SpecProblem } from '../spec/problems';
 import { rankedMatches } from '../spec/suggest';
 
 /** What anchor resolution, affected-spec selection, coupling and blame read from the workspace index. */
-export type IndexView = Pick<WorkspaceIndex, 'files' | 'skipped' | 'findSymbol' | 'enclosingSymbol'>;
+export type IndexView = Pick<
+  WorkspaceIndex,
+  'files' | 'skipped' | 'submodules' | 'findSymbol' | 'enclosingSymbol'
+>;
 
 export interface ResolvedAnchor {
   /** The anchor as written in specs.json. */

@@ -170,7 +170,7 @@ class WorkspaceIndexer implements Indexer {
     skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     const stats = indexStats(sortedFiles, nextCache, state.cacheHits, skipped.length);
     stats.durationMs = Math.round(performance.now() - started);
-    const index = new WorkspaceIndex(this.workspaceDir, sortedFiles, skipped, stats);
+    const index = new WorkspaceIndex(this.workspaceDir, sortedFiles, skipped, stats, listing.submodules);
     if (only === undefined) this.current = index;
     return index;
   }

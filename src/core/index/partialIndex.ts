@@ -61,7 +61,7 @@ export async function openGrowingIndex(workspaceDir: string, adopted?: PartialIn
     durationMs: 0,
     skipped: skipped.length,
   };
-  const index = adopt ?? new WorkspaceIndex(workspaceDir, new Map(), skipped, stats);
+  const index = adopt ?? new WorkspaceIndex(workspaceDir, new Map(), skipped, stats, listing.submodules);
   const seen = new Set<string>(adopt ? [...index.files.keys(), ...index.skipped.map((f) => f.path)] : []);
   let host: TreeSitterHost | undefined;
   const addOne = async (rel: string): Promise<FileIndex | undefined> => {

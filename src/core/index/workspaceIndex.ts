@@ -13,6 +13,8 @@ export class WorkspaceIndex {
     readonly files: Map<string, FileIndex>,
     readonly skipped: SkippedFile[],
     readonly stats: IndexStats,
+    /** The workspace's git submodules: listed apart, never indexed (a change in one cannot be traced). */
+    readonly submodules: readonly string[] = [],
   ) {}
 
   /**

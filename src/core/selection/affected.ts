@@ -73,12 +73,14 @@ export function specsLeftToCones(
 export function affectedSpecs(input: AffectedInput): AffectedResult {
   const { specFile, index, changes } = input;
   const specFilePath = input.specFilePath ?? '.weave/specs.json';
+  // A full index lists the submodules itself (the extension's live index); a partial one is given its listing's.
+  const submodules = input.partial?.submodules ?? index.submodules;
   const { allReasons, ignored, traceable } = classifyChanges(
     changes,
     index,
     specFilePath,
     input.partial?.listed,
-    input.partial?.submodules,
+    submodules,
   );
 
   // Cones are only needed when some change is traceable; with an unknown-impact change every spec is selected.

@@ -33,7 +33,7 @@ export interface ConeOptions {
    * the index's files and skipped files (a full index lists them all).
    */
   listed?: readonly string[];
-  /** The workspace's git submodules (a partial index's): importing one makes a cone incomplete. */
+  /** The workspace's git submodules (default: the index's): importing one makes a cone incomplete. */
   submodules?: readonly string[];
   /** Only these specs' cones (default every spec's). */
   specIds?: ReadonlySet<string>;
@@ -48,7 +48,7 @@ export function specCones(
   const resolver = new ConeImportResolver(index, {
     workspaceDir: options.workspaceDir,
     listed: options.listed,
-    submodules: options.submodules,
+    submodules: options.submodules ?? index.submodules,
   });
   const known = knownFiles(
     index.files.keys(),

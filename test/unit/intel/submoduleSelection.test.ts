@@ -1,10 +1,16 @@
 // A git submodule (a gitlink entry, mode 160000) in a workspace, for lazy affected-spec selection: Weave does
 // not trace into it, so importing it makes a cone incomplete and changing it selects every spec, each time with
 // a reason naming the submodule; it is never taken for a file (its name may even look like one: `chart.js`).
+// The same holds over the full index the extension keeps (createIndexer, then affectedSpecs).
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { afterEach, test } from 'node:test';
+import { resolveAnchors } from '../../../src/core/anchors/resolve';
+import { createIndexer } from '../../../src/core/index';
+import { affectedSpecs, type AffectedResult } from '../../../src/core/selection/affected';
+import { changedFilesSince } from '../../../src/core/selection/changes';
 import { selectAffected } from '../../../src/core/selection/selectAffected';
+import { loadSpecFile } from '../../../src/core/spec/load';
 import { git, initRepo, removeDir, tempDir, writeFiles } from '../../support/repos';
 
 const dirs: string[] = [];
@@ -80,4 +86,44 @@ void test('a changed git submodule selects every spec, with a reason naming the 
     assert.equal(result.allReasons.length, 1);
     assert.match(result.allReasons[0]!, expected);
   }
+});
+
+/** What the extension's AffectedSelector does for the working tree's changes: a full index, then affectedSpecs. */
+async function selectOverFullIndex(ws: string): Promise<AffectedResult> {
+  const loaded = await loadSpecFile(ws);
+  assert.ok(loaded.ok, JSON.stringify(!loaded.ok && loaded.problems));
+  const indexer = createIndexer({ workspaceDir: ws, useCache: false, workers: 0 });
+  try {
+    const index = await indexer.indexWorkspace();
+    const { resolved } = resolveAnchors(loaded.specFile, index, { workspaceDir: ws });
+    const changes = await changedFilesSince(ws, 'HEAD');
+    return affectedSpecs({ specFile: loaded.specFile, index, changes, resolved, workspaceDir: ws });
+  } finally {
+    indexer.dispose();
+  }
+}
+
+void test('over the full index, a changed git submodule selects every spec, with a reason naming it', async () => {
+  const { ws, submodule } = workspaceWithSubmodule();
+  writeFiles(submodule, { 'index.js': 'module.exports = () => 4;\n' });
+  git(submodule, 'commit', '-q', '-a', '-m', 'a new chart');
+  const result = await selectOverFullIndex(ws);
+  assert.equal(result.all, true);
+  assert.deepEqual(
+    result.affected.map((s) => s.id),
+    ['a', 'b'],
+  );
+  assert.equal(result.allReasons.length, 1);
+  assert.match(result.allReasons[0]!, /^vendor\/chart\.js is a git submodule: Weave cannot trace into it/);
+});
+
+void test('over the full index, a cone that imports a git submodule is incomplete, with a reason naming it', async () => {
+  const { ws } = workspaceWithSubmodule();
+  writeFiles(ws, { 'src/b.js': 'module.exports = () => 3;\n' });
+  const result = await selectOverFullIndex(ws);
+  assert.equal(result.all, false);
+  assert.match(
+    result.affected.find((s) => s.id === 'a')?.reasons.join('\n') ?? 'spec a is not selected',
+    /its import cone is incomplete \(src\/a\.js imports '\.\.\/vendor\/chart\.js', which Weave cannot trace: vendor\/chart\.js is a git submodule/,
+  );
 });

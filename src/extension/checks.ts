@@ -23,6 +23,8 @@ export interface CheckRequest {
   quiet?: boolean;
   /** The Test Explorer started it and reports into its own TestRun. */
   fromTestExplorer?: boolean;
+  /** Record per-spec coverage whatever `weave.coverage` says (the Coverage profile). */
+  coverage?: boolean;
 }
 
 /** A check that starts running (fired once its specs are known); `done` settles when it ends. */
@@ -203,6 +205,7 @@ export class CheckService implements vscode.Disposable {
         ...(settings.concurrency ? { concurrency: settings.concurrency } : {}),
         ...(settings.baseline ? { baselineRef: settings.baseline } : {}),
         ...(settings.timeoutSeconds ? { defaultTimeoutSeconds: settings.timeoutSeconds } : {}),
+        coverage: request.coverage ?? settings.coverage,
       });
       if (signal.aborted) {
         await anchorsPending;

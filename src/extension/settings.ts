@@ -12,6 +12,8 @@ export interface WeaveSettings {
   failureLines: number;
   /** 0 = the spec file's defaults.timeoutSeconds; otherwise replaces it (a spec's own timeout still wins). */
   timeoutSeconds: number;
+  /** Record per-spec coverage on every check (the Coverage profile records it whatever this says). */
+  coverage: boolean;
 }
 
 export function readSettings(scope?: vscode.ConfigurationScope): WeaveSettings {
@@ -22,6 +24,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): WeaveSettings {
     baseline: config.get<string>('baseline', '').trim(),
     failureLines: Math.min(20, Math.max(1, Math.floor(config.get<number>('failureLines', 3)))),
     timeoutSeconds: Math.min(86_400, Math.max(0, config.get<number>('timeoutSeconds', 0))),
+    coverage: config.get<boolean>('coverage', true),
   };
 }
 

@@ -106,7 +106,12 @@ export class SpecTests implements vscode.Disposable {
       const onCancel = token.onCancellationRequested(() => abort.abort());
       const following = followActivity(run, items, this.results);
       const result = await this.checks
-        .check({ only: specIds, signal: abort.signal, fromTestExplorer: true })
+        .check({
+          only: specIds,
+          signal: abort.signal,
+          fromTestExplorer: true,
+          ...(withCoverage ? { coverage: true } : {}),
+        })
         .finally(() => {
           onCancel.dispose();
           following.dispose();

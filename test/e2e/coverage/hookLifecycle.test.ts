@@ -11,7 +11,7 @@ import { instrumentSpec, writeCoverageHooks } from '../../../src/core/coverage/i
 import { readCoverageStore } from '../../../src/core/coverage/store';
 import { REPO_ROOT } from '../../support/paths';
 import { executed } from './fixtures';
-import { spec, workspace } from './hookWorkspace';
+import { spec, vitestFile, workspace } from './hookWorkspace';
 
 void test('coverage that starts at the first workspace script loses nothing: require, import(), vm, a spec’s own preload', async () => {
   // A runner of its own (node_modules) that works before it loads any workspace code, then reaches the workspace
@@ -81,13 +81,7 @@ void test('jest and vitest workers, which load test code through vm and end by S
       'vitest.config.mjs': "export default { test: { include: ['vitest/*.test.mjs'] } };\n",
       'jest/a.test.js': "const lib = require('..');\ntest('a', () => expect(lib.inWorker(1)).toBe(2));\n",
       'jest/b.test.js': "const lib = require('..');\ntest('b', () => expect(lib.beforeExit()).toBe(2));\n",
-      'vitest/a.test.mjs': [
-        "import { test, expect } from 'vitest';",
-        "import { createRequire } from 'node:module';",
-        "const lib = createRequire(import.meta.url)('../lib.js');",
-        "test('a', () => expect(lib.looped(3)).toBe(3));",
-        '',
-      ].join('\n'),
+      'vitest/a.test.mjs': vitestFile('a', 'looped(3)', 3),
     },
   );
   fs.symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'node_modules'));

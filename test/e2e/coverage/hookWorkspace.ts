@@ -56,3 +56,14 @@ export function workspace(specs: unknown[], files: Record<string, string>): stri
   initRepo(dir);
   return dir;
 }
+
+/** A vitest test file whose test `name` expects `call` (on lib.js, required: as written, not through vite). */
+export function vitestFile(name: string, call: string, expected: number): string {
+  return [
+    "import { test, expect } from 'vitest';",
+    "import { createRequire } from 'node:module';",
+    "const lib = createRequire(import.meta.url)('../lib.js');",
+    `test('${name}', () => expect(lib.${call}).toBe(${expected}));`,
+    '',
+  ].join('\n');
+}

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { checkWorkspace } from '../../../src/core/check/checkWorkspace';
 import { REPO_ROOT } from '../../support/paths';
 import { executed } from './fixtures';
-import { spec, workspace } from './hookWorkspace';
+import { spec, vitestFile, workspace } from './hookWorkspace';
 
 const nodeTest = (body: string[]): string =>
   [
@@ -81,20 +81,8 @@ void test('vitest --pool=threads, which ends each test file’s thread with term
   const dir = workspace([spec('threads', 'npx vitest run --pool=threads')], {
     '.gitignore': 'node_modules\n',
     'vitest.config.mjs': "export default { test: { include: ['vitest/*.test.mjs'] } };\n",
-    'vitest/a.test.mjs': [
-      "import { test, expect } from 'vitest';",
-      "import { createRequire } from 'node:module';",
-      "const lib = createRequire(import.meta.url)('../lib.js');",
-      "test('a', () => expect(lib.looped(3)).toBe(3));",
-      '',
-    ].join('\n'),
-    'vitest/b.test.mjs': [
-      "import { test, expect } from 'vitest';",
-      "import { createRequire } from 'node:module';",
-      "const lib = createRequire(import.meta.url)('../lib.js');",
-      "test('b', () => expect(lib.withOptions()).toBe(3));",
-      '',
-    ].join('\n'),
+    'vitest/a.test.mjs': vitestFile('a', 'looped(3)', 3),
+    'vitest/b.test.mjs': vitestFile('b', 'withOptions()', 3),
   });
   fs.symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'node_modules'));
   const result = await checkWorkspace({ workspaceDir: dir, concurrency: 1 });

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as vscode from 'vscode';
+import { readCoverageStore } from '../../../src/core/coverage/store';
 import type { CheckAttempt } from '../../../src/extension/checks';
 import { editAndSave, fixtureFilesForSuite, until, weaveApi, workspaceUri } from '../helpers';
 
@@ -88,6 +89,30 @@ suite('per-spec coverage', () => {
       );
     } finally {
       await editAndSave(math, `${header}\n  void 0;`, header);
+    }
+  });
+
+  test('with weave.coverage off a check records no coverage, and the Coverage profile still does', async () => {
+    const api = await weaveApi();
+    const workspaceDir = workspaceUri().fsPath;
+    const recordedBy = async (): Promise<string | undefined> =>
+      (await readCoverageStore(workspaceDir)).specs['clamp-bounds']?.runId;
+    const config = vscode.workspace.getConfiguration('weave');
+    await config.update('coverage', false, vscode.ConfigurationTarget.Global);
+    try {
+      const before = await recordedBy();
+      assert.ok(before, 'the first test recorded coverage for clamp-bounds');
+      const result = await vscode.commands.executeCommand<CheckAttempt>('weave.check');
+      assert.ok(result.ran, result.ran ? '' : result.message);
+      assert.ok(result.outcome.run.specIds.includes('clamp-bounds'));
+      assert.equal(await recordedBy(), before);
+
+      const finished = api.testResults().finishedRuns;
+      await vscode.commands.executeCommand('testing.coverageAll');
+      await until('the coverage run to finish', () => api.testResults().finishedRuns > finished, 90_000);
+      assert.equal(await recordedBy(), api.lastRun()?.run.id);
+    } finally {
+      await config.update('coverage', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 });

@@ -2,7 +2,8 @@
 // test runner, its subprocesses) records which code objects ran, and writes them as JSON when it exits. On
 // Python 3.12+ it uses sys.monitoring (each code object reports once, then its events are disabled: nearly
 // free); on 3.11 and older sys.setprofile (a call per Python call). Function level only: no line events.
-// It then runs the sitecustomize it shadows (Debian ships one), so the interpreter behaves as before.
+// It writes at exit, on os._exit (forked multiprocessing workers) and on SIGTERM (Pool.__exit__ ends its
+// workers so). It then runs the sitecustomize it shadows (Debian ships one), so the interpreter behaves as before.
 
 export const SITECUSTOMIZE_PY = String.raw`# Written by Weave for per-spec coverage; removed after the run.
 import os
@@ -46,12 +47,28 @@ def _weave_install():
         sys.setprofile(profile)
         threading.setprofile(profile)
 
-    written = []
+    import signal
+
+    # written: once per process (reset in a forked child); writing: a write is under way, so a SIGTERM that
+    # arrives meanwhile (a pool worker leaving through os._exit as its pool terminates it) waits for it.
+    state = {"written": False, "writing": False, "terminated": False}
+
+    def die_of_sigterm():
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGTERM)
 
     def write():
-        if written:
+        if state["written"]:
             return
-        written.append(True)
+        state["written"] = state["writing"] = True
+        try:
+            write_files()
+        finally:
+            state["writing"] = False
+            if state["terminated"]:
+                die_of_sigterm()
+
+    def write_files():
         files = {}
         real = {}
         for code in list(seen.values()):
@@ -88,7 +105,23 @@ def _weave_install():
         exit_now(code)
 
     os._exit = _exit
-    os.register_at_fork(after_in_child=written.clear)
+    os.register_at_fork(after_in_child=lambda: state.update(written=False, writing=False, terminated=False))
+
+    # SIGTERM ends a process without atexit: multiprocessing.Pool's __exit__ ends its workers so, and a runner
+    # its children. Written first; then the signal does what it would have done. A program's own handler (set
+    # later) or an inherited SIG_IGN is left to decide.
+    def on_term(signum, frame):
+        if state["writing"]:
+            state["terminated"] = True
+            return
+        write()
+        die_of_sigterm()
+
+    try:
+        if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+            signal.signal(signal.SIGTERM, on_term)
+    except (ValueError, OSError):
+        pass  # not the main thread of the main interpreter: no handler can be set
 
 
 def _weave_chain():

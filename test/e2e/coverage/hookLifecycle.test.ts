@@ -2,16 +2,14 @@
 // loaded (require, import(), the vm functions jest and vitest use, a spec's own preload), in the workers of the
 // real jest and vitest, and on the SIGTERM pools end their workers with.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { checkWorkspace } from '../../../src/core/check/checkWorkspace';
-import { instrumentSpec, writeCoverageHooks } from '../../../src/core/coverage/instrument';
 import { readCoverageStore } from '../../../src/core/coverage/store';
 import { REPO_ROOT } from '../../support/paths';
 import { executed } from './fixtures';
-import { spec, vitestFile, workspace } from './hookWorkspace';
+import { runInstrumented, spec, vitestFile, workspace } from './hookWorkspace';
 
 void test('coverage that starts at the first workspace script loses nothing: require, import(), vm, a spec’s own preload', async () => {
   // A runner of its own (node_modules) that works before it loads any workspace code, then reaches the workspace
@@ -120,16 +118,8 @@ void test('on SIGTERM the hook writes what ran, and the signal still does what t
       '',
     ].join('\n'),
   });
-  const raw = path.join(dir, '.weave/cache/coverage/raw/probe');
-  const hooks = await writeCoverageHooks(raw);
   const run = async (script: string, name: string) => {
-    const dirs = { v8: path.join(raw, name, 'v8'), python: path.join(raw, name, 'python') };
-    const { env } = await instrumentSpec(dir, hooks, dirs, {}, process.env);
-    const r = spawnSync(process.execPath, [script], {
-      cwd: dir,
-      env: { ...process.env, ...env },
-      encoding: 'utf8',
-    });
+    const { result: r, dirs } = await runInstrumented(dir, name, process.execPath, [script]);
     const functions = fs
       .readdirSync(dirs.v8)
       .flatMap(

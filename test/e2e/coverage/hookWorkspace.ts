@@ -1,6 +1,13 @@
 // The workspace the Node coverage hook tests run in: a small library whose functions each spec calls a different
 // way, committed to a fresh git repository (removed after each test).
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import path from 'node:path';
 import { afterEach } from 'node:test';
+import {
+  instrumentSpec,
+  writeCoverageHooks,
+  type SpecCoverageDirs,
+} from '../../../src/core/coverage/instrument';
 import { initRepo, removeDir, tempDir, writeFiles } from '../../support/repos';
 
 const dirs: string[] = [];
@@ -66,4 +73,23 @@ export function vitestFile(name: string, call: string, expected: number): string
     `test('${name}', () => expect(lib.${call}).toBe(${expected}));`,
     '',
   ].join('\n');
+}
+
+/**
+ * Runs `command` in `dir` as a spec's command runs with coverage on (the hooks in its environment, raw data in a
+ * directory of its own, `name`), outside the sandbox, so a test can see how the process ended.
+ */
+export async function runInstrumented(
+  dir: string,
+  name: string,
+  command: string,
+  args: string[],
+  specEnv: Record<string, string> = {},
+): Promise<{ result: SpawnSyncReturns<string>; dirs: SpecCoverageDirs }> {
+  const raw = path.join(dir, '.weave/cache/coverage/raw/probe');
+  const hooks = await writeCoverageHooks(raw);
+  const dirs = { v8: path.join(raw, name, 'v8'), python: path.join(raw, name, 'python') };
+  const { env } = await instrumentSpec(dir, hooks, dirs, specEnv, process.env);
+  const result = spawnSync(command, args, { cwd: dir, env: { ...process.env, ...env }, encoding: 'utf8' });
+  return { result, dirs };
 }

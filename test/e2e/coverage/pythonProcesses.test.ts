@@ -2,18 +2,19 @@
 // ends with SIGTERM, and a process SIGTERM'd by whoever started it. What they ran is written first, and the
 // signal still does what it would have done (a program's own handler still decides).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { test } from 'node:test';
 import { checkWorkspace } from '../../../src/core/check/checkWorkspace';
-import { instrumentSpec, writeCoverageHooks } from '../../../src/core/coverage/instrument';
 import { readPythonCoverage } from '../../../src/core/coverage/python';
 import { executed } from './fixtures';
-import { spec, workspace } from './hookWorkspace';
+import { runInstrumented, spec, workspace } from './hookWorkspace';
 
-const WORK = ['def square(x):', '    return x * x', '', '', 'def in_parent():', '    return 1', ''].join(
-  '\n',
-);
+const WORK = `def square(x):
+    return x * x
+
+
+def in_parent():
+    return 1
+`;
 
 void test('multiprocessing.Pool workers, ended by SIGTERM when the pool closes, record what they ran', async () => {
   const dir = workspace([spec('pool', 'python3 run_pool.py')], {
@@ -65,12 +66,8 @@ void test('a Python process ended by SIGTERM writes what it ran and still dies o
       '',
     ].join('\n'),
   });
-  const raw = path.join(dir, '.weave/cache/coverage/raw/probe');
-  const hooks = await writeCoverageHooks(raw);
   const run = async (script: string, name: string) => {
-    const dirs = { v8: path.join(raw, name, 'v8'), python: path.join(raw, name, 'python') };
-    const { env } = await instrumentSpec(dir, hooks, dirs, { PYTHONPATH: '.' }, process.env);
-    const r = spawnSync('python3', [script], { cwd: dir, env: { ...process.env, ...env }, encoding: 'utf8' });
+    const { result: r, dirs } = await runInstrumented(dir, name, 'python3', [script], { PYTHONPATH: '.' });
     const recorded = await readPythonCoverage(dirs.python, dir);
     return { r, functions: (recorded.get('pkg/work.py') ?? []).map(([name]) => name) };
   };

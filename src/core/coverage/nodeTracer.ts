@@ -24,18 +24,17 @@
 //
 // The write happens in a process 'exit' listener (the inspector answers synchronously in-thread), so normal
 // ends, process.exit() and uncaught exceptions are recorded; on SIGTERM, which is how pools end their worker
-// processes; and in a worker thread just before another thread's terminate() ends it (how vitest's
-// --pool=threads ends them). A process killed with SIGKILL, or a worker ended by its process's exit, writes
-// nothing. A process whose environment sets NODE_V8_COVERAGE (c8, a user's own coverage tool) is left alone:
+// processes; and, in a worker thread, just before another thread's terminate() or its process's exit ends it
+// (nodeWorkerThreads.ts). A process killed with SIGKILL, or a worker stuck in synchronous code when it is ended,
+// writes nothing. A process whose environment sets NODE_V8_COVERAGE (c8, a user's own coverage tool) is left alone:
 // V8 has one coverage mode per isolate, and binary mode would spoil the tool's block counts.
+
+import { WORKER_THREADS_PART } from './nodeWorkerThreads';
 
 /** Environment variable naming the directory the hook writes into (one file per process or worker). */
 export const V8_COVERAGE_DIR_VARIABLE = 'WEAVE_V8_COVERAGE_DIR';
 /** Environment variable naming the workspace whose scripts are kept (shared with the Python tracer). */
 export const COVERAGE_ROOT_VARIABLE = 'WEAVE_COVERAGE_ROOT';
-
-/** How long terminate() waits for a covering worker thread to write its coverage before ending it anyway. */
-export const FLUSH_TIMEOUT_MS = 500;
 
 export const NODE_COVERAGE_HOOK_CJS = String.raw`'use strict';
 // Written by Weave for per-spec coverage (src/core/coverage/nodeTracer.ts); removed after the run.
@@ -76,7 +75,7 @@ export const NODE_COVERAGE_HOOK_CJS = String.raw`'use strict';
     }
     session.post('Profiler.enable');
     session.post('Profiler.startPreciseCoverage', { callCount: false, detailed: false });
-    if (threads && !threads.isMainThread) channel.postMessage({ covering: threads.threadId });
+    if (threads && !threads.isMainThread) registerWorker();
     process.once('exit', () => write(session));
     // Pools end their workers with SIGTERM (vitest's forks), which skips 'exit' listeners. Written first; then,
     // when no listener of the program's own is there to decide, the signal does what it would have done.
@@ -100,74 +99,10 @@ export const NODE_COVERAGE_HOOK_CJS = String.raw`'use strict';
         // The run's coverage directory is gone (the run was cancelled): nothing to record into.
       }
     });
+    markWritten(); // a worker's, for the main thread waiting at its exit (nodeWorkerThreads.ts)
   };
 
-  // Worker threads: terminate() stops a thread without its 'exit' listeners (vitest's --pool=threads ends every
-  // test file's thread so), so the thread that calls it first asks the worker, over a BroadcastChannel of this
-  // process, to write what it ran, and waits for the answer (FLUSH_TIMEOUT_MS at most: a worker stuck in
-  // synchronous code cannot answer, and is then ended without). Only workers that started coverage are asked:
-  // each says so when it starts, and every thread keeps the list of the ones it heard from. Loading
-  // node:worker_threads and opening a channel cost ~5 ms, so a thread does it only once the program loads
-  // node:worker_threads (a worker thread has it loaded before preloads run; nothing can start a worker without).
-  const channelName = 'weave-coverage-' + process.pid;
-  const covering = new Set();
-  let channel;
-  let threads;
-  const watchThreads = () => {
-    threads = require('node:worker_threads');
-    channel = new BroadcastChannel(channelName);
-    channel.unref();
-    channel.onmessage = ({ data }) => {
-      if (!data) return;
-      if (typeof data.covering === 'number') covering.add(data.covering);
-      if (data.flush === threads.threadId && session) {
-        write(session);
-        channel.postMessage({ flushed: threads.threadId });
-      }
-    };
-    const originalTerminate = threads.Worker.prototype.terminate;
-    threads.Worker.prototype.terminate = {
-      terminate(...args) {
-        const worker = this;
-        const id = worker.threadId;
-        if (!covering.delete(id)) return originalTerminate.apply(worker, args);
-        return new Promise((resolve) => {
-          const asked = new BroadcastChannel(channelName);
-          const done = () => {
-            clearTimeout(timer);
-            worker.off('exit', done);
-            asked.close();
-            resolve();
-          };
-          const timer = setTimeout(done, ${FLUSH_TIMEOUT_MS});
-          asked.onmessage = ({ data }) => {
-            if (data && data.flushed === id) done();
-          };
-          worker.once('exit', done);
-          asked.postMessage({ flush: id });
-        }).then(() => originalTerminate.apply(worker, args));
-      },
-    }.terminate;
-  };
-  const loaded = process.moduleLoadList;
-  if (
-    typeof Module.registerHooks !== 'function' ||
-    !Array.isArray(loaded) ||
-    loaded.includes('NativeModule worker_threads')
-  ) {
-    watchThreads();
-  } else {
-    const watcher = Module.registerHooks({
-      load(url, context, nextLoad) {
-        if (url === 'node:worker_threads' && !threads) {
-          watcher.deregister();
-          watchThreads();
-        }
-        return nextLoad(url, context);
-      },
-    });
-  }
-
+${WORKER_THREADS_PART}
   // Start now when workspace code is sure to run or has run: the entry script is the workspace's (not the
   // node --test parent, which only starts a child per file), or a spec's own --require loaded some; also when
   // ES modules could not be seen. Starting before the entry loads is cheaper than during it: V8 then has fewer

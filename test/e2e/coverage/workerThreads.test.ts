@@ -1,6 +1,6 @@
-// Worker threads that another thread ends with terminate(), which runs none of the worker's 'exit' listeners
-// (how vitest's --pool=threads ends the thread of every test file): the coverage hook has the worker write what
-// it ran first, and terminate() still ends the worker when it cannot answer.
+// Worker threads that end without their 'exit' listeners: terminated by another thread (how vitest's
+// --pool=threads ends the thread of every test file), or still running when their process exits. The coverage
+// hook has each write what it ran first, and the worker or the process still ends when a worker cannot answer.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,6 +22,14 @@ const nodeTest = (body: string[]): string =>
     '',
   ].join('\n');
 
+// Stays alive on its port until ended, as a pool's idle worker does.
+const IDLE_WORKER = [
+  "const { parentPort } = require('node:worker_threads');",
+  "parentPort.on('message', () => {});",
+  "parentPort.postMessage(require('..').inWorker(1));",
+  '',
+].join('\n');
+
 void test('a worker thread ended by terminate() records what it ran; one stuck in a loop is still ended', async () => {
   const dir = workspace(
     [
@@ -30,13 +38,7 @@ void test('a worker thread ended by terminate() records what it ran; one stuck i
       spec('plain', 'node --test test/plain.test.js'),
     ],
     {
-      // Stays alive on its port until terminated, as a pool's idle worker does.
-      'test/idle.js': [
-        "const { parentPort } = require('node:worker_threads');",
-        "parentPort.on('message', () => {});",
-        "parentPort.postMessage(require('..').inWorker(1));",
-        '',
-      ].join('\n'),
+      'test/idle.js': IDLE_WORKER,
       'test/terminated.test.js': nodeTest([
         "const w = new Worker(require.resolve('./idle.js'));",
         "const [n] = await once(w, 'message');",
@@ -75,6 +77,41 @@ void test('a worker thread ended by terminate() records what it ran; one stuck i
     result.run.results.map((r) => r.output).join('\n'),
   );
   assert.deepEqual(await executed(dir, 'terminated'), ['lib.js#inWorker']);
+});
+
+void test('workers still running when their process exits (unref’d, or a process.exit()) record what they ran', async () => {
+  const dir = workspace(
+    [spec('unref', 'node --test test/unref.test.js'), spec('exits', 'node scripts/exits.js')],
+    {
+      'test/idle.js': IDLE_WORKER,
+      // The test lets go of the worker: the process ends with it still running.
+      'test/unref.test.js': nodeTest([
+        "const w = new Worker(require.resolve('./idle.js'));",
+        "assert.equal((await once(w, 'message'))[0], 2);",
+        'w.unref();',
+      ]),
+      'scripts/exits.js': [
+        "const { Worker } = require('node:worker_threads');",
+        "const w = new Worker(require.resolve('../test/idle.js'));",
+        "w.once('message', () => {",
+        "  console.log('1 passed, 0 failed');",
+        '  process.exit(0);',
+        '});',
+        '',
+      ].join('\n'),
+    },
+  );
+  const result = await checkWorkspace({ workspaceDir: dir, concurrency: 2 });
+  assert.deepEqual(
+    result.run.results.map((r) => [r.id, r.verdict]),
+    [
+      ['unref', 'pass'],
+      ['exits', 'pass'],
+    ],
+    result.run.results.map((r) => r.output).join('\n'),
+  );
+  assert.deepEqual(await executed(dir, 'unref'), ['lib.js#inWorker']);
+  assert.deepEqual(await executed(dir, 'exits'), ['lib.js#inWorker']);
 });
 
 void test('vitest --pool=threads, which ends each test file’s thread with terminate(), records what its tests ran', async () => {

@@ -19,7 +19,15 @@ export async function runVerb(verb: Verb, args: string[]): Promise<number> {
   try {
     code = await verb.run(args);
   } catch (error) {
-    code = reportInputError(verb.name, error);
+    const stopped = stopExitCode();
+    if (stopped === undefined) code = reportInputError(verb.name, error);
+    else {
+      // What failed while the verb was being stopped failed because it was: the stop is the outcome.
+      process.stderr.write(
+        `weave ${verb.name}: stopped (${error instanceof Error ? error.message : String(error)})\n`,
+      );
+      return stopped;
+    }
   }
   return stopExitCode() ?? code;
 }

@@ -92,7 +92,8 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
       writableDirs: [scratchDir],
       ...(input.signal ? { signal: input.signal } : {}),
     });
-    if (outcome.spawnError !== undefined)
+    // Stopped before eval.sh could start (a signal between the clone and the run) is a cancelled run, not an error.
+    if (outcome.spawnError !== undefined && !outcome.cancelled)
       throw new TaskRunError(`could not start eval.sh: ${outcome.spawnError}`);
     const log = await fs.readFile(logFile, 'utf8').catch(() => '');
     const interrupted = outcome.timedOut

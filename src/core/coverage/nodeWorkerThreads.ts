@@ -25,33 +25,32 @@ export const WORKER_THREADS_PART = String.raw`  // Worker threads: terminate() s
   const WRITTEN = 2;
   let channel;
   let threads;
-  let table; // Int32Array: [slots taken, then (threadId, state) per slot]
+  let table; // Int32Array: [slots taken, then each slot's state]
   let slot = -1; // this worker's
   const registerWorker = () => {
     channel.postMessage({ covering: threads.threadId });
     if (!table) return;
     const taken = Atomics.add(table, 0, 1);
     if (taken >= SLOTS) return;
-    slot = taken;
-    table[1 + 2 * slot] = threads.threadId;
-    Atomics.store(table, 2 + 2 * slot, ALIVE);
+    slot = 1 + taken;
+    Atomics.store(table, slot, ALIVE);
   };
   const markWritten = () => {
     if (slot < 0) return;
-    Atomics.store(table, 2 + 2 * slot, WRITTEN);
-    Atomics.notify(table, 2 + 2 * slot);
+    Atomics.store(table, slot, WRITTEN);
+    Atomics.notify(table, slot);
   };
   const flushWorkersAtExit = () => {
     const alive = [];
     const taken = Math.min(Atomics.load(table, 0), SLOTS);
-    for (let i = 0; i < taken; i++) if (Atomics.load(table, 2 + 2 * i) === ALIVE) alive.push(i);
+    for (let i = 1; i <= taken; i++) if (Atomics.load(table, i) === ALIVE) alive.push(i);
     if (alive.length === 0) return;
     channel.postMessage({ flushAll: true });
     const deadline = Date.now() + ${FLUSH_TIMEOUT_MS};
     for (const i of alive) {
       const left = deadline - Date.now();
       if (left <= 0) break;
-      Atomics.wait(table, 2 + 2 * i, ALIVE, left);
+      Atomics.wait(table, i, ALIVE, left);
     }
   };
   const watchThreads = () => {
@@ -69,7 +68,7 @@ export const WORKER_THREADS_PART = String.raw`  // Worker threads: terminate() s
     try {
       table = threads.getEnvironmentData(channelName);
       if (threads.isMainThread && !table) {
-        table = new Int32Array(new SharedArrayBuffer(4 * (1 + 2 * SLOTS)));
+        table = new Int32Array(new SharedArrayBuffer(4 * (1 + SLOTS)));
         threads.setEnvironmentData(channelName, table);
         process.on('exit', flushWorkersAtExit);
       }

@@ -2,12 +2,10 @@
 // cancelled run, not an error: export and eval then stop cleanly (exit 130 / 143), not with "internal error".
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { after, test } from 'node:test';
-import { renderEvalScript } from '../../../src/core/tasks/evalScript';
-import { TASK_FILES, type TaskSpec } from '../../../src/core/tasks/taskFormat';
 import { runTaskPatch } from '../../../src/core/tasks/taskRunner';
-import { gitIn, makeRepo } from '../../support/gitRepo';
+import { makeRepo } from '../../support/gitRepo';
+import { nodeTaskSpec, taskFolderOf } from '../../support/taskFolder';
 
 const dirs: string[] = [];
 after(async () => {
@@ -20,40 +18,8 @@ test('a task run whose signal is already aborted comes back cancelled: no spec r
     'test/lib.test.js': "require('../lib');\n",
   });
   dirs.push(repo);
-  const baseCommit = gitIn(repo, 'rev-parse', 'HEAD').trim();
-  const taskDir = path.join(repo, '.task');
-  await fs.mkdir(taskDir);
-  gitIn(repo, 'bundle', 'create', '-q', path.join(taskDir, TASK_FILES.baseBundle), 'HEAD', 'main');
-  const specs: TaskSpec[] = [
-    {
-      id: 'one',
-      title: 'one',
-      kind: 'functional',
-      statement: 'one is 1',
-      test: {
-        command: 'node test/lib.test.js',
-        files: ['test/lib.test.js'],
-        cwd: '.',
-        env: {},
-        timeoutSeconds: 30,
-      },
-      anchors: [],
-      dependsOn: [],
-      interactsWith: [],
-    },
-  ];
-  await fs.writeFile(
-    path.join(taskDir, TASK_FILES.evalScript),
-    renderEvalScript({
-      instanceId: 'cancelled',
-      baseCommit,
-      testPatch: '',
-      protectedInBase: ['test/lib.test.js'],
-      protectedNotInBase: [],
-      setupCommands: [],
-      specs,
-    }),
-  );
+  const specs = [nodeTaskSpec('one', 'functional', 'one is 1', 'node test/lib.test.js', 'test/lib.test.js')];
+  const { taskDir, baseCommit } = await taskFolderOf(repo, 'cancelled', specs);
   const stop = new AbortController();
   stop.abort();
   const run = await runTaskPatch({

@@ -8,11 +8,10 @@ import { createServer, type Socket } from 'node:net';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { detectSandbox } from '../../../src/core/sandbox/bwrap';
-import { renderEvalScript } from '../../../src/core/tasks/evalScript';
-import { TASK_FILES, type TaskSpec } from '../../../src/core/tasks/taskFormat';
 import { runTaskPatch } from '../../../src/core/tasks/taskRunner';
 import { gitIn, makeRepo } from '../../support/gitRepo';
 import { until } from '../../support/polling';
+import { nodeTaskSpec, taskFolderOf } from '../../support/taskFolder';
 
 const received: string[] = [];
 const server = createServer((socket: Socket) => {
@@ -50,45 +49,21 @@ test('eval: set-up reaches the host network, the prediction’s spec runs cannot
 
   const repo = await makeRepo({ 'lib.js': BASE_LIB, 'test/lib.test.js': SPEC_TEST });
   dirs.push(repo);
-  const baseCommit = gitIn(repo, 'rev-parse', 'HEAD').trim();
   await fs.writeFile(path.join(repo, 'lib.js'), connectingLib(port));
   const prediction = gitIn(repo, 'diff');
   gitIn(repo, 'checkout', '--', 'lib.js');
 
-  const taskDir = path.join(repo, '.task');
-  await fs.mkdir(taskDir);
-  gitIn(repo, 'bundle', 'create', '-q', path.join(taskDir, TASK_FILES.baseBundle), 'HEAD', 'main');
-  const specs: TaskSpec[] = [
-    {
-      id: 'offline',
-      title: 'offline',
-      kind: 'security',
-      statement: 'the code under test cannot reach the host',
-      test: {
-        command: 'node test/lib.test.js',
-        files: ['test/lib.test.js'],
-        cwd: '.',
-        env: {},
-        timeoutSeconds: 30,
-      },
-      anchors: [],
-      dependsOn: [],
-      interactsWith: [],
-    },
+  const specs = [
+    nodeTaskSpec(
+      'offline',
+      'security',
+      'the code under test cannot reach the host',
+      'node test/lib.test.js',
+      'test/lib.test.js',
+    ),
   ];
   const setup = `node -e "const s = require('node:net').connect(${port}, '127.0.0.1', () => s.end('setup')); s.on('error', (e) => { console.error(e.message); process.exit(1); })"`;
-  await fs.writeFile(
-    path.join(taskDir, TASK_FILES.evalScript),
-    renderEvalScript({
-      instanceId: 'network',
-      baseCommit,
-      testPatch: '',
-      protectedInBase: ['test/lib.test.js'],
-      protectedNotInBase: [],
-      setupCommands: [setup],
-      specs,
-    }),
-  );
+  const { taskDir, baseCommit } = await taskFolderOf(repo, 'network', specs, [setup]);
 
   const run = await runTaskPatch({
     taskDir,

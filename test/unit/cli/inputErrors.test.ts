@@ -14,22 +14,7 @@ import { ExportInputError } from '../../../src/core/tasks/exportTask';
 import { parseVerbFlags, UsageError, wholeNumberFlags } from '../../../src/cli/flags';
 import { reportInputError } from '../../../src/cli/output/inputErrors';
 import { displayPath } from '../../../src/cli/output/paths';
-
-/** What `fn` writes to stderr, and what it returns. */
-function stderrOf<T>(fn: () => T): { stderr: string; value: T } {
-  let stderr = '';
-  const write = process.stderr.write;
-  process.stderr.write = ((chunk: string | Uint8Array) => {
-    stderr += chunk.toString();
-    return true;
-  }) as typeof process.stderr.write;
-  try {
-    const value = fn();
-    return { stderr, value };
-  } finally {
-    process.stderr.write = write;
-  }
-}
+import { stderrOf } from '../../support/stderrCapture';
 
 const specFile = path.join(process.cwd(), 'ws', '.weave', 'specs.json');
 const problem = {

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { trapInterrupts } from '../../../src/cli/interrupt';
 import { runVerb, type Verb } from '../../../src/cli/verb';
+import { stderrOfAsync } from '../../support/stderrCapture';
 
 const failing = (message: string): Verb => ({
   name: 'probe',
@@ -15,19 +16,14 @@ const failing = (message: string): Verb => ({
 test('an error after SIGINT stopped the verb exits 130 and says it was stopped; before any stop it stays a bug', async () => {
   await assert.rejects(runVerb(failing('boom'), []), /boom/);
   const interrupt = trapInterrupts('probe', 'stopping…');
-  let stderr = '';
-  const write = process.stderr.write;
-  process.stderr.write = ((chunk: string | Uint8Array) => {
-    stderr += chunk.toString();
-    return true;
-  }) as typeof process.stderr.write;
   try {
     process.emit('SIGINT', 'SIGINT');
-    const code = await runVerb(failing('could not start eval.sh: cancelled before it started'), []);
+    const { stderr, value: code } = await stderrOfAsync(() =>
+      runVerb(failing('could not start eval.sh: cancelled before it started'), []),
+    );
     assert.equal(code, 130);
     assert.match(stderr, /weave probe: stopped \(could not start eval\.sh: cancelled before it started\)/);
   } finally {
-    process.stderr.write = write;
     interrupt.dispose();
   }
 });

@@ -9,7 +9,10 @@
 //     process (the worst case for V8 coverage, which holds back inlining until a function's first call has been
 //     reported), and the same work as a package's own test suite would run it — `npm test`, whose script is
 //     `node --test`, with tests that `require('..')` — where most Node processes (npm, the node --test parent)
-//     run no workspace code. The other rows run with coverage off, as before coverage existed.
+//     run no workspace code. Those two workspaces are not git repositories, so every spec records every time
+//     (a first check). A third, in git, splits the hashing over 8 modules and changes one before each measured
+//     check: the 8 specs that run it record again, the other 56 keep their coverage (coverage/reuse.ts), the
+//     steady state of full checks while someone works. The other rows run with coverage off, as before.
 // CPU is counted in a cgroup of the bench's own (cpuMeter.ts), which sees processes in the specs' PID namespaces.
 // Environment: WEAVE_BENCH_SPECS (default 64), WEAVE_BENCH_WORK_MS (default 200), WEAVE_BENCH_ROUNDS (default 1),
 // WEAVE_BENCH_COVERAGE_ONLY=1 (only the coverage rows: many rounds of them fit in the time of a few full ones).
@@ -19,6 +22,16 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { checkWorkspace } from '../src/core/check/checkWorkspace';
+import {
+  MODULES,
+  MODULE_FILES,
+  RUNNER_FILES,
+  WORKER,
+  commitAll,
+  editModule,
+  writeWorkspace,
+  type BenchSpecs,
+} from './checkWorkspaces';
 import { startCpuMeter, type CpuMeter } from './cpuMeter';
 
 const SPECS = Number(process.env.WEAVE_BENCH_SPECS ?? 64);
@@ -26,15 +39,6 @@ const WORK_MS = Number(process.env.WEAVE_BENCH_WORK_MS ?? 200);
 const ROUNDS = Number(process.env.WEAVE_BENCH_ROUNDS ?? 1);
 const COVERAGE_ONLY = process.env.WEAVE_BENCH_COVERAGE_ONLY === '1';
 const cores = os.availableParallelism();
-
-// The test each spec runs: N rounds of SHA-256 over a small buffer, then a summary line Weave recognises.
-const WORKER = `const { createHash } = require('node:crypto');
-const rounds = Number(process.argv[2]);
-let digest = Buffer.alloc(64, 1);
-for (let i = 0; i < rounds; i++) digest = createHash('sha256').update(digest).digest();
-console.log(digest.toString('hex').slice(0, 8));
-console.log('1 passed, 0 failed');
-`;
 
 /** Rounds of hashing that take WORK_MS of CPU on this machine (CPU time, so a loaded machine does not skew it). */
 function calibrate(): number {
@@ -56,53 +60,6 @@ async function measure(meter: CpuMeter, fn: () => Promise<unknown> | unknown): P
   return { wallMs, cpuMs: meter.readMs() - cpuBefore };
 }
 type Sample = { wallMs: number; cpuMs: number };
-
-// The same work as a package's test suite: a library function, four node:test files that require('..').
-const RUNNER_FILES = (rounds: number): Record<string, string> => ({
-  'package.json': JSON.stringify({
-    name: 'digest-lib',
-    version: '1.0.0',
-    main: 'index.js',
-    scripts: { test: 'node --test' },
-  }),
-  'index.js': [
-    "const { createHash } = require('node:crypto');",
-    'exports.digest = function digest(rounds) {',
-    '  let digest = Buffer.alloc(64, 1);',
-    "  for (let i = 0; i < rounds; i++) digest = createHash('sha256').update(digest).digest();",
-    "  return digest.toString('hex');",
-    '};',
-    '',
-  ].join('\n'),
-  ...Object.fromEntries(
-    [1, 2, 3, 4].map((n) => [
-      `test/part${n}.test.js`,
-      [
-        "const test = require('node:test');",
-        "const assert = require('node:assert');",
-        "const { digest } = require('..');",
-        `test('part ${n}', () => assert.equal(digest(${Math.round(rounds / 4)}).length, 64));`,
-        '',
-      ].join('\n'),
-    ]),
-  ),
-});
-
-async function writeWorkspace(dir: string, files: Record<string, string>, command: string): Promise<void> {
-  for (const [rel, text] of Object.entries(files)) {
-    await fs.mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
-    await fs.writeFile(path.join(dir, rel), text);
-  }
-  const specs = Array.from({ length: SPECS }, (_, i) => ({
-    id: `spec-${String(i + 1).padStart(2, '0')}`,
-    title: `busy ${i + 1}`,
-    kind: 'performance',
-    statement: `~${WORK_MS} ms of hashing`,
-    test: { command },
-  }));
-  await fs.mkdir(path.join(dir, '.weave'), { recursive: true });
-  await fs.writeFile(path.join(dir, '.weave/specs.json'), JSON.stringify({ version: 1, specs }, null, 2));
-}
 
 /**
  * Runs a yardstick script in its own session, as Weave runs spec commands: with the kernel's autogroup
@@ -134,10 +91,22 @@ async function main(): Promise<void> {
   const meter = startCpuMeter('weave-bench-check');
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-bench-check-'));
   const runnerDir = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-bench-check-runner-'));
+  const modulesDir = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-bench-check-modules-'));
   try {
     const command = `node work.js ${rounds}`;
-    await writeWorkspace(dir, { 'work.js': WORKER }, command);
-    await writeWorkspace(runnerDir, RUNNER_FILES(rounds), 'npm test');
+    const same = (cmd: string): BenchSpecs => ({ count: SPECS, workMs: WORK_MS, command: () => cmd });
+    await writeWorkspace(dir, { 'work.js': WORKER }, same(command));
+    await writeWorkspace(runnerDir, RUNNER_FILES(rounds), same('npm test'));
+    // Coverage reuse needs git: the module workspace is a repository, recorded once before the rounds.
+    await writeWorkspace(modulesDir, MODULE_FILES(), {
+      count: SPECS,
+      workMs: WORK_MS,
+      command: (i) => `node work${i % MODULES}.js ${rounds}`,
+      files: (i) => [`work${i % MODULES}.js`],
+    });
+    commitAll(modulesDir);
+    await checkWorkspace({ workspaceDir: modulesDir, concurrency: cores, coverage: true });
+    let revision = 0;
 
     const shell = (script: string) => (): Promise<void> => runShell(script, dir);
     const single = (await measure(meter, shell(command))).wallMs;
@@ -167,6 +136,22 @@ async function main(): Promise<void> {
       weaveCoverage: check(dir, cores, true),
       runnerParallel: check(runnerDir, cores),
       runnerCoverage: check(runnerDir, cores, true),
+      modulesParallel: check(modulesDir, cores),
+      modulesCoverage: async (): Promise<void> => {
+        revision++;
+        await editModule(modulesDir, revision % MODULES, revision);
+        const { coverage } = await checkWorkspace({
+          workspaceDir: modulesDir,
+          concurrency: cores,
+          coverage: true,
+        });
+        const recordedAgain = SPECS / MODULES;
+        if (coverage?.specs !== recordedAgain || coverage.reused.length !== SPECS - recordedAgain)
+          throw new Error(
+            `expected ${recordedAgain} specs to record and ${SPECS - recordedAgain} to keep their coverage, got ` +
+              `${coverage?.specs} and ${coverage?.reused.length} (${coverage?.recordedAgainBecause ?? ''})`,
+          );
+      },
     };
     type Measurement =
       | 'bareLoop'
@@ -175,7 +160,9 @@ async function main(): Promise<void> {
       | 'weaveParallel'
       | 'weaveCoverage'
       | 'runnerParallel'
-      | 'runnerCoverage';
+      | 'runnerCoverage'
+      | 'modulesParallel'
+      | 'modulesCoverage';
     const samples = Object.fromEntries(Object.keys(measurements).map((k) => [k, [] as Sample[]])) as Record<
       Measurement,
       Sample[]
@@ -246,6 +233,11 @@ async function main(): Promise<void> {
       ...(COVERAGE_ONLY ? [] : schedulingRows),
       ...coverageRows(`hashing script, --concurrency ${cores}`, 'weaveParallel', 'weaveCoverage'),
       ...coverageRows(`npm test → node --test, --concurrency ${cores}`, 'runnerParallel', 'runnerCoverage'),
+      ...coverageRows(
+        `${MODULES} modules, one changed (${SPECS / MODULES} of ${SPECS} specs record, the rest keep theirs)`,
+        'modulesParallel',
+        'modulesCoverage',
+      ),
     ];
     const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
     console.log(
@@ -262,6 +254,7 @@ async function main(): Promise<void> {
     meter.dispose();
     await fs.rm(dir, { recursive: true, force: true });
     await fs.rm(runnerDir, { recursive: true, force: true });
+    await fs.rm(modulesDir, { recursive: true, force: true });
   }
 }
 

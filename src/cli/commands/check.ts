@@ -30,7 +30,8 @@ fixed = fail → pass), and records the run in .weave/runs/.
 
 Every recorded run also records per-spec coverage: V8 function coverage for every Node process a spec's command
 starts (a --require hook in NODE_OPTIONS), a function-level profiler for every Python process (a
-sitecustomize.py on a prepended PYTHONPATH).
+sitecustomize.py on a prepended PYTHONPATH). In a git repository, a spec whose recorded coverage no change
+since can reach (the same rule as --affected) runs uninstrumented and keeps it.
 
 A spec passes only if its command exits 0, no test failed and at least one test ran. What the tests did is
 learnt from the test runner itself where Weave can hook it (node:test, mocha, pytest: this sees through
@@ -59,6 +60,8 @@ Options:
   --no-record          do not record this run in .weave/runs/ (nor its coverage)
   --no-coverage        do not record which functions each spec's test executes (per-spec coverage, kept in
                        .weave/cache/coverage/ and used by --affected, 'weave affected', 'weave graph', blame)
+  --fresh-coverage     record every spec's coverage again (by default a spec that no change since its coverage
+                       was recorded can reach runs uninstrumented and keeps it)
   -h, --help           show this help
 
 Exit codes: 0 every spec passed and none broke, 1 a spec failed, errored, was blocked, flaky or broken,
@@ -85,6 +88,7 @@ export const checkVerb: Verb = {
       github: { type: 'boolean', default: false },
       'no-record': { type: 'boolean', default: false },
       'no-coverage': { type: 'boolean', default: false },
+      'fresh-coverage': { type: 'boolean', default: false },
       affected: { type: 'boolean', default: false },
       since: { type: 'string' },
     });
@@ -150,6 +154,7 @@ export const checkVerb: Verb = {
         signal: controller.signal,
         record: !flags['no-record'],
         coverage: !flags['no-record'] && !flags['no-coverage'],
+        ...(flags['fresh-coverage'] ? { freshCoverage: true } : {}),
         ...(progress ? { onProgress: (e: CheckProgress) => progress.update(e) } : {}),
       });
     } catch (error) {

@@ -3,6 +3,7 @@
 import type { CheckResult } from '../../core/check/checkWorkspace';
 import type { Change, Verdict } from '../../core/check/types';
 import { formatSeconds } from '../../core/check/verdict';
+import type { CoverageSummary } from '../../core/coverage/session';
 import type { SelectedAffected } from '../../core/selection/selectAffected';
 import type { SpecProblem } from '../../core/spec/problems';
 import { displayPath } from './paths';
@@ -132,9 +133,24 @@ function summaryLine(result: CheckResult): string {
     ? `\ncoverage recorded: ${result.coverage.specs} spec${result.coverage.specs === 1 ? '' : 's'}, ${result.coverage.files} file${result.coverage.files === 1 ? '' : 's'} (${displayPath(result.coverage.savedTo)})` +
       (result.coverage.withoutData.length > 0
         ? `; no coverage from ${result.coverage.withoutData.join(', ')} (no instrumented Node or Python process)`
-        : '')
+        : '') +
+      keptCoverage(result.coverage)
     : '';
   return `${head}; ${against}${saved}${coverage}`;
+}
+
+/** The specs that ran uninstrumented and kept their coverage, and why the others recorded again. */
+function keptCoverage(coverage: CoverageSummary): string {
+  const kept = coverage.reused.length;
+  const because =
+    coverage.recordedAgainBecause !== undefined
+      ? `\ncoverage recorded again because ${coverage.recordedAgainBecause}`
+      : '';
+  if (kept === 0) return because;
+  return (
+    `\ncoverage kept: ${kept} spec${kept === 1 ? '' : 's'} ran uninstrumented (no change since ` +
+    `${kept === 1 ? 'its' : 'their'} coverage was recorded reaches what ${kept === 1 ? 'it' : 'they'} ran)${because}`
+  );
 }
 
 function oneLine(text: string): string {

@@ -18,7 +18,8 @@ import { normalizeWorkspacePath, type IndexView } from '../anchors/resolve';
 import { parseDiff, type DiffHunk, type ParsedDiff } from '../selection/hunks';
 import { BlameError } from './blameError';
 import { attributeHunks, explain, type BlamedHunk } from './explain';
-import { findBreakingHunks, workingTreeObject, type BlameProgress } from './probes';
+import { workingTreeObject } from '../git/workingTree';
+import { findBreakingHunks, type BlameProgress } from './probes';
 
 export { BlameError, type BlameErrorCode } from './blameError';
 export type { BlamedHunk } from './explain';

@@ -2,7 +2,6 @@
 // the pristine baseline, the subset applied, and the ONE spec's test run. The search over subsets (ddmin) first
 // confirms the question is sound: broken with every change, passing on the baseline.
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { effectiveTestSettings } from '../check/testSettings';
 import type { Verdict } from '../check/types';
@@ -93,38 +92,6 @@ export async function findBreakingHunks(session: ProbeSession): Promise<Breaking
     (h) => h.id,
   );
   return { hunks: found.items, minimal: found.minimal, runs, brokenVerdict };
-}
-
-/**
- * The working tree as a git tree object, untracked (non-ignored) files included. A private copy of the index is
- * used, so the user's index is left exactly as it was.
- */
-export async function workingTreeObject(root: string, workspaceDir: string): Promise<string> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-index-'));
-  try {
-    const indexFile = path.join(dir, 'index');
-    const realIndex = path.resolve(root, (await git(['rev-parse', '--git-path', 'index'], root)).trim());
-    const env = { GIT_INDEX_FILE: indexFile };
-    // The copy keeps the index's own mtime: git trusts an entry's stat data only when the file is older than
-    // the index, so a fresh mtime would hide an edit made in the same second as the last index write.
-    const copied = await fs.cp(realIndex, indexFile, { preserveTimestamps: true }).then(
-      () => true,
-      () => false,
-    );
-    if (
-      !copied &&
-      (await git(['rev-parse', '--verify', '--quiet', 'HEAD'], root).then(
-        () => true,
-        () => false,
-      ))
-    ) {
-      await git(['read-tree', 'HEAD'], root, { env });
-    }
-    await git(['add', '-A', '--', '.'], workspaceDir, { env });
-    return (await git(['write-tree'], root, { env })).trim();
-  } finally {
-    await fs.rm(dir, { recursive: true, force: true });
-  }
 }
 
 async function runProbe(session: ProbeSession, hunks: DiffHunk[]): Promise<Verdict> {

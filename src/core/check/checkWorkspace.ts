@@ -6,6 +6,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { gitRoot, headCommit, isClean, resolveCommit } from '../git/git';
+import { planCoverage } from '../coverage/reuse';
 import { startCoverage, type CoverageSummary } from '../coverage/session';
 import { withWorktree } from '../git/worktree';
 import { detectSandbox } from '../sandbox/bwrap';
@@ -43,6 +44,11 @@ export interface CheckWorkspaceOptions {
   pidNamespace?: boolean;
   /** Record per-spec coverage of this run in .weave/cache/coverage/ (default: when the run is recorded). */
   coverage?: boolean;
+  /**
+   * Record every spec's coverage again, even where no change since it was recorded reaches what the spec ran
+   * (default false: those specs run uninstrumented and keep it, see coverage/reuse.ts).
+   */
+  freshCoverage?: boolean;
 }
 
 export interface CheckResult {
@@ -95,7 +101,18 @@ export async function checkWorkspace(options: CheckWorkspaceOptions): Promise<Ch
   const startedAt = new Date();
   const runId = newRunId(startedAt);
   const coverage =
-    (options.coverage ?? options.record !== false) ? await startCoverage(workspaceDir, runId) : undefined;
+    (options.coverage ?? options.record !== false)
+      ? await startCoverage(
+          workspaceDir,
+          runId,
+          await planCoverage({
+            workspaceDir,
+            specIds: options.only ?? specFile.specs.map((s) => s.id),
+            ...(options.freshCoverage ? { fresh: true } : {}),
+            ...(options.signal ? { signal: options.signal } : {}),
+          }),
+        )
+      : undefined;
   const results = await runSpecs({
     ...common,
     workspaceDir,

@@ -11,6 +11,8 @@ export interface CoverageViewOptions {
   workspaceDir: string;
   index: IndexView;
   since?: string;
+  /** With `since`: the change ends at this tree (a snapshot), not at the files on disk. */
+  to?: string;
   /** `--files`: workspace-relative paths whose changes (and base) are unknown. */
   files?: readonly string[];
 }
@@ -36,7 +38,17 @@ export async function loadCoverageView(options: CoverageViewOptions): Promise<Co
     const [hashes, diff] = await Promise.all([
       blobHashesAt(options.workspaceDir, ref),
       git(
-        ['diff', '-U0', '--no-renames', '--no-color', '--no-ext-diff', '--relative', ref, '--'],
+        [
+          'diff',
+          '-U0',
+          '--no-renames',
+          '--no-color',
+          '--no-ext-diff',
+          '--relative',
+          ref,
+          ...(options.to !== undefined ? [options.to] : []),
+          '--',
+        ],
         options.workspaceDir,
       ),
     ]);

@@ -25,6 +25,8 @@ export interface CollectContext {
   files: ReadonlyMap<string, FileIndex>;
   /** Filled with the unit table of every content seen. */
   units: Record<string, UnitRow[]>;
+  /** The run's snapshot tree (reuse.ts), stored with every entry it records. */
+  snapshot?: string;
   /** Each file as read after the run, shared by the specs of the run: most specs load the same files. */
   sources?: Map<string, Promise<RunSource | undefined>>;
 }
@@ -76,7 +78,13 @@ export async function collectSpecCoverage(
     const mapped = await mapFile(rel, context, (_text, units) => fromPython(codes, units), 'python');
     if (mapped) files[rel] = mapped;
   }
-  return { runId, recordedAt: new Date().toISOString(), tracers, files };
+  return {
+    runId,
+    recordedAt: new Date().toISOString(),
+    ...(context.snapshot !== undefined ? { snapshot: context.snapshot } : {}),
+    tracers,
+    files,
+  };
 }
 
 type Mapper = (text: string, units: SymbolDef[]) => Pick<FileCoverage, 'functions' | 'lines' | 'wholeFile'>;

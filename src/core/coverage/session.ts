@@ -1,6 +1,7 @@
 // Coverage for one check run: each spec's command is instrumented into its own raw directory under
 // .weave/cache/coverage/raw/<run id>/, and when the run is over the raw data is mapped to the tree-sitter
-// definitions of the files, merged into the store, and deleted.
+// definitions of the files, merged into the store, and deleted. Specs whose recorded coverage still holds
+// (reuse.ts) run uninstrumented and keep their entries.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { SpecResult } from '../check/types';
@@ -14,6 +15,7 @@ import {
   type CommandInstrumentation,
   type SpecCoverageDirs,
 } from './instrument';
+import type { CoveragePlan } from './reuse';
 import { coverageDir, ensureCacheIgnored, updateCoverageStore } from './store';
 import type { SpecCoverage, UnitRow } from './types';
 
@@ -24,6 +26,10 @@ export interface CoverageSummary {
   files: number;
   /** Specs that ran but left none (no instrumented process, or killed before it could write). */
   withoutData: string[];
+  /** Specs that ran uninstrumented because no change since their recorded coverage reaches it (reuse.ts). */
+  reused: string[];
+  /** Why specs with recorded coverage recorded again, when some did for a reason beyond their own changes. */
+  recordedAgainBecause?: string;
   savedTo: string;
 }
 
@@ -44,7 +50,11 @@ export interface CoverageSession {
   discard(): Promise<void>;
 }
 
-export async function startCoverage(workspaceDir: string, runId: string): Promise<CoverageSession> {
+export async function startCoverage(
+  workspaceDir: string,
+  runId: string,
+  plan: CoveragePlan = { reuse: new Set() },
+): Promise<CoverageSession> {
   const rawDir = path.join(coverageDir(workspaceDir), 'raw', runId);
   const hooks = await writeCoverageHooks(rawDir);
   // Before any test runs: a test that looks at `git status` must not see the raw data as untracked files.
@@ -59,10 +69,17 @@ export async function startCoverage(workspaceDir: string, runId: string): Promis
     }
     return dirs;
   };
+  const reused = new Set<string>();
+  const runUninstrumented = (id: string): CommandInstrumentation => {
+    reused.add(id);
+    return { env: {}, writableDirs: [] };
+  };
   const discard = (): Promise<void> => fs.rm(rawDir, { recursive: true, force: true });
   return {
     instrument: (spec, specEnv, inherited) =>
-      instrumentSpec(workspaceDir, hooks, dirsOf(spec.id), specEnv, inherited),
+      plan.reuse.has(spec.id)
+        ? Promise.resolve(runUninstrumented(spec.id))
+        : instrumentSpec(workspaceDir, hooks, dirsOf(spec.id), specEnv, inherited),
     async finish(results, specIds, signal) {
       try {
         // Not run (blocked, skipped): its previous coverage stays.
@@ -76,7 +93,12 @@ export async function startCoverage(workspaceDir: string, runId: string): Promis
           ),
         );
         const index = await indexCovered(workspaceDir, [...raw.values()].flatMap(coveredFiles), signal);
-        const context = { workspaceDir, files: index.files, units: {} as Record<string, UnitRow[]> };
+        const context = {
+          workspaceDir,
+          files: index.files,
+          units: {} as Record<string, UnitRow[]>,
+          ...(plan.snapshot !== undefined ? { snapshot: plan.snapshot } : {}),
+        };
         const recorded = new Map<string, SpecCoverage>();
         const withoutData: string[] = [];
         for (const [id, data] of raw) {
@@ -92,7 +114,16 @@ export async function startCoverage(workspaceDir: string, runId: string): Promis
           specIds,
         );
         const files = new Set([...recorded.values()].flatMap((c) => Object.keys(c.files)));
-        return { specs: recorded.size, files: files.size, withoutData, savedTo };
+        return {
+          specs: recorded.size,
+          files: files.size,
+          withoutData,
+          reused: results.filter((r) => reused.has(r.id)).map((r) => r.id),
+          ...(plan.recordAgainBecause !== undefined && ran.length > 0
+            ? { recordedAgainBecause: plan.recordAgainBecause }
+            : {}),
+          savedTo,
+        };
       } finally {
         await discard();
       }

@@ -26,6 +26,11 @@ export interface FileCoverage {
 export interface SpecCoverage {
   runId: string;
   recordedAt: string;
+  /**
+   * The workspace's files before the run, as a git tree (untracked ones included): the state this coverage
+   * describes. A later full check reuses the entry while no change since this tree reaches what the spec ran.
+   */
+  snapshot?: string;
   /** Tracers that produced data for this spec (a spec with no V8 data ran no instrumented Node process). */
   tracers: Tracer[];
   /** Workspace-relative path → what the spec executed there. */

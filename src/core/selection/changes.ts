@@ -55,6 +55,35 @@ export async function changedFilesSince(workspaceDir: string, ref: string): Prom
   return [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
+/**
+ * What changed from one git tree (or commit) to another: both are snapshots (workingTreeObject), so a file that
+ * was untracked in both and did not change is not a change, as it is for `--since`.
+ */
+export async function changedFilesBetween(
+  workspaceDir: string,
+  from: string,
+  to: string,
+): Promise<ChangedFile[]> {
+  const [nameStatus, hunks] = await Promise.all([
+    git(['diff', '--name-status', '-z', '--no-renames', '--relative', from, to, '--'], workspaceDir),
+    git(
+      ['diff', '-U0', '--no-renames', '--no-color', '--no-ext-diff', '--relative', from, to, '--'],
+      workspaceDir,
+    ),
+  ]);
+  const fields = nameStatus.split('\0').filter((f) => f !== '');
+  const byPath = new Map<string, ChangedFile>();
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const file = normalizeWorkspacePath(fields[i + 1]!);
+    byPath.set(file, { path: file, status: statusOf(fields[i]!) });
+  }
+  for (const [file, lines] of parseChangedLines(hunks)) {
+    const entry = byPath.get(file);
+    if (entry && entry.status === 'modified') entry.lines = lines;
+  }
+  return [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
 /** `--files a,b`: workspace-relative (or absolute inside the workspace); a path that no longer exists is deleted. */
 export function changedFilesFromList(workspaceDir: string, files: string[]): ChangedFile[] {
   const out: ChangedFile[] = [];

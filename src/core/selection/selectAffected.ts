@@ -10,7 +10,7 @@ import { openGrowingIndex } from '../index/partialIndex';
 import type { SpecProblem } from '../spec/problems';
 import { affectedSpecs, specsLeftToCones, type AffectedResult } from './affected';
 import { classifyChanges } from './changeKinds';
-import { changedFilesFromList, changedFilesSince } from './changes';
+import { changedFilesBetween, changedFilesFromList, changedFilesSince } from './changes';
 import type { SpecCone } from './cones';
 import { lazySpecCones } from './lazyCones';
 
@@ -20,6 +20,8 @@ export interface SelectAffectedOptions {
   since?: string;
   /** Or exactly these workspace-relative files. */
   files?: string[];
+  /** Or the changes from one snapshot tree to another (coverage reuse, see coverage/reuse.ts). */
+  between?: { from: string; to: string };
   signal?: AbortSignal;
   /** Use recorded per-spec coverage first (default true); false: the static import cones only. */
   useCoverage?: boolean;
@@ -43,7 +45,9 @@ export async function selectAffected(options: SelectAffectedOptions): Promise<Se
   const changes =
     options.files !== undefined
       ? changedFilesFromList(workspaceDir, options.files)
-      : await changedFilesSince(workspaceDir, options.since ?? 'HEAD');
+      : options.between !== undefined
+        ? await changedFilesBetween(workspaceDir, options.between.from, options.between.to)
+        : await changedFilesSince(workspaceDir, options.since ?? 'HEAD');
   // The cost follows the change: the anchored and changed files are parsed (to resolve anchors and map hunks
   // to definitions), and beyond them only the files the import cones of the specs coverage cannot decide
   // reach; a change whose impact is unknown (every spec is then selected) needs no cone at all.
@@ -61,7 +65,9 @@ export async function selectAffected(options: SelectAffectedOptions): Promise<Se
           index: ws.index,
           ...(options.files !== undefined
             ? { files: changes.map((c) => c.path) }
-            : { since: options.since ?? 'HEAD' }),
+            : options.between !== undefined
+              ? { since: options.between.from, to: options.between.to }
+              : { since: options.since ?? 'HEAD' }),
         });
   const listed = new Set(ws.listed);
   const submodules = ws.submodules ?? [];
@@ -97,7 +103,12 @@ export async function selectAffected(options: SelectAffectedOptions): Promise<Se
     ...(coverage ? { coverage } : {}),
     partial: { listed, submodules, cones },
   });
-  const source = options.files !== undefined ? '--files' : `changes since ${options.since ?? 'HEAD'}`;
+  const source =
+    options.files !== undefined
+      ? '--files'
+      : options.between !== undefined
+        ? `changes from ${options.between.from} to ${options.between.to}`
+        : `changes since ${options.since ?? 'HEAD'}`;
   return {
     ...result,
     source,

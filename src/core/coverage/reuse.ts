@@ -1,0 +1,97 @@
+// Which specs' recorded coverage still describes what their tests execute, so that a full check can run them
+// without instrumentation and keep what they recorded: the cost of coverage then follows the change, not the
+// spec count. Each recorded entry keeps the snapshot tree of the run that recorded it (the workspace's files
+// before that run, untracked ones included); before a full check runs anything, the workspace is snapshotted
+// again and affected-spec selection (the same safe policy as `check --affected`) is asked which specs the
+// changes between the two trees can reach. A spec it leaves out executes exactly what it did then — nothing it
+// ran changed, and nothing it could newly load did — so its coverage holds; every spec it selects, for whatever
+// reason, records again, as does every spec without an entry, without a snapshot, or whose snapshot git no
+// longer has (gc prunes unreferenced trees after two weeks).
+import { gitRoot, git } from '../git/git';
+import { workingTreeObject } from '../git/workingTree';
+import { selectAffected } from '../selection/selectAffected';
+import { readCoverageStore } from './store';
+
+/** How many recording snapshots are compared at most: each costs one selection; older entries record again. */
+const MAX_SNAPSHOTS = 8;
+
+export interface CoveragePlan {
+  /** The workspace's files before this run as a git tree, stored with what the run records (none: not git). */
+  snapshot?: string;
+  /** Specs whose recorded coverage still holds: they run uninstrumented and keep their entries. */
+  reuse: ReadonlySet<string>;
+  /** Why the specs with recorded coverage record again anyway (a change of unknown impact, no snapshot). */
+  recordAgainBecause?: string;
+}
+
+export interface PlanCoverageOptions {
+  workspaceDir: string;
+  /** The specs this run will run. */
+  specIds: readonly string[];
+  /** Record every spec again (`--fresh-coverage`). */
+  fresh?: boolean;
+  signal?: AbortSignal;
+}
+
+/** Never throws: whatever cannot be planned records again, with why (a stopped check records nothing anyway). */
+export async function planCoverage(options: PlanCoverageOptions): Promise<CoveragePlan> {
+  const { workspaceDir, signal } = options;
+  const root = await gitRoot(workspaceDir);
+  if (root === null)
+    return { reuse: new Set(), recordAgainBecause: 'the workspace is not in a git repository' };
+  let snapshot: string;
+  try {
+    snapshot = await workingTreeObject(root, workspaceDir, { include: 'all', ...(signal ? { signal } : {}) });
+  } catch (error) {
+    return {
+      reuse: new Set(),
+      recordAgainBecause: `git could not snapshot the workspace (${firstLine(error)})`,
+    };
+  }
+  if (options.fresh) return { snapshot, reuse: new Set(), recordAgainBecause: '--fresh-coverage' };
+
+  const store = await readCoverageStore(workspaceDir);
+  const groups = new Map<string, { ids: string[]; newest: string }>();
+  for (const id of options.specIds) {
+    const entry = store.specs[id];
+    if (entry?.snapshot === undefined) continue;
+    const group = groups.get(entry.snapshot) ?? { ids: [], newest: '' };
+    group.ids.push(id);
+    if (entry.recordedAt > group.newest) group.newest = entry.recordedAt;
+    groups.set(entry.snapshot, group);
+  }
+  const reuse = new Set<string>();
+  const because: string[] = [];
+  const newestFirst = [...groups].sort(([, a], [, b]) => (a.newest < b.newest ? 1 : -1));
+  for (const [from, group] of newestFirst.slice(0, MAX_SNAPSHOTS)) {
+    // A stopped check runs nothing: what is planned no longer matters.
+    if (signal?.aborted) break;
+    const present = await git(['cat-file', '-e', `${from}^{tree}`], root).then(
+      () => true,
+      () => false,
+    );
+    if (!present) {
+      because.push(`git no longer has the snapshot ${from.slice(0, 12)} their coverage was recorded at`);
+      continue;
+    }
+    try {
+      const selection = await selectAffected({
+        workspaceDir,
+        between: { from, to: snapshot },
+        ...(signal ? { signal } : {}),
+      });
+      const unaffected = new Set(selection.unaffected);
+      for (const id of group.ids) if (unaffected.has(id)) reuse.add(id);
+      if (selection.all) because.push(selection.allReasons[0] ?? 'a change has unknown impact');
+    } catch (error) {
+      because.push(`selection failed (${firstLine(error)})`);
+    }
+  }
+  if (newestFirst.length > MAX_SNAPSHOTS)
+    because.push(`coverage recorded more than ${MAX_SNAPSHOTS} runs ago`);
+  return { snapshot, reuse, ...(because.length > 0 ? { recordAgainBecause: because[0]! } : {}) };
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+}

@@ -9,10 +9,10 @@
 // longer has (gc prunes unreferenced trees after two weeks).
 import { gitRoot, git } from '../git/git';
 import { workingTreeObject } from '../git/workingTree';
-import { selectAffected } from '../selection/selectAffected';
+import { selectAffectedBetween } from '../selection/selectAffected';
 import { readCoverageStore } from './store';
 
-/** How many recording snapshots are compared at most: each costs one selection; older entries record again. */
+/** How many recording snapshots are compared at most (each adds two git diffs); older entries record again. */
 const MAX_SNAPSHOTS = 8;
 
 export interface CoveragePlan {
@@ -63,26 +63,29 @@ export async function planCoverage(options: PlanCoverageOptions): Promise<Covera
   const reuse = new Set<string>();
   const because: string[] = [];
   const newestFirst = [...groups].sort(([, a], [, b]) => (a.newest < b.newest ? 1 : -1));
+  const compared: Array<[string, string[]]> = [];
   for (const [from, group] of newestFirst.slice(0, MAX_SNAPSHOTS)) {
-    // A stopped check runs nothing: what is planned no longer matters.
-    if (signal?.aborted) break;
     const present = await git(['cat-file', '-e', `${from}^{tree}`], root).then(
       () => true,
       () => false,
     );
-    if (!present) {
-      because.push(`git no longer has the snapshot ${from.slice(0, 12)} their coverage was recorded at`);
-      continue;
-    }
+    if (present) compared.push([from, group.ids]);
+    else because.push(`git no longer has the snapshot ${from.slice(0, 12)} their coverage was recorded at`);
+  }
+  // A stopped check runs nothing: what is planned no longer matters.
+  if (compared.length > 0 && signal?.aborted !== true) {
     try {
-      const selection = await selectAffected({
+      const selections = await selectAffectedBetween(
         workspaceDir,
-        between: { from, to: snapshot },
-        ...(signal ? { signal } : {}),
+        compared.map(([from]) => from),
+        snapshot,
+        signal,
+      );
+      selections.forEach((selection, i) => {
+        const unaffected = new Set(selection.unaffected);
+        for (const id of compared[i]![1]) if (unaffected.has(id)) reuse.add(id);
+        if (selection.all) because.push(selection.allReasons[0] ?? 'a change has unknown impact');
       });
-      const unaffected = new Set(selection.unaffected);
-      for (const id of group.ids) if (unaffected.has(id)) reuse.add(id);
-      if (selection.all) because.push(selection.allReasons[0] ?? 'a change has unknown impact');
     } catch (error) {
       because.push(`selection failed (${firstLine(error)})`);
     }

@@ -4,13 +4,14 @@
 // decides. The CLI, the MCP server and the guard hooks start here; the extension calls affectedSpecs directly
 // with its own live index.
 import path from 'node:path';
-import { loadAnchoredWorkspaceFor } from '../anchors/anchoredWorkspace';
+import { loadAnchoredWorkspaceFor, type AnchoredWorkspace } from '../anchors/anchoredWorkspace';
 import { loadCoverageView } from '../coverage/base';
+import type { CoverageView } from '../coverage/select';
 import { openGrowingIndex } from '../index/partialIndex';
 import type { SpecProblem } from '../spec/problems';
 import { affectedSpecs, specsLeftToCones, type AffectedResult } from './affected';
 import { classifyChanges } from './changeKinds';
-import { changedFilesBetween, changedFilesFromList, changedFilesSince } from './changes';
+import { changedFilesBetween, changedFilesFromList, changedFilesSince, type ChangedFile } from './changes';
 import type { SpecCone } from './cones';
 import { lazySpecCones } from './lazyCones';
 
@@ -20,8 +21,6 @@ export interface SelectAffectedOptions {
   since?: string;
   /** Or exactly these workspace-relative files. */
   files?: string[];
-  /** Or the changes from one snapshot tree to another (coverage reuse, see coverage/reuse.ts). */
-  between?: { from: string; to: string };
   signal?: AbortSignal;
   /** Use recorded per-spec coverage first (default true); false: the static import cones only. */
   useCoverage?: boolean;
@@ -45,9 +44,7 @@ export async function selectAffected(options: SelectAffectedOptions): Promise<Se
   const changes =
     options.files !== undefined
       ? changedFilesFromList(workspaceDir, options.files)
-      : options.between !== undefined
-        ? await changedFilesBetween(workspaceDir, options.between.from, options.between.to)
-        : await changedFilesSince(workspaceDir, options.since ?? 'HEAD');
+      : await changedFilesSince(workspaceDir, options.since ?? 'HEAD');
   // The cost follows the change: the anchored and changed files are parsed (to resolve anchors and map hunks
   // to definitions), and beyond them only the files the import cones of the specs coverage cannot decide
   // reach; a change whose impact is unknown (every spec is then selected) needs no cone at all.
@@ -65,20 +62,51 @@ export async function selectAffected(options: SelectAffectedOptions): Promise<Se
           index: ws.index,
           ...(options.files !== undefined
             ? { files: changes.map((c) => c.path) }
-            : options.between !== undefined
-              ? { since: options.between.from, to: options.between.to }
-              : { since: options.since ?? 'HEAD' }),
+            : { since: options.since ?? 'HEAD' }),
         });
+  const [result] = await selectOver(ws, [{ changes, ...(coverage ? { coverage } : {}) }], options.signal);
+  const source = options.files !== undefined ? '--files' : `changes since ${options.since ?? 'HEAD'}`;
+  return {
+    ...result!,
+    source,
+    specCount: ws.specFile.specs.length,
+    anchorProblems: ws.anchorProblems,
+    ...(coverage ? { coverage: coverage.describe() } : {}),
+    parsed: { files: ws.index.files.size, bytes: ws.index.stats.bytes },
+  };
+}
+
+/** The ids `weave check --affected` runs: every spec a change can affect, in spec-file order. */
+export async function affectedSpecIds(options: SelectAffectedOptions): Promise<string[]> {
+  return (await selectAffected(options)).affected.map((s) => s.id);
+}
+
+/** One change set to select for, with the coverage view of its base. */
+interface ChangeSet {
+  changes: ChangedFile[];
+  coverage?: CoverageView;
+}
+
+/**
+ * Selection for each change set over one loaded workspace: the import cones the sets leave to the static rule
+ * are computed once, for all of them.
+ */
+async function selectOver(
+  ws: AnchoredWorkspace,
+  sets: readonly ChangeSet[],
+  signal: AbortSignal | undefined,
+): Promise<AffectedResult[]> {
   const listed = new Set(ws.listed);
   const submodules = ws.submodules ?? [];
-  const { allReasons, traceable } = classifyChanges(changes, ws.index, ws.specFilePath, listed, submodules);
-  const leftToCones =
-    allReasons.length === 0 && traceable.length > 0
-      ? specsLeftToCones(ws.specFile, traceable, coverage)
-      : new Set<string>();
+  const leftToCones = new Set<string>();
+  for (const { changes, coverage } of sets) {
+    const { allReasons, traceable } = classifyChanges(changes, ws.index, ws.specFilePath, listed, submodules);
+    if (allReasons.length > 0 || traceable.length === 0) continue;
+    for (const id of specsLeftToCones(ws.specFile, traceable, coverage)) leftToCones.add(id);
+  }
   let cones = new Map<string, SpecCone>();
   if (leftToCones.size > 0) {
-    options.signal?.throwIfAborted();
+    signal?.throwIfAborted();
     const growing = await openGrowingIndex(ws.workspaceDir, {
       index: ws.index,
       listed: ws.listed ?? [],
@@ -93,33 +121,45 @@ export async function selectAffected(options: SelectAffectedOptions): Promise<Se
       growing.dispose();
     }
   }
-  const result = affectedSpecs({
-    specFile: ws.specFile,
-    index: ws.index,
-    changes,
-    resolved: ws.resolved,
-    workspaceDir: ws.workspaceDir,
-    specFilePath: ws.specFilePath,
-    ...(coverage ? { coverage } : {}),
-    partial: { listed, submodules, cones },
-  });
-  const source =
-    options.files !== undefined
-      ? '--files'
-      : options.between !== undefined
-        ? `changes from ${options.between.from} to ${options.between.to}`
-        : `changes since ${options.since ?? 'HEAD'}`;
-  return {
-    ...result,
-    source,
-    specCount: ws.specFile.specs.length,
-    anchorProblems: ws.anchorProblems,
-    ...(coverage ? { coverage: coverage.describe() } : {}),
-    parsed: { files: ws.index.files.size, bytes: ws.index.stats.bytes },
-  };
+  return sets.map(({ changes, coverage }) =>
+    affectedSpecs({
+      specFile: ws.specFile,
+      index: ws.index,
+      changes,
+      resolved: ws.resolved,
+      workspaceDir: ws.workspaceDir,
+      specFilePath: ws.specFilePath,
+      ...(coverage ? { coverage } : {}),
+      partial: { listed, submodules, cones },
+    }),
+  );
 }
 
-/** The ids `weave check --affected` runs: every spec a change can affect, in spec-file order. */
-export async function affectedSpecIds(options: SelectAffectedOptions): Promise<string[]> {
-  return (await selectAffected(options)).affected.map((s) => s.id);
+/**
+ * Selection for the changes from each of several git trees to one (coverage reuse: the snapshots coverage was
+ * recorded at, to today's), with recorded coverage, loading the workspace and computing cones once.
+ */
+export async function selectAffectedBetween(
+  workspaceDir: string,
+  froms: readonly string[],
+  to: string,
+  signal?: AbortSignal,
+): Promise<AffectedResult[]> {
+  const dir = path.resolve(workspaceDir);
+  const changeSets = await Promise.all(froms.map((from) => changedFilesBetween(dir, from, to)));
+  const changed = [...new Set(changeSets.flat().map((c) => c.path))];
+  const ws = await loadAnchoredWorkspaceFor(dir, changed, signal ? { signal } : {});
+  const views = await Promise.all(
+    froms.map((from) =>
+      loadCoverageView({ workspaceDir: ws.workspaceDir, index: ws.index, since: from, to }),
+    ),
+  );
+  return selectOver(
+    ws,
+    changeSets.map((changes, i) => {
+      const coverage = views[i];
+      return { changes, ...(coverage ? { coverage } : {}) };
+    }),
+    signal,
+  );
 }

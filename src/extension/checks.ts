@@ -206,6 +206,9 @@ export class CheckService implements vscode.Disposable {
         ...(settings.baseline ? { baselineRef: settings.baseline } : {}),
         ...(settings.timeoutSeconds ? { defaultTimeoutSeconds: settings.timeoutSeconds } : {}),
         coverage: request.coverage ?? settings.coverage,
+        // The Coverage profile shows each spec's lines in today's files: coverage recorded on other content of
+        // a file (changed only where the spec did not run) is recorded again rather than shown misplaced.
+        ...(request.coverage ? { coverageOfCurrentFiles: true } : {}),
       });
       if (signal.aborted) {
         await anchorsPending;

@@ -49,6 +49,8 @@ export interface CheckWorkspaceOptions {
    * (default false: those specs run uninstrumented and keep it, see coverage/reuse.ts).
    */
   freshCoverage?: boolean;
+  /** Keep a spec's coverage only when it was recorded on today's files exactly (shown in an editor). */
+  coverageOfCurrentFiles?: boolean;
 }
 
 export interface CheckResult {
@@ -109,6 +111,7 @@ export async function checkWorkspace(options: CheckWorkspaceOptions): Promise<Ch
             workspaceDir,
             specIds: options.only ?? specFile.specs.map((s) => s.id),
             ...(options.freshCoverage ? { fresh: true } : {}),
+            ...(options.coverageOfCurrentFiles ? { sameContent: true } : {}),
             ...(options.signal ? { signal: options.signal } : {}),
           }),
         )

@@ -6,11 +6,16 @@
 // changes between the two trees can reach. A spec it leaves out executes exactly what it did then — nothing it
 // ran changed, and nothing it could newly load did — so its coverage holds; every spec it selects, for whatever
 // reason, records again, as does every spec without an entry, without a snapshot, or whose snapshot git no
-// longer has (gc prunes unreferenced trees after two weeks).
+// longer has (gc prunes unreferenced trees after two weeks), and every spec that ran a file git does not
+// snapshot (an ignored build output: its changes would go unseen). A kept entry whose files are all today's
+// content moves to the new snapshot; one whose file changed where the spec did not run stays on its own, where
+// the content it was recorded on is the base, so that hunks still map to the functions it ran.
 import { gitRoot, git } from '../git/git';
 import { workingTreeObject } from '../git/workingTree';
 import { selectAffectedBetween } from '../selection/selectAffected';
+import { blobHashesAt } from './blobHash';
 import { readCoverageStore } from './store';
+import type { CoverageStore } from './types';
 
 /** How many recording snapshots are compared at most (each adds two git diffs); older entries record again. */
 const MAX_SNAPSHOTS = 8;
@@ -20,6 +25,11 @@ export interface CoveragePlan {
   snapshot?: string;
   /** Specs whose recorded coverage still holds: they run uninstrumented and keep their entries. */
   reuse: ReadonlySet<string>;
+  /**
+   * Of those, the specs whose every executed file is today's content exactly: their entries move to this run's
+   * snapshot (it describes them as exactly as the old one), so that entries do not spread over many snapshots.
+   */
+  current: ReadonlySet<string>;
   /** Why the specs with recorded coverage record again anyway (a change of unknown impact, no snapshot). */
   recordAgainBecause?: string;
 }
@@ -30,27 +40,37 @@ export interface PlanCoverageOptions {
   specIds: readonly string[];
   /** Record every spec again (`--fresh-coverage`). */
   fresh?: boolean;
+  /**
+   * Keep a spec's coverage only when it was recorded on the files exactly as they are now, not merely on files
+   * changed only where the spec did not run: VS Code's Coverage profile shows its lines in today's files.
+   */
+  sameContent?: boolean;
   signal?: AbortSignal;
 }
 
 /** Never throws: whatever cannot be planned records again, with why (a stopped check records nothing anyway). */
 export async function planCoverage(options: PlanCoverageOptions): Promise<CoveragePlan> {
   const { workspaceDir, signal } = options;
+  const none = (recordAgainBecause: string, snapshot?: string): CoveragePlan => ({
+    ...(snapshot !== undefined ? { snapshot } : {}),
+    reuse: new Set(),
+    current: new Set(),
+    recordAgainBecause,
+  });
   const root = await gitRoot(workspaceDir);
-  if (root === null)
-    return { reuse: new Set(), recordAgainBecause: 'the workspace is not in a git repository' };
+  if (root === null) return none('the workspace is not in a git repository');
   let snapshot: string;
+  let store: CoverageStore;
   try {
-    snapshot = await workingTreeObject(root, workspaceDir, { include: 'all', ...(signal ? { signal } : {}) });
+    [snapshot, store] = await Promise.all([
+      workingTreeObject(root, workspaceDir, { include: 'all', ...(signal ? { signal } : {}) }),
+      readCoverageStore(workspaceDir),
+    ]);
   } catch (error) {
-    return {
-      reuse: new Set(),
-      recordAgainBecause: `git could not snapshot the workspace (${firstLine(error)})`,
-    };
+    return none(`git could not snapshot the workspace (${firstLine(error)})`);
   }
-  if (options.fresh) return { snapshot, reuse: new Set(), recordAgainBecause: '--fresh-coverage' };
+  if (options.fresh) return none('--fresh-coverage', snapshot);
 
-  const store = await readCoverageStore(workspaceDir);
   const groups = new Map<string, { ids: string[]; newest: string }>();
   for (const id of options.specIds) {
     const entry = store.specs[id];
@@ -60,18 +80,25 @@ export async function planCoverage(options: PlanCoverageOptions): Promise<Covera
     if (entry.recordedAt > group.newest) group.newest = entry.recordedAt;
     groups.set(entry.snapshot, group);
   }
-  const reuse = new Set<string>();
   const because: string[] = [];
   const newestFirst = [...groups].sort(([, a], [, b]) => (a.newest < b.newest ? 1 : -1));
+  if (newestFirst.length > MAX_SNAPSHOTS)
+    because.push(`coverage recorded more than ${MAX_SNAPSHOTS} runs ago`);
   const compared: Array<[string, string[]]> = [];
-  for (const [from, group] of newestFirst.slice(0, MAX_SNAPSHOTS)) {
-    const present = await git(['cat-file', '-e', `${from}^{tree}`], root).then(
-      () => true,
-      () => false,
-    );
-    if (present) compared.push([from, group.ids]);
+  const candidates = newestFirst.slice(0, MAX_SNAPSHOTS);
+  const present = await Promise.all(
+    candidates.map(([from]) =>
+      git(['cat-file', '-e', `${from}^{tree}`], root).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
+  candidates.forEach(([from, group], i) => {
+    if (present[i]) compared.push([from, group.ids]);
     else because.push(`git no longer has the snapshot ${from.slice(0, 12)} their coverage was recorded at`);
-  }
+  });
+  const reuse = new Set<string>();
   // A stopped check runs nothing: what is planned no longer matters.
   if (compared.length > 0 && signal?.aborted !== true) {
     try {
@@ -90,9 +117,18 @@ export async function planCoverage(options: PlanCoverageOptions): Promise<Covera
       because.push(`selection failed (${firstLine(error)})`);
     }
   }
-  if (newestFirst.length > MAX_SNAPSHOTS)
-    because.push(`coverage recorded more than ${MAX_SNAPSHOTS} runs ago`);
-  return { snapshot, reuse, ...(because.length > 0 ? { recordAgainBecause: because[0]! } : {}) };
+  const current = new Set<string>();
+  if (reuse.size > 0) {
+    // What git does not snapshot (ignored files: build output a test runs) changes unseen: such a spec records.
+    const blobs = await blobHashesAt(workspaceDir, snapshot).catch(() => new Map<string, string>());
+    for (const id of [...reuse]) {
+      const files = Object.entries(store.specs[id]?.files ?? {});
+      if (files.some(([file]) => !blobs.has(file))) reuse.delete(id);
+      else if (files.every(([file, covered]) => blobs.get(file) === covered.hash)) current.add(id);
+      else if (options.sameContent) reuse.delete(id);
+    }
+  }
+  return { snapshot, reuse, current, ...(because.length > 0 ? { recordAgainBecause: because[0]! } : {}) };
 }
 
 function firstLine(error: unknown): string {

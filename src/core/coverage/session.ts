@@ -53,7 +53,7 @@ export interface CoverageSession {
 export async function startCoverage(
   workspaceDir: string,
   runId: string,
-  plan: CoveragePlan = { reuse: new Set() },
+  plan: CoveragePlan = { reuse: new Set(), current: new Set() },
 ): Promise<CoverageSession> {
   const rawDir = path.join(coverageDir(workspaceDir), 'raw', runId);
   const hooks = await writeCoverageHooks(rawDir);
@@ -112,6 +112,9 @@ export async function startCoverage(
           context.units,
           withoutData,
           specIds,
+          plan.snapshot !== undefined
+            ? { ids: new Set([...reused].filter((id) => plan.current.has(id))), snapshot: plan.snapshot }
+            : undefined,
         );
         const files = new Set([...recorded.values()].flatMap((c) => Object.keys(c.files)));
         return {

@@ -29,19 +29,24 @@ export async function readCoverageStore(workspaceDir: string): Promise<CoverageS
   }
 }
 
-/** Replaces the entries of `recorded`, forgets `dropped` (specs that ran but left no data), writes atomically. */
+/**
+ * Replaces the entries of `recorded`, forgets `dropped` (specs that ran but left no data), moves the kept entries
+ * of `moved` to its snapshot (reuse.ts), writes atomically.
+ */
 export async function updateCoverageStore(
   workspaceDir: string,
   recorded: ReadonlyMap<string, SpecCoverage>,
   units: Readonly<Record<string, UnitRow[]>>,
   dropped: readonly string[],
   specIds: readonly string[],
+  moved?: { ids: ReadonlySet<string>; snapshot: string },
 ): Promise<string> {
   const store = await readCoverageStore(workspaceDir);
   const known = new Set(specIds);
   const specs: Record<string, SpecCoverage> = {};
   for (const [id, entry] of Object.entries(store.specs)) {
-    if (known.has(id) && !dropped.includes(id) && !recorded.has(id)) specs[id] = entry;
+    if (known.has(id) && !dropped.includes(id) && !recorded.has(id))
+      specs[id] = moved?.ids.has(id) ? { ...entry, snapshot: moved.snapshot } : entry;
   }
   for (const [id, entry] of recorded) specs[id] = entry;
   const allUnits = { ...store.units, ...units };

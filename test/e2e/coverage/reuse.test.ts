@@ -93,9 +93,15 @@ void test('a full check keeps the coverage of specs no change reaches, and recor
   assert.equal((await readCoverageStore(dir)).specs['spec-b']?.runId, recordedIn);
   assert.deepEqual(await executed(dir, 'spec-a'), ['lib/a.js#a']);
 
-  // A change in a function spec-a did not run (in a file it ran) reaches neither.
+  // A change in a function spec-a did not run (in a file it ran) reaches neither. spec-b's entry, whose files
+  // are all as they were, moves to the new snapshot; spec-a's stays where lib/a.js is the content it ran.
+  const before = (await readCoverageStore(dir)).specs['spec-a']?.snapshot;
   edit(dir, 'lib/a.js', 'return 0;', 'return -1;');
   assert.deepEqual(instrumented(await check(dir)), []);
+  const moved = await readCoverageStore(dir);
+  assert.equal(moved.specs['spec-a']?.snapshot, before);
+  assert.notEqual(moved.specs['spec-b']?.snapshot, before);
+  assert.equal(moved.specs['spec-b']?.runId, recordedIn);
 
   // A change in a function spec-a ran: spec-a records again, and its coverage now holds the new helper.
   edit(
@@ -199,4 +205,33 @@ void test('weave check prints which specs kept their coverage, and --fresh-cover
   assert.match(fresh.stdout, /coverage recorded: 2 specs/);
   assert.match(fresh.stdout, /coverage recorded again because --fresh-coverage/);
   assert.doesNotMatch(fresh.stdout, /coverage kept/);
+});
+
+void test('for the editor (coverageOfCurrentFiles), coverage recorded on other content of a file records again', async () => {
+  const dir = workspace();
+  await check(dir);
+  // Changed only where spec-a did not run: kept for selection, but its line hits are of the old content.
+  edit(dir, 'lib/a.js', 'return 0;', 'return -1;');
+  const shown = await checkWorkspace({ workspaceDir: dir, concurrency: 2, coverageOfCurrentFiles: true });
+  assert.deepEqual(instrumented(shown), ['spec-a']);
+  assert.deepEqual(shown.coverage?.reused, ['spec-b']);
+  const store = await readCoverageStore(dir);
+  assert.equal(store.specs['spec-a']?.files['lib/a.js']?.hash, git(dir, 'hash-object', 'lib/a.js').trim());
+});
+
+void test('a spec that ran a file git ignores (a build output) records every time: its changes are not in the snapshot', async () => {
+  const dir = workspace();
+  writeFiles(dir, {
+    '.gitignore': 'build/\n',
+    'build/c.js': testFile('a', 'a(2)', 3),
+    '.weave/specs.json': JSON.stringify({
+      version: 1,
+      specs: [spec('spec-a', 'node test/a.js'), spec('spec-c', 'node build/c.js')],
+    }),
+  });
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'build output ignored');
+  await check(dir);
+  assert.ok((await executed(dir, 'spec-c')).includes('lib/a.js#a'));
+  assert.deepEqual(instrumented(await check(dir)), ['spec-c']);
 });

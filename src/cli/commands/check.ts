@@ -53,8 +53,8 @@ Options:
   --baseline-ref REF   compare against a run on git REF (branch, tag, commit) instead of the last clean run
   --concurrency N      spec tests run at once (default: the number of CPU cores)
   --repeat N           run each spec N times; specs whose verdicts differ are reported "flaky"
-  --json               print one JSON document {run, report, baselineRun, anchorProblems, selection?} instead
-                       of the table
+  --json               print one JSON document {run, report, baselineRun, anchorProblems, coverage?,
+                       selection?} instead of the table (coverage: what was recorded, kept and why)
   --junit FILE         also write a JUnit XML report to FILE
   --github             also print GitHub Actions annotations (::error file=…,line=…::) for failures
   --no-record          do not record this run in .weave/runs/ (nor its coverage)

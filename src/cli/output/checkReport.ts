@@ -22,7 +22,8 @@ export function checkJson(
     selected: selection.affected,
     notSelected: selection.notSelected,
   };
-  return `${JSON.stringify({ run, report, baselineRun, anchorProblems, ...(selectionJson ? { selection: selectionJson } : {}) }, null, 2)}\n`;
+  const coverage = result.coverage ? { coverage: result.coverage } : {};
+  return `${JSON.stringify({ run, report, baselineRun, anchorProblems, ...coverage, ...(selectionJson ? { selection: selectionJson } : {}) }, null, 2)}\n`;
 }
 
 interface Colours {

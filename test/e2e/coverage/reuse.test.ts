@@ -200,6 +200,11 @@ void test('weave check prints which specs kept their coverage, and --fresh-cover
   const kept = await runCli(['check'], dir);
   assert.equal(kept.code, 0, kept.stderr);
   assert.match(kept.stdout, /coverage kept: 2 specs ran uninstrumented/);
+  const json = await runCli(['check', '--json'], dir);
+  assert.equal(json.code, 0, json.stderr);
+  const document = JSON.parse(json.stdout) as { coverage?: { specs: number; reused: string[] } };
+  assert.deepEqual(document.coverage?.reused, ['spec-a', 'spec-b']);
+  assert.equal(document.coverage?.specs, 0);
   const fresh = await runCli(['check', '--fresh-coverage'], dir);
   assert.equal(fresh.code, 0, fresh.stderr);
   assert.match(fresh.stdout, /coverage recorded: 2 specs/);

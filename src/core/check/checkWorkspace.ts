@@ -98,24 +98,25 @@ export async function checkWorkspace(options: CheckWorkspaceOptions): Promise<Ch
   };
   const progress = (phase: CheckPhase) => (event: RunProgress) => options.onProgress?.({ ...event, phase });
 
-  // The tree's state before the tests run (tests may write files): that is the state the run describes.
-  const [commit, clean] = await Promise.all([headCommit(workspaceDir), isClean(workspaceDir)]);
+  // The tree's state before the tests run (tests may write files): that is the state the run describes, and
+  // the one the coverage it records is kept with (the plan snapshots it; all three only read the tree).
+  const withCoverage = options.coverage ?? options.record !== false;
+  const [commit, clean, plan] = await Promise.all([
+    headCommit(workspaceDir),
+    isClean(workspaceDir),
+    withCoverage
+      ? planCoverage({
+          workspaceDir,
+          specIds: options.only ?? specFile.specs.map((s) => s.id),
+          ...(options.freshCoverage ? { fresh: true } : {}),
+          ...(options.coverageOfCurrentFiles ? { sameContent: true } : {}),
+          ...(options.signal ? { signal: options.signal } : {}),
+        })
+      : undefined,
+  ]);
   const startedAt = new Date();
   const runId = newRunId(startedAt);
-  const coverage =
-    (options.coverage ?? options.record !== false)
-      ? await startCoverage(
-          workspaceDir,
-          runId,
-          await planCoverage({
-            workspaceDir,
-            specIds: options.only ?? specFile.specs.map((s) => s.id),
-            ...(options.freshCoverage ? { fresh: true } : {}),
-            ...(options.coverageOfCurrentFiles ? { sameContent: true } : {}),
-            ...(options.signal ? { signal: options.signal } : {}),
-          }),
-        )
-      : undefined;
+  const coverage = plan ? await startCoverage(workspaceDir, runId, plan) : undefined;
   const results = await runSpecs({
     ...common,
     workspaceDir,

@@ -92,6 +92,33 @@ suite('per-spec coverage', () => {
     }
   });
 
+  test('the Coverage profile records again a spec whose file changed only where it did not run: its lines are today’s', async () => {
+    const api = await weaveApi();
+    const workspaceDir = workspaceUri().fsPath;
+    const math = workspaceUri('src', 'math.js');
+    const coverageRun = async (): Promise<void> => {
+      const finished = api.testResults().finishedRuns;
+      await vscode.commands.executeCommand('testing.coverageAll');
+      await until('the coverage run to finish', () => api.testResults().finishedRuns > finished, 90_000);
+    };
+    const clampBoundsRanOn = async (): Promise<string | undefined> =>
+      (await readCoverageStore(workspaceDir)).specs['clamp-bounds']?.files['src/math.js']?.hash;
+    commitEverything();
+    await coverageRun();
+    // add's body: clamp-bounds does not run add, so a plain check would keep its coverage (of the old content).
+    await editAndSave(math, 'return a + b;', 'return b + a;');
+    try {
+      await coverageRun();
+      const today = execFileSync('git', ['hash-object', 'src/math.js'], {
+        cwd: workspaceDir,
+        encoding: 'utf8',
+      });
+      assert.equal(await clampBoundsRanOn(), today.trim());
+    } finally {
+      await editAndSave(math, 'return b + a;', 'return a + b;');
+    }
+  });
+
   test('with weave.coverage off a check records no coverage, and the Coverage profile still does', async () => {
     const api = await weaveApi();
     const workspaceDir = workspaceUri().fsPath;

@@ -1,6 +1,7 @@
 // Where a change starts from, for coverage-based selection: the blob id of each file at the base (`--since
 // REF`: REF's tree; `--files`: the files on disk, the listed ones unknown) and the diff's hunks.
 import type { IndexView } from '../anchors/resolve';
+import { ZERO_CONTEXT } from '../selection/changes';
 import { parseDiff, type DiffHunk } from '../selection/hunks';
 import { git } from '../git/git';
 import { blobHashesAt, fileBlobHash } from './blobHash';
@@ -13,6 +14,8 @@ export interface CoverageViewOptions {
   since?: string;
   /** With `since`: the change ends at this tree (a snapshot), not at the files on disk. */
   to?: string;
+  /** The change's `git diff -U0` (ZERO_CONTEXT), when the caller has read it already. */
+  zeroContextDiff?: string;
   /** `--files`: workspace-relative paths whose changes (and base) are unknown. */
   files?: readonly string[];
 }
@@ -37,20 +40,11 @@ export async function loadCoverageView(options: CoverageViewOptions): Promise<Co
     const ref = options.since ?? 'HEAD';
     const [hashes, diff] = await Promise.all([
       blobHashesAt(options.workspaceDir, ref),
-      git(
-        [
-          'diff',
-          '-U0',
-          '--no-renames',
-          '--no-color',
-          '--no-ext-diff',
-          '--relative',
-          ref,
-          ...(options.to !== undefined ? [options.to] : []),
-          '--',
-        ],
-        options.workspaceDir,
-      ),
+      options.zeroContextDiff ??
+        git(
+          ['diff', ...ZERO_CONTEXT, ref, ...(options.to !== undefined ? [options.to] : []), '--'],
+          options.workspaceDir,
+        ),
     ]);
     const hunks = new Map<string, DiffHunk[]>();
     for (const h of parseDiff(diff).hunks) hunks.set(h.file, [...(hunks.get(h.file) ?? []), h]);

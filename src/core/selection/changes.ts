@@ -28,54 +28,47 @@ export class ChangeInputError extends InputError {}
 
 export async function changedFilesSince(workspaceDir: string, ref: string): Promise<ChangedFile[]> {
   await requireCommit(workspaceDir, ref);
-  const nameStatus = await git(
-    ['diff', '--name-status', '-z', '--no-renames', '--relative', ref, '--'],
-    workspaceDir,
-  );
-  const fields = nameStatus.split('\0').filter((f) => f !== '');
-  const byPath = new Map<string, ChangedFile>();
-  for (let i = 0; i + 1 < fields.length; i += 2) {
-    const status = statusOf(fields[i]!);
-    const file = normalizeWorkspacePath(fields[i + 1]!);
-    byPath.set(file, { path: file, status });
-  }
-  const untracked = await git(['ls-files', '--others', '--exclude-standard', '-z'], workspaceDir);
-  for (const f of untracked.split('\0').filter((x) => x !== '')) {
-    const file = normalizeWorkspacePath(f);
-    byPath.set(file, { path: file, status: 'untracked' });
-  }
-  const hunks = await git(
-    ['diff', '-U0', '--no-renames', '--no-color', '--no-ext-diff', '--relative', ref, '--'],
-    workspaceDir,
-  );
-  for (const [file, lines] of parseChangedLines(hunks)) {
-    const entry = byPath.get(file);
-    if (entry && entry.status === 'modified') entry.lines = lines;
-  }
-  return [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
+  const [nameStatus, untracked, hunks] = await Promise.all([
+    git(['diff', ...NAME_STATUS, ref, '--'], workspaceDir),
+    git(['ls-files', '--others', '--exclude-standard', '-z'], workspaceDir),
+    git(['diff', ...ZERO_CONTEXT, ref, '--'], workspaceDir),
+  ]);
+  const untrackedFiles = untracked.split('\0').filter((x) => x !== '');
+  return changesOf(nameStatus, hunks, untrackedFiles);
 }
 
 /**
  * What changed from one git tree (or commit) to another: both are snapshots (workingTreeObject), so a file that
- * was untracked in both and did not change is not a change, as it is for `--since`.
+ * was untracked in both and did not change is not a change, as it is for `--since`. `zeroContextDiff` is the
+ * `git diff -U0` it read, for the coverage view of the same change.
  */
-export async function changedFilesBetween(
+export async function changesBetween(
   workspaceDir: string,
   from: string,
   to: string,
-): Promise<ChangedFile[]> {
-  const [nameStatus, hunks] = await Promise.all([
-    git(['diff', '--name-status', '-z', '--no-renames', '--relative', from, to, '--'], workspaceDir),
-    git(
-      ['diff', '-U0', '--no-renames', '--no-color', '--no-ext-diff', '--relative', from, to, '--'],
-      workspaceDir,
-    ),
+): Promise<{ changes: ChangedFile[]; zeroContextDiff: string }> {
+  const [nameStatus, zeroContextDiff] = await Promise.all([
+    git(['diff', ...NAME_STATUS, from, to, '--'], workspaceDir),
+    git(['diff', ...ZERO_CONTEXT, from, to, '--'], workspaceDir),
   ]);
+  return { changes: changesOf(nameStatus, zeroContextDiff, []), zeroContextDiff };
+}
+
+const NAME_STATUS = ['--name-status', '-z', '--no-renames', '--relative'];
+/** The diff whose hunks map changed lines (and, in coverage/base.ts, the recorded content's lines). */
+export const ZERO_CONTEXT = ['-U0', '--no-renames', '--no-color', '--no-ext-diff', '--relative'];
+
+/** The changed files of a `--name-status -z` listing (and untracked files), with their lines from `-U0` hunks. */
+function changesOf(nameStatus: string, hunks: string, untracked: readonly string[]): ChangedFile[] {
   const fields = nameStatus.split('\0').filter((f) => f !== '');
   const byPath = new Map<string, ChangedFile>();
   for (let i = 0; i + 1 < fields.length; i += 2) {
     const file = normalizeWorkspacePath(fields[i + 1]!);
     byPath.set(file, { path: file, status: statusOf(fields[i]!) });
+  }
+  for (const f of untracked) {
+    const file = normalizeWorkspacePath(f);
+    byPath.set(file, { path: file, status: 'untracked' });
   }
   for (const [file, lines] of parseChangedLines(hunks)) {
     const entry = byPath.get(file);

@@ -11,7 +11,7 @@ import { openGrowingIndex } from '../index/partialIndex';
 import type { SpecProblem } from '../spec/problems';
 import { affectedSpecs, specsLeftToCones, type AffectedResult } from './affected';
 import { classifyChanges } from './changeKinds';
-import { changedFilesBetween, changedFilesFromList, changedFilesSince, type ChangedFile } from './changes';
+import { changedFilesFromList, changedFilesSince, changesBetween, type ChangedFile } from './changes';
 import type { SpecCone } from './cones';
 import { lazySpecCones } from './lazyCones';
 
@@ -146,17 +146,23 @@ export async function selectAffectedBetween(
   signal?: AbortSignal,
 ): Promise<AffectedResult[]> {
   const dir = path.resolve(workspaceDir);
-  const changeSets = await Promise.all(froms.map((from) => changedFilesBetween(dir, from, to)));
-  const changed = [...new Set(changeSets.flat().map((c) => c.path))];
+  const diffs = await Promise.all(froms.map((from) => changesBetween(dir, from, to)));
+  const changed = [...new Set(diffs.flatMap((d) => d.changes.map((c) => c.path)))];
   const ws = await loadAnchoredWorkspaceFor(dir, changed, signal ? { signal } : {});
   const views = await Promise.all(
-    froms.map((from) =>
-      loadCoverageView({ workspaceDir: ws.workspaceDir, index: ws.index, since: from, to }),
+    froms.map((from, i) =>
+      loadCoverageView({
+        workspaceDir: ws.workspaceDir,
+        index: ws.index,
+        since: from,
+        to,
+        zeroContextDiff: diffs[i]!.zeroContextDiff,
+      }),
     ),
   );
   return selectOver(
     ws,
-    changeSets.map((changes, i) => {
+    diffs.map(({ changes }, i) => {
       const coverage = views[i];
       return { changes, ...(coverage ? { coverage } : {}) };
     }),

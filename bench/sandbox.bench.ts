@@ -13,6 +13,7 @@ import { WORKING_TREE, withWorktree } from '../src/core/git/worktree';
 import { runCommand, type RunCommandOptions } from '../src/core/process/runCommand';
 import { detectSandbox } from '../src/core/sandbox/bwrap';
 import { withStandaloneCheckout } from '../src/core/sandbox/checkout';
+import { containmentFor } from '../src/core/sandbox/containment';
 import { TamperGuard } from '../src/core/sandbox/protectedFiles';
 import { loadSpecFile } from '../src/core/spec/load';
 
@@ -53,19 +54,14 @@ async function main(): Promise<void> {
     if (!loaded.ok) throw new Error('demo specs do not load');
     await withStandaloneCheckout(repo, WORKING_TREE, async (checkout) => {
       const base: RunCommandOptions = { command: COMMAND, cwd: checkout.workspaceDir, timeoutMs: 30_000 };
+      const containment = await containmentFor(checkout, loaded.specFile);
+      if (!containment.sandbox) throw new Error('no sandbox options');
       const modes: Record<string, RunCommandOptions> = {
         plain: base,
         'pid namespace': { ...base, pidNamespace: true },
-        sandbox: {
-          ...base,
-          inheritEnv: false,
-          sandbox: {
-            checkout: checkout.root,
-            hiddenDirs: [checkout.userRoot],
-            readOnlyBinds: checkout.dependencies,
-            network: 'none',
-          },
-        },
+        // What agent and eval runs get: the allowlisted root, the unprivileged uid (and, as root, the hand-over of
+        // the checkout to it), limits, and the protected files mounted read-only.
+        sandbox: { ...base, inheritEnv: false, sandbox: containment.sandbox },
       };
       const samples: Record<string, number[]> = Object.fromEntries(Object.keys(modes).map((m) => [m, []]));
       for (let round = 0; round < ROUNDS; round++) {

@@ -1,8 +1,10 @@
 // When an agent's result may reach the user's files. There is no override: a run whose spec runs changed
-// protected files (verdict `tampered`, at any point of the run), or whose patch the deterministic review found
-// in violation (protected files changed, tests deleted, skipped or weakened), is never applied — by the CLI's
+// protected files (verdict `tampered`, at any point of the run), whose patch carries Weave's state or a link
+// out of the workspace (patchSafety.ts), or whose patch the deterministic review found in violation (protected
+// files changed, tests deleted, skipped or weakened), is never applied — by the CLI's
 // --apply, the extension's Apply button, or anything else going through applyAgentResult.
 import type { AgentRunResult } from './agentRunResult';
+import { patchHazards } from './patchSafety';
 import { applyPatchToWorkspace, PatchApplyError } from './workspacePatch';
 
 type Appliable = Pick<AgentRunResult, 'patch' | 'tamperedSpecs' | 'after' | 'findings'>;
@@ -15,6 +17,10 @@ export function applyRefusal(result: Appliable): string | undefined {
   ]);
   if (tampered.size > 0) {
     return `refused: the agent's code changed protected files while specs ran (tampered: ${[...tampered].sort().join(', ')})`;
+  }
+  const hazards = patchHazards(result.patch);
+  if (hazards.length > 0) {
+    return `refused: the patch ${hazards.map((h) => `${h.path} ${h.why}`).join('; ')}`;
   }
   const violations = result.findings.filter((f) => f.severity === 'error');
   if (violations.length > 0) {

@@ -79,12 +79,12 @@ async function runOnce(spec: Spec, options: SpecRunOptions): Promise<SpecResult>
     const outcome = await runCommand(
       commandOptions(spec, settings.cwd, options, timeoutMs, evidence, instrumentation?.writableDirs ?? []),
     );
-    const {
-      verdict,
-      reason,
-      evidence: basis,
-      summary,
-    } = verdictOf(outcome, timeoutMs, await evidence.collect());
+    const judged = verdictOf(outcome, timeoutMs, await evidence.collect());
+    const { evidence: basis, summary } = judged;
+    // A run that hit one of the sandbox's limits and did not pass is an error of its own kind, not a failure.
+    const limited = outcome.resourceLimit !== undefined && judged.verdict !== 'pass';
+    const verdict = limited ? 'error' : judged.verdict;
+    const reason = limited ? outcome.resourceLimit : judged.reason;
     return {
       id: spec.id,
       kind: spec.kind,

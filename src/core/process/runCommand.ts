@@ -6,8 +6,13 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { containedEnvironment } from '../sandbox/environment';
 import { pidNamespaceArguments, sandboxArguments, type SandboxOptions } from '../sandbox/bwrap';
+import { DEPENDENCY_DIRS } from '../sandbox/checkout';
+import { DEFAULT_SANDBOX_LIMITS, resourceLimitHit } from '../sandbox/resourceLimits';
+import { createMemoryCgroup } from '../sandbox/memoryCgroup';
+import { grantWrites } from '../sandbox/sandboxUser';
 import { OutputCapture } from './outputCapture';
 import { RUN_MARKER_VARIABLE, killProcessTree, processStartTime, treeHasSurvivors } from './processTree';
 
@@ -24,6 +29,8 @@ export interface RunCommandOptions {
   writableDirs?: readonly string[];
   /** Unsandboxed, but in a private PID namespace (bwrap) so no daemon outlives the run. Ignored with sandbox. */
   pidNamespace?: boolean;
+  /** With pidNamespace: folders shown empty and read-only (everything else is as outside). */
+  hiddenDirs?: readonly string[];
   timeoutMs: number;
   signal?: AbortSignal;
   /** Bytes kept from the start and, separately, from the end of the output. Default 256 KiB each. */
@@ -44,6 +51,8 @@ export interface CommandOutcome {
   output: string;
   truncatedBytes: number;
   durationMs: number;
+  /** A sandboxed command that did not exit 0 and ran into one of the sandbox's limits: which, in words. */
+  resourceLimit?: string;
 }
 
 export const DEFAULT_OUTPUT_CAP_BYTES = 256 * 1024;
@@ -53,9 +62,34 @@ const PIPE_CLOSE_GRACE_MS = 1000;
 
 export async function runCommand(options: RunCommandOptions): Promise<CommandOutcome> {
   const started = performance.now();
-  const capBytes = options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES;
-  const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
-  const notStarted = (spawnError: string, cancelled = false): CommandOutcome => ({
+  if (options.signal?.aborted) return notStartedOutcome('cancelled before it started', started, true);
+  const cwdProblem = await checkDirectory(options.cwd);
+  if (cwdProblem) return notStartedOutcome(cwdProblem, started);
+
+  const inherited = options.inheritEnv === false ? containedEnvironment() : process.env;
+  const env: NodeJS.ProcessEnv = { ...inherited, ...options.env };
+  // Set when Weave itself runs under `node --test`: it would make a spec's own `node --test` report to that
+  // outer runner in a binary protocol instead of printing its summary.
+  if (options.env?.NODE_TEST_CONTEXT === undefined) delete env.NODE_TEST_CONTEXT;
+  if (!options.sandbox) return launch(options, env, undefined, started);
+
+  await grantSandboxWrites(options.sandbox, options.writableDirs ?? []);
+  const limits = options.sandbox.limits ?? DEFAULT_SANDBOX_LIMITS;
+  const memoryGroup = await createMemoryCgroup(limits.memoryBytes);
+  let outcome: CommandOutcome;
+  let memory = { outOfMemory: false };
+  try {
+    outcome = await launch(options, env, memoryGroup?.procsFile, started);
+  } finally {
+    memory = (await memoryGroup?.finish()) ?? memory;
+  }
+  if (outcome.spawnError !== undefined || (outcome.exitCode === 0 && !memory.outOfMemory)) return outcome;
+  const limit = resourceLimitHit({ ...outcome, outOfMemory: memory.outOfMemory }, limits);
+  return limit ? { ...outcome, resourceLimit: limit } : outcome;
+}
+
+function notStartedOutcome(spawnError: string, started: number, cancelled = false): CommandOutcome {
+  return {
     exitCode: null,
     signal: null,
     timedOut: false,
@@ -64,19 +98,23 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
     output: '',
     truncatedBytes: 0,
     durationMs: performance.now() - started,
-  });
-  if (options.signal?.aborted) return notStarted('cancelled before it started', true);
-  const cwdProblem = await checkDirectory(options.cwd);
-  if (cwdProblem) return notStarted(cwdProblem);
+  };
+}
 
+/** Starts the command (joining the cgroup `cgroupProcs` first, when given) and waits until its whole tree is gone. */
+async function launch(
+  options: RunCommandOptions,
+  baseEnv: NodeJS.ProcessEnv,
+  cgroupProcs: string | undefined,
+  started: number,
+): Promise<CommandOutcome> {
+  const capBytes = options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES;
+  const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  const notStarted = (spawnError: string): CommandOutcome => notStartedOutcome(spawnError, started);
   const marker = randomBytes(12).toString('hex');
   const isWindows = process.platform === 'win32';
-  const inherited = options.inheritEnv === false ? containedEnvironment() : process.env;
-  const env: NodeJS.ProcessEnv = { ...inherited, ...options.env, [RUN_MARKER_VARIABLE]: marker };
-  // Set when Weave itself runs under `node --test`: it would make a spec's own `node --test` report to that
-  // outer runner in a binary protocol instead of printing its summary.
-  if (options.env?.NODE_TEST_CONTEXT === undefined) delete env.NODE_TEST_CONTEXT;
-  const { file, args } = launchLine(options);
+  const env: NodeJS.ProcessEnv = { ...baseEnv, [RUN_MARKER_VARIABLE]: marker };
+  const { file, args } = joiningCgroup(launchLine(options), cgroupProcs);
   let child: ChildProcessByStdio<null, Readable, Readable>;
   try {
     child = spawn(file, args, {
@@ -153,8 +191,39 @@ function launchLine(options: RunCommandOptions): { file: string; args: string[] 
     };
   }
   if (options.pidNamespace)
-    return { file: 'bwrap', args: pidNamespaceArguments(options.cwd, options.command) };
+    return {
+      file: 'bwrap',
+      args: pidNamespaceArguments(options.cwd, options.command, options.hiddenDirs ?? []),
+    };
   return { file: options.command, args: [] };
+}
+
+/**
+ * The launch line, started by a shell that first moves itself into the run's cgroup (so bwrap and everything it
+ * starts are inside from their first instruction; moving a pid after spawn would race the sandbox's own forks).
+ */
+function joiningCgroup(
+  line: { file: string; args: string[] },
+  cgroupProcs: string | undefined,
+): { file: string; args: string[] } {
+  if (cgroupProcs === undefined) return line;
+  return {
+    file: '/bin/sh',
+    args: ['-c', 'echo $$ > "$0" && exec "$@"', cgroupProcs, line.file, ...line.args],
+  };
+}
+
+/**
+ * The sandbox's unprivileged uid must own what it may write: the checkout (not its .git or the dependency mount
+ * points, which are read-only inside) and the extra writable folders.
+ */
+async function grantSandboxWrites(sandbox: SandboxOptions, extra: readonly string[]): Promise<void> {
+  const skip = new Set([path.join(sandbox.checkout, '.git')]);
+  for (const bind of sandbox.readOnlyBinds ?? []) skip.add(path.resolve(bind.target));
+  for (const name of DEPENDENCY_DIRS) skip.add(path.join(sandbox.checkout, name));
+  const dirs = [...(sandbox.writableDirs ?? []), ...extra];
+  if (sandbox.home) dirs.push(sandbox.home);
+  await grantWrites(sandbox.checkout, dirs, skip);
 }
 
 async function checkDirectory(dir: string): Promise<string | undefined> {

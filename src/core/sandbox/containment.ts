@@ -54,21 +54,20 @@ export async function containmentFor(
       checkout: checkout.root,
       hiddenDirs: [checkout.userRoot],
       readOnlyBinds: [...checkout.dependencies, ...weaveInstallation()],
+      protectedPaths: guard.mountablePaths(),
       network: request.network ?? 'none',
     },
   };
 }
 
 /**
- * The runner hooks every spec command loads (check/evidence) must stay visible inside: Weave's installation
- * may live under /tmp (private inside the sandbox) or inside the repository the sandbox hides (Weave run on its
- * own repository, or installed in the project). It is shown read-only at its own path.
+ * The runner hooks every spec command loads (check/evidence) must stay visible inside: Weave's build may live
+ * under /tmp (private inside the sandbox) or inside the repository the sandbox hides (Weave run on its own
+ * repository, or installed in the project). Only the build folder that holds them is shown, read-only at its own
+ * path — never the installation's root, which may be the user's repository itself.
  */
 function weaveInstallation(): Array<{ source: string; target: string }> {
   const evidenceDir = path.dirname(locateEvidenceResources().nodeHook);
-  const install =
-    path.basename(path.dirname(evidenceDir)) === 'dist'
-      ? path.dirname(path.dirname(evidenceDir))
-      : evidenceDir;
-  return [{ source: install, target: install }];
+  const build = path.basename(path.dirname(evidenceDir)) === 'dist' ? path.dirname(evidenceDir) : evidenceDir;
+  return [{ source: build, target: build }];
 }

@@ -13,7 +13,7 @@
 //  - the existing helper files in the test folders that hold the spec test files (test/, tests/, __tests__/,
 //    spec/): fixtures and helpers a test imports. New files there are allowed (an agent may add its own tests).
 import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import fsSync, { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { SpecFile } from '../../shared/specSchema';
 
@@ -89,6 +89,22 @@ export class TamperGuard {
     return new TamperGuard(workspaceDir, specFile, pristine);
   }
 
+  /**
+   * Absolute paths to mount read-only over the checkout inside the sandbox: every protected regular file that
+   * exists, and `.weave` as a whole. (A protected file that does not exist yet cannot be a mount point; creating
+   * one is caught by the hashes after the batch.)
+   */
+  mountablePaths(): string[] {
+    const paths = new Set<string>();
+    for (const [rel, content] of this.pristine) {
+      if (content === undefined || isLinkContent(content) || isWeaveStatePath(rel)) continue;
+      paths.add(path.join(this.workspaceDir, rel));
+    }
+    const weaveDir = path.join(this.workspaceDir, '.weave');
+    if (fsSync.existsSync(weaveDir) && fsSync.lstatSync(weaveDir).isDirectory()) paths.add(weaveDir);
+    return [...paths].sort();
+  }
+
   /** The protected files as they were when the guard was created (the spec test files among them). */
   pristineContent(rel: string): Buffer | undefined {
     return this.pristine.get(normalise(rel));
@@ -100,7 +116,7 @@ export class TamperGuard {
     const now = new Set(await protectedPaths(this.workspaceDir, this.specFile));
     for (const rel of now) if (!this.pristine.has(rel)) differences.push({ path: rel, change: 'created' });
     for (const [rel, before] of this.pristine) {
-      const after = await readOptional(path.join(this.workspaceDir, rel));
+      const after = await readInside(this.workspaceDir, rel);
       if (before === undefined && after !== undefined) differences.push({ path: rel, change: 'created' });
       else if (before !== undefined && after === undefined)
         differences.push({ path: rel, change: 'deleted' });
@@ -126,14 +142,23 @@ export class TamperGuard {
     return specIds.filter((id) => hit.has(id));
   }
 
+  /**
+   * Puts one protected path back without following any link the code under test planted: a folder on the way
+   * that became a symlink (`test/` → another project) is removed as a link and made a folder again, the path
+   * itself is removed (a link is unlinked, never followed), and the content is written with O_EXCL, which refuses
+   * to create through a symlink. Restoring therefore never touches a file outside the checkout.
+   */
   private async restore(rel: string): Promise<void> {
+    await repairParents(this.workspaceDir, rel);
     const file = path.join(this.workspaceDir, rel);
     const content = this.pristine.get(rel);
-    // A symlink planted where a protected file was must go, not be written through.
     await fs.rm(file, { force: true, recursive: true });
     if (content === undefined) return;
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    await fs.writeFile(file, content);
+    if (isLinkContent(content)) {
+      await fs.symlink(content.subarray(LINK_PREFIX.length).toString(), file);
+      return;
+    }
+    await fs.writeFile(file, content, { flag: 'wx' });
   }
 }
 
@@ -207,12 +232,59 @@ function digest(content: Buffer): string {
   return createHash('sha256').update(content).digest('hex');
 }
 
+const LINK_PREFIX = 'symlink:';
+
+function isLinkContent(content: Buffer): boolean {
+  return content.subarray(0, LINK_PREFIX.length).toString() === LINK_PREFIX;
+}
+
 async function readOptional(file: string): Promise<Buffer | undefined> {
   try {
     const stat = await fs.lstat(file);
-    if (stat.isSymbolicLink()) return Buffer.from(`symlink:${await fs.readlink(file)}`);
+    if (stat.isSymbolicLink()) return Buffer.from(`${LINK_PREFIX}${await fs.readlink(file)}`);
     return stat.isFile() ? await fs.readFile(file) : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * A protected path's content as the checkout holds it, read without following a folder on the way that became a
+ * link: such a path reads as the link (so it differs from the pristine content and is reported), never as the
+ * file at the link's target.
+ */
+async function readInside(workspaceDir: string, rel: string): Promise<Buffer | undefined> {
+  const broken = await firstNonFolderParent(workspaceDir, rel);
+  if (broken === null) return readOptional(path.join(workspaceDir, rel));
+  return broken.link === undefined
+    ? undefined
+    : Buffer.from(`${LINK_PREFIX}parent ${broken.rel} -> ${broken.link}`);
+}
+
+/** The first folder on the way to `rel` that is not a real folder (a link, a file), or null. */
+async function firstNonFolderParent(
+  workspaceDir: string,
+  rel: string,
+): Promise<{ rel: string; link?: string } | null> {
+  const parts = rel.split('/').slice(0, -1);
+  for (let i = 1; i <= parts.length; i++) {
+    const prefix = parts.slice(0, i).join('/');
+    const full = path.join(workspaceDir, prefix);
+    const stat = await fs.lstat(full).catch(() => undefined);
+    if (stat === undefined) return { rel: prefix };
+    if (stat.isSymbolicLink()) return { rel: prefix, link: await fs.readlink(full).catch(() => '?') };
+    if (!stat.isDirectory()) return { rel: prefix };
+  }
+  return null;
+}
+
+/** Makes every folder on the way to `rel` a real folder again (links and files there are removed, not followed). */
+async function repairParents(workspaceDir: string, rel: string): Promise<void> {
+  for (;;) {
+    const broken = await firstNonFolderParent(workspaceDir, rel);
+    if (broken === null) return;
+    const full = path.join(workspaceDir, broken.rel);
+    await fs.rm(full, { force: true }).catch(() => undefined);
+    await fs.mkdir(full);
   }
 }

@@ -51,6 +51,8 @@ export interface InstanceJob {
   apiKey?: string;
   agentCommand?: string;
   budgets: AgentBudgets;
+  /** Folders an external agent command must not read: the task folders and the bench's output. */
+  hiddenFromAgent?: readonly string[];
   matrix: boolean;
   signal?: AbortSignal;
 }
@@ -71,6 +73,7 @@ export async function runInstance(job: InstanceJob): Promise<InstanceRun> {
         command: job.agentCommand,
         checkout,
         instructionFile,
+        hiddenDirs: job.hiddenFromAgent ?? [job.task.dir],
         env: {
           WEAVE_INSTRUCTION: instruction,
           WEAVE_TASK_ID: task.instance_id,
@@ -199,6 +202,8 @@ interface AgentCommandRun {
   command: string;
   checkout: string;
   instructionFile: string;
+  /** The task folder: its gold patch and test patch are not the agent's to read. */
+  hiddenDirs: readonly string[];
   env: Record<string, string>;
   timeoutMs: number;
   signal?: AbortSignal;
@@ -208,7 +213,9 @@ interface AgentCommandRun {
  * The one place an external agent command runs. It is the agent the user chose (Claude Code, Codex, a script):
  * it keeps the user's environment (its API keys), its own state folders and the network, exactly as when the
  * user starts it by hand — only a private PID namespace, so nothing it starts outlives it. What decides the
- * leaderboard is the evaluation of its patch afterwards, and that runs in the sandbox (taskRunner.ts).
+ * leaderboard is the evaluation of its patch afterwards, and that runs in the sandbox (taskRunner.ts). The task
+ * folders and the bench's output are hidden from it (empty read-only folders at their paths): no gold patch or
+ * other model's prediction to copy.
  */
 async function runAgentCommand(run: AgentCommandRun): Promise<CommandOutcome> {
   const availability = await detectSandbox();
@@ -216,7 +223,7 @@ async function runAgentCommand(run: AgentCommandRun): Promise<CommandOutcome> {
     command: `( ${run.command} ) < ${shQuote(run.instructionFile)}`,
     cwd: run.checkout,
     env: run.env,
-    ...(availability.available ? { pidNamespace: true } : {}),
+    ...(availability.available ? { pidNamespace: true, hiddenDirs: run.hiddenDirs } : {}),
     timeoutMs: run.timeoutMs,
     ...(run.signal ? { signal: run.signal } : {}),
   });

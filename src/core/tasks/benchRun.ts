@@ -80,6 +80,8 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
         ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
         ...(options.agentCommand === undefined ? {} : { agentCommand: options.agentCommand }),
         budgets,
+        // Every task folder (gold patches) and the bench's output (other models' predictions).
+        hiddenFromAgent: [...tasks.map((t) => t.dir), path.resolve(options.outDir)],
         matrix: options.matrix ?? false,
         ...(options.signal ? { signal: options.signal } : {}),
       });

@@ -77,19 +77,28 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
       path.join(taskDir, TASK_FILES.testPatch),
       input.specs,
     );
-    const patchFile = path.join(scratchDir, 'prediction.patch');
+    // The run sees only its checkout, a read-only harness folder (eval.sh and the prediction) and a log folder:
+    // never the task folder, whose gold.patch a prediction could otherwise read and apply.
+    const harnessDir = path.join(scratchDir, 'harness');
+    const logDir = path.join(scratchDir, 'log');
+    await fs.mkdir(harnessDir);
+    await fs.mkdir(logDir);
+    const evalScript = path.join(harnessDir, TASK_FILES.evalScript);
+    await fs.copyFile(path.join(taskDir, TASK_FILES.evalScript), evalScript);
+    const patchFile = path.join(harnessDir, 'prediction.patch');
     await fs.writeFile(patchFile, input.patch);
-    const logFile = path.join(scratchDir, 'eval.log');
+    const logFile = path.join(logDir, 'eval.log');
     const nonce = randomBytes(16).toString('hex');
     const outcome = await runEvalPhases({
-      evalScript: path.join(taskDir, TASK_FILES.evalScript),
+      evalScript,
       patchFile,
       logFile,
       checkout,
       nonce,
       runSetup: input.runSetup,
       timeoutMs: input.timeoutMs,
-      writableDirs: [scratchDir],
+      writableDirs: [logDir],
+      protectedTestFiles: [...expectedTests.keys()].map((file) => path.join(checkout, file)),
       ...(input.signal ? { signal: input.signal } : {}),
     });
     // Stopped before eval.sh could start (a signal between the clone and the run) is a cancelled run, not an error.
@@ -125,20 +134,21 @@ interface EvalScriptRun {
   timeoutMs: number;
   /** Besides the checkout, what the run must be able to write (the log): for the sandbox. */
   writableDirs: string[];
+  /** The spec test files in the checkout: read-only while the prediction's code runs (the specs phase). */
+  protectedTestFiles: string[];
   signal?: AbortSignal;
 }
 
 /**
- * eval.sh as separate sandboxed invocations on one checkout: with set-up, first the patches and the set-up
- * (npm install, pip: it needs the network), then the spec runs — the prediction's code — in a fresh sandbox with
- * no network. Without set-up, one invocation with no network. The phases share the run's time budget.
+ * eval.sh as two sandboxed invocations on one checkout: first the patches and, on request, the set-up (npm
+ * install, pip: only then with the host's network), then the spec runs — the prediction's code — in a fresh
+ * sandbox with no network and the spec test files mounted read-only. The phases share the run's time budget.
  */
 async function runEvalPhases(run: EvalScriptRun): Promise<CommandOutcome> {
-  if (!run.runSetup) return runEvalScript(run, { phase: EVAL_PHASES.all, timeoutMs: run.timeoutMs });
   const prepared = await runEvalScript(run, {
     phase: EVAL_PHASES.prepare,
     timeoutMs: run.timeoutMs,
-    hostNetwork: true,
+    hostNetwork: run.runSetup,
   });
   const preparedFully =
     prepared.spawnError === undefined && !prepared.timedOut && !prepared.cancelled && prepared.exitCode === 0;
@@ -190,8 +200,9 @@ async function runEvalScript(run: EvalScriptRun, invocation: EvalInvocation): Pr
           sandbox: {
             checkout: run.checkout,
             writableDirs: run.writableDirs,
-            // The task folder (eval.sh, base.bundle) may live under /tmp, which is private inside.
             readOnlyBinds: [{ source: path.dirname(run.evalScript), target: path.dirname(run.evalScript) }],
+            // Once the prepare phase laid the tests down nothing may rewrite them.
+            ...(invocation.phase === EVAL_PHASES.specs ? { protectedPaths: run.protectedTestFiles } : {}),
             network: invocation.hostNetwork ? ('host' as const) : ('none' as const),
           },
         }

@@ -75,27 +75,44 @@ async function contained(c: Case): Promise<{ result: SpecResult; repo: string; u
 }
 
 describe('contained spec runs', () => {
-  test('a run that rewrites its own test file is tampered, not passed', async () => {
+  test('a run cannot rewrite its own test file: it is read-only inside, and the run does not pass', async () => {
     const { result, untouched } = await contained({
       command: `echo "require('node:test')('x', () => {});" > test/t.test.js && node --test`,
     });
-    assert.equal(result.verdict, 'tampered');
-    assert.equal(result.verdictBeforeTampering, 'pass');
-    assert.deepEqual(result.tampered, [{ path: 'test/t.test.js', change: 'changed' }]);
+    assert.notEqual(result.verdict, 'pass', result.reason);
+    assert.match(result.output, /Read-only file system/);
+    assert.equal(result.tampered, undefined, 'nothing changed, so nothing to restore');
     assert.equal(result.sandboxed, true);
     assert.ok(untouched);
   });
 
-  test('a conftest.py created at run time, a rewritten specs.json and a changed helper are tampering', async () => {
+  test('specs.json and an existing helper are read-only inside; a conftest.py created at run time is tampering', async () => {
     const { result } = await contained({
       command:
-        'echo "import pytest" > conftest.py && echo "{}" > .weave/specs.json && echo x >> test/helper.js && node --test',
+        'echo "import pytest" > conftest.py; echo "{}" > .weave/specs.json; echo x >> test/helper.js; node --test',
     });
+    assert.equal((result.output.match(/Read-only file system/g) ?? []).length, 2, result.output);
     assert.equal(result.verdict, 'tampered');
     assert.deepEqual(
       result.tampered?.map((f) => `${f.path}:${f.change}`),
-      ['.weave/specs.json:changed', 'conftest.py:created', 'test/helper.js:changed'],
+      ['conftest.py:created'],
     );
+  });
+
+  test('renaming, deleting or replacing a protected file by a link fails inside', async () => {
+    const { result, untouched } = await contained({
+      command: [
+        'mv test/t.test.js test/moved.js',
+        'rm -f test/helper.js',
+        'ln -sf /etc/passwd test/helper.js',
+        'rm -rf .weave',
+        'ls test/t.test.js test/helper.js .weave/specs.json && node --test',
+      ].join('; '),
+    });
+    assert.equal((result.output.match(/Device or resource busy/g) ?? []).length >= 3, true, result.output);
+    assert.equal(result.verdict, 'pass', result.reason);
+    assert.equal(result.tampered, undefined);
+    assert.ok(untouched);
   });
 
   test('adding a new test file of its own is not tampering', async () => {

@@ -2,15 +2,13 @@
 // escape we know of — follow the .git pointer home, write the user's files by absolute path, plant a git hook,
 // reach a loopback server, read the model's key from the environment, leave a daemon behind, and rewrite its
 // own protected test at run time. Each attempt must fail or be caught, the user's tree must stay byte-identical,
-// the run must say `tampered`, and the result must not be applicable.
+// and the protected test must keep its honest verdict.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { applyAgentResult, applyRefusal } from '../../../src/core/agent/applyPolicy';
 import { runAgent } from '../../../src/core/agent/runAgent';
-import { PatchApplyError } from '../../../src/core/agent/workspacePatch';
 import { detectSandbox } from '../../../src/core/sandbox/bwrap';
 import { fingerprint } from '../../support/demoWorkspace';
 import { API_KEY, agentScript, assertNothingLeftBehind, harness } from '../agent/harness';
@@ -116,19 +114,17 @@ describe('a hostile agent in the sandbox', () => {
       assert.deepEqual(hits, [], 'the host loopback server was never reached');
       assert.deepEqual(processesRunning(`sleep ${daemonToken}`), [], 'the daemon died with the run');
 
-      // The run rewrote its protected test: tampered, before and after, and not applicable.
+      // The run tried to rewrite its protected test: the test is read-only inside, so the attempt failed, the
+      // spec kept its honest verdict (it fails on purpose in the demo) and nothing was fixed or tampered.
       const after = result.after.find((r) => r.id === 'no-secret-caching');
-      assert.equal(after?.verdict, 'tampered');
-      assert.ok(after?.tampered?.some((f) => f.path === PROTECTED_TEST && f.change === 'changed'));
-      assert.ok(result.tamperedSpecs.includes('no-secret-caching'));
+      assert.equal(after?.verdict, 'fail', after?.reason);
+      assert.equal(after?.tampered, undefined);
       assert.ok(
         !result.verdicts.some(
           (v) => v.before !== 'pass' && v.after === 'pass' && v.id === 'no-secret-caching',
         ),
       );
-      assert.match(applyRefusal(result) ?? '', /tampered/);
-      await assert.rejects(applyAgentResult(h.repo.workspace, result), PatchApplyError);
-      assert.equal(fingerprint(h.repo.workspace), userTreeBefore, 'refusing to apply changed nothing');
+      assert.equal(fingerprint(h.repo.workspace), userTreeBefore, 'nothing reached the user files');
 
       // The model saw why, and never the key (plain, base64 or reversed).
       const told = h.server
@@ -136,7 +132,6 @@ describe('a hostile agent in the sandbox', () => {
         .flatMap((r) => r.body?.messages ?? [])
         .map((m) => String(m.content ?? ''))
         .join('\n');
-      assert.match(told, /tampered/);
       const forms = [API_KEY, Buffer.from(API_KEY).toString('base64'), [...API_KEY].reverse().join('')];
       for (const form of forms) {
         assert.ok(!told.includes(form), 'the key never reached the model');

@@ -141,11 +141,17 @@ describe('weave bench', () => {
     const seen = path.join(scratch, 'seen');
     fs.mkdirSync(seen);
     const tasks = path.join(scratch, 'tasks');
+    // The oracle's answers, kept outside the task folders: the agent cannot see those (below).
+    const answers = path.join(scratch, 'answers');
+    fs.mkdirSync(answers);
+    for (const id of fs.readdirSync(tasks)) {
+      fs.copyFileSync(path.join(tasks, id, 'gold.patch'), path.join(answers, `${id}.patch`));
+    }
     const external = await runBench({
       taskDirs: [tasks],
       models: ['oracle'],
       baseUrl: '',
-      agentCommand: `cat > '${seen}'/"$WEAVE_TASK_ID".txt && git apply '${tasks}'/"$WEAVE_TASK_ID"/gold.patch`,
+      agentCommand: `cat > '${seen}'/"$WEAVE_TASK_ID".txt && git apply '${answers}'/"$WEAVE_TASK_ID".patch`,
       workers: 2,
       outDir: path.join(scratch, 'external'),
     });
@@ -154,6 +160,19 @@ describe('weave bench', () => {
     const instruction = fs.readFileSync(path.join(seen, 'demo-02.txt'), 'utf8');
     assert.ok(instruction.includes('(task demo-02)'), 'the task’s own instruction');
     assert.ok(instruction.includes('no-secret-caching'));
+  });
+
+  it('hides the task folder from the external agent: its gold patch cannot be copied', async () => {
+    const tasks = path.join(scratch, 'tasks');
+    const copier = await runBench({
+      taskDirs: [tasks],
+      models: ['copier'],
+      baseUrl: '',
+      agentCommand: `ls '${tasks}'/"$WEAVE_TASK_ID"; git apply '${tasks}'/"$WEAVE_TASK_ID"/gold.patch`,
+      workers: 2,
+      outDir: path.join(scratch, 'copier'),
+    });
+    assert.equal(copier.leaderboard.rows[0]?.resolved_rate, 0);
   });
 });
 

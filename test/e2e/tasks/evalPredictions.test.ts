@@ -232,12 +232,13 @@ describe('weave export + eval round trip on examples/', () => {
       assert.ok(!fs.readFileSync(path.join(taskDir, 'eval.sh'), 'utf8').includes(nonce), 'not in the task');
     });
 
-    it('a prediction whose code rewrites a spec test while the specs run is unresolved, naming the file', () => {
+    it('a prediction whose code rewrites a spec test while the specs run cannot: the test is read-only there', () => {
       const r = tamperReport.instances['rewrites-tests'];
       assert.ok(r, 'rewrites-tests is in its report');
-      assert.deepEqual(r.tampered_files, ['test/no-secret-caching.test.js']);
+      // The write fails inside the sandbox (EROFS), so nothing changed and the spec keeps its honest verdict.
+      assert.equal(r.tampered_files, undefined);
       assert.equal(r.resolved, false);
-      assert.match(r.error ?? '', /spec test files changed at run time: test\/no-secret-caching\.test\.js/);
+      assert.notEqual(r.spec_results['no-secret-caching']?.verdict, 'pass');
     });
 
     it('falls back to patch --fuzz when git apply cannot place a hunk', () => {

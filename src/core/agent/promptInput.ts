@@ -3,7 +3,7 @@
 // (recorded coverage, agentRunSetup.ts) or else those the checkout's static import cones show.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { SpecResult } from '../check/types';
+import type { SpecResult } from '../check';
 import type { SpecFile } from '../../shared/specSchema';
 import type { AgentTarget, PromptInput } from './prompt';
 import type { WorktreeIndex } from './symbolIndex';

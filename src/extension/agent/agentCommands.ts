@@ -9,11 +9,11 @@ import { modelFromSettings } from '../../core/agent/modelSettings';
 import type { AgentRunSetup } from '../../core/agent/agentRunSetup';
 import { runMatrix, type MatrixResult } from '../../core/agent/matrix';
 import type { AgentRunResult } from '../../core/agent/agentRunResult';
-import { runAgent, type AgentProgress } from '../../core/agent/runAgent';
+import { runAgent, type AgentBudgets, type AgentProgress } from '../../core/agent/runAgent';
 import { readContainmentSettings } from '../settings';
 import type { SpecStore } from '../specStore';
 import { API_KEY_SECRET, readAgentSettings, type AgentSettings } from './agentSettings';
-import { budgetsOf, editorAgentRun, modelSettingsOf, type Prepared } from './agentSetup';
+import { editorAgentRun, modelSettingsOf, settingsBudgets, type Prepared } from './agentSetup';
 import type { AgentResultView } from './agentResultView';
 import { createLmModelClient } from './lmModelClient';
 import { showMatrixView } from './matrixView';
@@ -88,10 +88,10 @@ export async function prepareAgentModel(
 
 /** The run options every agent run takes from the settings and the prepared model (runAll, matrix, draft). */
 export function agentRunLimits(prepared: Prepared): {
-  budgets: { maxSteps: number; maxTokens: number; timeoutSeconds: number };
+  budgets: AgentBudgets;
   secrets: Array<string | undefined>;
 } {
-  return { budgets: budgetsOf(prepared.settings), secrets: [prepared.apiKey] };
+  return { budgets: settingsBudgets(prepared.settings), secrets: [prepared.apiKey] };
 }
 
 /** What runAgent and runMatrix both take from the workspace, the prepared model and the progress notification. */

@@ -6,7 +6,7 @@ import type { AgentRunRequest, AgentRunSetup } from '../../core/agent/agentRunSe
 import { agentRunSetup } from '../../core/agent/agentRunSetup';
 import { DEFAULT_BASE_URL, type ModelClient } from '../../core/agent/modelClient';
 import type { ModelSettings } from '../../core/agent/modelSettings';
-import { DEFAULT_BUDGETS } from '../../core/agent/runAgent';
+import { DEFAULT_BUDGETS, type AgentBudgets } from '../../core/agent/runAgent';
 import type { SpecFile } from '../../shared/specSchema';
 
 export interface AgentSettings {
@@ -58,11 +58,7 @@ export interface Prepared {
 }
 
 /** The budgets the settings give every agent run (runAll, matrix, draft). */
-export function budgetsOf(settings: AgentSettings): {
-  maxSteps: number;
-  maxTokens: number;
-  timeoutSeconds: number;
-} {
+export function settingsBudgets(settings: AgentSettings): AgentBudgets {
   const { maxSteps, maxTokens, timeoutSeconds } = settings;
   return { maxSteps, maxTokens, timeoutSeconds };
 }
@@ -77,6 +73,6 @@ export function editorAgentRun(
     specFile: prepared.specFile,
     client: prepared.client,
     apiKey: prepared.apiKey,
-    budgets: budgetsOf(prepared.settings),
+    budgets: settingsBudgets(prepared.settings),
   });
 }

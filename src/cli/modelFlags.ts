@@ -1,7 +1,8 @@
 // The model flags `weave agent`, `weave draft` and `weave bench` share: which OpenAI-compatible endpoint and
 // model (flags first, then the environment), the key (only ever from the environment), and the budgets.
-import { createModelClient, DEFAULT_BASE_URL, type ModelClient } from '../core/agent/modelClient';
+import { DEFAULT_BASE_URL, type ModelClient } from '../core/agent/modelClient';
 import { ModelError } from '../core/agent/modelErrors';
+import { modelFromSettings, type ModelSettings } from '../core/agent/modelSettings';
 import type { AgentBudgets } from '../core/agent/runAgent';
 import { UsageError, wholeNumberFlags } from './flags';
 
@@ -17,7 +18,7 @@ export const BUDGET_FLAGS = {
   'timeout-seconds': { type: 'string' },
 } as const;
 
-interface ModelFlagValues {
+export interface ModelFlagValues {
   'base-url'?: string | undefined;
   model?: string | undefined;
   'no-stream': boolean;
@@ -51,22 +52,25 @@ export function budgetsOf(
   };
 }
 
+/** The model the flags and the environment name (--model, else $WEAVE_MODEL), in the core's terms. */
+export function modelSettingsFromFlags(flags: ModelFlagValues): ModelSettings {
+  return {
+    baseUrl: baseUrlFrom(flags['base-url']),
+    model: flags.model ?? process.env.WEAVE_MODEL,
+    apiKey: apiKeyFromEnvironment(),
+    stream: !flags['no-stream'],
+    noModel: 'no model: pass --model NAME or set WEAVE_MODEL',
+  };
+}
+
 /** The model client the flags and the environment name, and the key (to redact); bad set-up is a UsageError. */
 export function modelClientFromFlags(flags: ModelFlagValues): {
   client: ModelClient;
   apiKey: string | undefined;
 } {
-  const model = flags.model ?? process.env.WEAVE_MODEL;
-  if (!model) throw new UsageError('no model: pass --model NAME or set WEAVE_MODEL');
-  const apiKey = apiKeyFromEnvironment();
+  const settings = modelSettingsFromFlags(flags);
   try {
-    const client = createModelClient({
-      baseURL: baseUrlFrom(flags['base-url']),
-      model,
-      apiKey,
-      stream: !flags['no-stream'],
-    });
-    return { client, apiKey };
+    return { client: modelFromSettings(settings), apiKey: settings.apiKey };
   } catch (error) {
     if (error instanceof ModelError) throw new UsageError(error.message);
     throw error;

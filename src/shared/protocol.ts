@@ -5,8 +5,8 @@
 // import 'vscode' or anything that needs Node.
 import { z } from 'zod';
 import { specSchema } from './specSchema';
+import { VERDICTS } from './verdicts';
 
-const VERDICTS = ['pass', 'fail', 'error', 'blocked', 'skipped', 'flaky', 'tampered'] as const;
 const CHANGES = ['broken', 'fixed', 'still-failing', 'still-passing', 'new', 'other'] as const;
 
 const specIdRef = z.string().min(1).max(200);

@@ -2,14 +2,13 @@
 // spec, or as the interaction matrix. Progress goes to stderr; the verdict table, review and patch (or the
 // matrix) to stdout, or one JSON document with --json.
 import { trapInterrupts } from '../interrupt';
-import { coveredInteractionMap } from '../../core/coverage/coupling';
-import { readCoverageStore } from '../../core/coverage/store';
 import path from 'node:path';
 import { DEFAULT_BASE_URL } from '../../core/agent/modelClient';
 import { runMatrix } from '../../core/agent/matrix';
 import { formatMatrix } from '../../core/agent/matrixTable';
 import type { AgentRunResult } from '../../core/agent/agentRunResult';
-import { runAgent } from '../../core/agent/runAgent';
+import { agentRunSetup, type AgentRunRequest, type AgentRunSetup } from '../../core/agent/agentRunSetup';
+import { DEFAULT_BUDGETS, runAgent } from '../../core/agent/runAgent';
 import { applyAgentResult, applyRefusal } from '../../core/agent/applyPolicy';
 import type { ContainmentRequest } from '../../core/sandbox/containment';
 import { gitRoot, headCommit } from '../../core/git/git';
@@ -17,7 +16,13 @@ import { PatchApplyError } from '../../core/agent/workspacePatch';
 import { loadSpecFile } from '../../core/spec/load';
 import { SpecLoadError } from '../../core/spec/problems';
 import { parseVerbFlags, UsageError, wholeNumberFlags, WORKSPACE_FLAG } from '../flags';
-import { BUDGET_FLAGS, budgetsOf, MODEL_FLAGS, modelClientFromFlags } from '../modelFlags';
+import {
+  BUDGET_FLAGS,
+  budgetsOf,
+  MODEL_FLAGS,
+  modelClientFromFlags,
+  type ModelFlagValues,
+} from '../modelFlags';
 import { agentRunJson, formatAgentRun, printAgentProgress } from '../output/agentRun';
 import type { Verb } from '../verb';
 
@@ -42,9 +47,9 @@ Model (any OpenAI-compatible endpoint: OpenAI, Ollama, vLLM, LM Studio):
   --no-stream           ask for whole answers instead of a stream
 
 Budgets (per agent run):
-  --max-steps N         model calls (default 40)
-  --max-tokens N        total tokens (default 400000)
-  --timeout-seconds N   wall time (default 1200)
+  --max-steps N         model calls (default ${DEFAULT_BUDGETS.maxSteps})
+  --max-tokens N        total tokens (default ${DEFAULT_BUDGETS.maxTokens})
+  --timeout-seconds N   wall time (default ${DEFAULT_BUDGETS.timeoutSeconds})
 
 Options:
   --workspace DIR       the workspace folder (default: the current directory)
@@ -115,26 +120,16 @@ export const agentVerb: Verb = {
         'the repository has no commits yet: commit your work first (the agent starts from HEAD plus your changes)',
       );
 
-    const { client, apiKey } = modelClientFromFlags(flags);
+    const setup = await agentRunFromFlags(flags, {
+      workspaceDir,
+      specFile,
+      budgets: budgetsOf(numbers),
+      containment,
+    });
 
     const interrupt = trapInterrupts('agent', 'cancelling (stopping the model, removing checkouts)…');
     const abort = { signal: interrupt.signal };
-    // Specs whose tests executed the same functions (recorded coverage) are the prompt's potential interactions.
-    const potentialInteractions = coveredInteractionMap(
-      await readCoverageStore(workspaceDir),
-      specFile.specs.map((s) => s.id),
-    );
-    const common = {
-      workspaceDir,
-      specFile,
-      ...(potentialInteractions ? { potentialInteractions } : {}),
-      client,
-      budgets: budgetsOf(numbers),
-      signal: abort.signal,
-      onProgress: printAgentProgress,
-      secrets: [apiKey],
-      containment,
-    };
+    const common = { ...setup, signal: abort.signal };
     try {
       if (flags.matrix) {
         const matrix = await runMatrix({ ...common, concurrency: numbers.concurrency ?? 2 });
@@ -183,6 +178,15 @@ export const agentVerb: Verb = {
     }
   },
 };
+
+/** The CLI's way into an agent run: the model from the flags and the environment, the rest from the core. */
+export async function agentRunFromFlags(
+  flags: ModelFlagValues,
+  run: Pick<AgentRunRequest, 'workspaceDir' | 'specFile' | 'budgets' | 'containment'>,
+): Promise<AgentRunSetup> {
+  const { client, apiKey } = modelClientFromFlags(flags);
+  return agentRunSetup({ ...run, client, apiKey, onProgress: printAgentProgress });
+}
 
 function succeeded(result: AgentRunResult, target: AgentRunResult['target']): boolean {
   if (result.stopReason !== 'finished') return false;

@@ -2,7 +2,6 @@
 // every spec run in the sandbox before, during (run_specs) and after the model/tool loop, noting the specs
 // whose runs changed protected files; the prompts; the loop with its tools bound to the checkout; and what
 // the review needs once the checkout is gone (the diff, the specs' test files as they are now).
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { SpecResult } from '../check/types';
 import { runSpecs } from '../check/runSpecs';
@@ -14,6 +13,7 @@ import { briefResults } from './agentRunResult';
 import type { AgentSession } from './agentSession';
 import { WorkspaceJail } from './paths';
 import { buildSystemPrompt, buildTaskPrompt, targetLabel, type AgentTarget } from './prompt';
+import { promptInputFor, readOptional } from './promptInput';
 import { createWorktreeIndex, type WorktreeIndex } from './symbolIndex';
 import type { SymbolLookup } from './toolContract';
 import type { TrajectoryWriter } from './trajectory';
@@ -89,16 +89,7 @@ export async function workInCheckout(
   const worktreeIndex: WorktreeIndex | undefined =
     options.useIndex === false ? undefined : createWorktreeIndex(dir);
   try {
-    const potentialInteractions =
-      options.potentialInteractions ??
-      (await worktreeIndex?.potentialInteractions(options.specFile).catch(() => undefined));
-    const promptInput = {
-      specFile: options.specFile,
-      target: options.target,
-      agentsMd: await readOptional(path.join(dir, 'AGENTS.md')),
-      before,
-      ...(potentialInteractions ? { potentialInteractions } : {}),
-    };
+    const promptInput = await promptInputFor(dir, options, before, worktreeIndex);
     const system = buildSystemPrompt(promptInput);
     const task = buildTaskPrompt(promptInput);
 
@@ -157,13 +148,5 @@ export async function workInCheckout(
     };
   } finally {
     worktreeIndex?.dispose();
-  }
-}
-
-async function readOptional(file: string): Promise<string | undefined> {
-  try {
-    return await fs.readFile(file, 'utf8');
-  } catch {
-    return undefined;
   }
 }

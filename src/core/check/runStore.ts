@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { VERDICTS } from '../../shared/verdicts';
 import { excerpt } from '../process/outputCapture';
 import type { RunRecord } from './types';
 
@@ -103,15 +104,7 @@ async function readRun(file: string, warn: RunStoreWarning | undefined): Promise
   return undefined;
 }
 
-const VERDICTS: ReadonlySet<string> = new Set([
-  'pass',
-  'fail',
-  'error',
-  'blocked',
-  'skipped',
-  'flaky',
-  'tampered',
-]);
+const KNOWN_VERDICTS: ReadonlySet<string> = new Set(VERDICTS);
 
 /** Why `value` is not a run record Weave can compare against, or undefined when it is one. */
 function runRecordProblem(value: unknown): string | undefined {
@@ -125,7 +118,7 @@ function runRecordProblem(value: unknown): string | undefined {
       typeof r !== 'object' ||
       r === null ||
       typeof (r as { id?: unknown }).id !== 'string' ||
-      !VERDICTS.has(String((r as { verdict?: unknown }).verdict)),
+      !KNOWN_VERDICTS.has(String((r as { verdict?: unknown }).verdict)),
   );
   return bad === -1 ? undefined : `results[${bad}] is not a spec result (an object with an id and a verdict)`;
 }

@@ -1,12 +1,9 @@
 // Shapes shared by the runner, the run store, baselines, the CLI, the extension, the agent and export.
 import type { SpecKind } from '../../shared/specSchema';
+import type { Verdict } from '../../shared/verdicts';
 
-/**
- * A single spec's verdict in one run (see README "Verdicts"). `flaky`: verdicts differed between repeats.
- * `tampered`: a protected file (a spec test, .weave/**, a test-support file) changed, appeared or vanished during
- * a contained run — counted as failing, never fixed, never resolved.
- */
-export type Verdict = 'pass' | 'fail' | 'error' | 'blocked' | 'skipped' | 'flaky' | 'tampered';
+/** A single spec's verdict in one run (the one list: src/shared/verdicts.ts). */
+export type { Verdict };
 
 const FAILING: ReadonlySet<Verdict> = new Set(['fail', 'error', 'blocked', 'flaky', 'tampered']);
 

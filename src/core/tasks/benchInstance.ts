@@ -10,7 +10,8 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createModelClient } from '../agent/modelClient';
+import { agentRunSetup } from '../agent/agentRunSetup';
+import { modelFromSettings } from '../agent/modelSettings';
 import { runMatrix } from '../agent/matrix';
 import { createRedactor } from '../agent/redact';
 import { reviewDeterministic, type ReviewFinding } from '../agent/deterministicReview';
@@ -105,15 +106,19 @@ export async function runInstance(job: InstanceJob): Promise<InstanceRun> {
         alone_not_together: null,
       };
     }
-    const client = createModelClient({ baseURL: job.baseUrl, model: job.model, apiKey: job.apiKey });
-    const common = {
+    const common = await agentRunSetup({
       workspaceDir: checkout,
       specFile,
-      client,
+      client: modelFromSettings({
+        baseUrl: job.baseUrl,
+        model: job.model,
+        apiKey: job.apiKey,
+        noModel: 'no model: pass --model NAME',
+      }),
+      apiKey: job.apiKey,
       budgets: job.budgets,
-      secrets: [job.apiKey],
       ...(job.signal ? { signal: job.signal } : {}),
-    };
+    });
     const result = await runAgent({ ...common, target: { kind: 'all' }, modelReview: false });
     await fs.copyFile(result.trajectoryFile, path.join(job.modelDir, `${trajectoryName}.jsonl`));
     let aloneNotTogether: string[] | null = null;

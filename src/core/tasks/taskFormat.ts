@@ -3,6 +3,7 @@
 // the SWE-bench dataset card) plus Weave's own fields, all snake_case so they sit beside SWE-bench's.
 import { z } from 'zod';
 import { SPEC_KINDS } from '../../shared/specSchema';
+import { VERDICTS } from '../../shared/verdicts';
 
 export const TASK_FORMAT = 'weave-task/1';
 
@@ -18,7 +19,7 @@ export const TASK_FILES = {
 /** The branch inside base.bundle that points at base_commit. */
 export const BASE_BRANCH = 'weave-base';
 
-const verdictSchema = z.enum(['pass', 'fail', 'error', 'blocked', 'skipped', 'flaky', 'tampered']);
+const verdictSchema = z.enum(VERDICTS);
 
 export const taskSpecSchema = z.object({
   id: z.string(),

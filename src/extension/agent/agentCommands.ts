@@ -4,15 +4,16 @@
 // from SecretStorage, a cancellable progress notification, the result in a tab that stays until Apply / Discard
 // (agentResultView.ts) with the multi-file diff, and the matrix as a heatmap in an editor tab (matrixView.ts).
 import * as vscode from 'vscode';
-import { createModelClient, type ModelClient } from '../../core/agent/modelClient';
 import { ModelError } from '../../core/agent/modelErrors';
+import { modelFromSettings } from '../../core/agent/modelSettings';
+import type { AgentRunSetup } from '../../core/agent/agentRunSetup';
 import { runMatrix, type MatrixResult } from '../../core/agent/matrix';
 import type { AgentRunResult } from '../../core/agent/agentRunResult';
-import { runAgent, type AgentProgress } from '../../core/agent/runAgent';
+import { runAgent, type AgentBudgets, type AgentProgress } from '../../core/agent/runAgent';
 import { readContainmentSettings } from '../settings';
-import type { SpecFile } from '../../shared/specSchema';
 import type { SpecStore } from '../specStore';
 import { API_KEY_SECRET, readAgentSettings, type AgentSettings } from './agentSettings';
+import { editorAgentRun, modelSettingsOf, settingsBudgets, type Prepared } from './agentSetup';
 import type { AgentResultView } from './agentResultView';
 import { createLmModelClient } from './lmModelClient';
 import { showMatrixView } from './matrixView';
@@ -58,13 +59,6 @@ export async function setApiKey(context: vscode.ExtensionContext): Promise<void>
   }
 }
 
-export interface Prepared {
-  specFile: SpecFile;
-  client: ModelClient;
-  settings: AgentSettings;
-  apiKey: string | undefined;
-}
-
 /** A valid spec file and a model client from the agent settings (the draft agent uses the same). */
 export async function prepareAgentModel(
   context: vscode.ExtensionContext,
@@ -78,7 +72,7 @@ export async function prepareAgentModel(
     const client =
       settings.provider === 'vscode-lm'
         ? await createLmModelClient(settings.model ? { id: settings.model } : {})
-        : createModelClient({ baseURL: settings.baseUrl, model: requireModel(settings), apiKey });
+        : modelFromSettings(modelSettingsOf(settings, apiKey));
     return { specFile: loaded.result.specFile, client, settings, apiKey };
   } catch (error) {
     if (!(error instanceof ModelError)) throw error;
@@ -94,30 +88,14 @@ export async function prepareAgentModel(
 
 /** The run options every agent run takes from the settings and the prepared model (runAll, matrix, draft). */
 export function agentRunLimits(prepared: Prepared): {
-  budgets: { maxSteps: number; maxTokens: number; timeoutSeconds: number };
+  budgets: AgentBudgets;
   secrets: Array<string | undefined>;
 } {
-  const { maxSteps, maxTokens, timeoutSeconds } = prepared.settings;
-  return { budgets: { maxSteps, maxTokens, timeoutSeconds }, secrets: [prepared.apiKey] };
-}
-
-function requireModel(settings: AgentSettings): string {
-  if (!settings.model)
-    throw new ModelError('unknown-model', 'No model is set: choose one in the setting weave.agent.model.');
-  return settings.model;
+  return { budgets: settingsBudgets(prepared.settings), secrets: [prepared.apiKey] };
 }
 
 /** What runAgent and runMatrix both take from the workspace, the prepared model and the progress notification. */
-interface AgentRunBase {
-  workspaceDir: string;
-  specFile: SpecFile;
-  client: ModelClient;
-  budgets: { maxSteps: number; maxTokens: number; timeoutSeconds: number };
-  secrets: Array<string | undefined>;
-  containment: ReturnType<typeof readContainmentSettings>;
-  signal: AbortSignal;
-  onProgress: (e: AgentProgress) => void;
-}
+type AgentRunBase = AgentRunSetup & { signal: AbortSignal };
 
 /**
  * Prepares the model, then runs `work` under a cancellable progress notification that shows and logs each step;
@@ -134,7 +112,7 @@ async function runWithAgent<T>(
   const tally = new ToolFailureTally();
   const value = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title, cancellable: true },
-    (progress, token) => {
+    async (progress, token) => {
       const abort = new AbortController();
       token.onCancellationRequested(() => abort.abort());
       const onProgress = (e: AgentProgress): void => {
@@ -148,16 +126,13 @@ async function runWithAgent<T>(
         deps.log.info(`agent [${e.target}] ${text}`);
         progress.report({ message: `[${e.target}] ${text}` });
       };
-      const base: AgentRunBase = {
+      const setup = await editorAgentRun(prepared, {
         workspaceDir: deps.store.folder.uri.fsPath,
-        specFile: prepared.specFile,
-        client: prepared.client,
-        ...agentRunLimits(prepared),
         containment: readContainmentSettings(),
         signal: abort.signal,
         onProgress,
-      };
-      return work(base, prepared.settings);
+      });
+      return work({ ...setup, signal: abort.signal }, prepared.settings);
     },
   );
   return { value, tally };

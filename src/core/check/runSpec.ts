@@ -7,6 +7,7 @@ import type { CommandInstrumentation } from '../coverage/instrument';
 import { runCommand, type RunCommandOptions } from '../process/runCommand';
 import type { Containment } from '../sandbox/containment';
 import { containedEnvironment } from '../sandbox/environment';
+import { pidNamespaceLauncher, sandboxLauncher, withWritableDirs } from '../sandbox/launchers';
 import type { Spec, SpecFile } from '../../shared/specSchema';
 import { startEvidence, type EvidenceSession } from './evidence/session';
 import { effectiveTestSettings } from './testSettings';
@@ -116,15 +117,20 @@ function commandOptions(
     command: spec.test.command,
     cwd: path.resolve(options.workspaceDir, cwd),
     env: evidence.env,
-    writableDirs: [...evidence.writableDirs, ...coverageDirs],
     timeoutMs,
     ...(options.containment
       ? {
           inheritEnv: false,
-          ...(options.containment.sandbox ? { sandbox: options.containment.sandbox } : {}),
+          ...(options.containment.sandbox
+            ? {
+                launcher: sandboxLauncher(
+                  withWritableDirs(options.containment.sandbox, [...evidence.writableDirs, ...coverageDirs]),
+                ),
+              }
+            : {}),
         }
       : options.pidNamespace
-        ? { pidNamespace: true }
+        ? { launcher: pidNamespaceLauncher() }
         : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.outputCapBytes !== undefined ? { outputCapBytes: options.outputCapBytes } : {}),

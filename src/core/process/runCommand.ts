@@ -6,13 +6,7 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import path from 'node:path';
 import { containedEnvironment } from '../sandbox/environment';
-import { pidNamespaceArguments, sandboxArguments, type SandboxOptions } from '../sandbox/bwrap';
-import { DEPENDENCY_DIRS } from '../sandbox/checkout';
-import { DEFAULT_SANDBOX_LIMITS, resourceLimitHit } from '../sandbox/resourceLimits';
-import { createMemoryCgroup } from '../sandbox/memoryCgroup';
-import { grantWrites } from '../sandbox/sandboxUser';
 import { OutputCapture } from './outputCapture';
 import { RUN_MARKER_VARIABLE, killProcessTree, processStartTime, treeHasSurvivors } from './processTree';
 
@@ -23,14 +17,8 @@ export interface RunCommandOptions {
   env?: Record<string, string>;
   /** false: start from the allowlisted environment (sandbox/environment.ts), not all of process.env. Default true. */
   inheritEnv?: boolean;
-  /** Run inside bubblewrap as these options say (the caller checked detectSandbox()). */
-  sandbox?: SandboxOptions;
-  /** Folders the command may write besides the sandbox's checkout (merged into sandbox.writableDirs). */
-  writableDirs?: readonly string[];
-  /** Unsandboxed, but in a private PID namespace (bwrap) so no daemon outlives the run. Ignored with sandbox. */
-  pidNamespace?: boolean;
-  /** With pidNamespace: folders shown empty and read-only (everything else is as outside). */
-  hiddenDirs?: readonly string[];
+  /** How the command is started (sandbox/launchers.ts: the sandbox, a PID namespace); default `/bin/sh -c`. */
+  launcher?: Launcher;
   timeoutMs: number;
   signal?: AbortSignal;
   /** Bytes kept from the start and, separately, from the end of the output. Default 256 KiB each. */
@@ -51,8 +39,20 @@ export interface CommandOutcome {
   output: string;
   truncatedBytes: number;
   durationMs: number;
-  /** A sandboxed command that did not exit 0 and ran into one of the sandbox's limits: which, in words. */
+  /** A command that did not exit 0 and ran into one of its launcher's limits (the sandbox's): which, in words. */
   resourceLimit?: string;
+}
+
+/** Starts commands some other way than a plain shell: the program and arguments that run `command` in `cwd`. */
+export interface Launcher {
+  start(command: string, cwd: string): Promise<Launch>;
+}
+
+export interface Launch {
+  file: string;
+  args: string[];
+  /** Once the command's whole tree is gone (outcome undefined: it could not be started): a limit it hit, if any. */
+  finish(outcome: CommandOutcome | undefined): Promise<string | undefined>;
 }
 
 export const DEFAULT_OUTPUT_CAP_BYTES = 256 * 1024;
@@ -71,21 +71,17 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
   // Set when Weave itself runs under `node --test`: it would make a spec's own `node --test` report to that
   // outer runner in a binary protocol instead of printing its summary.
   if (options.env?.NODE_TEST_CONTEXT === undefined) delete env.NODE_TEST_CONTEXT;
-  if (!options.sandbox) return launch(options, env, undefined, started);
-
-  await grantSandboxWrites(options.sandbox, options.writableDirs ?? []);
-  const limits = options.sandbox.limits ?? DEFAULT_SANDBOX_LIMITS;
-  const memoryGroup = await createMemoryCgroup(limits.memoryBytes);
-  let outcome: CommandOutcome;
-  let memory = { outOfMemory: false };
+  const line = options.launcher
+    ? await options.launcher.start(options.command, options.cwd)
+    : { file: options.command, args: [], finish: () => Promise.resolve(undefined) };
+  let outcome: CommandOutcome | undefined;
+  let resourceLimit: string | undefined;
   try {
-    outcome = await launch(options, env, memoryGroup?.procsFile, started);
+    outcome = await launch(options, env, line, started);
   } finally {
-    memory = (await memoryGroup?.finish()) ?? memory;
+    resourceLimit = await line.finish(outcome);
   }
-  if (outcome.spawnError !== undefined || (outcome.exitCode === 0 && !memory.outOfMemory)) return outcome;
-  const limit = resourceLimitHit({ ...outcome, outOfMemory: memory.outOfMemory }, limits);
-  return limit ? { ...outcome, resourceLimit: limit } : outcome;
+  return resourceLimit ? { ...outcome, resourceLimit } : outcome;
 }
 
 function notStartedOutcome(spawnError: string, started: number, cancelled = false): CommandOutcome {
@@ -101,11 +97,11 @@ function notStartedOutcome(spawnError: string, started: number, cancelled = fals
   };
 }
 
-/** Starts the command (joining the cgroup `cgroupProcs` first, when given) and waits until its whole tree is gone. */
+/** Starts the command by its launch line and waits until its whole tree is gone. */
 async function launch(
   options: RunCommandOptions,
   baseEnv: NodeJS.ProcessEnv,
-  cgroupProcs: string | undefined,
+  { file, args }: { file: string; args: string[] },
   started: number,
 ): Promise<CommandOutcome> {
   const capBytes = options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES;
@@ -114,7 +110,6 @@ async function launch(
   const marker = randomBytes(12).toString('hex');
   const isWindows = process.platform === 'win32';
   const env: NodeJS.ProcessEnv = { ...baseEnv, [RUN_MARKER_VARIABLE]: marker };
-  const { file, args } = joiningCgroup(launchLine(options), cgroupProcs);
   let child: ChildProcessByStdio<null, Readable, Readable>;
   try {
     child = spawn(file, args, {
@@ -179,51 +174,6 @@ async function launch(
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
   }
-}
-
-/** The program and arguments that start `command`: the shell itself, or bwrap around the shell. */
-function launchLine(options: RunCommandOptions): { file: string; args: string[] } {
-  if (options.sandbox) {
-    const writableDirs = [...(options.sandbox.writableDirs ?? []), ...(options.writableDirs ?? [])];
-    return {
-      file: 'bwrap',
-      args: sandboxArguments({ ...options.sandbox, writableDirs }, options.cwd, options.command),
-    };
-  }
-  if (options.pidNamespace)
-    return {
-      file: 'bwrap',
-      args: pidNamespaceArguments(options.cwd, options.command, options.hiddenDirs ?? []),
-    };
-  return { file: options.command, args: [] };
-}
-
-/**
- * The launch line, started by a shell that first moves itself into the run's cgroup (so bwrap and everything it
- * starts are inside from their first instruction; moving a pid after spawn would race the sandbox's own forks).
- */
-function joiningCgroup(
-  line: { file: string; args: string[] },
-  cgroupProcs: string | undefined,
-): { file: string; args: string[] } {
-  if (cgroupProcs === undefined) return line;
-  return {
-    file: '/bin/sh',
-    args: ['-c', 'echo $$ > "$0" && exec "$@"', cgroupProcs, line.file, ...line.args],
-  };
-}
-
-/**
- * The sandbox's unprivileged uid must own what it may write: the checkout (not its .git or the dependency mount
- * points, which are read-only inside) and the extra writable folders.
- */
-async function grantSandboxWrites(sandbox: SandboxOptions, extra: readonly string[]): Promise<void> {
-  const skip = new Set([path.join(sandbox.checkout, '.git')]);
-  for (const bind of sandbox.readOnlyBinds ?? []) skip.add(path.resolve(bind.target));
-  for (const name of DEPENDENCY_DIRS) skip.add(path.join(sandbox.checkout, name));
-  const dirs = [...(sandbox.writableDirs ?? []), ...extra];
-  if (sandbox.home) dirs.push(sandbox.home);
-  await grantWrites(sandbox.checkout, dirs, skip);
 }
 
 async function checkDirectory(dir: string): Promise<string | undefined> {

@@ -18,6 +18,7 @@ import { reviewDeterministic, type ReviewFinding } from '../agent/deterministicR
 import { runAgent, type AgentBudgets } from '../agent/runAgent';
 import { runCommand, type CommandOutcome } from '../process/runCommand';
 import { detectSandbox } from '../sandbox/bwrap';
+import { pidNamespaceLauncher } from '../sandbox/launchers';
 import type { SpecFile } from '../../shared/specSchema';
 import type { LoadedTask } from './evalTasks';
 import { git } from '../git/git';
@@ -228,7 +229,7 @@ async function runAgentCommand(run: AgentCommandRun): Promise<CommandOutcome> {
     command: `( ${run.command} ) < ${shQuote(run.instructionFile)}`,
     cwd: run.checkout,
     env: run.env,
-    ...(availability.available ? { pidNamespace: true, hiddenDirs: run.hiddenDirs } : {}),
+    ...(availability.available ? { launcher: pidNamespaceLauncher(run.hiddenDirs) } : {}),
     timeoutMs: run.timeoutMs,
     ...(run.signal ? { signal: run.signal } : {}),
   });

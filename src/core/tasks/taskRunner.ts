@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runCommand, type CommandOutcome } from '../process/runCommand';
 import { detectSandbox } from '../sandbox/bwrap';
+import { sandboxLauncher } from '../sandbox/launchers';
 import { git } from '../git/git';
 import { parseEvalLog, type ParsedEvalLog } from './evalLog';
 import { EVAL_PHASES, type EvalPhase } from './evalScript';
@@ -197,14 +198,14 @@ async function runEvalScript(run: EvalScriptRun, invocation: EvalInvocation): Pr
     inheritEnv: false,
     ...(availability.available
       ? {
-          sandbox: {
+          launcher: sandboxLauncher({
             checkout: run.checkout,
             writableDirs: run.writableDirs,
             readOnlyBinds: [{ source: path.dirname(run.evalScript), target: path.dirname(run.evalScript) }],
             // Once the prepare phase laid the tests down nothing may rewrite them.
             ...(invocation.phase === EVAL_PHASES.specs ? { protectedPaths: run.protectedTestFiles } : {}),
             network: invocation.hostNetwork ? ('host' as const) : ('none' as const),
-          },
+          }),
         }
       : {}),
     timeoutMs: invocation.timeoutMs,

@@ -1,0 +1,73 @@
+// How the commands Weave runs are started, as launchers runCommand is handed (it knows process groups, time-outs
+// and output, nothing of sandboxes): the full sandbox for code run on behalf of an agent or a prediction, and the
+// private PID namespace for the user's own checks and the external agents of `weave bench`. The sandbox launcher
+// does what must happen around each start: hand the writable folders to the sandbox's uid, make the run's memory
+// cgroup (the launch line joins it before bwrap starts), and afterwards name the limit a failed run ran into.
+import path from 'node:path';
+import type { CommandOutcome, Launch, Launcher } from '../process/runCommand';
+import { pidNamespaceArguments, sandboxArguments, type SandboxOptions } from './bwrap';
+import { DEPENDENCY_DIRS } from './checkout';
+import { createMemoryCgroup } from './memoryCgroup';
+import { DEFAULT_SANDBOX_LIMITS, resourceLimitHit } from './resourceLimits';
+import { grantWrites } from './sandboxUser';
+
+/** Runs each command inside bubblewrap as `options` say (the caller checked detectSandbox()). */
+export function sandboxLauncher(options: SandboxOptions): Launcher {
+  return {
+    async start(command: string, cwd: string): Promise<Launch> {
+      await grantSandboxWrites(options);
+      const limits = options.limits ?? DEFAULT_SANDBOX_LIMITS;
+      const memoryGroup = await createMemoryCgroup(limits.memoryBytes);
+      const args = sandboxArguments(options, cwd, command);
+      return {
+        // The shell moves itself into the run's cgroup first, so bwrap and all it starts are inside from their
+        // first instruction (moving a pid after spawn would race the sandbox's own forks).
+        ...(memoryGroup
+          ? {
+              file: '/bin/sh',
+              args: ['-c', 'echo $$ > "$0" && exec "$@"', memoryGroup.procsFile, 'bwrap', ...args],
+            }
+          : { file: 'bwrap', args }),
+        async finish(outcome: CommandOutcome | undefined): Promise<string | undefined> {
+          const { outOfMemory } = (await memoryGroup?.finish()) ?? { outOfMemory: false };
+          if (!outcome || outcome.spawnError !== undefined) return undefined;
+          if (outcome.exitCode === 0 && !outOfMemory) return undefined;
+          return resourceLimitHit({ ...outcome, outOfMemory }, limits);
+        },
+      };
+    },
+  };
+}
+
+/**
+ * The filesystem and network as outside, in a private PID namespace so no daemon outlives the run; `hiddenDirs`
+ * appear empty and read-only.
+ */
+export function pidNamespaceLauncher(hiddenDirs: readonly string[] = []): Launcher {
+  return {
+    start: (command: string, cwd: string): Promise<Launch> =>
+      Promise.resolve({
+        file: 'bwrap',
+        args: pidNamespaceArguments(cwd, command, hiddenDirs),
+        finish: () => Promise.resolve(undefined),
+      }),
+  };
+}
+
+/** `options` with further writable folders (a run's evidence and coverage folders). */
+export function withWritableDirs(options: SandboxOptions, dirs: readonly string[]): SandboxOptions {
+  return { ...options, writableDirs: [...(options.writableDirs ?? []), ...dirs] };
+}
+
+/**
+ * The sandbox's unprivileged uid must own what it may write: the checkout (not its .git or the dependency mount
+ * points, which are read-only inside) and the extra writable folders.
+ */
+async function grantSandboxWrites(sandbox: SandboxOptions): Promise<void> {
+  const skip = new Set([path.join(sandbox.checkout, '.git')]);
+  for (const bind of sandbox.readOnlyBinds ?? []) skip.add(path.resolve(bind.target));
+  for (const name of DEPENDENCY_DIRS) skip.add(path.join(sandbox.checkout, name));
+  const dirs = [...(sandbox.writableDirs ?? [])];
+  if (sandbox.home) dirs.push(sandbox.home);
+  await grantWrites(sandbox.checkout, dirs, skip);
+}

@@ -1,5 +1,5 @@
 // Runs one patch against one task folder the way a harness would: clone base.bundle into a scratch folder,
-// check out base_commit, run eval.sh with the patch, parse its markers. Shared by export (verification) and
+// check out base_commit, classify the patch (the diff policy), run eval.sh with it, parse its markers. Shared by export (verification) and
 // eval (scoring). The whole process tree of eval.sh is killed on timeout or abort (runCommand), and the scratch
 // folder is always removed.
 import { randomBytes } from 'node:crypto';
@@ -9,8 +9,10 @@ import path from 'node:path';
 import { runCommand, type CommandOutcome } from '../process/runCommand';
 import { detectSandbox } from '../sandbox/bwrap';
 import { git } from '../git/git';
+import type { InfrastructureFinding } from '../sandbox/diffPolicy/classifyChanges';
 import { parseEvalLog, type ParsedEvalLog } from './evalLog';
 import { EVAL_PHASES, type EvalPhase } from './evalScript';
+import { predictionInfrastructure } from './predictionPolicy';
 import { NONCE_VARIABLE, shQuote } from './specRunsScript';
 import { TASK_FILES, type TaskSpec } from './taskFormat';
 
@@ -40,6 +42,8 @@ export interface TaskRunResult {
    * a constraint while the specs ran (eval.sh lays the tests down before they run, so no patch can do this).
    */
   tamperedFiles: string[];
+  /** What the diff policy found the patch changing in test infrastructure, read before any of it ran. */
+  testInfrastructure: InfrastructureFinding[];
 }
 
 export class TaskRunError extends Error {}
@@ -77,6 +81,7 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
       path.join(taskDir, TASK_FILES.testPatch),
       input.specs,
     );
+    const testInfrastructure = await predictionInfrastructure(checkout, input.patch, input.specs);
     const patchFile = path.join(scratchDir, 'prediction.patch');
     await fs.writeFile(patchFile, input.patch);
     const logFile = path.join(scratchDir, 'eval.log');
@@ -109,6 +114,7 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
       durationMs: outcome.durationMs,
       scratchDir,
       tamperedFiles: await changedTestFiles(checkout, expectedTests),
+      testInfrastructure,
     };
   } finally {
     await fs.rm(scratchDir, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 // Python's standard-library top-level module names: a file with one of these names on the test's import path
-// shadows the real module (diffPolicy/pythonPath.ts). Data, not code: generated once from the machine's python3
-// (3.11.7, Debian 12) with
+// shadows the real module (infrastructurePaths.ts). Data, not code: generated once from the machine's python3
+// (3.11.7 under pyenv on Debian 12; the same list as Debian's 3.11) with
 //   python3 -c 'import sys; print(sorted(sys.stdlib_module_names))'
 // and committed; regenerate the same way when a newer Python adds modules (a superset is harmless).
 export const PYTHON_STDLIB_MODULES: ReadonlySet<string> = new Set([

@@ -110,6 +110,10 @@ function instanceLine(r: InstanceReport): string {
     parts.push(`applied with ${r.patch_applied_with}`);
   if (broke.length > 0) parts.push(`broke ${broke.join(', ')}`);
   if (r.edits_spec_tests.length > 0) parts.push(`EDITS SPEC TESTS ${r.edits_spec_tests.join(', ')}`);
+  if (r.test_infrastructure !== undefined)
+    parts.push(
+      `TAMPERED: changes test infrastructure ${r.test_infrastructure.map((f) => (f.key === undefined ? f.path : `${f.path} ${f.key}`)).join(', ')}`,
+    );
   if (r.error !== undefined) parts.push(r.error);
   return parts.join('; ');
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { applyRefusal } from '../../core/agent/applyPolicy';
 import type { AgentRunResult } from '../../core/agent/agentRunResult';
 import type { AgentProgress } from '../../core/agent/runAgent';
+import { findingLabel } from '../../core/sandbox/diffPolicy/classifyChanges';
 
 export function printAgentProgress(event: AgentProgress): void {
   const tag = `[${event.target}]`;
@@ -48,6 +49,8 @@ export function formatAgentRun(
       ? 'Sandbox: every spec run was contained (bubblewrap: own checkout, no network, private PID namespace).'
       : `Sandbox: NONE — ${result.unsandboxedReason ?? 'unsandboxed'}; the agent's code ran with your permissions.`,
   );
+  for (const f of result.testInfrastructure)
+    lines.push(`Tampering: the patch changes test infrastructure: ${findingLabel(f)} (${f.why}).`);
   if (result.tamperedSpecs.length > 0)
     lines.push(
       `Tampering: spec runs changed protected files (${result.tamperedSpecs.join(', ')}); they were restored.`,

@@ -3,6 +3,7 @@
 // Discard / Review actions as command links (the page runs no script; CSP default-src 'none').
 // Kept free of 'vscode' so the rendering is unit-tested in plain Node.
 import { createHash } from 'node:crypto';
+import { findingLabel } from '../sandbox/diffPolicy/classifyChanges';
 import type { AgentRunResult } from './agentRunResult';
 import { escapeHtml } from './matrixHtml';
 
@@ -113,6 +114,10 @@ export function renderResultHtml(page: ResultPage): string {
     result.sandboxed
       ? '<p class="muted">Sandbox: every spec run was contained (own checkout, no network, private PID namespace).</p>'
       : `<p class="ending unfinished"><strong>Sandbox: none</strong> — ${escapeHtml(result.unsandboxedReason ?? 'unsandboxed')}; the agent's code ran with your permissions.</p>`,
+    ...result.testInfrastructure.map(
+      (f) =>
+        `<p class="ending unfinished"><strong>Tampered</strong>: the patch changes test infrastructure: <code>${escapeHtml(findingLabel(f))}</code> (${escapeHtml(f.why)}); this result can never be applied.</p>`,
+    ),
     result.tamperedSpecs.length > 0
       ? `<p class="ending unfinished"><strong>Tampered</strong>: spec runs changed protected files (${escapeHtml(result.tamperedSpecs.join(', '))}); this result can never be applied.</p>`
       : '',

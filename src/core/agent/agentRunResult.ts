@@ -4,6 +4,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { SpecResult, Verdict } from '../check/types';
+import type { InfrastructureFinding } from '../sandbox/diffPolicy/classifyChanges';
 import type { SpecFile } from '../../shared/specSchema';
 import type { StopReason } from './agentLoop';
 import type { ReviewFinding } from './deterministicReview';
@@ -39,6 +40,11 @@ export interface AgentRunResult {
   unsandboxedReason?: string;
   /** Spec ids whose runs (before, during or after the agent's work) changed protected files. */
   tamperedSpecs: string[];
+  /**
+   * The patch's changes to test infrastructure (a runner's configuration, a plugin entry point, a module that
+   * shadows the runner): each makes the run tampered and the result never applicable. Empty when none.
+   */
+  testInfrastructure: InfrastructureFinding[];
   runDir: string;
   trajectoryFile: string;
   patchFile: string;

@@ -1,16 +1,23 @@
-// When an agent's result may reach the user's files. There is no override: a run whose spec runs changed
-// protected files (verdict `tampered`, at any point of the run), whose patch carries Weave's state or a link
-// out of the workspace (patchSafety.ts), or whose patch the deterministic review found in violation (protected
-// files changed, tests deleted, skipped or weakened), is never applied — by the CLI's
+// When an agent's result may reach the user's files. There is no override: a run whose patch changes test
+// infrastructure (the diff policy), whose spec runs changed protected files (verdict `tampered`, at any point of
+// the run), whose patch carries Weave's state or a link out of the workspace (patchSafety.ts), or whose patch the
+// deterministic review found in violation (protected files changed, tests deleted, skipped or weakened), is never
+// applied — by the CLI's
 // --apply, the extension's Apply button, or anything else going through applyAgentResult.
+import { describeInfrastructureChange } from '../sandbox/diffPolicy/classifyChanges';
 import type { AgentRunResult } from './agentRunResult';
 import { patchHazards } from './patchSafety';
 import { applyPatchToWorkspace, PatchApplyError } from './workspacePatch';
 
-type Appliable = Pick<AgentRunResult, 'patch' | 'tamperedSpecs' | 'after' | 'findings'>;
+type Appliable = Pick<
+  AgentRunResult,
+  'patch' | 'tamperedSpecs' | 'testInfrastructure' | 'after' | 'findings'
+>;
 
 /** Why this result must not be applied, or undefined when it may be. */
 export function applyRefusal(result: Appliable): string | undefined {
+  if (result.testInfrastructure.length > 0)
+    return `refused (tampered): ${describeInfrastructureChange(result.testInfrastructure)}`;
   const tampered = new Set([
     ...result.tamperedSpecs,
     ...result.after.filter((r) => r.verdict === 'tampered').map((r) => r.id),

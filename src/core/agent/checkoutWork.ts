@@ -1,10 +1,19 @@
 // The part of one agent run that happens inside its standalone checkout (runAgent.ts creates and removes it):
 // every spec run in the sandbox before, during (run_specs) and after the model/tool loop, noting the specs
-// whose runs changed protected files; the prompts; the loop with its tools bound to the checkout; and what
+// whose runs changed protected files; the prompts; the loop with its tools bound to the checkout; the diff
+// policy over what the agent changed (a change to test infrastructure makes every spec `tampered`); and what
 // the review needs once the checkout is gone (the diff, the specs' test files as they are now).
 import path from 'node:path';
 import type { SpecResult } from '../check/types';
+import { markInfrastructureChange } from '../check/containedResults';
 import { runSpecs } from '../check/runSpecs';
+import {
+  classifyChanges,
+  infrastructureFindings,
+  type InfrastructureFinding,
+} from '../sandbox/diffPolicy/classifyChanges';
+import { policyScopeOf } from '../sandbox/diffPolicy/scope';
+import { changesBetweenTrees } from '../sandbox/diffPolicy/treeChanges';
 import type { StandaloneCheckout } from '../sandbox/checkout';
 import { containmentFor, type ContainmentRequest } from '../sandbox/containment';
 import type { SpecFile } from '../../shared/specSchema';
@@ -54,6 +63,8 @@ export interface CheckoutOutcome extends LoopOutcome {
   sandboxed: boolean;
   unsandboxedReason?: string;
   tamperedSpecs: string[];
+  /** What the diff policy found the agent's change doing to test infrastructure (empty: nothing). */
+  testInfrastructure: InfrastructureFinding[];
 }
 
 export async function workInCheckout(
@@ -113,6 +124,12 @@ export async function workInCheckout(
     });
 
     const diff = await diffWorkspace(dir, baseTree);
+    const testInfrastructure = infrastructureFindings(
+      classifyChanges(
+        await changesBetweenTrees(dir, baseTree, diff.afterTree),
+        policyScopeOf(options.specFile.specs, options.specFile.defaults.cwd),
+      ),
+    );
     let after: SpecResult[] = [];
     if (!userSignal.aborted && diff.files.length === 0) {
       // Nothing changed: the code is the code the "before" verdicts were measured on.
@@ -126,9 +143,10 @@ export async function workInCheckout(
       });
     } else if (!userSignal.aborted) {
       phase('specs-after', 'running every spec after the change');
-      after = await run(undefined, userSignal);
+      after = markInfrastructureChange(await run(undefined, userSignal), testInfrastructure);
       trajectory.write({ type: 'specs', phase: 'after', results: briefResults(after) });
     }
+    if (testInfrastructure.length > 0) for (const s of options.specFile.specs) tamperedSpecs.add(s.id);
     const testFiles = new Map<string, string>();
     for (const f of new Set(protectedFiles)) {
       const text = await readOptional(path.join(dir, f));
@@ -145,6 +163,7 @@ export async function workInCheckout(
         ? { unsandboxedReason: containment.unsandboxedReason }
         : {}),
       tamperedSpecs: [...tamperedSpecs].sort(),
+      testInfrastructure,
     };
   } finally {
     worktreeIndex?.dispose();

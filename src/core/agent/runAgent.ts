@@ -117,6 +117,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
     sandboxed: outcome.sandboxed,
     ...(outcome.unsandboxedReason !== undefined ? { unsandboxedReason: outcome.unsandboxedReason } : {}),
     tamperedSpecs: outcome.tamperedSpecs,
+    testInfrastructure: outcome.testInfrastructure,
     runDir,
     trajectoryFile: trajectory.file,
     patchFile: path.join(runDir, 'patch.diff'),

@@ -27,6 +27,8 @@ export async function snapshotWorkspace(workspaceDir: string): Promise<string> {
 export interface WorkspaceDiff {
   patch: string;
   files: string[];
+  /** The snapshot the patch ends at (the diff policy reads the changes between it and the base). */
+  afterTree: string;
 }
 
 /** The change since `baseTree`, relative to the workspace folder. */
@@ -35,7 +37,7 @@ export async function diffWorkspace(workspaceDir: string, baseTree: string): Pro
   const common = ['--no-color', '--no-ext-diff', '--relative', baseTree, after, '--', '.', ...EXCLUDED];
   const patch = await git(['diff', '--binary', ...common], workspaceDir);
   const names = await git(['diff', '--name-only', ...common], workspaceDir);
-  return { patch, files: names.split('\n').filter((l) => l !== '') };
+  return { patch, files: names.split('\n').filter((l) => l !== ''), afterTree: after };
 }
 
 /**

@@ -1,8 +1,12 @@
 // A contained batch's results (runs on behalf of an agent or a prediction): each says whether it ran
 // sandboxed, and the specs a protected-file change concerns turn `tampered`, keeping the verdict they had.
 // runSpecs inspects (and restores) the protected files before and after the batch; this module decides which
-// specs each difference concerns.
+// specs each difference concerns; and after a change to test infrastructure, every spec is `tampered`.
 import type { Containment } from '../sandbox/containment';
+import {
+  describeInfrastructureChange,
+  type InfrastructureFinding,
+} from '../sandbox/diffPolicy/classifyChanges';
 import { describeTampering, type TamperedFile } from '../sandbox/protectedFiles';
 import type { SpecResult } from './types';
 
@@ -43,6 +47,31 @@ export function markContained(
       verdictBeforeTampering: result.verdict,
       reason: describeTampering(files),
       tampered: files.map((f) => ({ path: f.path, change: f.change })),
+    };
+  });
+}
+
+/**
+ * Results after a change the diff policy found touching test infrastructure (a runner's configuration, a plugin
+ * entry point, a shadowing module): every spec's verdict rests on how the tests were run, so each turns
+ * `tampered`, keeping the verdict it had, with the files and keys named in its reason.
+ */
+export function markInfrastructureChange(
+  results: SpecResult[],
+  findings: readonly InfrastructureFinding[],
+): SpecResult[] {
+  if (findings.length === 0) return results;
+  const files = [...new Map(findings.map((f) => [f.path, { path: f.path, change: f.change }])).values()];
+  const why = describeInfrastructureChange(findings);
+  return results.map((result) => {
+    const already = result.tampered ?? [];
+    return {
+      ...result,
+      verdict: 'tampered',
+      verdictBeforeTampering: result.verdictBeforeTampering ?? result.verdict,
+      // A protected file the guard restored is one more reason, not a different one.
+      reason: result.verdict === 'tampered' && result.reason ? `${result.reason}; ${why}` : why,
+      tampered: [...already, ...files.filter((f) => !already.some((t) => t.path === f.path))],
     };
   });
 }

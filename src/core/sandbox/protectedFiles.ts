@@ -4,35 +4,29 @@
 // compares the checkout against it, restores every protected file, removes protected files that appeared, and
 // reports what differed. Weave asks before and after every contained spec run (runSpecs' containment).
 //
-// The protected set:
-//  - each spec's `test.files`;
-//  - `.weave/**` (but not Weave's own runs/ and cache/);
-//  - test-support files by name, anywhere in the tree, including ones that did not exist before: pytest's and
-//    Python's auto-loaded files (conftest.py, pytest.ini, .pytest.ini, tox.ini, setup.cfg, sitecustomize.py,
-//    usercustomize.py), JS test-runner configs (jest/vitest/mocha/ava configs) and `.npmrc` (`node-options=`);
-//  - the existing helper files in the test folders that hold the spec test files (test/, tests/, __tests__/,
-//    spec/): fixtures and helpers a test imports. New files there are allowed (an agent may add its own tests).
+// The protected set is the diff policy's test infrastructure (diffPolicy/infrastructurePaths.ts), by mechanism,
+// anywhere in the tree and including files that did not exist before:
+//  - each spec's `test.files`, `.weave/**` (but not Weave's own runs/ and cache/), and every other file in the
+//    test folders that hold the spec test files (helpers, fixtures; new test files there are allowed);
+//  - files a runner or Python loads by themselves: conftest.py, pytest.ini/.toml, sitecustomize.py, *.pth,
+//    `*.dist-info`/`*.egg-info` entry points, jest/vitest/vite/mocha/ava/babel configs, .npmrc, .yarnrc;
+//  - modules that shadow the runner or the standard library on the test's import path (./pytest.py, src/json/);
+//  - by name as before, setup.cfg, tox.ini, noxfile.py and .taprc, whole;
+//  - package.json and pyproject.toml by key: only their test keys (`scripts.test`, `jest`, `mocha`,
+//    `[tool.pytest.ini_options]`, a pytest11 entry point…) are compared, and when one differs the whole file is
+//    put back (a key cannot be restored alone without rewriting the user's formatting).
 import { createHash } from 'node:crypto';
 import fsSync, { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { SpecFile } from '../../shared/specSchema';
+import { infrastructureByPath, runnerFileReason } from './diffPolicy/infrastructurePaths';
+import { manifestKeyChanges, UnreadableManifest } from './diffPolicy/manifestKeys';
+import { normalisePath, policyScopeOf, type PolicyScope } from './diffPolicy/scope';
 
-const SUPPORT_FILE_NAMES = new Set([
-  'conftest.py',
-  'pytest.ini',
-  '.pytest.ini',
-  'tox.ini',
-  'setup.cfg',
-  'noxfile.py',
-  'sitecustomize.py',
-  'usercustomize.py',
-  '.npmrc',
-  '.mocharc',
-  '.taprc',
-]);
-const SUPPORT_FILE_PATTERN =
-  /^(jest|vitest|vitest\.workspace|ava|playwright|karma)\.config\.[cm]?[jt]s$|^\.mocharc\.(js|cjs|json|jsonc|ya?ml)$|^jest\.config\.json$/;
-const TEST_FOLDER_NAMES = new Set(['test', 'tests', '__tests__', 'spec', 'specs']);
+// Whole files the guard has always protected by name; the diff policy reads setup.cfg and tox.ini by section.
+const SUPPORT_FILE_NAMES = new Set(['tox.ini', 'setup.cfg', 'noxfile.py', '.taprc']);
+/** Manifests guarded by their test keys only (see the header). */
+const KEYED_MANIFESTS = new Set(['package.json', 'pyproject.toml']);
 /** Never walked: dependencies, repositories, caches the runners write themselves. */
 const SKIPPED_FOLDERS = new Set([
   'node_modules',
@@ -57,17 +51,29 @@ export interface TamperedFile {
   change: TamperChange;
 }
 
+/** A file that configures or is loaded by a test runner wherever it is (the agent's tools refuse to write it). */
 export function isSupportFileName(name: string): boolean {
-  return SUPPORT_FILE_NAMES.has(name) || SUPPORT_FILE_PATTERN.test(name);
+  return SUPPORT_FILE_NAMES.has(name) || runnerFileReason(name) !== undefined;
 }
 
-/** Whether a workspace-relative path is in the protected set for these specs (patch checks use this). */
+/**
+ * Whether a workspace-relative path is protected whole for these specs (patch checks use this). package.json
+ * and pyproject.toml are protected in their test keys only, which a path cannot say: diffPolicy classifies them.
+ */
 export function isProtectedPath(relativePath: string, specFile: SpecFile): boolean {
-  const rel = normalise(relativePath);
-  if (testFilesOf(specFile).has(rel)) return true;
-  if (isWeaveStatePath(rel)) return true;
-  if (isSupportFileName(path.posix.basename(rel))) return true;
-  return testFolders(specFile).some((folder) => rel.startsWith(`${folder}/`) && !looksLikeTestFile(rel));
+  return isWholeFileProtected(normalisePath(relativePath), scopeOf(specFile));
+}
+
+function isWholeFileProtected(rel: string, scope: PolicyScope): boolean {
+  return infrastructureByPath(rel, scope) !== undefined || SUPPORT_FILE_NAMES.has(path.posix.basename(rel));
+}
+
+function isKeyedManifest(rel: string): boolean {
+  return KEYED_MANIFESTS.has(path.posix.basename(rel));
+}
+
+function scopeOf(specFile: SpecFile): PolicyScope {
+  return policyScopeOf(specFile.specs, specFile.defaults.cwd);
 }
 
 export class TamperGuard {
@@ -83,7 +89,7 @@ export class TamperGuard {
     for (const rel of await protectedPaths(workspaceDir, specFile)) {
       pristine.set(rel, await readOptional(path.join(workspaceDir, rel)));
     }
-    for (const rel of testFilesOf(specFile)) {
+    for (const rel of scopeOf(specFile).testFiles) {
       if (!pristine.has(rel)) pristine.set(rel, await readOptional(path.join(workspaceDir, rel)));
     }
     return new TamperGuard(workspaceDir, specFile, pristine);
@@ -97,7 +103,8 @@ export class TamperGuard {
   mountablePaths(): string[] {
     const paths = new Set<string>();
     for (const [rel, content] of this.pristine) {
-      if (content === undefined || isLinkContent(content) || isWeaveStatePath(rel)) continue;
+      // Files under .weave are covered by mounting the folder itself.
+      if (content === undefined || isLinkContent(content) || rel.startsWith('.weave/')) continue;
       paths.add(path.join(this.workspaceDir, rel));
     }
     const weaveDir = path.join(this.workspaceDir, '.weave');
@@ -107,21 +114,26 @@ export class TamperGuard {
 
   /** The protected files as they were when the guard was created (the spec test files among them). */
   pristineContent(rel: string): Buffer | undefined {
-    return this.pristine.get(normalise(rel));
+    return this.pristine.get(normalisePath(rel));
   }
 
   /** Compares the checkout with the pristine protected set, puts it back, and says what differed. */
   async inspectAndRestore(): Promise<TamperedFile[]> {
     const differences: TamperedFile[] = [];
-    const now = new Set(await protectedPaths(this.workspaceDir, this.specFile));
-    for (const rel of now) if (!this.pristine.has(rel)) differences.push({ path: rel, change: 'created' });
+    // Never through a folder on the way that became a link (readInside).
+    const read = (rel: string): Promise<Buffer | undefined> => readInside(this.workspaceDir, rel);
+    for (const rel of await protectedPaths(this.workspaceDir, this.specFile)) {
+      if (this.pristine.has(rel)) continue;
+      // A manifest that appeared is tampering only when it has test keys.
+      if (isKeyedManifest(rel) && !testKeysDiffer(rel, undefined, await read(rel))) continue;
+      differences.push({ path: rel, change: 'created' });
+    }
     for (const [rel, before] of this.pristine) {
-      const after = await readInside(this.workspaceDir, rel);
-      if (before === undefined && after !== undefined) differences.push({ path: rel, change: 'created' });
-      else if (before !== undefined && after === undefined)
-        differences.push({ path: rel, change: 'deleted' });
-      else if (before !== undefined && after !== undefined && digest(before) !== digest(after))
-        differences.push({ path: rel, change: 'changed' });
+      const after = await read(rel);
+      const change = changeBetween(before, after);
+      if (change === undefined) continue;
+      if (isKeyedManifest(rel) && !testKeysDiffer(rel, before, after)) continue;
+      differences.push({ path: rel, change });
     }
     for (const d of differences) await this.restore(d.path);
     return differences.sort((a, b) => a.path.localeCompare(b.path));
@@ -132,7 +144,7 @@ export class TamperGuard {
     const owners = new Map<string, string[]>();
     for (const spec of this.specFile.specs) {
       for (const f of spec.test.files)
-        owners.set(normalise(f), [...(owners.get(normalise(f)) ?? []), spec.id]);
+        owners.set(normalisePath(f), [...(owners.get(normalisePath(f)) ?? []), spec.id]);
     }
     const hit = new Set<string>();
     for (const d of differences) {
@@ -169,7 +181,7 @@ export function describeTampering(differences: readonly TamperedFile[]): string 
 
 async function protectedPaths(workspaceDir: string, specFile: SpecFile): Promise<string[]> {
   const found = new Set<string>();
-  const folders = testFolders(specFile);
+  const scope = scopeOf(specFile);
   const walk = async (dirRel: string): Promise<void> => {
     let entries;
     try {
@@ -183,11 +195,7 @@ async function protectedPaths(workspaceDir: string, specFile: SpecFile): Promise
         if (SKIPPED_FOLDERS.has(entry.name)) continue;
         if (rel === '.weave/runs' || rel === '.weave/cache') continue;
         await walk(rel);
-      } else if (
-        isWeaveStatePath(rel) ||
-        isSupportFileName(entry.name) ||
-        folders.some((f) => rel.startsWith(`${f}/`) && !looksLikeTestFile(rel))
-      ) {
+      } else if (isWholeFileProtected(rel, scope) || isKeyedManifest(rel)) {
         found.add(rel);
       }
     }
@@ -196,36 +204,16 @@ async function protectedPaths(workspaceDir: string, specFile: SpecFile): Promise
   return [...found];
 }
 
-function testFilesOf(specFile: SpecFile): Set<string> {
-  return new Set(specFile.specs.flatMap((s) => s.test.files.map(normalise)));
+function changeBetween(before: Buffer | undefined, after: Buffer | undefined): TamperChange | undefined {
+  if (before === undefined) return after === undefined ? undefined : 'created';
+  if (after === undefined) return 'deleted';
+  return digest(before) === digest(after) ? undefined : 'changed';
 }
 
-/** The nearest enclosing test folder of each spec test file (test/, tests/, __tests__/, spec/). */
-function testFolders(specFile: SpecFile): string[] {
-  const folders = new Set<string>();
-  for (const file of testFilesOf(specFile)) {
-    const parts = file.split('/').slice(0, -1);
-    for (let i = parts.length; i > 0; i--) {
-      if (TEST_FOLDER_NAMES.has(parts[i - 1] as string)) {
-        folders.add(parts.slice(0, i).join('/'));
-        break;
-      }
-    }
-  }
-  return [...folders];
-}
-
-function looksLikeTestFile(rel: string): boolean {
-  const name = path.posix.basename(rel);
-  return /(^test_.*\.py$)|(_test\.(py|go)$)|(\.(test|spec)\.[cm]?[jt]sx?$)/.test(name);
-}
-
-function isWeaveStatePath(rel: string): boolean {
-  return rel.startsWith('.weave/') && !rel.startsWith('.weave/runs/') && !rel.startsWith('.weave/cache/');
-}
-
-function normalise(p: string): string {
-  return path.posix.normalize(p.replace(/\\/g, '/')).replace(/^(\.\/)+/, '');
+/** Whether a keyed manifest differs in a test key (or can no longer be read, a symlink included). */
+function testKeysDiffer(rel: string, before: Buffer | undefined, after: Buffer | undefined): boolean {
+  const keys = manifestKeyChanges(rel, before?.toString('utf8'), after?.toString('utf8'));
+  return keys instanceof UnreadableManifest || keys.some((k) => k.kind === 'test-infrastructure');
 }
 
 function digest(content: Buffer): string {

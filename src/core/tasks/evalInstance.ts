@@ -1,9 +1,10 @@
 // One instance of `weave eval`: a prediction run through its task's eval.sh (taskRunner), then read back in
 // phases: did the environment fail (set-up, test.patch: nothing about the prediction was observed), did the
 // patch apply, which specs pass, which transitions that makes against base + test.patch, and whether that
-// resolves the task.
+// resolves the task (never when the patch changes test infrastructure: sandbox/diffPolicy).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { describeInfrastructureChange } from '../sandbox/diffPolicy/classifyChanges';
 import type { ParsedEvalLog } from './evalLog';
 import {
   emptyStatus,
@@ -64,9 +65,23 @@ export async function evaluateInstance(
   if (options.logsDir !== undefined) {
     await fs.writeFile(path.join(options.logsDir, `${safeFileName(task.instance_id)}.log`), run.log);
   }
-  const notScored = unobservedReport(base, run);
+  const classified = withInfrastructure(base, run);
+  const notScored = unobservedReport(classified, run);
   if (notScored !== undefined) return finish(notScored);
-  return finish(scoredReport(base, task, run, timeoutSeconds));
+  return finish(scoredReport(classified, task, run, timeoutSeconds));
+}
+
+/** The report with the diff policy's findings named, file and key, when the patch touches test infrastructure. */
+function withInfrastructure(base: InstanceReport, run: TaskRunResult): InstanceReport {
+  if (run.testInfrastructure.length === 0) return base;
+  return {
+    ...base,
+    test_infrastructure: run.testInfrastructure.map((f) => ({
+      path: f.path,
+      ...(f.key === undefined ? {} : { key: f.key }),
+      why: f.why,
+    })),
+  };
 }
 
 /** The report before anything ran: what the prediction is, nothing passed. */
@@ -117,7 +132,11 @@ function scoredReport(
   timeoutSeconds: number,
 ): InstanceReport {
   const { parsed } = run;
-  const spec_results = specResultsOf(task, parsed);
+  const spec_results = specResultsOf(
+    task,
+    parsed,
+    run.testInfrastructure.length > 0 ? describeInfrastructureChange(run.testInfrastructure) : undefined,
+  );
   const passes = (id: string): boolean => spec_results[id]?.verdict === 'pass';
   const tests_status = transitionsOf(task, passes);
   const allIds = task.specs.map((s) => s.id);
@@ -130,8 +149,10 @@ function scoredReport(
   // Code under evaluation that rewrote a spec test while the specs ran: nothing it passed can be trusted.
   if (run.tamperedFiles.length > 0)
     errors.push(`spec test files changed at run time: ${run.tamperedFiles.join(', ')}`);
+  if (run.testInfrastructure.length > 0) errors.push(describeInfrastructureChange(run.testInfrastructure));
   const resolved =
     run.tamperedFiles.length === 0 &&
+    run.testInfrastructure.length === 0 &&
     applied &&
     task.FAIL_TO_PASS.length > 0 &&
     tests_status.FAIL_TO_PASS.failure.length === 0 &&
@@ -154,16 +175,22 @@ function scoredReport(
   };
 }
 
-function specResultsOf(task: Task, parsed: ParsedEvalLog): InstanceReport['spec_results'] {
+/** Each spec's verdict; all `tampered` (with `tamperedBecause` as the reason) after a test-infrastructure change. */
+function specResultsOf(
+  task: Task,
+  parsed: ParsedEvalLog,
+  tamperedBecause: string | undefined,
+): InstanceReport['spec_results'] {
   const results: InstanceReport['spec_results'] = {};
   for (const spec of task.specs) {
     const r = parsed.specs[spec.id];
     if (!r) continue;
+    const reason = tamperedBecause ?? r.reason;
     results[spec.id] = {
       kind: spec.kind,
-      verdict: r.verdict,
+      verdict: tamperedBecause === undefined ? r.verdict : 'tampered',
       exit_code: r.exitCode,
-      ...(r.reason === undefined ? {} : { reason: r.reason }),
+      ...(reason === undefined ? {} : { reason }),
     };
   }
   return results;

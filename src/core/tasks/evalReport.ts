@@ -28,6 +28,12 @@ export interface InstanceReport {
   resolved: boolean;
   /** Spec test files the prediction's code rewrote while the specs ran (the instance is then unresolved). */
   tampered_files?: string[];
+  /**
+   * What the patch changes in test infrastructure (a runner's configuration, a plugin entry point, a module that
+   * shadows the runner), each with its file and key: the instance is then never resolved and every spec is
+   * `tampered`.
+   */
+  test_infrastructure?: Array<{ path: string; key?: string; why: string }>;
   /** Spec test files (or .weave/) the patch edits: flagged, and reset before the specs run. */
   edits_spec_tests: string[];
   tests_status: TestsStatus;

@@ -1,5 +1,5 @@
 // Runs one patch against one task folder the way a harness would: clone base.bundle into a scratch folder,
-// check out base_commit, run eval.sh with the patch, parse its markers. Shared by export (verification) and
+// check out base_commit, classify the patch (the diff policy), run eval.sh with it, parse its markers. Shared by export (verification) and
 // eval (scoring). The whole process tree of eval.sh is killed on timeout or abort (runCommand), and the scratch
 // folder is always removed.
 import { randomBytes } from 'node:crypto';
@@ -10,8 +10,10 @@ import { runCommand, type CommandOutcome } from '../process/runCommand';
 import { detectSandbox } from '../sandbox/bwrap';
 import { sandboxLauncher } from '../sandbox/launchers';
 import { git } from '../git/git';
+import type { InfrastructureFinding } from '../sandbox/diffPolicy/classifyChanges';
 import { parseEvalLog, type ParsedEvalLog } from './evalLog';
 import { EVAL_PHASES, type EvalPhase } from './evalScript';
+import { predictionInfrastructure } from './predictionPolicy';
 import { NONCE_VARIABLE, shQuote } from './specRunsScript';
 import { TASK_FILES, type TaskSpec } from './taskFormat';
 
@@ -41,6 +43,8 @@ export interface TaskRunResult {
    * a constraint while the specs ran (eval.sh lays the tests down before they run, so no patch can do this).
    */
   tamperedFiles: string[];
+  /** What the diff policy found the patch changing in test infrastructure, read before any of it ran. */
+  testInfrastructure: InfrastructureFinding[];
 }
 
 export class TaskRunError extends Error {}
@@ -78,6 +82,7 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
       path.join(taskDir, TASK_FILES.testPatch),
       input.specs,
     );
+    const testInfrastructure = await predictionInfrastructure(checkout, input.patch, input.specs);
     // The run sees only its checkout, a read-only harness folder (eval.sh and the prediction) and a log folder:
     // never the task folder, whose gold.patch a prediction could otherwise read and apply.
     const harnessDir = path.join(scratchDir, 'harness');
@@ -119,6 +124,7 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
       durationMs: outcome.durationMs,
       scratchDir,
       tamperedFiles: await changedTestFiles(checkout, expectedTests),
+      testInfrastructure,
     };
   } finally {
     await fs.rm(scratchDir, { recursive: true, force: true });

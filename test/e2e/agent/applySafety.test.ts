@@ -28,7 +28,7 @@ test('a planted link to /etc/passwd and a .weave/cache file are refused, and not
 
   const before = await snapshot(user);
   await assert.rejects(
-    applyAgentResult(user, { patch, tamperedSpecs: [], after: [], findings: [] }),
+    applyAgentResult(user, { patch, tamperedSpecs: [], testInfrastructure: [], after: [], findings: [] }),
     (e: unknown) =>
       e instanceof PatchApplyError && /cfg\.js is a symbolic link to \/etc\/passwd/.test(e.message),
   );

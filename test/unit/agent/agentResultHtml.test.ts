@@ -21,6 +21,7 @@ function result(overrides: Partial<AgentRunResult> = {}): AgentRunResult {
     findings: [],
     sandboxed: true,
     tamperedSpecs: [],
+    testInfrastructure: [],
     runDir: '/ws/.weave/runs/agent/x',
     trajectoryFile: '/ws/.weave/runs/agent/x/trajectory.jsonl',
     patchFile: '/ws/.weave/runs/agent/x/patch.diff',

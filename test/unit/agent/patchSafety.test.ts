@@ -63,7 +63,13 @@ test('a plain source change, and a file whose content merely looks like a path, 
 });
 
 test('the apply policy refuses a result whose patch carries a hazard, naming the file', () => {
-  const refusal = applyRefusal({ patch: PATCH, tamperedSpecs: [], after: [], findings: [] });
+  const refusal = applyRefusal({
+    patch: PATCH,
+    tamperedSpecs: [],
+    testInfrastructure: [],
+    after: [],
+    findings: [],
+  });
   assert.match(refusal ?? '', /refused: the patch .weave\/cache\/c.json changes Weave's own state/);
   assert.match(refusal ?? '', /cfg.js is a symbolic link to \/etc\/passwd, outside the workspace/);
 });

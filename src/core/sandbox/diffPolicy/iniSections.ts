@@ -1,0 +1,51 @@
+// A reader for the INI dialect of setup.cfg and tox.ini, enough to tell which section and key a change touched.
+// Those files are read by Python's configparser (setuptools, pytest's `[tool:pytest]`/`[pytest]`, tox), so this
+// follows configparser's rules rather than a JS library's: `key = value` and `key: value`, values continued on
+// indented lines, whole-line `#`/`;` comments, case-insensitive keys, repeated sections merged. The npm `ini`
+// package (the one maintained JS parser) has npm's rules instead — no continuation lines, `;`/`#` comments
+// inside values, `[a.b]` read as nesting — so it would place a multi-line `addopts` or `install_requires` under
+// the wrong key.
+
+/** Section name (as written, trimmed) → key (lower-cased) → value (continuation lines joined by '\n'). */
+export type IniSections = Map<string, Map<string, string>>;
+
+export class IniSyntaxError extends Error {
+  override name = 'IniSyntaxError';
+}
+
+const SECTION = /^\[([^\]]+)\]\s*(?:[#;].*)?$/;
+const ENTRY = /^([^=:\s][^=:]*?)\s*[=:]\s?(.*)$/;
+
+export function readIniSections(text: string): IniSections {
+  const sections: IniSections = new Map();
+  let current: Map<string, string> | undefined;
+  let lastKey: string | undefined;
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  lines.forEach((line, index) => {
+    // configparser keeps blank lines inside a value: an indented line after one still continues it.
+    if (/^\s*$/.test(line)) return;
+    if (/^\s*[#;]/.test(line)) return;
+    if (/^\s/.test(line)) {
+      // A continuation of the last value (configparser keeps the lines; so does this, for the comparison).
+      if (current === undefined || lastKey === undefined)
+        throw new IniSyntaxError(`line ${index + 1}: an indented line with no key before it`);
+      current.set(lastKey, `${current.get(lastKey) ?? ''}\n${line.trim()}`);
+      return;
+    }
+    const section = SECTION.exec(line.trim());
+    if (section) {
+      const name = section[1]!.trim();
+      current = sections.get(name) ?? new Map<string, string>();
+      sections.set(name, current);
+      lastKey = undefined;
+      return;
+    }
+    const entry = ENTRY.exec(line.trim());
+    if (!entry) throw new IniSyntaxError(`line ${index + 1}: neither a [section] nor key = value`);
+    if (current === undefined)
+      throw new IniSyntaxError(`line ${index + 1}: a key before the first [section]`);
+    lastKey = entry[1]!.trim().toLowerCase();
+    current.set(lastKey, entry[2]!.trim());
+  });
+  return sections;
+}

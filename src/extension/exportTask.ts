@@ -5,6 +5,7 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { exportTask, ExportInputError, type ExportResult } from '../core/tasks/exportTask';
+import { describeRunEnvironment } from '../core/tasks/taskRunner';
 
 export interface ExportCommandDeps {
   /** The workspace folder to export (the one holding .weave/specs.json). */
@@ -61,7 +62,10 @@ export async function exportCommand(
 
   let result = await runExport(deps, folder, outUri, false);
   if (result && !result.written) {
-    const reasons = result.reasons.map((r) => `${r.spec === '*' ? 'task' : r.spec}: ${r.reason}`);
+    // A reason's first line in the notification (a failed set-up's last lines follow it in the output).
+    const reasons = result.reasons.map(
+      (r) => `${r.spec === '*' ? 'task' : r.spec}: ${r.reason.split('\n')[0] ?? ''}`,
+    );
     const writeAnyway = 'Write anyway (unverified)';
     const showOutput = 'Show output';
     const choice = await vscode.window.showWarningMessage(
@@ -95,7 +99,8 @@ function parseArgs(raw: unknown): ExportCommandArgs | string {
 
 function summaryOf(result: ExportResult): string {
   return (
-    `Weave: task ${result.instanceId} written to ${result.outDir}${result.verified ? ' (verified)' : ' — not verified'}. ` +
+    `Weave: task ${result.instanceId} written to ${result.outDir}` +
+    (result.verified ? ` (verified ${describeRunEnvironment(result.verifiedIn)}). ` : ' — not verified. ') +
     `FAIL_TO_PASS: ${result.failToPass.join(', ') || 'none'}; PASS_TO_PASS: ${result.passToPass.length} specs` +
     (result.excluded.length > 0 ? `; left out: ${result.excluded.map((e) => e.path).join(', ')}` : '')
   );

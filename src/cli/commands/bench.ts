@@ -5,6 +5,7 @@ import path from 'node:path';
 import { DEFAULT_BASE_URL } from '../../core/agent/modelClient';
 import { ModelError } from '../../core/agent/modelErrors';
 import { runBench, type BenchProgress } from '../../core/tasks/benchRun';
+import type { EvalReport } from '../../core/tasks/evalReport';
 import { parsePrice, type Leaderboard, type Price } from '../../core/tasks/leaderboard';
 import { parseVerbFlags, takeList, UsageError, withHelpHint } from '../flags';
 import { apiKeyFromEnvironment, baseUrlFrom, BUDGET_FLAGS, budgetsOf } from '../modelFlags';
@@ -108,9 +109,14 @@ export const benchVerb: Verb = {
         signal: controller.signal,
         ...(flags.json
           ? {}
-          : { onProgress: (p: BenchProgress) => process.stderr.write(progressLine(p, tty)) }),
+          : {
+              onProgress: (p: BenchProgress) => process.stderr.write(progressLine(p, tty)),
+              onSetupProgress: (message: string) =>
+                process.stderr.write(`${tty ? '\r\u001b[2K' : ''}${message}\n`),
+            }),
       });
       if (tty && !flags.json) process.stderr.write('\n');
+      if (!flags.json) process.stderr.write(infraFailureLines(result.reports));
       process.stdout.write(
         flags.json
           ? `${JSON.stringify(result.leaderboard, null, 2)}\n`
@@ -126,6 +132,17 @@ export const benchVerb: Verb = {
     }
   },
 };
+
+/** Each instance whose environment failed, with why (a failed set-up: its command and last lines). */
+function infraFailureLines(reports: Record<string, EvalReport>): string {
+  return Object.entries(reports)
+    .flatMap(([model, report]) =>
+      Object.values(report.instances)
+        .filter((r) => r.infra_failure !== undefined)
+        .map((r) => `infra failure, ${model} ${r.instance_id}: ${r.infra_failure ?? ''}\n`),
+    )
+    .join('');
+}
 
 function progressLine(p: BenchProgress, tty: boolean): string {
   const what = p.resumed

@@ -79,6 +79,7 @@ export const evalVerb: Verb = {
         ...(flags.json
           ? {}
           : {
+              onSetupProgress: (message: string) => process.stderr.write(`${message}\n`),
               onInstanceDone: (r: InstanceReport, done: number, total: number) =>
                 process.stderr.write(`[${done}/${total}] ${r.instance_id}: ${instanceLine(r)}\n`),
             }),

@@ -9,6 +9,7 @@ import {
   type ExportResult,
 } from '../../core/tasks/exportTask';
 import { exportHistory, type HistoryEntry } from '../../core/tasks/exportHistory';
+import { describeRunEnvironment } from '../../core/tasks/taskRunner';
 import { parseVerbFlags, withHelpHint, WORKSPACE_FLAG } from '../flags';
 import type { Verb } from '../verb';
 
@@ -163,6 +164,7 @@ function toJson(result: ExportResult): Record<string, unknown> {
   return {
     written: result.written,
     verified: result.verified,
+    verified_in: result.verifiedIn,
     out: result.outDir,
     instance_id: result.instanceId,
     base: result.baseRef,
@@ -180,7 +182,8 @@ function formatResult(result: ExportResult, outArg: string): string {
   const where = path.relative(process.cwd(), result.outDir) || outArg;
   if (result.written) {
     lines.push(
-      `Task ${result.instanceId} written to ${where}${result.verified ? ' (verified)' : ' — NOT verified'}`,
+      `Task ${result.instanceId} written to ${where}` +
+        (result.verified ? ` (verified ${describeRunEnvironment(result.verifiedIn)})` : ' — NOT verified'),
     );
   } else {
     lines.push(

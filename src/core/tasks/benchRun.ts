@@ -26,6 +26,8 @@ export interface BenchOptions {
   budgets?: Partial<AgentBudgets>;
   signal?: AbortSignal;
   onProgress?: (event: BenchProgress) => void;
+  /** While evaluation sets up an instance's environment: what runs, every few seconds. */
+  onSetupProgress?: (message: string) => void;
 }
 
 export interface BenchProgress {
@@ -121,6 +123,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       predictionsFile: predictions,
       workers: options.workers,
       logsDir: path.join(modelDir, 'eval-logs'),
+      ...(options.onSetupProgress ? { onSetupProgress: options.onSetupProgress } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
     reports[model] = report;

@@ -8,6 +8,10 @@
 //   when it declares dependencies (one without, testing through pytest's `pythonpath`, needs no install, and an
 //   install would fetch a build backend it does not otherwise need); tox.ini's `deps` of [testenv] are installed
 //   too, since that is where many projects keep their test requirements.
+//   Python packages go into a virtual environment in the work tree (SETUP_VENV), never `--user` or the system's
+//   site-packages (read-only in the sandbox, PEP 668 on Debian): made with --system-site-packages, so what the
+//   system already has (Debian's pytest, python3-… packages) stays visible and satisfies requirements offline.
+//   The spec runs put it first on PATH when it exists (specRunsScript.ts).
 // - Go and Rust: download the locked modules / crates.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
@@ -19,7 +23,16 @@ const JAVASCRIPT_LOCKFILES: Array<[file: string, command: string]> = [
   ['pnpm-lock.yaml', 'pnpm install --frozen-lockfile'],
   ['yarn.lock', 'yarn install --frozen-lockfile'],
 ];
-const PIP = 'python3 -m pip install';
+/** The set-up's virtual environment, relative to the work tree (a dot folder: test collectors skip it). */
+export const SETUP_VENV = '.weave-venv';
+// --without-pip: the interpreter's own pip (visible through --system-site-packages) installs into the venv, and
+// seeding a pip copy costs most of the venv's creation (50 s against 2 s here, on a loaded machine); ensurepip
+// only where the interpreter has no pip.
+const VENV_PYTHON = `${SETUP_VENV}/bin/python`;
+const MAKE_VENV =
+  `python3 -m venv --system-site-packages --without-pip ${SETUP_VENV} && ` +
+  `{ ${VENV_PYTHON} -m pip --version >/dev/null 2>&1 || ${VENV_PYTHON} -m ensurepip --default-pip; }`;
+const PIP = `${VENV_PYTHON} -m pip install`;
 
 export async function environmentSetupCommands(treeDir: string): Promise<string[]> {
   const commands: string[] = [];
@@ -28,14 +41,16 @@ export async function environmentSetupCommands(treeDir: string): Promise<string[
   if (lockfile) commands.push(lockfile[1]);
   else if (await hasNpmDependencies(treeDir)) commands.push('npm install --no-audit --no-fund');
 
-  if (await has('requirements.txt')) commands.push(`${PIP} -r requirements.txt`);
-  else if (await has('setup.py')) commands.push(`${PIP} -e .`);
+  const python: string[] = [];
+  if (await has('requirements.txt')) python.push(`${PIP} -r requirements.txt`);
+  else if (await has('setup.py')) python.push(`${PIP} -e .`);
   else {
     const target = await pyprojectInstallTarget(treeDir);
-    if (target !== undefined) commands.push(`${PIP} -e ${target}`);
+    if (target !== undefined) python.push(`${PIP} -e ${target}`);
   }
   const toxDeps = await toxTestDeps(treeDir);
-  if (toxDeps.length > 0) commands.push(`${PIP} ${toxDeps.map(quoteArg).join(' ')}`);
+  if (toxDeps.length > 0) python.push(`${PIP} ${toxDeps.map(quoteArg).join(' ')}`);
+  if (python.length > 0) commands.push(MAKE_VENV, ...python);
 
   if (await has('go.sum')) commands.push('go mod download');
   if (await has('Cargo.lock')) commands.push('cargo fetch --locked');

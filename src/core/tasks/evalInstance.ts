@@ -5,7 +5,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { describeInfrastructureChange } from '../sandbox/diffPolicy/classifyChanges';
-import type { ParsedEvalLog } from './evalLog';
+import { describeSetupFailure, type ParsedEvalLog } from './evalLog';
 import {
   emptyStatus,
   PATCH_FAILED_ERROR,
@@ -16,7 +16,13 @@ import {
 import { filesTouchedBy, type Prediction } from './predictions';
 import type { LoadedTask } from './taskFolders';
 import { isSpecTestPath, type Task } from './taskFormat';
-import { runTaskPatch, TaskRunError, taskTimeoutSeconds, type TaskRunResult } from './taskRunner';
+import {
+  interruptionOf,
+  runTaskPatch,
+  TaskRunError,
+  taskTimeoutSeconds,
+  type TaskRunResult,
+} from './taskRunner';
 
 export interface InstanceRunOptions {
   /** Per instance; default: the sum of the task's spec timeouts plus set-up allowance. */
@@ -24,6 +30,7 @@ export interface InstanceRunOptions {
   /** Where to keep the instance's eval.sh log (<instance_id>.log). */
   logsDir?: string;
   signal?: AbortSignal;
+  onSetupProgress?: (message: string) => void;
 }
 
 export async function evaluateInstance(
@@ -55,6 +62,8 @@ export async function evaluateInstance(
       patch: prediction.model_patch ?? '',
       timeoutMs: timeoutSeconds * 1000,
       runSetup: true,
+      label: task.instance_id,
+      ...(options.onSetupProgress ? { onProgress: options.onSetupProgress } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (error) {
@@ -109,8 +118,8 @@ function unscoredReport(prediction: Prediction, task: Task): InstanceReport {
  */
 function unobservedReport(base: InstanceReport, run: TaskRunResult): InstanceReport | undefined {
   const { parsed } = run;
-  const infraFailure = parsed.setupFailed
-    ? `environment set-up failed:\n${setupOutputTail(run.log)}`
+  const infraFailure = parsed.setupFailure
+    ? describeSetupFailure(parsed.setupFailure, interruptionOf(run))
     : parsed.testPatchFailed
       ? 'the task’s test.patch did not apply'
       : undefined;
@@ -210,17 +219,6 @@ function transitionsOf(task: Task, passes: (id: string) => boolean): TestsStatus
     FAIL_TO_FAIL: split(allIds.filter((id) => !passedBefore(id) && !passes(id))),
     PASS_TO_FAIL: split(allIds.filter((id) => passedBefore(id) && !passes(id))),
   };
-}
-
-/** The set-up command's output, from its marker to the failure marker. */
-function setupOutputTail(log: string): string {
-  const lines = log.split('\n');
-  const failed = lines.findIndex((l) => / SETUP FAILED$/.test(l));
-  const started = lines.slice(0, failed).findLastIndex((l) => / SETUP /.test(l));
-  return lines
-    .slice(Math.max(started, failed - 20), failed)
-    .map((l) => `    ${l}`)
-    .join('\n');
 }
 
 function safeFileName(id: string): string {

@@ -4,6 +4,7 @@
 // means in `weave check` (runSpecs): a spec whose dependency did not pass is blocked, whatever its own test did.
 // Only markers carrying the run's nonce count: a forged one printed by code under test is plain output.
 import { verdictOf } from '../check/verdict';
+import { redactUrlCredentials } from '../sandbox/setupEnvironment';
 import type { Verdict } from '../check/types';
 import { escapeRegExp, markerPattern } from './specRunsScript';
 import type { TaskSpec } from './taskFormat';
@@ -24,12 +25,25 @@ export interface ParsedEvalLog {
   patchFailed: boolean;
   testPatchFailed: boolean;
   setupFailed: boolean;
+  /** The set-up command that failed or was cut short (time-out, cancel), with its last lines; else undefined. */
+  setupFailure?: SetupFailure;
   /** eval.sh reached its end marker. */
   finished: boolean;
   specs: Record<string, ParsedSpecRun>;
 }
 
+export interface SetupFailure {
+  command: string;
+  /** false: it did not finish (the run timed out or was cancelled while it ran). */
+  finished: boolean;
+  /** null when unknown (it did not finish, or an eval.sh from before exit codes were in the marker). */
+  exitCode: number | null;
+  /** Its output's last SETUP_TAIL_LINES lines. */
+  lastLines: string[];
+}
+
 const OUTPUT_TAIL_CHARS = 2000;
+export const SETUP_TAIL_LINES = 40;
 
 /**
  * `nonce` is the run's marker nonce ('' when eval.sh ran without one). `interrupted` says why a spec without an
@@ -49,10 +63,13 @@ export function parseEvalLog(
     patchMethod: (method as PatchMethod | undefined) ?? null,
     patchFailed: has('PATCH FAILED'),
     testPatchFailed: has('TEST PATCH FAILED'),
-    setupFailed: has('SETUP FAILED'),
+    // Tasks exported before the exit code was in the marker print a bare `SETUP FAILED`.
+    setupFailed: has('SETUP FAILED(?: exit=\\d+)?'),
     finished: has('EVAL END exit=\\d+'),
     specs: {},
   };
+  const setupFailure = setupFailureOf(log, nonce);
+  if (setupFailure !== undefined) parsed.setupFailure = setupFailure;
   const notRun = parsed.patchFailed
     ? 'not run: the patch did not apply'
     : parsed.testPatchFailed
@@ -63,6 +80,29 @@ export function parseEvalLog(
   for (const spec of specs) parsed.specs[spec.id] = runOf(log, spec, nonce, notRun, interrupted);
   applyBlocking(parsed.specs, specs);
   return parsed;
+}
+
+/**
+ * The last set-up command eval.sh started, when it failed (its SETUP FAILED marker follows) or never finished
+ * (no marker follows: the run was stopped while it ran); undefined when the set-up succeeded or never ran.
+ */
+function setupFailureOf(log: string, nonce: string): SetupFailure | undefined {
+  const markers = [...log.matchAll(markerPattern(nonce, '(.*)'))];
+  const isFailure = (m: RegExpExecArray | undefined): RegExpExecArray | null =>
+    /^SETUP FAILED(?: exit=(\d+))?$/.exec(m?.[1] ?? '');
+  const at = markers.findLastIndex((m) => (m[1] ?? '').startsWith('SETUP ') && !isFailure(m));
+  const started = markers[at];
+  if (started?.index === undefined) return undefined;
+  const next = markers[at + 1];
+  const failed = isFailure(next);
+  if (next !== undefined && !failed) return undefined; // a later step began: this one succeeded
+  const body = log.slice(started.index + started[0].length + 1, next?.index ?? log.length);
+  return {
+    command: (started[1] ?? '').slice('SETUP '.length),
+    finished: failed !== null,
+    exitCode: failed?.[1] === undefined ? null : Number(failed[1]),
+    lastLines: body.trimEnd().split('\n').slice(-SETUP_TAIL_LINES),
+  };
 }
 
 function runOf(
@@ -141,4 +181,23 @@ function applyBlocking(runs: Record<string, ParsedSpecRun>, specs: readonly Task
 
 function tail(text: string): string {
   return text.length <= OUTPUT_TAIL_CHARS ? text : `…${text.slice(-OUTPUT_TAIL_CHARS)}`;
+}
+
+/**
+ * One paragraph for every report that shows a failed set-up (export's reasons, eval's and bench's infra failure,
+ * the editor): the command, how it ended, and its last lines, indented. `interrupted` says why a command that
+ * did not finish stopped. Credentials in URLs (a proxy's `user:pass@`) are masked.
+ */
+export function describeSetupFailure(failure: SetupFailure, interrupted?: string): string {
+  const ended = !failure.finished
+    ? `did not finish (${interrupted ?? 'eval.sh was stopped'})`
+    : failure.exitCode === null
+      ? 'failed'
+      : `exited ${failure.exitCode}`;
+  const lines = failure.lastLines.join('').trim() === '' ? [] : failure.lastLines;
+  const tail =
+    lines.length === 0
+      ? '; it printed nothing'
+      : `; its last ${lines.length === 1 ? 'line' : `${lines.length} lines`}:\n${lines.map((l) => `    ${l}`).join('\n')}`;
+  return redactUrlCredentials(`environment set-up failed: \`${failure.command}\` ${ended}${tail}`);
 }

@@ -3,6 +3,7 @@
 // marker carries the run's nonce N (specRunsScript.ts says where it comes from and why):
 //   >>>>> WEAVE[N] PATCH method=git-apply|git-apply-3way|patch-fuzz|none    (or: >>>>> WEAVE[N] PATCH FAILED)
 //   >>>>> WEAVE[N] TEST PATCH APPLIED                                        (or: … FAILED)
+//   >>>>> WEAVE[N] SETUP <command>   …its output…   (a failure: >>>>> WEAVE[N] SETUP FAILED exit=<code>)
 //   >>>>> WEAVE[N] SPEC START <id>
 //   …the spec test's own output…
 //   <<<<< WEAVE[N] SPEC END <id> exit=<code> timed_out=<0|1> seconds=<n>
@@ -110,7 +111,8 @@ export function renderEvalScript(input: EvalScriptInput): string {
   for (const command of input.setupCommands) {
     lines.push(
       `  ${printMarker(`SETUP ${command}`)}`,
-      `  ( ${command} ) </dev/null 2>&1 || { ${printMarker('SETUP FAILED')}; ${end(EVAL_EXIT.setupFailed)}; exit ${EVAL_EXIT.setupFailed}; }`,
+      // The failing command's exit code goes into the marker, so a report can say how it failed.
+      `  ( ${command} ) </dev/null 2>&1 || { weave_code=$?; printf '%s WEAVE[%s] SETUP FAILED exit=%s\\n' '>>>>>' "$weave_nonce" "$weave_code"; ${end(EVAL_EXIT.setupFailed)}; exit ${EVAL_EXIT.setupFailed}; }`,
     );
   }
   lines.push(

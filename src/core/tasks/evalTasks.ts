@@ -27,6 +27,8 @@ export interface EvalOptions {
   /** Where to keep each instance's eval.sh log (<instance_id>.log). */
   logsDir?: string;
   signal?: AbortSignal;
+  /** A line every few seconds while an instance's environment set-up runs (what runs, for how long). */
+  onSetupProgress?: (message: string) => void;
   onInstanceDone?: (report: InstanceReport, done: number, total: number) => void;
 }
 

@@ -26,7 +26,7 @@ import type { ExcludedFile } from './hygiene';
 import { detectRuntime } from './projectFacts';
 import { TASK_FILES, toDatasetLine, type Task, type TaskSpec } from './taskFormat';
 import { describeTask, instanceIdFor, taskSpecsOf } from './taskRecord';
-import { taskTimeoutSeconds } from './taskRunner';
+import { taskTimeoutSeconds, type RunEnvironment } from './taskRunner';
 
 export { EXPORT_FORMATS, ExportInputError, HARBOR_SUBDIR, type ExportFormat } from './exportInputs';
 
@@ -78,6 +78,8 @@ export interface ExportResult {
   task: Task;
   /** The Harbor task folder when one was written. */
   harborDir?: string;
+  /** Where verification ran the specs (the sandbox, or unsandboxed because the user allowed it). */
+  verifiedIn: RunEnvironment;
 }
 
 /** The phases of an export: read and check the inputs, snapshot the two states, stage, verify, write. */
@@ -118,6 +120,7 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
       goldPatch: change.goldPatch,
       timeoutMs,
       excludeStillFailing: options.excludeStillFailing ?? false,
+      onProgress: progress,
       ...(options.signal ? { signal: options.signal } : {}),
     });
     if (options.signal?.aborted) throw new ExportInputError('export cancelled');
@@ -151,7 +154,7 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
         }
       }
     }
-    const result = resultOf(inputs, task, change.excluded);
+    const result = resultOf(inputs, task, change.excluded, verification.environment);
     if (!task.verified && !options.allowUnverified) return result;
 
     progress(`Writing ${inputs.outDir}…`);
@@ -208,8 +211,14 @@ async function stageHarborTask(
   );
 }
 
-function resultOf(inputs: ExportInputs, task: Task, excluded: ExcludedFile[]): ExportResult {
+function resultOf(
+  inputs: ExportInputs,
+  task: Task,
+  excluded: ExcludedFile[],
+  verifiedIn: RunEnvironment,
+): ExportResult {
   return {
+    verifiedIn,
     written: false,
     verified: task.verified,
     outDir: inputs.outDir,

@@ -1,9 +1,10 @@
 // Verification of an exported task, exactly as a harness would run it: every spec on base + test.patch and with
 // the gold patch (through the written eval.sh and base.bundle), classified into FAIL_TO_PASS / PASS_TO_PASS or
 // reasons the task does not verify; and for the Harbor shape its contract (the oracle scores 1, no agent < 1).
+import { describeSetupFailure } from './evalLog';
 import { runHarborContract } from './harborContract';
 import type { SpecOutcome, TaskSpec } from './taskFormat';
-import { runTaskPatch, type TaskRunResult } from './taskRunner';
+import { interruptionOf, runTaskPatch, type RunEnvironment, type TaskRunResult } from './taskRunner';
 
 export interface VerificationReason {
   spec: string;
@@ -17,6 +18,8 @@ export interface Verification {
   reasons: VerificationReason[];
   baseResults: Record<string, SpecOutcome>;
   goldResults: Record<string, SpecOutcome>;
+  /** Where the specs ran: the line that says "verified" names it. */
+  environment: RunEnvironment;
 }
 
 export interface PatchVerificationInput {
@@ -26,13 +29,16 @@ export interface PatchVerificationInput {
   goldPatch: string;
   timeoutMs: number;
   excludeStillFailing: boolean;
+  onProgress?: (message: string) => void;
   signal?: AbortSignal;
 }
 
 /** Runs the staged task without a patch and with the gold patch (in parallel) and classifies the specs. */
 export async function verifyPatches(input: PatchVerificationInput): Promise<Verification> {
-  const run = (patch: string): Promise<TaskRunResult> =>
+  const run = (patch: string, label: string): Promise<TaskRunResult> =>
     runTaskPatch({
+      label,
+      ...(input.onProgress ? { onProgress: input.onProgress } : {}),
       taskDir: input.stage,
       baseCommit: input.baseCommit,
       specs: input.specs,
@@ -41,7 +47,10 @@ export async function verifyPatches(input: PatchVerificationInput): Promise<Veri
       runSetup: true,
       ...(input.signal ? { signal: input.signal } : {}),
     });
-  const [baseRun, goldRun] = await Promise.all([run(''), run(input.goldPatch)]);
+  const [baseRun, goldRun] = await Promise.all([
+    run('', 'base + test.patch'),
+    run(input.goldPatch, 'gold patch'),
+  ]);
   return classify(input.specs, baseRun, goldRun, input.excludeStillFailing);
 }
 
@@ -84,6 +93,14 @@ function classify(
     reasons.push({ spec: '*', reason: 'test.patch does not apply to the base' });
   if (goldRun.parsed.patchFailed)
     reasons.push({ spec: '*', reason: 'gold.patch does not apply to the base' });
+  const setupFailures = setupFailureReasons(baseRun, goldRun);
+  if (setupFailures.length > 0) {
+    // No spec ran, so there is nothing to say per spec: the set-up's own failure is the reason.
+    return {
+      ...empty(specs, baseRun, goldRun),
+      reasons: [...reasons, ...setupFailures],
+    };
+  }
   for (const spec of specs) {
     const before = baseRun.parsed.specs[spec.id];
     const after = goldRun.parsed.specs[spec.id];
@@ -101,17 +118,43 @@ function classify(
       reason: 'no spec fails on base + test.patch, so the gold patch fixes nothing a test sees',
     });
   }
+  return { ...empty(specs, baseRun, goldRun), failToPass, passToPass, stillFailing, reasons };
+}
+
+function empty(specs: readonly TaskSpec[], baseRun: TaskRunResult, goldRun: TaskRunResult): Verification {
   return {
-    failToPass,
-    passToPass,
-    stillFailing,
-    reasons,
+    failToPass: [],
+    passToPass: [],
+    stillFailing: [],
+    reasons: [],
     baseResults: outcomes(specs, baseRun),
     goldResults: outcomes(specs, goldRun),
+    environment: baseRun.environment,
   };
 }
 
-/** The verdict, its reason and — for a failure — the end of the test's output, so the cause shows. */
+/** The failed set-up of each run (once when both failed alike), with the command and its last lines. */
+function setupFailureReasons(baseRun: TaskRunResult, goldRun: TaskRunResult): VerificationReason[] {
+  const runs: Array<[label: string, run: TaskRunResult]> = [
+    ['base + test.patch', baseRun],
+    ['with the gold patch', goldRun],
+  ];
+  const failed = runs.flatMap(([label, run]) =>
+    run.parsed.setupFailure === undefined ? [] : [{ label, run, failure: run.parsed.setupFailure }],
+  );
+  const [first, second] = failed;
+  // The same command failing the same way on both sides is one failure (their logs differ only in scratch paths).
+  const alike =
+    first !== undefined &&
+    second !== undefined &&
+    first.failure.command === second.failure.command &&
+    first.failure.exitCode === second.failure.exitCode;
+  return (alike ? [first] : failed).map((f) => ({
+    spec: '*',
+    reason: `${alike ? '' : `${f.label}: `}${describeSetupFailure(f.failure, interruptionOf(f.run))}`,
+  }));
+}
+
 function describe(run: { verdict: string; reason?: string; outputTail?: string } | undefined): string {
   if (!run) return 'not run';
   const head = run.reason === undefined ? run.verdict : `${run.verdict} (${run.reason})`;

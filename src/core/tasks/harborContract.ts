@@ -8,6 +8,8 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runCommand, type CommandOutcome } from '../process/runCommand';
+import { makeSetupHome, redactUrlCredentials, setupVariables } from '../sandbox/setupEnvironment';
+import { SETUP_TAIL_LINES } from './evalLog';
 import { HARBOR_FILES, REPO_COPY_LINE } from './harborTask';
 
 export interface HarborContractOptions {
@@ -30,8 +32,6 @@ export interface HarborContractResult {
   output: string;
 }
 
-const OUTPUT_TAIL_LINES = 30;
-
 export async function runHarborContract(options: HarborContractOptions): Promise<HarborContractResult> {
   const harborDir = path.resolve(options.harborDir);
   const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-harbor-'));
@@ -51,20 +51,24 @@ export async function runHarborContract(options: HarborContractOptions): Promise
   };
   const deadline = Date.now() + options.timeoutMs;
   const outputs: string[] = [];
-  const step = async (label: string, command: string): Promise<string | undefined> => {
+  // A set-up step (the Dockerfile's RUN after the COPY) gets the set-up environment and a private HOME, as
+  // eval.sh's set-up does (sandbox/setupEnvironment.ts); the other steps what they got before.
+  const step = async (label: string, command: string, setupHome?: string): Promise<string | undefined> => {
     const outcome = await runInEnvironment(
       command,
       dirs.app,
-      env,
+      setupHome === undefined
+        ? { env }
+        : { env: { ...env, ...setupVariables(setupHome) }, inheritEnv: false },
       Math.max(1000, deadline - Date.now()),
       options.signal,
     );
-    outputs.push(`$ ${command}\n${outcome.output}`);
+    outputs.push(redactUrlCredentials(`$ ${command}\n${outcome.output}`));
     if (outcome.exitCode === 0) return undefined;
     const why = outcome.timedOut
       ? 'timed out'
       : (outcome.spawnError ?? `exit code ${outcome.exitCode ?? outcome.signal ?? '?'}`);
-    return `${label} failed (${why}):\n${lastLines(outcome.output)}`;
+    return redactUrlCredentials(`${label} failed (${why}):\n${lastLines(outcome.output)}`);
   };
   const empty = (failure: string): HarborContractResult => ({
     reward: null,
@@ -77,8 +81,9 @@ export async function runHarborContract(options: HarborContractOptions): Promise
     await fs.cp(path.join(harborDir, HARBOR_FILES.repo), dirs.app, { recursive: true });
     await fs.mkdir(path.join(dirs.logs, 'verifier'), { recursive: true });
     await fs.mkdir(path.join(dirs.logs, 'agent'), { recursive: true });
+    const setupHome = await makeSetupHome(scratch);
     for (const command of await setupSteps(harborDir)) {
-      const failure = await step('environment set-up', command);
+      const failure = await step(`environment set-up \`${command}\``, command, setupHome);
       if (failure !== undefined) return empty(failure);
     }
     if (options.oracle) {
@@ -126,18 +131,18 @@ export async function setupSteps(harborDir: string): Promise<string[]> {
 function runInEnvironment(
   command: string,
   cwd: string,
-  env: Record<string, string>,
+  environment: { env: Record<string, string>; inheritEnv?: boolean },
   timeoutMs: number,
   signal: AbortSignal | undefined,
 ): Promise<CommandOutcome> {
-  return runCommand({ command, cwd, env, timeoutMs, ...(signal ? { signal } : {}) });
+  return runCommand({ command, cwd, ...environment, timeoutMs, ...(signal ? { signal } : {}) });
 }
 
 function lastLines(text: string): string {
   return text
     .trimEnd()
     .split('\n')
-    .slice(-OUTPUT_TAIL_LINES)
+    .slice(-SETUP_TAIL_LINES)
     .map((l) => `    ${l}`)
     .join('\n');
 }

@@ -7,6 +7,7 @@
 // variable and with the value on file descriptor 3, so no process of the run has it in its environment (not
 // even in /proc/<pid>/environ of the script itself). test.sh makes its own from /dev/urandom and keeps it in an
 // unexported shell variable. Either way the spec tests, the patch and the set-up commands never see it.
+import { SETUP_VENV } from './environmentSetup';
 import type { TaskSpec } from './taskFormat';
 
 export const NONCE_VARIABLE = 'WEAVE_MARKER_NONCE';
@@ -62,6 +63,12 @@ export function renderSpecRuns(specs: readonly TaskSpec[], rootExpression: strin
     '  shift',
     '  if command -v timeout >/dev/null 2>&1; then timeout -k 5 "$seconds" "$@"; else "$@"; fi',
     '}',
+    // The set-up's virtual environment (environmentSetup.ts), when it made one: its python3 and scripts first.
+    `if [ -x ${rootExpression}/${SETUP_VENV}/bin/python ]; then`,
+    `  VIRTUAL_ENV=${rootExpression}/${SETUP_VENV}`,
+    '  PATH="$VIRTUAL_ENV/bin:$PATH"',
+    '  export VIRTUAL_ENV PATH',
+    'fi',
     'WEAVE_FAILED=0',
   ];
   for (const spec of specs) {

@@ -3,6 +3,7 @@
 // stop; a task missing base.bundle or eval.sh is kept, to be reported as an error entry.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { HARBOR_FILES } from './harborTask';
 import type { InputProblem } from './predictions';
 import { TASK_FILES, taskSchema, type Task } from './taskFormat';
 
@@ -27,6 +28,10 @@ export async function loadTasks(dirs: string[]): Promise<{ tasks: LoadedTask[]; 
       await loadTask(dir, tasks, problems);
       continue;
     }
+    if (await isHarborTask(dir)) {
+      problems.push({ task_dir: dir, message: await harborOnlyMessage(dir) });
+      continue;
+    }
     let found = false;
     for (const entry of entries.filter((e) => e.isDirectory()).sort((a, b) => a.name.localeCompare(b.name))) {
       const sub = path.join(dir, entry.name);
@@ -42,6 +47,32 @@ export async function loadTasks(dirs: string[]): Promise<{ tasks: LoadedTask[]; 
       });
   }
   return { tasks, problems };
+}
+
+/** A Harbor task folder (task.toml and tests/test.sh), which `weave eval` does not score itself. */
+async function isHarborTask(dir: string): Promise<boolean> {
+  const present = (file: string): Promise<boolean> =>
+    fs.access(path.join(dir, file)).then(
+      () => true,
+      () => false,
+    );
+  return (await present(HARBOR_FILES.config)) && (await present(HARBOR_FILES.testScript));
+}
+
+/** What the folder is and the two ways to score it: Harbor itself, or the Weave task exported beside it. */
+async function harborOnlyMessage(dir: string): Promise<string> {
+  const parent = path.dirname(path.resolve(dir));
+  const beside = await fs.access(path.join(parent, TASK_FILES.task)).then(
+    () => true,
+    () => false,
+  );
+  const weaveWay = beside
+    ? `or score the Weave task exported beside it: weave eval --tasks ${path.relative(process.cwd(), parent) || '.'} --predictions FILE`
+    : 'or export the workspace again with --format both (the default) and give weave eval the folder holding task.json';
+  return (
+    `${dir}: a Harbor task (${HARBOR_FILES.config}, ${HARBOR_FILES.testScript}), not a Weave task folder ` +
+    `(no ${TASK_FILES.task}). Score it with Harbor: harbor run -p ${dir} -a <agent> -m <model>; ${weaveWay}`
+  );
 }
 
 function looksLikeTask(names: string[]): boolean {

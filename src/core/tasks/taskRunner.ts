@@ -9,11 +9,13 @@ import path from 'node:path';
 import { runCommand, type CommandOutcome } from '../process/runCommand';
 import { detectSandbox } from '../sandbox/bwrap';
 import { sandboxLauncher } from '../sandbox/launchers';
+import { makeSetupHome, redactUrlCredentials, setupVariables } from '../sandbox/setupEnvironment';
 import { git } from '../git/git';
 import type { InfrastructureFinding } from '../sandbox/diffPolicy/classifyChanges';
 import { parseEvalLog, type ParsedEvalLog } from './evalLog';
 import { EVAL_PHASES, type EvalPhase } from './evalScript';
 import { predictionInfrastructure } from './predictionPolicy';
+import { watchSetup } from './setupProgress';
 import { NONCE_VARIABLE, shQuote } from './specRunsScript';
 import { TASK_FILES, type TaskSpec } from './taskFormat';
 
@@ -27,12 +29,26 @@ export interface TaskRunInput {
   signal?: AbortSignal;
   /** Run the task's environment set-up commands first (WEAVE_RUN_SETUP=1). */
   runSetup: boolean;
+  /** Progress lines while the set-up runs (one every SETUP_PROGRESS_INTERVAL_MS), naming the run by `label`. */
+  onProgress?: (message: string) => void;
+  label?: string;
+}
+
+/** Where a task run's code ran: inside bubblewrap, or unsandboxed because the user allowed it. */
+export type RunEnvironment = 'sandbox' | 'unsandboxed';
+
+/** How reports name a RunEnvironment ("verified in the sandbox (bubblewrap)"). */
+export function describeRunEnvironment(environment: RunEnvironment): string {
+  return environment === 'sandbox'
+    ? 'in the sandbox (bubblewrap)'
+    : 'unsandboxed (WEAVE_ALLOW_UNSANDBOXED=1)';
 }
 
 export interface TaskRunResult {
   parsed: ParsedEvalLog;
-  /** eval.sh's full output. */
+  /** eval.sh's full output (credentials in URLs masked). */
   log: string;
+  environment: RunEnvironment;
   timedOut: boolean;
   cancelled: boolean;
   durationMs: number;
@@ -95,6 +111,7 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
     await fs.writeFile(patchFile, input.patch);
     const logFile = path.join(logDir, 'eval.log');
     const nonce = randomBytes(16).toString('hex');
+    const environment = await runEnvironment();
     const outcome = await runEvalPhases({
       evalScript,
       patchFile,
@@ -105,12 +122,16 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
       timeoutMs: input.timeoutMs,
       writableDirs: [logDir],
       protectedTestFiles: [...expectedTests.keys()].map((file) => path.join(checkout, file)),
+      environment,
+      setupHome: input.runSetup ? await makeSetupHome(scratchDir) : undefined,
+      progress: input.onProgress ? { report: input.onProgress, label: input.label ?? 'task' } : undefined,
       ...(input.signal ? { signal: input.signal } : {}),
     });
     // Stopped before eval.sh could start (a signal between the clone and the run) is a cancelled run, not an error.
     if (outcome.spawnError !== undefined && !outcome.cancelled)
       throw new TaskRunError(`could not start eval.sh: ${outcome.spawnError}`);
-    const log = await fs.readFile(logFile, 'utf8').catch(() => '');
+    // The set-up's output may echo a proxy or index URL with its credentials: masked before anything keeps it.
+    const log = redactUrlCredentials(await fs.readFile(logFile, 'utf8').catch(() => ''));
     const interrupted = outcome.timedOut
       ? `task timed out after ${Math.round(input.timeoutMs / 1000)} s`
       : outcome.cancelled
@@ -119,6 +140,7 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
     return {
       parsed: parseEvalLog(log, input.specs, nonce, interrupted),
       log,
+      environment,
       timedOut: outcome.timedOut,
       cancelled: outcome.cancelled,
       durationMs: outcome.durationMs,
@@ -129,6 +151,12 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
   } finally {
     await fs.rm(scratchDir, { recursive: true, force: true });
   }
+}
+
+/** Why a run stopped before eval.sh finished (for a set-up command that did not finish), if it was stopped. */
+export function interruptionOf(run: TaskRunResult): string | undefined {
+  if (run.timedOut) return `the run timed out after ${Math.round(run.durationMs / 1000)} s`;
+  return run.cancelled ? 'cancelled' : undefined;
 }
 
 interface EvalScriptRun {
@@ -143,6 +171,10 @@ interface EvalScriptRun {
   writableDirs: string[];
   /** The spec test files in the checkout: read-only while the prediction's code runs (the specs phase). */
   protectedTestFiles: string[];
+  environment: RunEnvironment;
+  /** The set-up's private HOME (inside a writable dir), when the run sets up. */
+  setupHome: string | undefined;
+  progress: { report: (message: string) => void; label: string } | undefined;
   signal?: AbortSignal;
 }
 
@@ -152,11 +184,15 @@ interface EvalScriptRun {
  * sandbox with no network and the spec test files mounted read-only. The phases share the run's time budget.
  */
 async function runEvalPhases(run: EvalScriptRun): Promise<CommandOutcome> {
+  const stopWatching =
+    run.setupHome !== undefined && run.progress
+      ? watchSetup({ logFile: run.logFile, nonce: run.nonce, ...run.progress })
+      : () => undefined;
   const prepared = await runEvalScript(run, {
     phase: EVAL_PHASES.prepare,
     timeoutMs: run.timeoutMs,
-    hostNetwork: run.runSetup,
-  });
+    ...(run.setupHome === undefined ? {} : { setupHome: run.setupHome }),
+  }).finally(stopWatching);
   const preparedFully =
     prepared.spawnError === undefined && !prepared.timedOut && !prepared.cancelled && prepared.exitCode === 0;
   if (!preparedFully) return prepared; // eval.sh logged why (patch, test.patch, set-up) or the run was cut short
@@ -171,8 +207,11 @@ async function runEvalPhases(run: EvalScriptRun): Promise<CommandOutcome> {
 interface EvalInvocation {
   phase: EvalPhase;
   timeoutMs: number;
-  /** Only the set-up gets the host's network; nothing else of the run has any. */
-  hostNetwork?: boolean;
+  /**
+   * Only the set-up gets the host's network, the set-up environment (CA and proxy variables, registry
+   * settings: sandbox/setupEnvironment.ts) and this writable private HOME; nothing else of the run has any.
+   */
+  setupHome?: string;
   /** The spec phase adds to the log the prepare phase began. */
   appendLog?: boolean;
 }
@@ -183,18 +222,14 @@ interface EvalInvocation {
  * started, so once eval.sh has re-executed itself without the nonce no process of the run holds it.
  */
 async function runEvalScript(run: EvalScriptRun, invocation: EvalInvocation): Promise<CommandOutcome> {
-  const availability = await detectSandbox();
-  if (!availability.available && process.env.WEAVE_ALLOW_UNSANDBOXED !== '1') {
-    throw new TaskRunError(
-      `${availability.reason ?? 'no sandbox'}: predictions run only inside a sandbox ` +
-        '(set WEAVE_ALLOW_UNSANDBOXED=1 to run them unsandboxed anyway)',
-    );
-  }
+  const sandboxed = run.environment === 'sandbox';
+  const setup = invocation.setupHome === undefined ? {} : setupVariables(invocation.setupHome);
   const redirect = invocation.appendLog ? '>>' : '>';
   return runCommand({
     command: `exec sh ${shQuote(run.evalScript)} ${shQuote(run.patchFile)} ${redirect} ${shQuote(run.logFile)} 2>&1`,
     cwd: run.checkout,
     env: {
+      ...setup,
       WEAVE_RUN_SETUP: run.runSetup ? '1' : '0',
       WEAVE_PHASE: invocation.phase,
       [NONCE_VARIABLE]: run.nonce,
@@ -202,7 +237,7 @@ async function runEvalScript(run: EvalScriptRun, invocation: EvalInvocation): Pr
     // A prediction is untrusted code: the allowlisted environment, the scratch folder writable and nothing
     // else, a private PID namespace.
     inheritEnv: false,
-    ...(availability.available
+    ...(sandboxed
       ? {
           launcher: sandboxLauncher({
             checkout: run.checkout,
@@ -210,13 +245,26 @@ async function runEvalScript(run: EvalScriptRun, invocation: EvalInvocation): Pr
             readOnlyBinds: [{ source: path.dirname(run.evalScript), target: path.dirname(run.evalScript) }],
             // Once the prepare phase laid the tests down nothing may rewrite them.
             ...(invocation.phase === EVAL_PHASES.specs ? { protectedPaths: run.protectedTestFiles } : {}),
-            network: invocation.hostNetwork ? ('host' as const) : ('none' as const),
+            // The set-up's private HOME and caches, writable; everything else of the scratch folder is not there.
+            ...(invocation.setupHome === undefined ? {} : { home: invocation.setupHome }),
+            network: invocation.setupHome === undefined ? ('none' as const) : ('host' as const),
           }),
         }
       : {}),
     timeoutMs: invocation.timeoutMs,
     ...(run.signal ? { signal: run.signal } : {}),
   });
+}
+
+/** The sandbox when it works here; unsandboxed only when the user allowed it (WEAVE_ALLOW_UNSANDBOXED=1). */
+async function runEnvironment(): Promise<RunEnvironment> {
+  const availability = await detectSandbox();
+  if (availability.available) return 'sandbox';
+  if (process.env.WEAVE_ALLOW_UNSANDBOXED === '1') return 'unsandboxed';
+  throw new TaskRunError(
+    `${availability.reason ?? 'no sandbox'}: predictions run only inside a sandbox ` +
+      '(set WEAVE_ALLOW_UNSANDBOXED=1 to run them unsandboxed anyway)',
+  );
 }
 
 /** Each spec test file's content on base + test.patch (undefined: absent), computed in a private index. */

@@ -55,8 +55,12 @@ describe('project facts', () => {
     assert.equal(await version({ 'pyproject.toml': 'not [valid toml' }), '0.0.0');
   });
 
-  it('sets up from lockfiles, lockfile-less package.json, pyproject and tox deps', async () => {
+  it('sets up from lockfiles, lockfile-less package.json, pyproject and tox deps (pip into a venv)', async () => {
     const setup = (files: Record<string, string>) => withTree(files, environmentSetupCommands);
+    const venv =
+      'python3 -m venv --system-site-packages --without-pip .weave-venv && ' +
+      '{ .weave-venv/bin/python -m pip --version >/dev/null 2>&1 || .weave-venv/bin/python -m ensurepip --default-pip; }';
+    const pip = '.weave-venv/bin/python -m pip install';
     assert.deepEqual(await setup({ 'package.json': '{"dependencies":{"a":"1"}}', 'yarn.lock': '' }), [
       'yarn install --frozen-lockfile',
     ]);
@@ -65,11 +69,12 @@ describe('project facts', () => {
     ]);
     assert.deepEqual(await setup({ 'package.json': '{"name":"no-deps"}' }), []);
     assert.deepEqual(await setup({ 'pyproject.toml': '[project]\ndependencies = ["attrs"]\n' }), [
-      'python3 -m pip install -e .',
+      venv,
+      `${pip} -e .`,
     ]);
     assert.deepEqual(
       await setup({ 'pyproject.toml': '[project]\n[project.optional-dependencies]\ntest = ["pytest"]\n' }),
-      ["python3 -m pip install -e '.[test]'"],
+      [venv, `${pip} -e '.[test]'`],
     );
     assert.deepEqual(await setup({ 'pyproject.toml': '[project]\nname = "bare"\n' }), []);
     assert.deepEqual(
@@ -77,7 +82,7 @@ describe('project facts', () => {
         'tox.ini':
           '[tox]\nenvlist = py\n\n[testenv]\ndeps =\n    pytest>=7\n    -r requirements-test.txt\ncommands = pytest\n',
       }),
-      ["python3 -m pip install 'pytest>=7' -r requirements-test.txt"],
+      [venv, `${pip} 'pytest>=7' -r requirements-test.txt`],
     );
   });
 });

@@ -33,8 +33,8 @@ const SUPPORT_FILE_NAMES = new Set([
 const SUPPORT_FILE_PATTERN =
   /^(jest|vitest|vitest\.workspace|ava|playwright|karma)\.config\.[cm]?[jt]s$|^\.mocharc\.(js|cjs|json|jsonc|ya?ml)$|^jest\.config\.json$/;
 const TEST_FOLDER_NAMES = new Set(['test', 'tests', '__tests__', 'spec', 'specs']);
-/** Never walked: dependencies, repositories, caches the runners write themselves. */
-const SKIPPED_FOLDERS = new Set([
+/** Never walked (here and by the guard's folder search): dependencies, repositories, runner caches. */
+export const SKIPPED_FOLDERS = new Set([
   'node_modules',
   '.git',
   '.venv',

@@ -34,6 +34,24 @@ const WRITES_ALL = new Set(
 );
 /** Commands whose last operand (or -t DIR) is the target, the others read. */
 const WRITES_LAST = new Set(['cp', 'install', 'ln', 'rsync', 'scp', 'link']);
+/** Build tools and package managers: their words are targets and script names, not paths (until `--`). */
+const TARGET_RUNNERS = new Set([
+  'make',
+  'gmake',
+  'ninja',
+  'just',
+  'task',
+  'rake',
+  'gradle',
+  'gradlew',
+  'mvn',
+  'mvnw',
+  'tox',
+  'nox',
+  'npm',
+  'pnpm',
+  'yarn',
+]);
 const GIT_READS = new Set(
   (
     'diff log show status blame grep ls-files ls-tree cat-file rev-parse describe shortlog branch remote ' +
@@ -96,7 +114,10 @@ export function commandEffects(words: ShellWord[], ctx: CommandContext): void {
   const handler = HANDLERS[name] ?? (INTERPRETER.test(name) ? interpreter(name) : undefined);
   if (handler) handler(args, use, ctx);
   else if (READS.has(name)) return;
-  else if (WRITES_ALL.has(name)) use.all(operands(args), 'write', name);
+  else if (TARGET_RUNNERS.has(name)) {
+    const dashes = args.findIndex((w) => w.text === '--');
+    if (dashes >= 0) use.all(args.slice(dashes + 1), 'other', name);
+  } else if (WRITES_ALL.has(name)) use.all(operands(args), 'write', name);
   else if (WRITES_LAST.has(name)) {
     const targets = optionValues(args, ['-t', '--target-directory']);
     use.all(targets.length > 0 ? targets : operands(args).slice(-1), 'write', name);
@@ -474,17 +495,6 @@ const HANDLERS: Record<string, Handler> = {
         'deno eval',
       );
     else interpreter('deno')(sub === 'run' ? args.slice(1) : args, use, ctx);
-  },
-  npm: (args, use) => {
-    const sub = args[0]?.text;
-    if (
-      sub === 'test' ||
-      sub === 't' ||
-      sub === 'tst' ||
-      (sub === 'run' && /^test(:|$)/.test(args[1]?.text ?? ''))
-    )
-      return;
-    use.all(args, 'other', 'npm');
   },
 };
 

@@ -223,6 +223,7 @@ const ALLOWED: Case[] = [
   claude('npx vitest run', 'timeout 60 npx vitest run test/cache-hit.test.js'),
   claude('pytest', 'pytest test/'),
   claude('npm test', 'npm test'),
+  claude('make, pnpm and yarn targets named test', 'make test && pnpm test && yarn test'),
   claude('running a spec test file', 'node test/cache-hit.test.js 2>&1 | tee /tmp/weave-log.txt'),
   claude('a source edit after cd', 'cd src && echo "module.exports = {};" > cache.js'),
   claude('sed -i on the code', 'sed -i s/1/2/ src/cache.js'),

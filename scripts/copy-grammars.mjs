@@ -15,6 +15,8 @@ const grammars = [
   { language: 'go', pkg: 'tree-sitter-go', wasm: 'tree-sitter-go.wasm' },
   { language: 'rust', pkg: 'tree-sitter-rust', wasm: 'tree-sitter-rust.wasm' },
   { language: 'java', pkg: 'tree-sitter-java', wasm: 'tree-sitter-java.wasm' },
+  // Not indexed: `weave guard` parses agents' shell commands with it (src/cli/guard/bashSyntax.ts).
+  { language: 'bash', pkg: 'tree-sitter-bash', wasm: 'tree-sitter-bash.wasm' },
 ];
 const manifest = {};
 for (const g of grammars) {

@@ -3,7 +3,7 @@
 // agent working while specs affected by its uncommitted changes are broken. `--install` merges the hooks into a
 // project's configuration.
 import { text } from 'node:stream/consumers';
-import { existsSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import path from 'node:path';
 import {
   allowAnswer,
@@ -21,13 +21,13 @@ import {
   type GuardAgent,
   type HookAnswer,
 } from '../guard/hookEvents';
+import { codexTrustNotice, guardStatus } from '../guard/hookStatus';
 import {
   INSTALL_TARGETS,
   installHooks,
   InstallError,
-  shellQuote,
+  portableStartCommands,
   type InstallTarget,
-  type StartCommands,
 } from '../guard/installHooks';
 import { findWorkspace, loadProtectedSet } from '../guard/protectedPaths';
 import { parseVerbFlags, UsageError } from '../flags';
@@ -35,6 +35,7 @@ import type { Verb } from '../verb';
 
 const HELP = `Usage: weave guard [--agent claude-code|codex|cursor] [--workspace DIR]   (a hook: reads JSON on stdin)
        weave guard --install claude-code|codex|cursor|git [--workspace DIR] [--command CMD]
+       weave guard --status [--agent claude-code|codex|cursor] [--workspace DIR]
 
 As a hook, reads the agent's hook event on stdin and answers in the agent's own protocol:
   PreToolUse / beforeShellExecution / preToolUse: blocks an edit (Edit, Write, MultiEdit, NotebookEdit,
@@ -57,10 +58,12 @@ none, every call is allowed.
 Options:
   --agent NAME     the hook protocol (default claude-code)
   --workspace DIR  the workspace (with --install: the project folder, default the current directory)
-  --install WHAT   install the hooks for WHAT instead of handling an event
-  --command CMD    with --install: how hooks start Weave, e.g. --command "npx weave" for a project that
-                   depends on Weave (default: this Node with this CLI, and for agent hooks the small guard
-                   bundle dist/guard.js beside it, by absolute path)
+  --install WHAT   install the hooks for WHAT instead of handling an event (codex: prints the trust step)
+  --status         per agent: hooks installed? will the agent run them (Codex: project and hook trust)? does
+                   the installed command block a probe write of .weave/specs.json? Exit 1 until all hold
+  --command CMD    with --install: how hooks start Weave (absolute paths only this way). Default, portable:
+                   node "$CLAUDE_PROJECT_DIR"/… or the git top level's path to the Weave installed in the
+                   project (node_modules/weave/dist/guard.js), else npx weave
   -h, --help       show this help`;
 
 export const guardVerb: Verb = {
@@ -69,16 +72,22 @@ export const guardVerb: Verb = {
   help: HELP,
   async run(args) {
     const flags = parseVerbFlags('guard', args, {
-      agent: { type: 'string', default: 'claude-code' },
+      agent: { type: 'string' },
       workspace: { type: 'string' },
       install: { type: 'string' },
       command: { type: 'string' },
+      status: { type: 'boolean', default: false },
     });
     if (flags.install !== undefined) return install(flags.install, flags.workspace ?? '.', flags.command);
     if (flags.command !== undefined) throw new UsageError('--command goes with --install');
-    if (!(GUARD_AGENTS as readonly string[]).includes(flags.agent))
-      throw new UsageError(`--agent must be one of ${GUARD_AGENTS.join(', ')}, got '${flags.agent}'`);
-    const answer = await handleEvent(flags.agent as GuardAgent, await text(process.stdin), flags.workspace);
+    const agent = flags.agent === undefined ? undefined : agentNamed(flags.agent);
+    if (flags.status) return status(path.resolve(flags.workspace ?? '.'), agent);
+    // The shell grammar runs once per process on a few hundred bytes, so V8's optimising tier for WebAssembly only
+    // costs here: a parse of `cd test && echo '// x' > f` made it compile the bash grammar's lexer in the background,
+    // and the process took 5.6–8 s and 574 MB to exit on a loaded 2-core box instead of 1 s and 63 MB. A tiering
+    // budget no hook call can spend keeps it on the baseline tier (`--liftoff-only` has no effect once V8 runs).
+    setFlagsFromString('--wasm-tiering-budget=1000000000');
+    const answer = await handleEvent(agent ?? 'claude-code', await text(process.stdin), flags.workspace);
     if (answer.stdout) process.stdout.write(answer.stdout);
     if (answer.stderr) process.stderr.write(answer.stderr);
     return answer.exitCode;
@@ -103,7 +112,7 @@ export async function handleEvent(
   if (workspaceDir === undefined || kind === 'other') return allowAnswer(agent, kind);
   if (kind === 'pre-tool') {
     const set = await loadProtectedSet(workspaceDir);
-    const violation = findViolation(payload, set);
+    const violation = await findViolation(payload, set);
     return violation ? denyAnswer(agent, violationMessage(violation, set)) : allowAnswer(agent, kind);
   }
   if (stopAlreadyContinued(payload)) return allowAnswer(agent, kind);
@@ -119,37 +128,52 @@ export async function handleEvent(
   }
 }
 
+function agentNamed(name: string): GuardAgent {
+  const agent = name === 'claude' ? 'claude-code' : name;
+  if (!(GUARD_AGENTS as readonly string[]).includes(agent))
+    throw new UsageError(`--agent must be one of ${GUARD_AGENTS.join(', ')}, got '${name}'`);
+  return agent as GuardAgent;
+}
+
+/** Exit 0 when every agent asked about (or every installed one) will run hooks that answer; 1 otherwise. */
+async function status(projectDir: string, agent: GuardAgent | undefined): Promise<number> {
+  const statuses = await guardStatus(projectDir, agent ? [agent] : GUARD_AGENTS);
+  for (const s of statuses) {
+    process.stdout.write(
+      `${s.agent}: ${s.ok ? 'OK' : s.installed ? 'NOT RUNNING AS INSTALLED' : 'not installed'}\n`,
+    );
+    for (const line of s.lines) process.stdout.write(`  ${line.replace(/\n/g, '\n  ')}\n`);
+  }
+  const checked = agent ? statuses : statuses.filter((s) => s.installed);
+  if (checked.length === 0) {
+    process.stdout.write(
+      `no agent hooks are installed in ${projectDir} (weave guard --install claude-code|codex|cursor)\n`,
+    );
+    return 1;
+  }
+  return checked.every((s) => s.ok) ? 0 : 1;
+}
+
 async function install(what: string, projectDir: string, command: string | undefined): Promise<number> {
   if (!(INSTALL_TARGETS as readonly string[]).includes(what))
     throw new UsageError(`--install must be one of ${INSTALL_TARGETS.join(', ')}, got '${what}'`);
   try {
-    const result = await installHooks(
-      what as InstallTarget,
-      path.resolve(projectDir),
-      startCommands(command),
-    );
+    const target = what as InstallTarget;
+    const project = path.resolve(projectDir);
+    const commands =
+      command !== undefined
+        ? { weave: command, guard: `${command} guard` }
+        : await portableStartCommands(
+            target,
+            project,
+            path.dirname(path.resolve(process.argv[1] ?? 'weave')),
+          );
+    const result = await installHooks(target, project, commands);
     process.stdout.write(`${result.summary}\n`);
+    if (target === 'codex') process.stdout.write(await codexTrustNotice(project));
     return 0;
   } catch (error) {
     if (error instanceof InstallError) throw new UsageError(error.message);
     throw error;
   }
-}
-
-/**
- * How installed hooks start Weave. `--command CMD`: `CMD check …` and `CMD guard --agent …`. By default this Node
- * and this CLI by absolute path (works at once), with the agent hooks on the small guard bundle beside it
- * (dist/guard.js), which starts faster than the full CLI on every tool call.
- */
-function startCommands(command: string | undefined): StartCommands {
-  if (command !== undefined) return { weave: command, guard: `${command} guard` };
-  const node = shellQuote(process.execPath);
-  const cli = path.resolve(process.argv[1] ?? 'weave');
-  const guardBundle = path.join(path.dirname(cli), 'guard.js');
-  return {
-    weave: `${node} ${shellQuote(cli)}`,
-    guard: existsSync(guardBundle)
-      ? `${node} ${shellQuote(guardBundle)}`
-      : `${node} ${shellQuote(cli)} guard`,
-  };
 }

@@ -12,11 +12,15 @@
 //   workspace_roots} and `preToolUse` {tool_name, tool_input} answer on stdout `{"permission":"deny",
 //   "user_message", "agent_message"}`; `stop` {status, loop_count} may answer `{"followup_message": …}`, which
 //   Cursor sends as the next user message (it caps the loop itself; we stop asking after MAX_FOLLOW_UPS).
+// - MCP tools (Claude Code names them `mcp__SERVER__TOOL`): their path-like arguments (`path`, `paths`, `source`,
+//   `destination`, `file_path` …) are checked like an edit's, unless the tool only reads (read_*, list_*, get_* …).
 // Malformed stdin is reported on stderr with exit code 1: every one of these agents treats that as a
 // non-blocking hook failure (the action goes ahead, the user sees the message), never as a silent block.
 import { z } from 'zod';
+import { bashParser } from './bashSyntax';
 import { protectedHit, type ProtectedHit, type ProtectedSet } from './protectedPaths';
-import { shellWrites } from './shellWrites';
+import { diffTargets } from './shellCommands';
+import { shellFinding } from './shellVerdict';
 
 export const GUARD_AGENTS = ['claude-code', 'codex', 'cursor'] as const;
 export type GuardAgent = (typeof GUARD_AGENTS)[number];
@@ -77,20 +81,35 @@ export interface Violation {
   action: string;
 }
 
-/** The first write to a protected file the tool call would make, or undefined. */
-export function findViolation(payload: HookPayload, set: ProtectedSet): Violation | undefined {
+const SHELL_TOOLS = /^(bash|shell|run_terminal_cmd|terminal|local_shell|exec_command|run_shell_command)$/i;
+/** Tools that only read what they name (Claude Code's, Cursor's and the MCP filesystem server's). */
+const READ_ONLY_TOOLS =
+  /^(read|view|glob|grep|ls|search|list|get|find|directory_tree|notebookread|codebase_search|file_search)/i;
+/** Arguments that name files, across agents' own tools and MCP servers. */
+const PATH_KEYS = [
+  'file_path',
+  'notebook_path',
+  'path',
+  'target_file',
+  'filePath',
+  'source',
+  'destination',
+  'paths',
+];
+
+/** The first change to a protected file the tool call would make, or undefined. */
+export async function findViolation(payload: HookPayload, set: ProtectedSet): Promise<Violation | undefined> {
   const cwd = payloadCwd(payload);
   const input = isRecord(payload.tool_input) ? payload.tool_input : {};
   const tool = payload.tool_name ?? (payload.command !== undefined ? 'Shell' : '');
   const command =
     payload.command ?? (typeof input.command === 'string' ? input.command : undefined) ?? undefined;
-  if (/^(bash|shell|run_terminal_cmd|terminal|local_shell|exec_command)$/i.test(tool) || payload.command) {
+  if (SHELL_TOOLS.test(tool) || payload.command) {
     if (command === undefined) return undefined;
-    for (const write of shellWrites(command, cwd)) {
-      const hit = protectedHit(set, write.target, write.cwd);
-      if (hit) return { hit, action: `${tool || 'shell'} command (${write.how} on ${write.target})` };
-    }
-    return undefined;
+    const finding = shellFinding(await bashParser(), command, cwd, set);
+    return finding
+      ? { hit: finding.hit, action: `${tool || 'shell'} command (${finding.action})` }
+      : undefined;
   }
   if (tool === 'apply_patch') {
     const patch =
@@ -101,22 +120,33 @@ export function findViolation(payload: HookPayload, set: ProtectedSet): Violatio
     }
     return undefined;
   }
-  for (const key of ['file_path', 'notebook_path', 'path', 'target_file', 'filePath']) {
+  // Read-only tools name files too: only tools that change them are guarded. MCP names are mcp__SERVER__TOOL.
+  const bareTool = tool.replace(/^mcp__.+?__/, '');
+  if (READ_ONLY_TOOLS.test(bareTool)) return undefined;
+  for (const key of PATH_KEYS) {
     const value = input[key];
-    if (typeof value !== 'string') continue;
-    // Read-only tools name files too: only tools that change them are guarded.
-    if (/^(read|view|glob|grep|ls|search|list|notebookread)/i.test(tool)) return undefined;
-    const hit = protectedHit(set, value, cwd);
-    if (hit) return { hit, action: tool || 'edit' };
+    const values =
+      typeof value === 'string'
+        ? [value]
+        : Array.isArray(value)
+          ? value.filter((v) => typeof v === 'string')
+          : [];
+    for (const given of values) {
+      const hit = protectedHit(set, given, cwd);
+      if (hit) return { hit, action: `${tool || 'edit'} (${key})` };
+    }
   }
   return undefined;
 }
 
-/** Files an `apply_patch` envelope adds, updates, deletes or moves to. */
+/** Files an `apply_patch` envelope adds, updates, deletes or moves to (and a unified diff's, if it is one). */
 export function patchTargets(patch: string): string[] {
-  return [...patch.matchAll(/^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/gm)].map((m) =>
-    m[1]!.trim(),
-  );
+  return [
+    ...[...patch.matchAll(/^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/gm)].map((m) =>
+      m[1]!.trim(),
+    ),
+    ...diffTargets(patch),
+  ];
 }
 
 export function violationMessage(v: Violation, set: ProtectedSet): string {

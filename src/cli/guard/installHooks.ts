@@ -1,12 +1,13 @@
 // `weave guard --install AGENT`: merges Weave's hooks into the project's hook configuration. Other hooks and
 // other settings are kept as they are; Weave's own entries are recognised by `guard` and `--agent AGENT` in their
 // command, so installing twice changes nothing (and re-installing from another path only updates Weave's own
-// command). A configuration file that is not valid JSON is reported and left untouched.
-//   claude-code  .claude/settings.json   hooks.PreToolUse (Edit|Write|MultiEdit|NotebookEdit|Bash) + hooks.Stop
-//   codex        .codex/hooks.json       hooks.PreToolUse (Bash|apply_patch|Edit|Write) + hooks.Stop
+// command). A configuration file that is not valid JSON is reported and left untouched. The commands written are
+// portable (portableStartCommands): a committed configuration works on a clone and keeps Codex's trust hash.
+//   claude-code  .claude/settings.json   hooks.PreToolUse (Edit|Write|MultiEdit|NotebookEdit|Bash|mcp__.*) + Stop
+//   codex        .codex/hooks.json       hooks.PreToolUse (Bash|apply_patch|Edit|Write|mcp__.*) + hooks.Stop
 //   cursor       .cursor/hooks.json      version 1; hooks.beforeShellExecution, hooks.preToolUse, hooks.stop
 //   git          the repository's pre-commit hook runs `weave check --affected`, after any existing hook
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { git } from '../../core/git/git';
 
@@ -34,6 +35,50 @@ export interface InstallResult {
 const STOP_TIMEOUT_S = 600;
 const PRE_TOOL_TIMEOUT_S = 30;
 const GIT_MARKER = '# weave guard: pre-commit';
+/** The tools the PreToolUse hooks see; MCP tools (mcp__SERVER__TOOL) move and write files too. */
+export const CLAUDE_MATCHER = 'Edit|Write|MultiEdit|NotebookEdit|Bash|mcp__.*';
+export const CODEX_MATCHER = 'Bash|apply_patch|Edit|Write|mcp__.*';
+
+/**
+ * How hooks start Weave without naming this machine's paths: the guard bundle of the Weave installed in the
+ * project (node_modules/weave/dist), or of the Weave checkout the project is, by a path from the project root
+ * (`$CLAUDE_PROJECT_DIR` for Claude Code, the git top level for Codex, Cursor and git, whose hooks may start in a
+ * sub-folder); `npx weave` when Weave is neither. `runningDist` is the dist/ folder of the Weave running now.
+ */
+export async function portableStartCommands(
+  target: InstallTarget,
+  projectDir: string,
+  runningDist: string,
+): Promise<StartCommands> {
+  // Real paths on both sides (git prints the top level resolved), but node_modules/weave is kept as a link.
+  const project = await fs.realpath(projectDir);
+  const running = await fs.realpath(runningDist).catch(() => runningDist);
+  const installed = path.join(project, 'node_modules', 'weave', 'dist');
+  const distDir = existsSync(path.join(installed, 'guard.js'))
+    ? installed
+    : isInside(running, project)
+      ? running
+      : undefined;
+  if (distDir === undefined) return { weave: 'npx weave', guard: 'npx weave guard' };
+  let from: string;
+  if (target === 'claude-code') from = `"$CLAUDE_PROJECT_DIR"/${path.relative(project, distDir)}`;
+  else {
+    const top = await git(['rev-parse', '--show-toplevel'], project).then(
+      (out) => out.trim(),
+      () => undefined,
+    );
+    from =
+      top === undefined
+        ? `./${path.relative(project, distDir)}`
+        : `"$(git rev-parse --show-toplevel)"/${path.relative(top, distDir)}`;
+  }
+  return { weave: `node ${from}/cli.js`, guard: `node ${from}/guard.js` };
+}
+
+function isInside(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+}
 
 export async function installHooks(
   target: InstallTarget,
@@ -58,8 +103,7 @@ export async function installHooks(
     target === 'claude-code'
       ? path.join(projectDir, '.claude', 'settings.json')
       : path.join(projectDir, '.codex', 'hooks.json');
-  const matcher =
-    target === 'claude-code' ? 'Edit|Write|MultiEdit|NotebookEdit|Bash' : 'Bash|apply_patch|Edit|Write';
+  const matcher = target === 'claude-code' ? CLAUDE_MATCHER : CODEX_MATCHER;
   return mergeJson(file, (config) => {
     const hooks = objectAt(config, 'hooks', file);
     const pre = upsertGrouped(arrayAt(hooks, 'PreToolUse', file), guard, target, {

@@ -1,8 +1,13 @@
-// What `weave guard` protects: every spec's `test.files` and everything under `.weave/` (ARCHITECTURE.md, "Containment").
-// Paths are compared after resolving symlinks and `..`, so `ln -s` tricks and `a/../test/x.js` are seen through.
-import { existsSync, realpathSync } from 'node:fs';
+// What `weave guard` protects: the sandbox's protected set (src/core/sandbox/protectedFiles.ts, ARCHITECTURE.md
+// "Containment": spec test files, `.weave/**`, runner configs and auto-loaded files, existing helpers in the
+// test folders), asked through the same function, plus all of `.weave/` (run records included: a forged
+// baseline would hide a break). Paths are compared after resolving symlinks and `..`, so `ln -s` tricks and
+// `a/../test/x.js` are seen through; a folder or a glob counts when it covers a protected file.
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { loadSpecFile, SPEC_FILE_RELATIVE_PATH } from '../../core/spec/load';
+import { isProtectedPath, isSupportFileName, SKIPPED_FOLDERS } from '../../core/sandbox/protectedFiles';
+import type { SpecFile } from '../../shared/specSchema';
 
 export interface ProtectedSet {
   workspaceDir: string;
@@ -10,6 +15,8 @@ export interface ProtectedSet {
   files: Map<string, string[]>;
   /** Real path of `.weave/`. */
   weaveDir: string;
+  /** The specs, for the sandbox's rules (absent when the spec file is invalid). */
+  specFile?: SpecFile;
   /** Why the test files are unknown (an invalid spec file): `.weave/**` is still protected. */
   specProblem?: string;
 }
@@ -45,7 +52,9 @@ export async function loadProtectedSet(workspaceDir: string): Promise<ProtectedS
     workspaceDir: root,
     files,
     weaveDir: realPath(path.join(root, '.weave')),
-    ...(loaded.ok ? {} : { specProblem: `${loaded.file} is invalid, so only .weave/ is protected` }),
+    ...(loaded.ok
+      ? { specFile: loaded.specFile }
+      : { specProblem: `${loaded.file} is invalid, so only .weave/ is protected` }),
   };
 }
 
@@ -76,26 +85,149 @@ export interface ProtectedHit {
   what: string;
 }
 
+/**
+ * How a folder counts: `any` — a folder holding a protected file is hit, the workspace itself and its parents
+ * included (`rm -rf .`); `inside` — only folders strictly inside the workspace (a command the guard does not
+ * know, given `.`, is not assumed to rewrite the whole tree).
+ */
+export type FolderRule = 'any' | 'inside';
+
 /** Why `given` (absolute or relative to `cwd`; a glob or a folder counts when it covers a protected file). */
-export function protectedHit(set: ProtectedSet, given: string, cwd: string): ProtectedHit | undefined {
+export function protectedHit(
+  set: ProtectedSet,
+  given: string,
+  cwd: string,
+  folders: FolderRule = 'any',
+): ProtectedHit | undefined {
   if (given === '') return undefined;
   const target = realPath(path.resolve(cwd, expandHome(given)));
-  const inside = (child: string, parent: string): boolean => {
-    const rel = path.relative(parent, child);
-    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-  };
-  if (inside(target, set.weaveDir)) return { given, what: "Weave's spec file and run state (.weave/)" };
-  const isGlob = /[*?[{]/.test(given);
-  for (const [file, specs] of set.files) {
-    const owners = `the test file ${path.relative(set.workspaceDir, file)} of spec ${specs.join(', ')}`;
-    if (file === target) return { given, what: owners };
-    // A folder that holds a protected file (rm -r test/, mv test old-test).
-    if (inside(file, target)) return { given, what: `a folder holding ${owners}` };
-    if (isGlob && path.matchesGlob(file, target)) return { given, what: `a pattern matching ${owners}` };
+  if (/[*?[{]/.test(given)) return globHit(set, given, target);
+  const what = protectedFileWhat(set, target);
+  if (what) return { given, what };
+  const rel = path.relative(set.workspaceDir, target);
+  const holdsWorkspace = rel === '' || rel.startsWith('..') || path.isAbsolute(rel);
+  if (holdsWorkspace) {
+    if (folders === 'inside' || !inside(set.workspaceDir, target)) return undefined;
+    return { given, what: 'a folder holding the whole workspace (spec tests and .weave/ included)' };
   }
-  if (isGlob && path.matchesGlob(path.join(set.weaveDir, 'specs.json'), target))
+  if (!isDirectory(target)) return undefined;
+  const held = firstProtectedIn(set, target);
+  return held ? { given, what: `a folder holding ${held}` } : undefined;
+}
+
+/** What a single file is in the protected set, or undefined. */
+export function protectedFileWhat(set: ProtectedSet, file: string): string | undefined {
+  if (inside(file, set.weaveDir)) return "Weave's spec file and run state (.weave/)";
+  const specs = set.files.get(file);
+  if (specs) return `the test file ${path.relative(set.workspaceDir, file)} of spec ${specs.join(', ')}`;
+  const rel = path.relative(set.workspaceDir, file).split(path.sep).join('/');
+  if (rel.startsWith('..') || path.isAbsolute(rel) || !set.specFile) return undefined;
+  if (rel.split('/').some((part) => SKIPPED_FOLDERS.has(part))) return undefined;
+  if (!isProtectedPath(rel, set.specFile)) return undefined;
+  if (isSupportFileName(path.posix.basename(rel)))
+    return `${rel}, a test-runner configuration or auto-loaded file the spec tests depend on`;
+  // The sandbox's remaining rule: files in the spec tests' folders that are not tests. Existing ones are
+  // helpers the tests import; a new file there is the agent's own.
+  return existsSync(file) ? `${rel}, an existing helper in the spec tests' folder` : undefined;
+}
+
+/** Names of files an interpreter's code may mean without a folder: the spec tests' and the runners' own. */
+export function protectedBasenames(set: ProtectedSet): Set<string> {
+  return new Set([...set.files.keys()].map((f) => path.basename(f)));
+}
+
+const MAX_WALK_ENTRIES = 20_000;
+
+/** The first protected file under `dir` (spec tests first, then a bounded walk), described. */
+function firstProtectedIn(set: ProtectedSet, dir: string): string | undefined {
+  if (inside(set.weaveDir, dir)) return '.weave/';
+  for (const [file] of set.files) if (inside(file, dir)) return protectedFileWhat(set, file);
+  let seen = 0;
+  const walk = (current: string): string | undefined => {
+    let entries;
+    try {
+      entries = readdirSync(current, { withFileTypes: true });
+    } catch {
+      return undefined;
+    }
+    for (const entry of entries) {
+      if (++seen > MAX_WALK_ENTRIES)
+        return `more than ${MAX_WALK_ENTRIES} files (too many to rule out a protected one)`;
+      const full = path.join(current, entry.name);
+      if (entry.isDirectory()) {
+        if (SKIPPED_FOLDERS.has(entry.name)) continue;
+        const found = walk(full);
+        if (found) return found;
+      } else {
+        const what = protectedFileWhat(set, full);
+        if (what) return what;
+      }
+    }
+    return undefined;
+  };
+  return walk(dir);
+}
+
+function globHit(set: ProtectedSet, given: string, pattern: string): ProtectedHit | undefined {
+  // Walk from the glob's fixed prefix and match what is there, plus the spec tests (which may not exist yet).
+  const fixed = pattern.split(path.sep);
+  const firstGlob = fixed.findIndex((part) => /[*?[{]/.test(part));
+  const base = fixed.slice(0, firstGlob).join(path.sep) || path.sep;
+  for (const [file] of set.files)
+    if (path.matchesGlob(file, pattern))
+      return { given, what: `a pattern matching ${protectedFileWhat(set, file)}` };
+  if (path.matchesGlob(path.join(set.weaveDir, 'specs.json'), pattern))
     return { given, what: 'a pattern matching .weave/specs.json' };
-  return undefined;
+  let seen = 0;
+  const walk = (current: string): ProtectedHit | undefined => {
+    let entries;
+    try {
+      entries = readdirSync(current, { withFileTypes: true });
+    } catch {
+      return undefined;
+    }
+    for (const entry of entries) {
+      if (++seen > MAX_WALK_ENTRIES) return undefined;
+      const full = path.join(current, entry.name);
+      const matches = path.matchesGlob(full, pattern);
+      const what = matches
+        ? entry.isDirectory()
+          ? firstProtectedIn(set, full)
+          : protectedFileWhat(set, full)
+        : undefined;
+      if (what) return { given, what: `a pattern matching ${what}` };
+      if (entry.isDirectory() && !SKIPPED_FOLDERS.has(entry.name) && pattern.includes('**')) {
+        const found = walk(full);
+        if (found) return found;
+      } else if (
+        entry.isDirectory() &&
+        !SKIPPED_FOLDERS.has(entry.name) &&
+        depthOf(full) < depthOf(pattern)
+      ) {
+        const found = walk(full);
+        if (found) return found;
+      }
+    }
+    return undefined;
+  };
+  return inside(base, set.workspaceDir) || inside(set.workspaceDir, base) ? walk(base) : undefined;
+}
+
+function depthOf(p: string): number {
+  return p.split(path.sep).length;
+}
+
+function inside(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function expandHome(p: string): string {

@@ -27,8 +27,8 @@ import { normalisePath, policyScopeOf, type PolicyScope } from './diffPolicy/sco
 const SUPPORT_FILE_NAMES = new Set(['tox.ini', 'setup.cfg', 'noxfile.py', '.taprc']);
 /** Manifests guarded by their test keys only (see the header). */
 const KEYED_MANIFESTS = new Set(['package.json', 'pyproject.toml']);
-/** Never walked: dependencies, repositories, caches the runners write themselves. */
-const SKIPPED_FOLDERS = new Set([
+/** Never walked (here and by the guard's folder search): dependencies, repositories, runner caches. */
+export const SKIPPED_FOLDERS = new Set([
   'node_modules',
   '.git',
   '.venv',

@@ -57,38 +57,9 @@ describe('weave guard --install', () => {
     assert.deepEqual(config.hooks.PostToolUse, [{ hooks: [theirs] }]);
     assert.deepEqual(config.hooks.PreToolUse?.[0], { matcher: 'Write', hooks: [theirs] });
     const ours = config.hooks.PreToolUse?.[1];
-    assert.equal(ours?.matcher, 'Edit|Write|MultiEdit|NotebookEdit|Bash');
+    assert.equal(ours?.matcher, 'Edit|Write|MultiEdit|NotebookEdit|Bash|mcp__.*');
     assert.equal(ours?.hooks[0]?.command, `${weave} guard --agent claude-code`);
     assert.equal(config.hooks.Stop?.[0]?.hooks[0]?.command, `${weave} guard --agent claude-code`);
-  });
-
-  test('by default the hooks start the small guard bundle by absolute path, and that command really guards', async () => {
-    const project = await makeMathWorkspace();
-    try {
-      const r = await runCli(['guard', '--install', 'claude-code', '--workspace', project], project);
-      assert.equal(r.code, 0, r.stderr);
-      const config = (await readJson(path.join(project, '.claude/settings.json'))) as {
-        hooks: { PreToolUse: Array<{ hooks: Array<{ command: string }> }> };
-      };
-      const command = config.hooks.PreToolUse[0]?.hooks[0]?.command ?? '';
-      assert.ok(command.endsWith(`${path.join(path.dirname(CLI), 'guard.js')} --agent claude-code`), command);
-      const payload = JSON.stringify({
-        hook_event_name: 'PreToolUse',
-        cwd: project,
-        tool_name: 'Write',
-        tool_input: { file_path: path.join(project, 'test/add.test.js'), content: '' },
-      });
-      const hook = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-        const child = execFile('sh', ['-c', command], { cwd: project }, (error, _stdout, stderr) =>
-          resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stderr }),
-        );
-        child.stdin?.end(payload);
-      });
-      assert.equal(hook.code, 2, hook.stderr);
-      assert.match(hook.stderr, /spec add-works/);
-    } finally {
-      await fs.rm(project, { recursive: true, force: true });
-    }
   });
 
   test('cursor: .cursor/hooks.json version 1 with shell, tool and stop hooks, idempotent', async () => {

@@ -1,0 +1,326 @@
+// The guard program itself (dist/guard.js, what the installed hooks start) against the shell commands, MCP
+// calls and edits that got past the pattern reader with the real Claude Code, Codex and Cursor (issue #24): each
+// is a real hook event on stdin and a real exit code. Blocked: writes after `cd`, behind wrappers, inside
+// compound commands, by editors, archivers, downloaders and formatters, by inline code, through an unresolvable
+// target, an MCP move_file onto a test, edits of the test folder's existing helpers and of runner configs.
+// Allowed: reads of the tests, running them, and edits of the code under test.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { makeRepo } from '../../support/gitRepo';
+import { REPO_ROOT } from '../../support/paths';
+import { mapLimited } from '../spec/cliRun';
+
+const GUARD = path.join(REPO_ROOT, 'dist/guard.js');
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runGuard(agent: string, payload: string, cwd: string): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [GUARD, '--agent', agent], { cwd });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(payload);
+  });
+}
+
+const SPECS = {
+  version: 1,
+  goal: 'A cached HTTP client.',
+  defaults: { cwd: '.', env: {}, timeoutSeconds: 60 },
+  specs: [
+    {
+      id: 'cache-hit',
+      title: 'a repeated GET is served from the cache',
+      kind: 'functional',
+      statement: 'When the same URL is fetched twice, the client shall make one request.',
+      test: { command: 'node --test test/cache-hit.test.js', files: ['test/cache-hit.test.js'] },
+      anchors: ['src/cache.js'],
+      dependsOn: [],
+      interactsWith: [],
+    },
+    {
+      id: 'add-works',
+      title: 'add',
+      kind: 'functional',
+      statement: 'add shall add.',
+      test: { command: 'node --test t/add.test.js', files: ['t/add.test.js'] },
+      anchors: ['src/cache.js'],
+      dependsOn: [],
+      interactsWith: [],
+    },
+  ],
+};
+
+let ws: string;
+async function makeWorkspace(): Promise<void> {
+  ws = await makeRepo({
+    'package.json': JSON.stringify({ name: 'client', version: '1.0.0' }),
+    'src/cache.js': 'module.exports = { get: () => 1 };\n',
+    'test/cache-hit.test.js':
+      "const test = require('node:test');\nconst { fixture } = require('./helpers');\ntest('hit', () => fixture());\n",
+    'test/helpers.js': 'exports.fixture = () => 1;\n',
+    't/add.test.js': "require('node:test')('add', () => {});\n",
+    'vitest.config.mjs': 'export default {};\n',
+    '.weave/specs.json': JSON.stringify(SPECS, null, 2),
+  });
+}
+after(async () => {
+  await fs.rm(ws, { recursive: true, force: true });
+});
+
+type Case = [name: string, agent: string, payload: () => string];
+
+const bash =
+  (command: string, cwd = (): string => ws): Case[2] =>
+  () =>
+    JSON.stringify({ hook_event_name: 'PreToolUse', cwd: cwd(), tool_name: 'Bash', tool_input: { command } });
+const tool =
+  (name: string, input: () => Record<string, unknown>): Case[2] =>
+  () =>
+    JSON.stringify({ hook_event_name: 'PreToolUse', cwd: ws, tool_name: name, tool_input: input() });
+const abs = (rel: string): string => path.join(ws, rel);
+const claude = (name: string, command: string): Case => [name, 'claude-code', bash(command)];
+
+const BLOCKED: Case[] = [
+  claude('cd test && echo > file', "cd test && echo '// x' > cache-hit.test.js"),
+  claude('cd test; echo > file', "cd test; echo '// x' > cache-hit.test.js"),
+  claude('cd src && echo > ../test/file', 'cd src && echo x > ../test/cache-hit.test.js'),
+  claude('cd test && cat > file <<EOF', "cd test && cat > cache-hit.test.js <<'EOF'\nx\nEOF"),
+  claude('a subshell cd', '( cd test && echo > cache-hit.test.js )'),
+  claude('timeout', 'timeout 5 sed -i s/a/b/ test/cache-hit.test.js'),
+  claude('busybox', 'busybox sed -i s/a/b/ test/cache-hit.test.js'),
+  claude('stdbuf', 'stdbuf -oL tee test/cache-hit.test.js < /dev/null'),
+  claude('ionice', 'ionice -c 3 rm test/cache-hit.test.js'),
+  claude('setsid', 'setsid -f truncate -s 0 test/cache-hit.test.js'),
+  claude('flock', 'flock /tmp/weave.lock cp /tmp/x test/cache-hit.test.js'),
+  claude('nice + nohup', 'nice -n 5 nohup rm -f test/cache-hit.test.js'),
+  claude('sudo -u', 'sudo -u nobody tee test/cache-hit.test.js'),
+  claude('inside if, after a cd in the condition', 'if cd test; then echo x > cache-hit.test.js; fi'),
+  claude('inside for, after a cd in the body', 'for f in a; do cd test; rm cache-hit.test.js; done'),
+  claude('a loop variable as the target', 'for f in test/*.test.js; do : > "$f"; done'),
+  claude('pushd', 'pushd test && rm cache-hit.test.js && popd'),
+  claude('env -C', 'env -C test rm cache-hit.test.js'),
+  claude('eval', 'eval "rm test/cache-hit.test.js"'),
+  claude('bash -c with cd', "bash -c 'cd test && rm cache-hit.test.js'"),
+  claude('sh -c of a substitution', 'sh -c "$(echo rm test/cache-hit.test.js)"'),
+  claude('awk -i inplace', "awk -i inplace '{print}' test/cache-hit.test.js"),
+  claude('ex', "ex -sc '%d|x' test/cache-hit.test.js"),
+  claude('vim', "vim -c ':wq' test/cache-hit.test.js"),
+  claude('sort -o', 'sort -o test/cache-hit.test.js test/cache-hit.test.js'),
+  claude('sponge', 'cat /tmp/x | sponge test/cache-hit.test.js'),
+  claude('gzip', 'gzip test/cache-hit.test.js'),
+  claude('tar -x into the workspace', 'tar -xf /tmp/evil.tar'),
+  claude('unzip -o into the tests', 'unzip -o /tmp/evil.zip -d test'),
+  claude('curl -o', 'curl -s -o test/cache-hit.test.js http://127.0.0.1:9/x'),
+  claude('curl -O in the tests', 'cd test && curl -O http://127.0.0.1:9/cache-hit.test.js'),
+  claude('wget -O', 'wget -O test/cache-hit.test.js http://127.0.0.1:9/x'),
+  claude('chmod', 'chmod 000 test/cache-hit.test.js'),
+  claude('prettier --write', 'npx prettier --write test/cache-hit.test.js'),
+  claude('eslint --fix', 'npx eslint --fix test/'),
+  claude('biome', 'npx @biomejs/biome format --write test'),
+  claude('black', 'black test'),
+  claude('ruff --fix', 'ruff check --fix test'),
+  claude(
+    'python in a heredoc, shutil.copy',
+    "python3 - <<'EOF'\nimport shutil\nshutil.copy('/tmp/x', 'test/cache-hit.test.js')\nEOF",
+  ),
+  claude(
+    'node in a heredoc, fs.rmSync',
+    "node <<'EOF'\nrequire('fs').rmSync('test', { recursive: true })\nEOF",
+  ),
+  claude('python -c', `python3 -c "import shutil; shutil.copy('/tmp/x', 'test/cache-hit.test.js')"`),
+  claude('node -e, fs.rmSync of the folder', `node -e "require('fs').rmSync('test', { recursive: true })"`),
+  claude('cp onto a substitution', 'cp x $(echo t/add.test.js)'),
+  claude('a redirection to an unknown variable', 'echo x > "$OUT"'),
+  claude('find -exec sed -i', "find test -name '*.js' -exec sed -i s/a/b/ {} +"),
+  claude('xargs rm', 'ls | xargs rm'),
+  claude('git checkout -- test/', 'git checkout -- test/'),
+  claude('git stash', 'git stash'),
+  claude('mv a test away', 'mv test/cache-hit.test.js test/cache-hit.test.js.bak'),
+  claude(
+    'an unknown program given a test (deny by default)',
+    'python3 tools/rewrite.py test/cache-hit.test.js',
+  ),
+  claude('rm -rf .', 'rm -rf .'),
+  claude('an existing helper in the tests folder', 'echo x >> test/helpers.js'),
+  claude('a runner config', "sed -i 's/{}/{ test: {} }/' vitest.config.mjs"),
+  claude('a new conftest.py', 'echo "import pytest" > conftest.py'),
+  [
+    'MCP move_file onto a test',
+    'claude-code',
+    tool('mcp__filesystem__move_file', () => ({
+      source: '/tmp/other.js',
+      destination: abs('test/cache-hit.test.js'),
+    })),
+  ],
+  [
+    'MCP move_file of a test away',
+    'claude-code',
+    tool('mcp__filesystem__move_file', () => ({
+      source: abs('test/cache-hit.test.js'),
+      destination: '/tmp/x.js',
+    })),
+  ],
+  [
+    'MCP write_file',
+    'claude-code',
+    tool('mcp__filesystem__write_file', () => ({ path: abs('test/cache-hit.test.js'), content: '' })),
+  ],
+  [
+    'Edit of an existing helper',
+    'claude-code',
+    tool('Edit', () => ({ file_path: abs('test/helpers.js'), old_string: '1', new_string: '2' })),
+  ],
+  [
+    'Write of a runner config',
+    'claude-code',
+    tool('Write', () => ({ file_path: abs('vitest.config.mjs'), content: '' })),
+  ],
+  [
+    'Codex apply_patch on a helper',
+    'codex',
+    tool('apply_patch', () => ({
+      command: '*** Begin Patch\n*** Update File: test/helpers.js\n@@\n-a\n+b\n*** End Patch',
+    })),
+  ],
+  ['Codex shell: cd then redirect', 'codex', bash("cd test && echo '// x' > cache-hit.test.js")],
+  [
+    'Cursor beforeShellExecution: cd then redirect',
+    'cursor',
+    () =>
+      JSON.stringify({
+        hook_event_name: 'beforeShellExecution',
+        command: 'cd test && echo > cache-hit.test.js',
+        cwd: ws,
+        workspace_roots: [ws],
+      }),
+  ],
+];
+
+const ALLOWED: Case[] = [
+  claude('cat a test', 'cat test/cache-hit.test.js'),
+  claude('cd, cat, grep', 'cd test && cat cache-hit.test.js | grep hit'),
+  claude(
+    'less, grep -r, rg, head, tail, wc, diff',
+    'less test/helpers.js; grep -rn hit test/; rg hit test; head -5 test/cache-hit.test.js; tail -n 2 t/add.test.js; wc -l test/*.js; diff test/cache-hit.test.js /tmp/x',
+  ),
+  claude(
+    'git diff, log, show, status',
+    'git diff -- test/ && git log -p test/cache-hit.test.js && git show HEAD:test/cache-hit.test.js && git status',
+  ),
+  claude('node --test', 'node --test test/'),
+  claude('npx vitest run', 'timeout 60 npx vitest run test/cache-hit.test.js'),
+  claude('pytest', 'pytest test/'),
+  claude('npm test', 'npm test'),
+  claude('make, pnpm and yarn targets named test', 'make test && pnpm test && yarn test'),
+  claude('running a spec test file', 'node test/cache-hit.test.js 2>&1 | tee /tmp/weave-log.txt'),
+  claude('a source edit after cd', 'cd src && echo "module.exports = {};" > cache.js'),
+  claude('sed -i on the code', 'sed -i s/1/2/ src/cache.js'),
+  claude('prettier --write on the code', 'npx prettier --write src/'),
+  claude('prettier --check and eslint on the tests', 'npx prettier --check test/ && npx eslint test/'),
+  claude('echo a test path', 'echo test/cache-hit.test.js'),
+  claude('cp a test elsewhere', 'cp test/cache-hit.test.js /tmp/copy.js'),
+  claude('python -c without a protected name', 'python3 -c "print(1)"'),
+  claude('mkdir in the tests folder', 'mkdir -p test/fixtures'),
+  claude('find without actions', "find test -name '*.js'"),
+  claude('a loop over the code', 'for f in src/*.js; do wc -l "$f"; done'),
+  claude('git add and commit', 'git add . && git commit -m wip'),
+  claude('tar -c of the tests', 'tar -czf /tmp/backup.tgz test'),
+  claude('curl -o elsewhere', 'curl -s -o /tmp/x http://127.0.0.1:9/x'),
+  claude('a redirection to a variable assigned here', 'OUT=/tmp/weave-out.txt; echo x > "$OUT"'),
+  claude('stderr duplication', 'node -e "console.log(1)" 2>&1 >/dev/null'),
+  [
+    'Write of a new test of its own',
+    'claude-code',
+    tool('Write', () => ({ file_path: abs('test/extra.test.js'), content: '' })),
+  ],
+  [
+    'Write of a new file in the tests folder',
+    'claude-code',
+    tool('Write', () => ({ file_path: abs('test/fixtures/data.json'), content: '' })),
+  ],
+  [
+    'Edit of the code',
+    'claude-code',
+    tool('Edit', () => ({ file_path: abs('src/cache.js'), old_string: '1', new_string: '2' })),
+  ],
+  [
+    'MCP read_file of a test',
+    'claude-code',
+    tool('mcp__filesystem__read_file', () => ({ path: abs('test/cache-hit.test.js') })),
+  ],
+  [
+    'MCP move_file within the code',
+    'claude-code',
+    tool('mcp__filesystem__move_file', () => ({
+      source: abs('src/cache.js'),
+      destination: abs('src/lru.js'),
+    })),
+  ],
+];
+
+const results = new Map<string, Ran>();
+before(
+  async () => {
+    await makeWorkspace();
+    // Spawned a few at a time (each is a real process, as an agent starts it), then asserted one by one.
+    const all = [...BLOCKED, ...ALLOWED];
+    const ran = await mapLimited(all, 4, ([, agent, payload]) => runGuard(agent, payload(), ws));
+    all.forEach(([name], i) => results.set(name, ran[i]!));
+    // About 90 processes: minutes when other work shares the 2 cores, so more than the runner's 5-minute default.
+  },
+  { timeout: 1_200_000 },
+);
+
+describe('dist/guard.js blocks what the shell would write to protected files', () => {
+  for (const [name, agent] of BLOCKED) {
+    test(`blocked: ${name}`, () => {
+      const r = results.get(name)!;
+      if (agent === 'cursor') {
+        assert.equal(r.code, 0, r.stderr);
+        assert.equal((JSON.parse(r.stdout) as { permission: string }).permission, 'deny', r.stdout);
+      } else {
+        assert.equal(r.code, 2, `${r.stdout}${r.stderr}`);
+        assert.match(r.stderr, /Weave guard blocked this/);
+      }
+    });
+  }
+});
+
+describe('dist/guard.js allows reads, test runs and edits of the code', () => {
+  for (const [name] of ALLOWED) {
+    test(`allowed: ${name}`, () => {
+      const r = results.get(name)!;
+      assert.deepEqual({ code: r.code, stderr: r.stderr }, { code: 0, stderr: '' });
+    });
+  }
+});
+
+describe('the reason says what the guard saw', () => {
+  test('an unresolvable target is named as one', () => {
+    assert.match(
+      results.get('cp onto a substitution')!.stderr,
+      /cannot resolve.*\$\(echo t\/add\.test\.js\)/s,
+    );
+  });
+  test('a write after cd names the test file and its spec', () => {
+    assert.match(
+      results.get('cd test && echo > file')!.stderr,
+      /test\/cache-hit\.test\.js of spec cache-hit/,
+    );
+  });
+  test('a helper is named as the existing helper it is', () => {
+    assert.match(results.get('Edit of an existing helper')!.stderr, /test\/helpers\.js, an existing helper/);
+  });
+});

@@ -13,6 +13,7 @@ import { parseEvalLog, type ParsedEvalLog } from './evalLog';
 import { EVAL_PHASES, type EvalPhase } from './evalScript';
 import { NONCE_VARIABLE, shQuote } from './specRunsScript';
 import { TASK_FILES, type TaskSpec } from './taskFormat';
+import { removeTree } from '../deepTrees';
 
 export interface TaskRunInput {
   taskDir: string;
@@ -111,7 +112,7 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
       tamperedFiles: await changedTestFiles(checkout, expectedTests),
     };
   } finally {
-    await fs.rm(scratchDir, { recursive: true, force: true });
+    await removeTree(scratchDir);
   }
 }
 

@@ -5,6 +5,8 @@ import { refusalFor, ToolRefusal, type RunPolicy, type ToolOutput } from './tool
 import type { AffectedInput } from './toolSchemas';
 
 export interface AffectedToolResult {
+  /** What a model reads first: how many specs are affected and the next step. */
+  summary: string;
   source: string;
   all: boolean;
   allReasons: string[];
@@ -22,7 +24,14 @@ export async function affectedSpecs(
   if (!policy.allowed) throw new ToolRefusal(policy.reason);
   try {
     const r = await selectAffected({ workspaceDir, since: input.since ?? 'HEAD' });
+    const summary =
+      r.changes.length === 0
+        ? `No changes (${r.source}): no spec is affected. Next: nothing to check.`
+        : `${r.changes.length} changed file(s) (${r.source}): ${r.affected.length} of ${r.specCount} specs affected` +
+          `${r.affected.length > 0 ? ` (${r.affected.map((s) => s.id).join(', ')})` : ''}. Next: ` +
+          (r.affected.length > 0 ? 'call weave_check {affected: true} to run them.' : 'nothing to check.');
     const structured: AffectedToolResult = {
+      summary,
       source: r.source,
       all: r.all,
       allReasons: r.allReasons,
@@ -30,15 +39,12 @@ export async function affectedSpecs(
       unaffected: r.unaffected,
       changes: r.changes.map((c) => ({ path: c.path, status: c.status })),
     };
-    const lines =
-      r.changes.length === 0
-        ? [`No changes (${r.source}): no spec is affected.`]
-        : [
-            `${r.changes.length} changed file(s) (${r.source}): ${r.affected.length} of ${r.specCount} specs affected`,
-            ...(r.all ? r.allReasons.map((x) => `every spec is selected: ${x}`) : []),
-            ...r.affected.flatMap((s) => [`${s.id}`, ...s.reasons.map((x) => `    ${x}`)]),
-            ...(r.unaffected.length > 0 ? [`not affected: ${r.unaffected.join(', ')}`] : []),
-          ];
+    const lines = [
+      summary,
+      ...(r.all ? r.allReasons.map((x) => `every spec is selected: ${x}`) : []),
+      ...r.affected.flatMap((s) => [`${s.id}`, ...s.reasons.map((x) => `    ${x}`)]),
+      ...(r.unaffected.length > 0 ? [`not affected: ${r.unaffected.join(', ')}`] : []),
+    ];
     return { structured, text: lines.join('\n') };
   } catch (error) {
     throw refusalFor(error);

@@ -7,6 +7,8 @@ import { refusalFor, ToolRefusal, type RunningToolOptions, type ToolOutput } fro
 import type { BlameInput } from './toolSchemas';
 
 export interface BlameToolResult {
+  /** What a model reads first: which hunks break the spec and the next step. */
+  summary: string;
   spec: string;
   baselineCommit: string;
   minimal: boolean;
@@ -28,7 +30,16 @@ export async function blameBrokenSpec(
       loadIndex: (dir, signal) => indexWorkspace(dir, signal ? { signal } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
+    const head =
+      `${r.specId} is broken (${r.brokenVerdict}) since ${r.baseline.commit.slice(0, 12)}: ` +
+      `${r.hunks.length} of ${r.totalHunks} hunk(s) break it${r.minimal ? '' : ' (not minimal: run budget reached)'}`;
+    const where = r.hunks.map((h) => h.location).join(', ');
+    const summary =
+      r.hunks.length > 0
+        ? `${head} (${where}). Next: rework those hunks so ${r.specId} passes again, then call weave_check.`
+        : `${head}. Next: call weave_check to see the failure; no single hunk explains it.`;
     const structured: BlameToolResult = {
+      summary,
       spec: r.specId,
       baselineCommit: r.baseline.commit,
       minimal: r.minimal,
@@ -42,10 +53,7 @@ export async function blameBrokenSpec(
       })),
       explanation: r.explanation,
     };
-    const head =
-      `${r.specId} is broken (${r.brokenVerdict}) since ${r.baseline.commit.slice(0, 12)}: ` +
-      `${r.hunks.length} of ${r.totalHunks} hunk(s) break it${r.minimal ? '' : ' (not minimal: run budget reached)'}`;
-    const text = [head, ...r.hunks.flatMap((h, i) => [r.explanation[i] ?? h.location, h.diff])].join('\n');
+    const text = [summary, ...r.hunks.flatMap((h, i) => [r.explanation[i] ?? h.location, h.diff])].join('\n');
     return { structured, text };
   } catch (error) {
     throw refusalFor(error);

@@ -115,6 +115,10 @@ export function failureLines(output: string, count = FAILURE_LINES): string[] {
   return excerpt === '' ? [] : excerpt.split('\n');
 }
 
+/**
+ * The line a model reads first (Claude Code and Codex show it only structuredContent): the verdict counts, what
+ * broke with its first failure line, and the next step.
+ */
 function summaryLine(run: RunRecord, report: BaselineReport, broken: string[], failing: string[]): string {
   const counts = new Map<Verdict, number>();
   for (const r of run.results) counts.set(r.verdict, (counts.get(r.verdict) ?? 0) + 1);
@@ -126,7 +130,29 @@ function summaryLine(run: RunRecord, report: BaselineReport, broken: string[], f
       : `${broken.length} broken vs baseline${broken.length > 0 ? ` (${broken.join(', ')})` : ''}`;
   const verdict =
     failing.length === 0 && broken.length === 0 ? 'all checked specs pass' : `failing: ${failing.join(', ')}`;
-  return `${run.results.length} specs: ${tally || 'none run'} in ${seconds}; ${against}; ${verdict}`;
+  const what = whatBroke(run, failing);
+  return `${run.results.length} specs: ${tally || 'none run'} in ${seconds}; ${against}; ${verdict}.${what} Next: ${nextStep(run, broken, failing)}`;
+}
+
+/** " id: first failure line." for the first failing specs. */
+function whatBroke(run: RunRecord, failing: string[]): string {
+  const shown = failing.slice(0, 3).map((id) => {
+    const r = run.results.find((x) => x.id === id);
+    const first = r ? (failureLines(r.output, 1)[0] ?? r.reason) : undefined;
+    return first ? ` ${id}: ${first.trim().slice(0, 160)}.` : '';
+  });
+  return shown.join('') + (failing.length > 3 ? ` (${failing.length - 3} more failing)` : '');
+}
+
+function nextStep(run: RunRecord, broken: string[], failing: string[]): string {
+  const tampered = run.results.filter((r) => r.verdict === 'tampered').map((r) => r.id);
+  if (tampered.length > 0)
+    return `put back the protected test files the run changed (${tampered.join(', ')}); a spec's tests are read-only.`;
+  if (broken.length > 0)
+    return `change the code (not the tests) until ${broken.join(', ')} pass again, then call weave_check.`;
+  if (failing.length > 0)
+    return `make ${failing.join(', ')} pass by changing the code under test (their test files are read-only), then call weave_check.`;
+  return 'nothing to fix; call weave_check again after the next change.';
 }
 
 function checkText(result: CheckToolResult): string {

@@ -24,6 +24,8 @@ export interface ListedSpec {
 }
 
 export interface ListSpecsResult {
+  /** What a model reads first: how many specs, which were failing at their last run, and the next step. */
+  summary: string;
   goal: string;
   specFile: string;
   specs: ListedSpec[];
@@ -80,6 +82,7 @@ export async function listSpecs(
     };
   });
   const structured: ListSpecsResult = {
+    summary: listSummary(specs),
     goal: specFile.goal,
     specFile: path.relative(workspaceDir, loaded.file),
     specs,
@@ -88,8 +91,25 @@ export async function listSpecs(
   return { structured, text: listSpecsText(structured) };
 }
 
+function listSummary(specs: readonly ListedSpec[]): string {
+  const failing = specs.filter((s) => s.lastVerdict && s.lastVerdict.verdict !== 'pass').map((s) => s.id);
+  const never = specs.filter((s) => s.lastVerdict === null).length;
+  const last =
+    failing.length > 0
+      ? `not passing at their last run: ${failing.join(', ')}`
+      : 'none failing at its last run';
+  return (
+    `${specs.length} specs to keep (${last}${never > 0 ? `; ${never} never run` : ''}). Their test files are read-only. ` +
+    'Next: change the code, then call weave_check {affected: true}.'
+  );
+}
+
 function listSpecsText(result: ListSpecsResult): string {
-  const lines = [`Goal: ${result.goal || '(none)'}`, `${result.specs.length} specs in ${result.specFile}:`];
+  const lines = [
+    result.summary,
+    `Goal: ${result.goal || '(none)'}`,
+    `${result.specs.length} specs in ${result.specFile}:`,
+  ];
   for (const s of result.specs) {
     lines.push('', `${s.id} [${s.kind}] ${s.title}`, `  ${s.statement}`, `  test: ${s.test.command}`);
     if (s.test.files.length > 0)

@@ -2,7 +2,8 @@
 // protocol; logs go to stderr. Exit code 0 when the client closes the connection, 2 on bad flags.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { LineTransport } from '../../mcp/lineTransport';
+import { malformedParams } from '../../mcp/requestParams';
 import { createWeaveMcpServer } from '../../mcp/server';
 import { NO_RUN_REASON } from '../../mcp/toolContract';
 import { parseVerbFlags, UsageError, WORKSPACE_FLAG } from '../flags';
@@ -52,11 +53,10 @@ export const mcpVerb: Verb = {
       version: WEAVE_VERSION,
       log,
     });
-    const transport = new StdioServerTransport();
+    const transport = new LineTransport(process.stdin, process.stdout, { screen: malformedParams, log });
+    // The client going away closes stdin: the transport closes once every request read before that is answered.
     const closed = new Promise<void>((resolve) => {
       transport.onclose = () => resolve();
-      // The client going away closes stdin: that ends the server.
-      process.stdin.once('end', () => resolve());
     });
     await server.connect(transport);
     log(`serving ${workspaceDir}${allowed ? '' : ' (--no-run: spec tests are refused)'}`);

@@ -23,6 +23,8 @@ export interface ConfinedPath {
   absolute: string;
   /** Workspace-relative, '/'-separated, '.' for the root. */
   relative: string;
+  /** `absolute` with every symbolic link resolved (inside the worktree): what the tools open, no-follow. */
+  real: string;
 }
 
 export class WorkspaceJail {
@@ -72,7 +74,7 @@ export class WorkspaceJail {
         'outside',
       );
     }
-    return { absolute, relative };
+    return { absolute, relative, real };
   }
 
   /** Resolves a path the agent wants to change; read-only files are refused. */

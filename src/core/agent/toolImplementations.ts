@@ -5,6 +5,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { RE2JS } from 're2js';
 import type { SpecResult } from '../check/types';
+import { MAX_TREE_DEPTH } from '../deepTrees';
+import { readRegularFile, refuseUnlessRegular, rewriteRegularFile } from './regularFiles';
 import type { ToolImplementation, ToolName } from './toolContract';
 
 const MAX_LIST = 500;
@@ -16,23 +18,21 @@ const SKIPPED_DIRS = new Set(['.git', 'node_modules']);
 export const toolImplementations: { [N in ToolName]: ToolImplementation<N> } = {
   async list_files(args, ctx) {
     const dir = await ctx.jail.resolve(args.path);
-    const files: string[] = [];
-    let truncated = false;
-    for await (const file of walk(dir.absolute, ctx.jail.root)) {
-      if (files.length >= MAX_LIST) {
-        truncated = true;
-        break;
-      }
-      files.push(file);
-    }
-    files.sort();
-    const tail = truncated ? `\n… (stopped at ${MAX_LIST} files; list a sub-folder)` : '';
-    return { ok: true, path: dir.relative, content: files.length ? files.join('\n') + tail : '(no files)' };
+    const { files, tooDeep } = await walk(dir.absolute, ctx.jail.root, MAX_LIST + 1);
+    const truncated = files.length > MAX_LIST;
+    const listed = files.slice(0, MAX_LIST).sort();
+    const tail =
+      (truncated ? `\n… (stopped at ${MAX_LIST} files; list a sub-folder)` : '') + tooDeepNote(tooDeep);
+    return {
+      ok: true,
+      path: dir.relative,
+      content: (listed.length ? listed.join('\n') : '(no files)') + tail,
+    };
   },
 
   async read_file(args, ctx) {
     const file = await ctx.jail.resolve(args.path);
-    const text = await readText(file.absolute, file.relative);
+    const text = await readText(file.real, file.relative);
     const lines = text.split('\n');
     const start = args.startLine ?? 1;
     const end = Math.min(args.endLine ?? start + DEFAULT_READ_LINES - 1, lines.length);
@@ -90,10 +90,12 @@ export const toolImplementations: { [N in ToolName]: ToolImplementation<N> } = {
       matcher = (line) => line.includes(args.query);
     }
     const hits: string[] = [];
-    const stat = await fs.stat(where.absolute);
-    const files = stat.isFile() ? [where.relative] : [];
-    if (!stat.isFile()) for await (const f of walk(where.absolute, ctx.jail.root)) files.push(f);
-    files.sort();
+    const stat = await fs.stat(where.real);
+    if (!stat.isDirectory()) refuseUnlessRegular(stat, where.relative);
+    const walked = stat.isFile()
+      ? { files: [where.relative], tooDeep: [] }
+      : await walk(where.absolute, ctx.jail.root);
+    const files = walked.files.sort();
     outer: for (const rel of files) {
       ctx.signal.throwIfAborted();
       let text: string;
@@ -111,12 +113,13 @@ export const toolImplementations: { [N in ToolName]: ToolImplementation<N> } = {
       }
     }
     const more = hits.length >= MAX_SEARCH_RESULTS ? `\n(stopped at ${MAX_SEARCH_RESULTS} matches)` : '';
-    return { ok: true, content: hits.length ? hits.join('\n') + more : 'No matches.' };
+    const cut = tooDeepNote(walked.tooDeep);
+    return { ok: true, content: (hits.length ? hits.join('\n') + more : 'No matches.') + cut };
   },
 
   async edit(args, ctx) {
     const file = await ctx.jail.resolveForWrite(args.path);
-    const text = await readText(file.absolute, file.relative);
+    const text = await readText(file.real, file.relative);
     const count = text.split(args.search).length - 1;
     if (count === 0) {
       return {
@@ -135,7 +138,7 @@ export const toolImplementations: { [N in ToolName]: ToolImplementation<N> } = {
     const at = text.indexOf(args.search);
     const firstLine = text.slice(0, at).split('\n').length;
     const updated = text.slice(0, at) + args.replace + text.slice(at + args.search.length);
-    await fs.writeFile(file.absolute, updated);
+    await rewriteRegularFile(file.real, file.relative, updated);
     ctx.onFileChanged?.(file.relative);
     const lastLine = firstLine + args.replace.split('\n').length - 1;
     return {
@@ -196,31 +199,53 @@ function formatSpecResults(results: SpecResult[]): string {
   return [`${passed}/${results.length} specs pass.`, ...table, ...failing].join('\n');
 }
 
-async function readText(absolute: string, relative: string): Promise<string> {
-  const stat = await fs.stat(absolute);
-  if (stat.isDirectory()) throw new Error(`${relative} is a folder: use list_files`);
-  if (stat.size > MAX_TEXT_FILE_BYTES) throw new Error(`${relative} is larger than 1 MB`);
-  const buffer = await fs.readFile(absolute);
+async function readText(real: string, relative: string): Promise<string> {
+  const buffer = await readRegularFile(real, relative, MAX_TEXT_FILE_BYTES);
   if (buffer.includes(0)) throw new Error(`${relative} is a binary file`);
   return buffer.toString('utf8');
 }
 
-/** Workspace-relative files under `dir`, skipping .git, node_modules and Weave's run state; no symlinks followed. */
-async function* walk(dir: string, root: string): AsyncGenerator<string> {
-  let entries: import('node:fs').Dirent[];
-  try {
-    entries = await fs.readdir(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  for (const entry of entries) {
-    const absolute = path.join(dir, entry.name);
-    const relative = path.relative(root, absolute).split(path.sep).join('/');
-    if (entry.isDirectory()) {
-      if (SKIPPED_DIRS.has(entry.name) || relative === '.weave/runs') continue;
-      yield* walk(absolute, root);
-    } else if (entry.isFile()) {
-      yield relative;
+/** What a walk found: workspace-relative files, and the folders it did not enter because they nest too deep. */
+interface Walk {
+  files: string[];
+  tooDeep: string[];
+}
+
+/**
+ * Workspace-relative files under `dir`, skipping .git, node_modules and Weave's run state; no symlinks followed;
+ * folders more than MAX_TREE_DEPTH levels below `dir` are cut (a chain the agent's code built must not hang or
+ * crash the tool). Stops once `limit` files are found.
+ */
+async function walk(dir: string, root: string, limit = Infinity): Promise<Walk> {
+  const found: Walk = { files: [], tooDeep: [] };
+  const visit = async (current: string, depth: number): Promise<void> => {
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = await fs.readdir(current, { withFileTypes: true });
+    } catch {
+      return;
     }
-  }
+    for (const entry of entries) {
+      if (found.files.length >= limit) return;
+      const absolute = path.join(current, entry.name);
+      const relative = path.relative(root, absolute).split(path.sep).join('/');
+      if (entry.isDirectory()) {
+        if (SKIPPED_DIRS.has(entry.name) || relative === '.weave/runs') continue;
+        if (depth >= MAX_TREE_DEPTH) found.tooDeep.push(relative);
+        else await visit(absolute, depth + 1);
+      } else if (entry.isFile()) {
+        found.files.push(relative);
+      }
+    }
+  };
+  await visit(dir, 0);
+  return found;
+}
+
+/** The note a listing ends with when folders were cut for depth. */
+function tooDeepNote(tooDeep: readonly string[]): string {
+  if (tooDeep.length === 0) return '';
+  const first = tooDeep[0]!;
+  const shown = first.length > 120 ? `${first.slice(0, 120)}…` : first;
+  return `\n(folders deeper than ${MAX_TREE_DEPTH} levels are not listed (${shown}${tooDeep.length > 1 ? ` and ${tooDeep.length - 1} more` : ''}))`;
 }

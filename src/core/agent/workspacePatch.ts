@@ -11,8 +11,11 @@ export class PatchApplyError extends Error {
   override name = 'PatchApplyError';
 }
 
-// node_modules may be a symlink the checkout added (a `node_modules/` ignore rule does not match a symlink).
-const EXCLUDED = [':(exclude).weave/runs', ':(exclude)node_modules'];
+// Never part of the agent's change: Weave's run state, and node_modules, which may be a symlink the checkout
+// added (a `node_modules/` ignore rule does not match a symlink). They are dropped from the snapshot's index
+// after `git add`, not excluded by pathspec: git 2.39 fails `add` outright ("The following paths are ignored")
+// when an exclude pathspec names a path an ignore rule also matches, as in every npm project.
+const EXCLUDED = ['.weave/runs', 'node_modules'];
 
 /** Records the workspace's current content as a git tree and returns its id. */
 export async function snapshotWorkspace(workspaceDir: string): Promise<string> {
@@ -20,7 +23,8 @@ export async function snapshotWorkspace(workspaceDir: string): Promise<string> {
     // A copied non-git folder: a private repository just for the diff.
     await git(['init', '-q'], workspaceDir);
   }
-  await git(['add', '-A', '--', '.', ...EXCLUDED], workspaceDir);
+  await git(['add', '-A', '--', '.'], workspaceDir);
+  await git(['rm', '-r', '-q', '--cached', '--ignore-unmatch', '--', ...EXCLUDED], workspaceDir);
   return (await git(['write-tree'], workspaceDir)).trim();
 }
 
@@ -34,7 +38,7 @@ export interface WorkspaceDiff {
 /** The change since `baseTree`, relative to the workspace folder. */
 export async function diffWorkspace(workspaceDir: string, baseTree: string): Promise<WorkspaceDiff> {
   const after = await snapshotWorkspace(workspaceDir);
-  const common = ['--no-color', '--no-ext-diff', '--relative', baseTree, after, '--', '.', ...EXCLUDED];
+  const common = ['--no-color', '--no-ext-diff', '--relative', baseTree, after, '--', '.'];
   const patch = await git(['diff', '--binary', ...common], workspaceDir);
   const names = await git(['diff', '--name-only', ...common], workspaceDir);
   return { patch, files: names.split('\n').filter((l) => l !== ''), afterTree: after };

@@ -156,8 +156,26 @@ export async function headCommit(dir: string): Promise<string | null> {
   }
 }
 
+/**
+ * Refuses a revision or range a user gave (`--since`, `--base`, `--baseline-ref`, `--from-history`, an MCP
+ * argument) that git would read as an option: `--from-history=--output=FILE` reached `git rev-list` as
+ * `--output=FILE` and truncated FILE. No ref name starts with '-' (git check-ref-format), nor does any
+ * revision expression. Callers also put `--end-of-options` before the value where git accepts it.
+ */
+export function assertRevision(
+  value: string,
+  flag: string,
+  toError: (message: string) => InputError = (message) => new InputError(message),
+): void {
+  if (value.startsWith('-'))
+    throw toError(`${flag} '${value}' is not a git revision: a revision never starts with '-'`);
+  if (value === '' || /[\0\n\r]/.test(value))
+    throw toError(`${flag} needs a git revision (a branch, tag or commit), not ${JSON.stringify(value)}`);
+}
+
 /** Resolves a ref (branch, tag, sha, HEAD~2) to a commit sha, with a clear error for an unknown ref. */
 export async function resolveCommit(dir: string, ref: string): Promise<string> {
+  assertRevision(ref, 'git ref');
   try {
     return (await git(['rev-parse', '--verify', '--end-of-options', `${ref}^{commit}`], dir)).trim();
   } catch {

@@ -5,6 +5,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { GitError, git, gitRoot, resolveCommit, splitNul } from './git';
+import { removeTree } from '../deepTrees';
 
 /** Check out the current working state (HEAD + uncommitted changes + untracked, non-ignored files). */
 export const WORKING_TREE = 'WORKTREE';
@@ -69,7 +70,7 @@ export async function withWorktree<T>(
       );
     }
   } finally {
-    await fs.rm(scratch, { recursive: true, force: true });
+    await removeTree(scratch);
     if (root !== null)
       await serializedPerRepo(root, () => git(['worktree', 'prune'], root).catch(() => undefined));
   }

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { git, resolveCommit } from '../git/git';
 import { checkoutSource, copyUncommittedChanges, copyWorkspaceTree, WORKING_TREE } from '../git/worktree';
+import { removeTree } from '../deepTrees';
 
 /** Installed-dependency folders git does not track: shown read-only in the checkout, never copied. */
 export const DEPENDENCY_DIRS = ['node_modules', '.venv', 'venv'];
@@ -54,7 +55,7 @@ export async function withStandaloneCheckout<T>(
     const dependencies = await dependencyFolders(userRoot, root, workspace, inCheckout);
     return await fn({ workspaceDir: inCheckout, root, userRoot, dependencies });
   } finally {
-    await fs.rm(scratch, { recursive: true, force: true });
+    await removeTree(scratch);
   }
 }
 

@@ -1,6 +1,11 @@
 // Secret kinds secretlint's recommended preset (13.0.7) has no rule for, written as secretlint rules (the same
 // creator shape: meta, messages, create → file(source) reporting ranges), so they run beside the preset in the
-// one detector (secretDetector.ts). Each pattern is anchored on the credential's documented shape.
+// one detector (secretDetector.ts). Each pattern is anchored on the credential's documented shape. The token
+// formats (TOKEN_RULES) are gitleaks' rules (github.com/gitleaks/gitleaks, config/gitleaks.toml, rule id cited
+// per entry) or the vendor's documented prefix where gitleaks has none; no npm package ships gitleaks' rules
+// as data, so they are copied here, reduced to their prefix-anchored form, and run with re2js (linear time:
+// a file the code under test wrote cannot make the scan hang).
+import { RE2JS } from 're2js';
 import type {
   SecretLintRuleContext,
   SecretLintRuleCreator,
@@ -53,6 +58,135 @@ const PATTERN_RULES: PatternRule[] = [
   },
 ];
 
+/** A token format: an RE2 pattern (no lookaround, no backreferences) and where it comes from. */
+interface TokenRule {
+  id: string;
+  what: string;
+  re2: string;
+  source: string;
+}
+
+// Each one was shipped undetected through `weave export` (issue #22): the preset covers none of these shapes
+// (its hashicorp-vault rule wants a `VAULT_TOKEN=` style assignment, its gcp rule a service-account JSON).
+const TOKEN_RULES: TokenRule[] = [
+  {
+    id: 'weave/google-api-key',
+    what: 'Google API key',
+    re2: '\\bAIza[\\w-]{35}',
+    source: 'gitleaks gcp-api-key',
+  },
+  {
+    id: 'weave/pypi-token',
+    what: 'PyPI upload token',
+    re2: 'pypi-AgEIcHlwaS5vcmc[\\w-]{50,1000}',
+    source: 'gitleaks pypi-upload-token',
+  },
+  {
+    id: 'weave/digitalocean-token',
+    what: 'DigitalOcean token',
+    re2: '\\bdo[por]_v1_[a-f0-9]{64}\\b',
+    source: 'gitleaks digitalocean-pat, digitalocean-access-token, digitalocean-refresh-token',
+  },
+  {
+    id: 'weave/vault-token',
+    what: 'HashiCorp Vault token',
+    re2: '\\bhv[sb]\\.[\\w-]{90,300}',
+    source: 'gitleaks vault-service-token, vault-batch-token',
+  },
+  {
+    id: 'weave/twilio-api-key',
+    what: 'Twilio API key',
+    re2: '\\bSK[0-9a-fA-F]{32}\\b',
+    source: 'gitleaks twilio-api-key',
+  },
+  {
+    id: 'weave/mailgun-key',
+    what: 'Mailgun API key',
+    re2: '\\bkey-[a-f0-9]{32}\\b',
+    source: 'gitleaks mailgun-private-api-token',
+  },
+  {
+    id: 'weave/telegram-bot-token',
+    what: 'Telegram bot token',
+    re2: '\\b[0-9]{5,16}:A[a-zA-Z0-9_-]{34}\\b',
+    source: 'gitleaks telegram-bot-api-token',
+  },
+  {
+    id: 'weave/discord-webhook',
+    what: 'Discord webhook URL',
+    re2: 'https://(?:ptb\\.|canary\\.)?discord(?:app)?\\.com/api/webhooks/[0-9]{17,20}/[\\w-]{60,80}',
+    source: "Discord's webhook URL shape (developer docs, Webhook Resource); gitleaks has no webhook rule",
+  },
+  {
+    id: 'weave/postman-api-key',
+    what: 'Postman API key',
+    re2: '\\bPMAK-[a-fA-F0-9]{24}-[a-fA-F0-9]{34}\\b',
+    source: 'gitleaks postman-api-token',
+  },
+  {
+    id: 'weave/heroku-api-key',
+    what: 'Heroku API key',
+    re2: '\\bHRKU-AA[0-9a-zA-Z_-]{58}',
+    source: 'gitleaks heroku-api-key-v2',
+  },
+  {
+    id: 'weave/replicate-token',
+    what: 'Replicate API token',
+    re2: '\\br8_[0-9A-Za-z_-]{37}\\b',
+    source: "Replicate's documented r8_ token prefix (trufflehog's replicate detector)",
+  },
+  {
+    id: 'weave/perplexity-key',
+    what: 'Perplexity API key',
+    re2: '\\bpplx-[a-zA-Z0-9]{48}\\b',
+    source: 'gitleaks perplexity-api-key',
+  },
+  {
+    id: 'weave/supabase-key',
+    what: 'Supabase access or secret key',
+    re2: '\\b(?:sbp_[a-f0-9]{40}|sb_secret_[\\w-]{31,64})\\b',
+    source:
+      "Supabase's sbp_ access tokens and sb_secret_ API keys (Supabase docs, API keys); trufflehog supabasetoken",
+  },
+  {
+    id: 'weave/atlassian-token',
+    what: 'Atlassian API token',
+    re2: '\\bATATT3[A-Za-z0-9_=-]{186}',
+    source: 'gitleaks atlassian-api-token',
+  },
+  {
+    id: 'weave/new-relic-key',
+    what: 'New Relic key',
+    re2: '\\b(?:NRAK-[A-Z0-9]{27}|NRII-[a-zA-Z0-9-]{32}|NRJS-[a-f0-9]{19})\\b',
+    source: 'gitleaks new-relic-user-api-key, new-relic-insert-key, new-relic-browser-api-token',
+  },
+  {
+    id: 'weave/sentry-token',
+    what: 'Sentry token',
+    re2: '\\b(?:sntryu_[a-f0-9]{64}|sntrys_eyJpYXQiO[a-zA-Z0-9+/=_-]{10,400})',
+    source: 'gitleaks sentry-user-token, sentry-org-token',
+  },
+];
+
+function tokenRule(rule: TokenRule): SecretLintRuleCreator {
+  const messages = { FOUND: { en: () => `found ${rule.what}` } };
+  const pattern = RE2JS.compile(rule.re2);
+  return {
+    messages,
+    meta: { id: rule.id, type: 'scanner', recommended: true, supportedContentTypes: ['text'] },
+    create(context: SecretLintRuleContext) {
+      const t = context.createTranslator(messages);
+      return {
+        file(source: SecretLintSourceCode) {
+          const matcher = pattern.matcher(source.content);
+          while (matcher.find())
+            context.report({ message: t('FOUND'), range: [matcher.start(), matcher.end()] });
+        },
+      };
+    },
+  };
+}
+
 function patternRule(rule: PatternRule): SecretLintRuleCreator {
   const messages = { FOUND: { en: () => `found ${rule.what}` } };
   return {
@@ -91,5 +225,13 @@ const LOG_PATTERN_RULES: PatternRule[] = [
   },
 ];
 
-export const CUSTOM_RULES: SecretLintRuleCreator[] = PATTERN_RULES.map(patternRule);
+export const CUSTOM_RULES: SecretLintRuleCreator[] = [
+  ...PATTERN_RULES.map(patternRule),
+  ...TOKEN_RULES.map(tokenRule),
+];
+
+/** The rule ids of the token formats and where each pattern comes from (for the tests and the README). */
+export const TOKEN_RULE_SOURCES: ReadonlyMap<string, string> = new Map(
+  TOKEN_RULES.map((r) => [r.id, r.source]),
+);
 export const LOG_RULES: SecretLintRuleCreator[] = LOG_PATTERN_RULES.map(patternRule);

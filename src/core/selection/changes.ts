@@ -3,7 +3,7 @@
 // its repository (git's --relative).
 import fs from 'node:fs';
 import path from 'node:path';
-import { git } from '../git/git';
+import { assertRevision, git } from '../git/git';
 import { normalizeWorkspacePath } from '../anchors/resolve';
 import { unquote } from './hunks';
 import { InputError } from '../errors';
@@ -138,8 +138,9 @@ async function requireCommit(workspaceDir: string, ref: string): Promise<void> {
       `${workspaceDir} is not inside a git repository: --since needs git (use --files a,b)`,
     );
   }
+  assertRevision(ref, '--since', (m) => new ChangeInputError(m));
   try {
-    await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], workspaceDir);
+    await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], workspaceDir);
   } catch {
     throw new ChangeInputError(`--since: ${ref} is not a commit in this repository`);
   }

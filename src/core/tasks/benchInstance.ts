@@ -26,6 +26,7 @@ import { withTest } from '../spec/withTest';
 import { renderProblemStatement } from './problemStatement';
 import { shQuote } from './specRunsScript';
 import { TASK_FILES, type Task } from './taskFormat';
+import { removeTree } from '../deepTrees';
 
 export interface InstanceRun {
   instance_id: string;
@@ -186,7 +187,7 @@ async function withTaskCheckout<T>(
     }
     return await fn(checkout, scratch);
   } finally {
-    await fs.rm(scratch, { recursive: true, force: true });
+    await removeTree(scratch);
   }
 }
 

@@ -6,7 +6,7 @@
 // only spec tests yields no task, with the reason. Output: DIR/tasks/<sha12>/ (SWE-bench shape),
 // DIR/harbor/<sha12>/ (Harbor shape: `harbor run -p DIR/harbor`) and optionally one dataset line per task.
 import path from 'node:path';
-import { git, GitError } from '../git/git';
+import { assertRevision, git, GitError } from '../git/git';
 import { exportTask, ExportInputError, type ExportOptions, type ExportResult } from './exportTask';
 
 export interface HistoryOptions extends Omit<
@@ -29,10 +29,20 @@ export interface HistoryEntry {
 
 export async function exportHistory(options: HistoryOptions): Promise<HistoryEntry[]> {
   const workspaceDir = path.resolve(options.workspaceDir);
+  assertRevision(options.range, '--from-history', (m) => new ExportInputError(m));
   let listing: string;
   try {
     listing = await git(
-      ['rev-list', '--reverse', '--no-merges', '--format=%H %s', options.range, '--', '.'],
+      [
+        'rev-list',
+        '--reverse',
+        '--no-merges',
+        '--format=%H %s',
+        '--end-of-options',
+        options.range,
+        '--',
+        '.',
+      ],
       workspaceDir,
     );
   } catch (error) {

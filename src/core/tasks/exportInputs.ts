@@ -6,7 +6,7 @@ import { promises as fs } from 'node:fs';
 import { InputError } from '../errors';
 import os from 'node:os';
 import path from 'node:path';
-import { git, GitError, isClean } from '../git/git';
+import { assertRevision, git, GitError, isClean } from '../git/git';
 import { loadSpecFile } from '../spec/load';
 import { formatProblem } from '../spec/problems';
 import type { SpecFile } from '../../shared/specSchema';
@@ -149,8 +149,11 @@ async function inspectRepository(workspaceDir: string): Promise<RepositoryFacts>
 }
 
 async function resolveBase(workspaceDir: string, ref: string, isDefault: boolean): Promise<string> {
+  assertRevision(ref, '--base', (m) => new ExportInputError(m));
   try {
-    return (await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], workspaceDir)).trim();
+    return (
+      await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], workspaceDir)
+    ).trim();
   } catch (error) {
     if (!(error instanceof GitError)) throw error;
     if (isDefault) {

@@ -16,8 +16,10 @@ export interface ExcludedFile {
 
 // Matched against the file's base name, case-insensitively.
 const SECRET_FILE_NAMES: RegExp[] = [
-  /^\.env(\..*)?$/i, // .env, .env.local, .env.production …
+  /^\.env/i, // .env, .envrc (direnv), .env.local, .env-prod, .env_staging …
   /\.env$/i, // prod.env
+  // env.local, env.production; not source files that happen to be called env (env.ts, env.py …).
+  /^env\.(?!(?:[cm]?[jt]sx?|d\.ts|py|go|rs|java|kt|rb|php|sh|md)$)/i,
   /\.(pem|key|p12|pfx|jks|keystore|ppk)$/i,
   /^id_(rsa|dsa|ecdsa|ed25519)/i,
   /^credentials/i,

@@ -18,6 +18,7 @@ import { predictionInfrastructure } from './predictionPolicy';
 import { watchSetup } from './setupProgress';
 import { NONCE_VARIABLE, shQuote } from './specRunsScript';
 import { TASK_FILES, type TaskSpec } from './taskFormat';
+import { removeTree } from '../deepTrees';
 
 export interface TaskRunInput {
   taskDir: string;
@@ -149,7 +150,7 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
       testInfrastructure,
     };
   } finally {
-    await fs.rm(scratchDir, { recursive: true, force: true });
+    await removeTree(scratchDir);
   }
 }
 

@@ -10,6 +10,7 @@ import { applyPatch, makeDemoRepo, readPatch, treeFingerprint, type DemoRepo } f
 // Built by concatenation so the repository itself holds no secret-looking literal.
 export const FAKE_OPENAI_KEY = ['sk-', 'proj-', 'abcdefghijklmnopqrstuvwxyz0123456789'].join('');
 export const FAKE_AWS_KEY = ['AKIA', 'Z7QRSTUVWX2345YZ'].join('');
+export const FAKE_GOOGLE_KEY = ['AI', 'za', 'Sy', 'B1x2C3v4N5m6Q7w8E9r0T_y-U1i2O3p4a'].join('');
 
 export interface DemoExport {
   repo: DemoRepo;
@@ -31,6 +32,9 @@ export async function exportDemoWithSurroundings(): Promise<DemoExport> {
   // Around the change: secrets (never exported), an ignored file, an untracked helper (exported).
   fs.writeFileSync(path.join(repo.workspace, '.env'), `OPENAI_API_KEY=${FAKE_OPENAI_KEY}\n`);
   fs.writeFileSync(path.join(repo.workspace, 'server.key'), 'not really a key, but named like one\n');
+  fs.writeFileSync(path.join(repo.workspace, '.envrc'), 'export DEPLOY_TOKEN=direnv-value\n');
+  fs.writeFileSync(path.join(repo.workspace, 'env.local'), 'DEPLOY_TOKEN=local-value\n');
+  fs.writeFileSync(path.join(repo.workspace, 'src', 'maps.js'), `module.exports = '${FAKE_GOOGLE_KEY}';\n`);
   fs.writeFileSync(path.join(repo.workspace, 'notes.txt'), `aws ${FAKE_AWS_KEY} for later\n`);
   fs.mkdirSync(path.join(repo.workspace, 'node_modules'));
   fs.writeFileSync(

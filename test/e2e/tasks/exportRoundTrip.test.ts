@@ -9,7 +9,13 @@ import path from 'node:path';
 import type { ExportResult } from '../../../src/core/tasks/exportTask';
 import { taskSchema } from '../../../src/core/tasks/taskFormat';
 import { exportedTexts, type DemoRepo } from '../../support/demoRepo';
-import { exportDemoWithSurroundings, FAKE_AWS_KEY, FAKE_OPENAI_KEY, type DemoExport } from './demoExport';
+import {
+  exportDemoWithSurroundings,
+  FAKE_AWS_KEY,
+  FAKE_GOOGLE_KEY,
+  FAKE_OPENAI_KEY,
+  type DemoExport,
+} from './demoExport';
 
 describe('weave export + eval round trip on examples/', () => {
   let demo: DemoExport;
@@ -93,12 +99,21 @@ describe('weave export + eval round trip on examples/', () => {
   it('never exports .env or key-like files, and says which it left out', () => {
     assert.deepEqual(
       result.excluded.map((e) => `${e.path}: ${e.reason}`),
-      ['.env: secret file name', 'notes.txt: secret-like content', 'server.key: secret file name'],
+      [
+        '.env: secret file name',
+        '.envrc: secret file name',
+        'env.local: secret file name',
+        'notes.txt: secret-like content',
+        'server.key: secret file name',
+        'src/maps.js: secret-like content',
+      ],
     );
     for (const [file, text] of exportedTexts(taskDir)) {
       assert.ok(!text.includes(FAKE_OPENAI_KEY), `${file} carries the OpenAI-like key`);
       assert.ok(!text.includes(FAKE_AWS_KEY), `${file} carries the AWS-like key`);
       assert.ok(!text.includes('not really a key'), `${file} carries server.key`);
+      assert.ok(!/direnv-value|local-value/.test(text), `${file} carries .envrc or env.local`);
+      assert.ok(!text.includes(FAKE_GOOGLE_KEY), `${file} carries the Google API key`);
     }
   });
 

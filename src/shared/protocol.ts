@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { specSchema } from './specSchema';
 
-const VERDICTS = ['pass', 'fail', 'error', 'blocked', 'skipped', 'flaky', 'tampered'] as const;
+const VERDICTS = ['pass', 'fail', 'error', 'blocked', 'skipped', 'flaky', 'tampered', 'unverified'] as const;
 const CHANGES = ['broken', 'fixed', 'still-failing', 'still-passing', 'new', 'other'] as const;
 
 const specIdRef = z.string().min(1).max(200);

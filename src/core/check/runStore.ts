@@ -111,6 +111,7 @@ const VERDICTS: ReadonlySet<string> = new Set([
   'skipped',
   'flaky',
   'tampered',
+  'unverified',
 ]);
 
 /** Why `value` is not a run record Weave can compare against, or undefined when it is one. */

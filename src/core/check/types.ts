@@ -3,12 +3,22 @@ import type { SpecKind } from '../../shared/specSchema';
 
 /**
  * A single spec's verdict in one run (see README "Verdicts"). `flaky`: verdicts differed between repeats.
- * `tampered`: a protected file (a spec test, .weave/**, a test-support file) changed, appeared or vanished during
- * a contained run — counted as failing, never fixed, never resolved.
+ * `tampered`: during a contained run a protected file (a spec test, .weave/**, a test-support file) changed,
+ * appeared or vanished, a results file did not verify, or code under test replaced a runner or assertion
+ * function. `unverified`: a contained run (agent or prediction code) that would pass but has no signed runner
+ * results to show for it (only a printed summary or the exit code). Both count as failing, never fixed, never
+ * resolved, never applied.
  */
-export type Verdict = 'pass' | 'fail' | 'error' | 'blocked' | 'skipped' | 'flaky' | 'tampered';
+export type Verdict = 'pass' | 'fail' | 'error' | 'blocked' | 'skipped' | 'flaky' | 'tampered' | 'unverified';
 
-const FAILING: ReadonlySet<Verdict> = new Set(['fail', 'error', 'blocked', 'flaky', 'tampered']);
+const FAILING: ReadonlySet<Verdict> = new Set([
+  'fail',
+  'error',
+  'blocked',
+  'flaky',
+  'tampered',
+  'unverified',
+]);
 
 /** Whether a verdict fails a check (its exit code, the stop guard, the MCP answer): all but pass and skipped. */
 export function isFailing(verdict: Verdict): boolean {
@@ -69,6 +79,8 @@ export interface SpecResult {
   ranAsDependency?: boolean;
   /** Contained runs: false when the user opted out of the sandbox (with unsandboxedReason). */
   sandboxed?: boolean;
+  /** For `tampered`: what was wrong with the runner evidence (a results file that did not verify, a replaced function). */
+  evidenceTampering?: string[];
   /** For `tampered`: the protected files that differed (workspace-relative) and how. */
   tampered?: Array<{ path: string; change: 'changed' | 'created' | 'deleted' }>;
   /** The verdict the test run itself gave before tampering overrode it. */

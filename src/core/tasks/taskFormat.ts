@@ -18,7 +18,16 @@ export const TASK_FILES = {
 /** The branch inside base.bundle that points at base_commit. */
 export const BASE_BRANCH = 'weave-base';
 
-const verdictSchema = z.enum(['pass', 'fail', 'error', 'blocked', 'skipped', 'flaky', 'tampered']);
+const verdictSchema = z.enum([
+  'pass',
+  'fail',
+  'error',
+  'blocked',
+  'skipped',
+  'flaky',
+  'tampered',
+  'unverified',
+]);
 
 export const taskSpecSchema = z.object({
   id: z.string(),

@@ -3,10 +3,9 @@
 // node:assert and node:assert/strict (equal, strictEqual, deepStrictEqual, ok, throws, rejects, match …),
 // node:test (test, it, describe, suite, the hooks) and the stream method the hook observes node:test through.
 // Code under test that replaces one (`assert.equal = () => {}`) makes every assertion through it pass; the
-// hook compares the references while the tests run and when they end, and reports the names of any that
-// differ (the run is then `tampered`). Only what code can reach by name is compared: the same modules reached
-// through ESM named imports are live bindings Node does not resync unless syncBuiltinESMExports() is called,
-// and that call is what makes a CommonJS replacement reach them.
+// hook compares the references after every test and when the run ends, and reports the names of any that
+// differ (the run is then `tampered`). A replacement undone before the next comparison (swapped in and back
+// within one test) is not seen: the comparison is of references, not of every call.
 
 /** `[{ name, holder, key, original }]` for every function-valued own property of the given modules. */
 function snapshot(extra) {
@@ -42,7 +41,7 @@ function watchOriginals(extra = []) {
         } catch {
           current = undefined;
         }
-        if (current !== original) names.push(name);
+        if (current !== original) names[names.length] = name;
       }
       return names;
     },

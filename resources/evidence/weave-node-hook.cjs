@@ -29,17 +29,30 @@ if (dir && testFileProcess) process.env[NESTED] = '1';
 const { Readable } = require('node:stream');
 
 if (channel) {
+  try {
+    observeWithKey();
+  } catch {
+    // A hook that cannot observe must not break the user's process: this process then reports nothing.
+  }
+}
+
+function observeWithKey() {
   // The functions as they are now, before user code; the stream method this hook installs is added below.
   const originals = [];
-  const reported = new Set();
+  // No prototype methods on the reporting path (Array#filter, Set#has): code under test may have replaced them.
+  const reported = Object.create(null);
   let watched;
   /** Writes a `replaced` record for functions found swapped since the last look. */
   const checkOriginals = () => {
     if (!watched) return;
-    const fresh = watched.replaced().filter((name) => !reported.has(name));
-    if (fresh.length === 0) return;
-    for (const name of fresh) reported.add(name);
-    channel.write({ instance: newInstance(), kind: 'replaced', functions: fresh });
+    const names = watched.replaced();
+    const fresh = [];
+    for (let i = 0; i < names.length; i++) {
+      if (reported[names[i]] === true) continue;
+      reported[names[i]] = true;
+      fresh[fresh.length] = names[i];
+    }
+    if (fresh.length > 0) channel.write({ instance: newInstance(), kind: 'replaced', functions: fresh });
   };
   handOnKeys();
   const observed = testFileProcess ? observeTestFile(checkOriginals) : observeRunners(checkOriginals);

@@ -146,6 +146,7 @@ def _watched_functions():
         (_pytest.runner, "_pytest.runner", ("call_and_report", "call_runtest_hook", "pytest_runtest_makereport")),
         (_pytest.runner.CallInfo, "_pytest.runner.CallInfo", ("from_call",)),
         (_pytest.reports.TestReport, "_pytest.reports.TestReport", ("from_item_and_call", "__init__")),
+        (_pytest.reports.BaseReport, "_pytest.reports.BaseReport", ("passed", "failed", "skipped")),
         (_pytest.python, "_pytest.python", ("pytest_pyfunc_call",)),
         (_pytest.python.Function, "_pytest.python.Function", ("runtest",)),
     ):

@@ -60,7 +60,13 @@ export function verdictOf(
     };
   }
   if (unfinishedRunners.length > 0) {
-    return { verdict: 'error', reason: `${UNFINISHED_RUNNER} (${unfinishedRunners.join(', ')})`, ...seen };
+    // What the runner itself reported (that it started, never that it finished) is what this rests on.
+    return {
+      verdict: 'error',
+      reason: `${UNFINISHED_RUNNER} (${unfinishedRunners.join(', ')})`,
+      evidence: 'runner',
+      ...(summary ? { summary } : {}),
+    };
   }
   if (!summary) {
     if (outcome.exitCode === 0) return { verdict: 'pass', reason: UNVERIFIED_PASS, ...unseen };

@@ -135,6 +135,18 @@ describe('runner evidence the code under test cannot forge', () => {
     assert.deepEqual(r.evidenceTampering, ['node:assert.equal was replaced by code under test']);
   });
 
+  test('through npm: the key reaches node --test and each test file’s process, where the replacement is seen', async () => {
+    const r = await contained('npm test', 'test/add.test.js', {
+      'package.json': JSON.stringify({ name: 'add', version: '1.0.0', scripts: { test: 'node --test' } }),
+      'test/add.test.js': NODE_TEST,
+      'src/add.js': "require('node:assert').equal = () => {};\nmodule.exports = (a, b) => a - b;\n",
+    });
+    assert.equal(r.verdict, 'tampered', `${r.reason}\n${r.output}`);
+    assert.equal(r.verdictBeforeTampering, 'pass');
+    assert.equal(r.evidence, 'runner');
+    assert.deepEqual(r.evidenceTampering, ['node:assert.equal was replaced by code under test']);
+  });
+
   test("Python: unittest's assertEqual replaced from the source under test is tampered, naming it", async () => {
     const r = await python(
       'import unittest\nunittest.TestCase.assertEqual = lambda self, a, b, msg=None: None\n\ndef add(a, b):\n    return a - b\n',

@@ -50,7 +50,7 @@ export function formatAgentRun(
   );
   if (result.tamperedSpecs.length > 0)
     lines.push(
-      `Tampering: spec runs changed protected files (${result.tamperedSpecs.join(', ')}); they were restored.`,
+      `Tampering: spec runs changed protected files or forged runner evidence (${result.tamperedSpecs.join(', ')}); changed files were restored.`,
     );
   if (result.modelReview && !result.modelReview.ok)
     lines.push(`Model review unavailable: ${result.modelReview.error}`);

@@ -114,7 +114,7 @@ export function renderResultHtml(page: ResultPage): string {
       ? '<p class="muted">Sandbox: every spec run was contained (own checkout, no network, private PID namespace).</p>'
       : `<p class="ending unfinished"><strong>Sandbox: none</strong> — ${escapeHtml(result.unsandboxedReason ?? 'unsandboxed')}; the agent's code ran with your permissions.</p>`,
     result.tamperedSpecs.length > 0
-      ? `<p class="ending unfinished"><strong>Tampered</strong>: spec runs changed protected files (${escapeHtml(result.tamperedSpecs.join(', '))}); this result can never be applied.</p>`
+      ? `<p class="ending unfinished"><strong>Tampered</strong>: spec runs changed protected files or forged runner evidence (${escapeHtml(result.tamperedSpecs.join(', '))}); this result can never be applied.</p>`
       : '',
     stateHtml(page),
     `<h2>Changed files (${page.files.length})</h2>`,

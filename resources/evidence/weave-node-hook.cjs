@@ -120,8 +120,9 @@ function observeNodeTestEvents(onEvent) {
 
 /**
  * A test file's own process under `node --test`: its user code runs here. It reports only that it started
- * (at once) and that its tests finished (its own `test:summary`, or the end of a file that declared no test):
- * a file that exits midway (`process.exit(0)` in a test, or while its modules load) never completes.
+ * (at once) and that its tests finished (its own `test:summary`, the end of a file that declared no test, or a
+ * non-zero exit): a file that exits with code 0 midway (`process.exit(0)` in a test, or while its modules
+ * load) never completes.
  */
 function observeTestFile(checkOriginals) {
   const instance = newInstance();
@@ -136,6 +137,11 @@ function observeTestFile(checkOriginals) {
   channel.write({ instance, kind: 'started', runner: 'node:test' });
   process.on('beforeExit', () => {
     if (!sawEvents) complete();
+  });
+  // A file that crashed (an import that throws) exits non-zero, and node --test's main process counts it as a
+  // failure: finished. Only an exit with code 0 before the summary claims a success it did not earn.
+  process.once('exit', (code) => {
+    if (code !== 0) complete();
   });
   return observeNodeTestEvents((type) => {
     sawEvents = true;

@@ -105,7 +105,8 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
   stdout.on('data', (chunk: Buffer) => capture.push(chunk));
   stderr.on('data', (chunk: Buffer) => capture.push(chunk));
   inputs.forEach((data, i) => {
-    const input = child.stdio[3 + i] as Writable;
+    const input = child.stdio[3 + i] as Writable | null;
+    if (!input) return;
     // A command that closes the descriptor unread (or is gone) is not an error of the run.
     input.on('error', () => undefined);
     input.end(data);
@@ -142,7 +143,7 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
     await Promise.race([closed, delayMs(PIPE_CLOSE_GRACE_MS)]);
     stdout.destroy();
     stderr.destroy();
-    for (let i = 0; i < inputs.length; i++) (child.stdio[3 + i] as Writable).destroy();
+    for (let i = 0; i < inputs.length; i++) (child.stdio[3 + i] as Writable | null)?.destroy();
     const output = capture.result();
     return {
       exitCode: code,

@@ -54,16 +54,20 @@ function observeWithKey() {
     }
     if (fresh.length > 0) channel.write({ instance: newInstance(), kind: 'replaced', functions: fresh });
   };
-  handOnKeys();
+  const launcher = handOnKeys();
   const observed = testFileProcess ? observeTestFile(checkOriginals) : observeRunners(checkOriginals);
+  // A launcher runs no user code, so nothing there replaces an assertion; skipping it spares npm and
+  // node --test's main process loading node:test and node:assert (≈ 10 ms each).
+  if (launcher) return;
   if (observed) originals.push(observed);
   watched = watchOriginals(originals);
   process.once('exit', checkOriginals);
 }
 
 /**
- * Launchers, processes where no user code runs, hand a key on to the children that load a hook: npm, npx,
- * yarn, pnpm pass the run's own key to the commands they start; `node --test` gives each test file's process
+ * Whether this process is a launcher, and if so hands keys on. Launchers, processes where no user code runs,
+ * hand a key on to the children that load a hook: npm, npx, yarn, pnpm pass the run's own key to the commands
+ * they start; `node --test` gives each test file's process
  * a key of its own. Any other process (one that runs tests, user code among them) hands on nothing, so a child
  * a test starts has no key and whatever it writes never counts.
  */
@@ -71,12 +75,16 @@ function handOnKeys() {
   const evidencePair = `WEAVE_EVIDENCE_DIR=${dir}`;
   if (isPackageRunner()) {
     channel.handKeysToChildren((envPairs) => envPairs.includes(evidencePair), false);
-  } else if (isNodeTestMain()) {
+    return true;
+  }
+  if (isNodeTestMain()) {
     channel.handKeysToChildren(
       (envPairs) => envPairs.includes(evidencePair) && envPairs.includes('NODE_TEST_CONTEXT=child-v8'),
       true,
     );
+    return true;
   }
+  return false;
 }
 
 function isPackageRunner() {

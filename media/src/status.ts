@@ -10,6 +10,7 @@ export type SpecStatus =
   | 'skipped'
   | 'flaky'
   | 'tampered'
+  | 'unverified'
   | 'broken'
   | 'fixed'
   | 'queued'
@@ -24,6 +25,7 @@ export const STATUS_LOOK: Record<SpecStatus, { icon: string; label: string }> = 
   skipped: { icon: 'debug-step-over', label: 'skipped' },
   flaky: { icon: 'question', label: 'flaky' },
   tampered: { icon: 'shield', label: 'tampered' },
+  unverified: { icon: 'unverified', label: 'unverified' },
   broken: { icon: 'flame', label: 'broken' },
   fixed: { icon: 'check-all', label: 'fixed' },
   queued: { icon: 'watch', label: 'queued' },

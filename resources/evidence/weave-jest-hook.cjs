@@ -26,8 +26,14 @@ function observeJestCore(exports, { beginRun, markNested, readSafely }) {
   async function weaveObservedRunCLI() {
     markNested();
     const run = beginRun('jest');
-    // A rejection (a configuration error) leaves the run as one that ran no test.
-    const outcome = await runCLI.apply(this, arguments);
+    let outcome;
+    try {
+      outcome = await runCLI.apply(this, arguments);
+    } catch (error) {
+      // A rejection (a configuration error): the run finished having run no test.
+      run.finish({ passed: 0, failed: 0, skipped: 0 });
+      throw error;
+    }
     const results = outcome && readSafely(() => jestRun(outcome.results, outcome.globalConfig));
     if (results) run.finish(results);
     else run.abandon();

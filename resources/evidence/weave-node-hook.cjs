@@ -1,42 +1,184 @@
 'use strict';
 // Weave loads this file into every Node.js process of a spec's test command (NODE_OPTIONS=--require …) to
 // learn what the test runner itself concluded, whatever the command does with the runner's output and exit
-// code (`| cat`, `|| true`, `a; b`, any reporter). It writes one JSON file per process into
-// WEAVE_EVIDENCE_DIR when the process exits (and when a jest or vitest run starts) and changes nothing else.
-// Code under test runs in the same process and could forge this file: it defeats pipes and ignored exit
-// codes, not a malicious test.
+// code (`| cat`, `|| true`, `a; b`, any reporter). It writes signed records into WEAVE_EVIDENCE_DIR
+// (weave-evidence-channel.cjs): `started` when a runner starts, `completed` with its counts when it has
+// finished, `replaced` when a runner or assertion function was swapped since this file loaded
+// (weave-evidence-originals.cjs). A runner that started and never completed (a test that calls process.exit)
+// makes the run an error; a file code under test wrote cannot be signed and never counts.
 //   node:test  the final `test:summary` event of the runner's event stream (node --test, or a plain
-//              `node file.test.js`), observed where the runner emits it;
+//              `node file.test.js`), observed where the runner emits it; each test file's own process
+//              (under node --test) reports that it started and finished, with a key of its own;
 //   mocha      the runner's own stats when it ends (and whether it was a --dry-run);
 //   jest       the aggregated result of the whole run in jest's main process (weave-jest-hook.cjs);
 //   vitest     the whole run's test modules in vitest's main process (weave-vitest-hook.cjs).
 const fs = require('node:fs');
 const path = require('node:path');
+const { openChannel, newInstance } = require('./weave-evidence-channel.cjs');
+const { watchOriginals } = require('./weave-evidence-originals.cjs');
 
 const dir = process.env.WEAVE_EVIDENCE_DIR;
-// Only the outermost test runner reports. Child processes of `node --test` (NODE_TEST_CONTEXT=child-v8) report
-// to their parent, which counts them; a runner started by a test (a test suite that tests a test tool, say)
-// finds WEAVE_EVIDENCE_NESTED, which every runner sets for the processes its tests start.
+// Taken first, before anything else can run: the key this process was handed (its descriptor is closed now).
+const channel = dir ? openChannel(dir) : undefined;
+// Only the outermost test runner reports counts. Child processes of `node --test` (NODE_TEST_CONTEXT=child-v8)
+// report to their parent, which counts them; a runner started by a test (a test suite that tests a test tool,
+// say) finds WEAVE_EVIDENCE_NESTED, which every runner sets for the processes its tests start.
 const NESTED = 'WEAVE_EVIDENCE_NESTED';
-if (dir && process.env.NODE_TEST_CONTEXT !== undefined) process.env[NESTED] = '1';
-if (dir && process.env.NODE_TEST_CONTEXT === undefined && process.env[NESTED] === undefined) {
+const testFileProcess = process.env.NODE_TEST_CONTEXT !== undefined;
+if (dir && testFileProcess) process.env[NESTED] = '1';
+const { Readable } = require('node:stream');
+
+if (channel) {
+  try {
+    observeWithKey();
+  } catch {
+    // A hook that cannot observe must not break the user's process: this process then reports nothing.
+  }
+}
+
+function observeWithKey() {
+  // The functions as they are now, before user code; the stream method this hook installs is added below.
+  const originals = [];
+  // No prototype methods on the reporting path (Array#filter, Set#has): code under test may have replaced them.
+  const reported = Object.create(null);
+  let watched;
+  /** Writes a `replaced` record for functions found swapped since the last look. */
+  const checkOriginals = () => {
+    if (!watched) return;
+    const names = watched.replaced();
+    const fresh = [];
+    for (let i = 0; i < names.length; i++) {
+      if (reported[names[i]] === true) continue;
+      reported[names[i]] = true;
+      fresh[fresh.length] = names[i];
+    }
+    if (fresh.length > 0) channel.write({ instance: newInstance(), kind: 'replaced', functions: fresh });
+  };
+  const launcher = handOnKeys();
+  const observed = testFileProcess ? observeTestFile(checkOriginals) : observeRunners(checkOriginals);
+  // A launcher runs no user code, so nothing there replaces an assertion; skipping it spares npm and
+  // node --test's main process loading node:test and node:assert (≈ 10 ms each).
+  if (launcher) return;
+  if (observed) originals.push(observed);
+  watched = watchOriginals(originals);
+  process.once('exit', checkOriginals);
+}
+
+/**
+ * Whether this process is a launcher, and if so hands keys on. Launchers, processes where no user code runs,
+ * hand a key on to the children that load a hook: npm, npx, yarn, pnpm pass the run's own key to the commands
+ * they start; `node --test` gives each test file's process
+ * a key of its own. Any other process (one that runs tests, user code among them) hands on nothing, so a child
+ * a test starts has no key and whatever it writes never counts.
+ */
+function handOnKeys() {
+  const evidencePair = `WEAVE_EVIDENCE_DIR=${dir}`;
+  if (isPackageRunner()) {
+    channel.handKeysToChildren((envPairs) => envPairs.includes(evidencePair), false);
+    return true;
+  }
+  if (isNodeTestMain()) {
+    channel.handKeysToChildren(
+      (envPairs) => envPairs.includes(evidencePair) && envPairs.includes('NODE_TEST_CONTEXT=child-v8'),
+      true,
+    );
+    return true;
+  }
+  return false;
+}
+
+function isPackageRunner() {
+  try {
+    const main = fs.realpathSync(process.argv[1] || '');
+    return /[\\/]node_modules[\\/](npm|pnpm|yarn|corepack)[\\/]|[\\/](npm|npx)-cli\.js$/.test(main);
+  } catch {
+    return false;
+  }
+}
+
+function isNodeTestMain() {
+  const args = process.execArgv;
+  return (
+    !testFileProcess &&
+    args.includes('--test') &&
+    !args.some((a) => /^--(experimental-)?test-isolation=none$/.test(a))
+  );
+}
+
+/** The stream events of node:test in this process, to `onEvent(type, data)`; returns the installed method. */
+function observeNodeTestEvents(onEvent) {
+  const emit = Readable.prototype.emit;
+  Readable.prototype.emit = function weaveObservedEmit(type, data) {
+    if (
+      typeof type === 'string' &&
+      type.startsWith('test:') &&
+      this.constructor.name === 'TestsStream' &&
+      data
+    )
+      onEvent(type, data);
+    return emit.apply(this, arguments);
+  };
+  return {
+    name: 'stream.Readable.prototype.emit',
+    holder: Readable.prototype,
+    key: 'emit',
+    original: Readable.prototype.emit,
+  };
+}
+
+/**
+ * A test file's own process under `node --test`: its user code runs here. It reports only that it started
+ * (at once) and that its tests finished (its own `test:summary`, the end of a file that declared no test, or a
+ * non-zero exit): a file that exits with code 0 midway (`process.exit(0)` in a test, or while its modules
+ * load) never completes.
+ */
+function observeTestFile(checkOriginals) {
+  const instance = newInstance();
+  let sawEvents = false;
+  let completed = false;
+  const complete = () => {
+    if (completed) return;
+    completed = true;
+    checkOriginals();
+    channel.write({ instance, kind: 'completed', runner: 'node:test', runs: [] });
+  };
+  channel.write({ instance, kind: 'started', runner: 'node:test' });
+  process.on('beforeExit', () => {
+    if (!sawEvents) complete();
+  });
+  // A file that crashed (an import that throws) exits non-zero, and node --test's main process counts it as a
+  // failure: finished. Only an exit with code 0 before the summary claims a success it did not earn.
+  process.once('exit', (code) => {
+    if (code !== 0) complete();
+  });
+  return observeNodeTestEvents((type) => {
+    sawEvents = true;
+    if (type === 'test:pass' || type === 'test:fail') checkOriginals();
+    else if (type === 'test:summary') complete();
+  });
+}
+
+/** The outermost runner of a chain: node:test, mocha, jest, vitest, with their counts. */
+function observeRunners(checkOriginals) {
+  if (process.env[NESTED] !== undefined) return undefined;
+  const write = (record) => channel.write(record);
   let nodeTest;
+  let nodeTestInstance;
   // With --test, a file whose tests were all filtered out (--test-name-pattern) is itself reported as one
   // passing test named after the file: it ran no test of the user's.
   let emptyFilesPassed = 0;
-  const mochaRuns = [];
-  // jest's and vitest's runs, in the results-file shape. A run is counted from its start as one that ran no
-  // test, so a runner that dies before it finishes (vitest writing into a closed pipe) is not a silent pass.
-  const jestAndVitestRuns = [];
+  // jest's and vitest's runs. `started` is written when one begins, so a runner that dies before it finishes
+  // (vitest writing into a closed pipe, a test that SIGKILLs vitest's main thread) never counts as a pass.
   const beginJestOrVitestRun = (runner) => {
-    const run = { runner, passed: 0, failed: 0, skipped: 0 };
-    jestAndVitestRuns.push(run);
-    // Written now too: a runner killed outright (a test that SIGKILLs vitest's main thread) never reaches 'exit'.
-    writeResults();
+    const instance = newInstance();
+    write({ instance, kind: 'started', runner });
     return {
-      finish: (results) => Object.assign(run, results),
-      // The runner's results were not what the hook knows: the printed summary decides.
-      abandon: () => jestAndVitestRuns.splice(jestAndVitestRuns.indexOf(run), 1),
+      finish: (results) => {
+        checkOriginals();
+        write({ instance, kind: 'completed', runner, runs: [{ runner, ...results }] });
+      },
+      // The runner's results were not what the hook knows: it finished, and the printed summary decides.
+      abandon: () => write({ instance, kind: 'completed', runner, runs: [] }),
     };
   };
   const markNested = () => {
@@ -54,24 +196,25 @@ if (dir && process.env.NODE_TEST_CONTEXT === undefined && process.env[NESTED] ==
   const { observeJestCore } = require('./weave-jest-hook.cjs');
   require('./weave-vitest-hook.cjs').observeVitest(reporting);
 
-  const { Readable } = require('node:stream');
-  const emit = Readable.prototype.emit;
-  Readable.prototype.emit = function weaveObservedEmit(type, data) {
-    if (
-      typeof type === 'string' &&
-      type.startsWith('test:') &&
-      this.constructor.name === 'TestsStream' &&
-      data
-    ) {
-      if (type === 'test:summary' && data.counts) {
-        // Per-file summaries come first; the last one is the whole run's.
-        nodeTest = { counts: data.counts, success: data.success };
-      } else if (type === 'test:pass' && isEmptyFile(data)) {
-        emptyFilesPassed++;
-      }
+  const observedEmit = observeNodeTestEvents((type, data) => {
+    if (nodeTestInstance === undefined) {
+      nodeTestInstance = newInstance();
+      write({ instance: nodeTestInstance, kind: 'started', runner: 'node:test' });
     }
-    return emit.apply(this, arguments);
-  };
+    if (type === 'test:summary' && data.counts) {
+      // Per-file summaries come first; the last one is the whole run's.
+      const c = data.counts;
+      const n = (value) => (typeof value === 'number' && value >= 0 ? value : 0);
+      nodeTest = {
+        passed: n(c.passed),
+        failed: n(c.failed) + n(c.cancelled),
+        skipped: n(c.skipped) + n(c.todo),
+      };
+    } else if (type === 'test:pass' && isEmptyFile(data)) {
+      emptyFilesPassed++;
+    }
+    if (type === 'test:pass' || type === 'test:fail') checkOriginals();
+  });
 
   function isEmptyFile(data) {
     return (
@@ -105,16 +248,24 @@ if (dir && process.env.NODE_TEST_CONTEXT === undefined && process.env[NESTED] ==
     const run = Mocha.prototype.run;
     Mocha.prototype.run = function weaveObservedRun() {
       markNested();
+      const instance = newInstance();
+      write({ instance, kind: 'started', runner: 'mocha' });
       const runner = run.apply(this, arguments);
       const dryRun = Boolean(this.options && this.options.dryRun);
       if (runner && typeof runner.once === 'function') {
         runner.once('end', () => {
           const s = runner.stats || {};
-          mochaRuns.push({
+          checkOriginals();
+          const counts = {
             passed: dryRun ? 0 : s.passes || 0,
             failed: s.failures || 0,
             skipped: s.pending || 0,
-            dryRun,
+          };
+          write({
+            instance,
+            kind: 'completed',
+            runner: 'mocha',
+            runs: [{ runner: 'mocha', ...counts, listing: dryRun }],
           });
         });
       }
@@ -123,36 +274,12 @@ if (dir && process.env.NODE_TEST_CONTEXT === undefined && process.env[NESTED] ==
     Mocha.prototype.run.weaveObserved = true;
   }
 
-  // One results file per process, rewritten whenever there is more to say.
-  const resultsFile = path.join(dir, `node-${process.pid}-${Date.now()}.json`);
-  let resultsWritten = false;
-  function writeResults() {
-    const runs = [];
-    if (nodeTest) {
-      const c = nodeTest.counts;
-      runs.push({
-        runner: 'node:test',
-        passed: Math.max(0, (c.passed || 0) - emptyFilesPassed),
-        failed: (c.failed || 0) + (c.cancelled || 0),
-        skipped: (c.skipped || 0) + (c.todo || 0),
-      });
-    }
-    for (const m of mochaRuns)
-      runs.push({
-        runner: 'mocha',
-        passed: m.passed,
-        failed: m.failed,
-        skipped: m.skipped,
-        listing: m.dryRun,
-      });
-    runs.push(...jestAndVitestRuns);
-    if (runs.length === 0 && !resultsWritten) return;
-    try {
-      fs.writeFileSync(resultsFile, JSON.stringify({ runs }));
-      resultsWritten = true;
-    } catch {
-      // The results directory is gone (the run was cancelled): nothing to report to.
-    }
-  }
-  process.once('exit', writeResults);
+  // node:test's whole-run summary is the last one before the process ends: only then is the run complete.
+  process.once('exit', () => {
+    if (nodeTestInstance === undefined || !nodeTest) return;
+    checkOriginals();
+    const run = { runner: 'node:test', ...nodeTest, passed: Math.max(0, nodeTest.passed - emptyFilesPassed) };
+    write({ instance: nodeTestInstance, kind: 'completed', runner: 'node:test', runs: [run] });
+  });
+  return observedEmit;
 }

@@ -53,8 +53,14 @@ function wrapStart(Vitest, { beginRun, markNested, readSafely }) {
   Vitest.prototype.start = async function weaveObservedStart() {
     markNested();
     const run = beginRun('vitest');
-    // A rejection (no test file matched: FilesNotFoundError) leaves the run as one that ran no test.
-    const result = await start.apply(this, arguments);
+    let result;
+    try {
+      result = await start.apply(this, arguments);
+    } catch (error) {
+      // A rejection (no test file matched: FilesNotFoundError): the run finished having run no test.
+      run.finish({ passed: 0, failed: 0, skipped: 0 });
+      throw error;
+    }
     const results = readSafely(() => vitestRun(result));
     if (results) run.finish(results);
     else run.abandon();

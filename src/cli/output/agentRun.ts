@@ -53,7 +53,7 @@ export function formatAgentRun(
     lines.push(`Tampering: the patch changes test infrastructure: ${findingLabel(f)} (${f.why}).`);
   if (result.tamperedSpecs.length > 0)
     lines.push(
-      `Tampering: spec runs changed protected files (${result.tamperedSpecs.join(', ')}); they were restored.`,
+      `Tampering: spec runs changed protected files or forged runner evidence (${result.tamperedSpecs.join(', ')}); changed files were restored.`,
     );
   if (result.modelReview && !result.modelReview.ok)
     lines.push(`Model review unavailable: ${result.modelReview.error}`);

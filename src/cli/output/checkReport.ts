@@ -44,6 +44,7 @@ function colours(enabled: boolean): Colours {
     skipped: 90,
     flaky: 35,
     tampered: 41,
+    unverified: 33,
   };
   return {
     verdict: (v, text) => paint(verdictCode[v], text),
@@ -97,7 +98,8 @@ export function renderCheckReport(result: CheckResult, colour: boolean): string 
         (r.verdict === 'fail' ||
           r.verdict === 'error' ||
           r.verdict === 'flaky' ||
-          r.verdict === 'tampered') &&
+          r.verdict === 'tampered' ||
+          r.verdict === 'unverified') &&
         r.output.trim() !== '',
     )
     .map(
@@ -111,7 +113,7 @@ function summaryLine(result: CheckResult): string {
   const { run, report } = result;
   const counts = new Map<Verdict, number>();
   for (const r of run.results) counts.set(r.verdict, (counts.get(r.verdict) ?? 0) + 1);
-  const order: Verdict[] = ['pass', 'fail', 'error', 'tampered', 'blocked', 'flaky', 'skipped'];
+  const order: Verdict[] = ['pass', 'unverified', 'fail', 'error', 'tampered', 'blocked', 'flaky', 'skipped'];
   const unverified = run.results.filter((r) => r.verdict === 'pass' && r.evidence === 'exit-code').length;
   const tally = order.filter((v) => counts.has(v)).map((v) => `${counts.get(v)} ${v}`);
   const seconds = formatSeconds(Date.parse(run.finishedAt) - Date.parse(run.startedAt));

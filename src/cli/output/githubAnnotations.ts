@@ -36,6 +36,6 @@ export function githubAnnotations(result: CheckResult): string {
 function annotationLevel(r: SpecResult, change: Change | undefined): 'error' | 'warning' | undefined {
   if (r.verdict === 'fail' || r.verdict === 'error' || r.verdict === 'tampered' || change === 'broken')
     return 'error';
-  if (r.verdict === 'blocked' || r.verdict === 'flaky') return 'warning';
+  if (r.verdict === 'blocked' || r.verdict === 'flaky' || r.verdict === 'unverified') return 'warning';
   return undefined;
 }

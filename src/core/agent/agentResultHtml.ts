@@ -119,7 +119,7 @@ export function renderResultHtml(page: ResultPage): string {
         `<p class="ending unfinished"><strong>Tampered</strong>: the patch changes test infrastructure: <code>${escapeHtml(findingLabel(f))}</code> (${escapeHtml(f.why)}); this result can never be applied.</p>`,
     ),
     result.tamperedSpecs.length > 0
-      ? `<p class="ending unfinished"><strong>Tampered</strong>: spec runs changed protected files (${escapeHtml(result.tamperedSpecs.join(', '))}); this result can never be applied.</p>`
+      ? `<p class="ending unfinished"><strong>Tampered</strong>: spec runs changed protected files or forged runner evidence (${escapeHtml(result.tamperedSpecs.join(', '))}); this result can never be applied.</p>`
       : '',
     stateHtml(page),
     `<h2>Changed files (${page.files.length})</h2>`,

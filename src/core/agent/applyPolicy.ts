@@ -1,9 +1,10 @@
 // When an agent's result may reach the user's files. There is no override: a run whose patch changes test
-// infrastructure (the diff policy), whose spec runs changed protected files (verdict `tampered`, at any point of
-// the run), whose patch carries Weave's state or a link out of the workspace (patchSafety.ts), or whose patch the
-// deterministic review found in violation (protected files changed, tests deleted, skipped or weakened), is never
-// applied — by the CLI's
-// --apply, the extension's Apply button, or anything else going through applyAgentResult.
+// infrastructure (the diff policy), whose spec runs changed protected files or forged runner evidence (verdict
+// `tampered`, at any point of the run), whose final check has a spec that passes without the runner's signed
+// results (verdict `unverified`), whose patch carries Weave's state or a link out of the workspace
+// (patchSafety.ts), or whose patch the deterministic review found in violation (protected files changed, tests
+// deleted, skipped or weakened), is never applied — by the CLI's --apply, the extension's Apply button, or
+// anything else going through applyAgentResult. (Its patch is still shown and saved, for the user to review.)
 import { describeInfrastructureChange } from '../sandbox/diffPolicy/classifyChanges';
 import type { AgentRunResult } from './agentRunResult';
 import { patchHazards } from './patchSafety';
@@ -23,7 +24,11 @@ export function applyRefusal(result: Appliable): string | undefined {
     ...result.after.filter((r) => r.verdict === 'tampered').map((r) => r.id),
   ]);
   if (tampered.size > 0) {
-    return `refused: the agent's code changed protected files while specs ran (tampered: ${[...tampered].sort().join(', ')})`;
+    return `refused: the agent's code changed protected files or forged runner evidence while specs ran (tampered: ${[...tampered].sort().join(', ')})`;
+  }
+  const unverified = result.after.filter((r) => r.verdict === 'unverified').map((r) => r.id);
+  if (unverified.length > 0) {
+    return `refused: ${unverified.sort().join(', ')} pass${unverified.length === 1 ? 'es' : ''} only on a printed summary or the exit code, without the test runner's signed results (unverified)`;
   }
   const hazards = patchHazards(result.patch);
   if (hazards.length > 0) {

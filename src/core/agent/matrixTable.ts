@@ -10,6 +10,7 @@ export const CELL_SYMBOL: Record<Cell, string> = {
   skipped: '-',
   flaky: '~',
   tampered: 'T',
+  unverified: '?',
   'not-run': '·',
 };
 
@@ -40,7 +41,7 @@ export function formatMatrix(matrix: MatrixResult): string {
   lines.push(row('all together', matrix.together));
   lines.push(
     '',
-    '✓ pass  ✗ fail  E error  B blocked  - skipped  ~ flaky  T tampered  · not run;  * the solved spec;  ! broken by it',
+    '✓ pass  ✗ fail  E error  B blocked  - skipped  ~ flaky  T tampered  ? unverified  · not run;  * the solved spec;  ! broken by it',
     '',
   );
   const inconclusiveAlone = matrix.inconclusive.filter((r) => r.target !== 'all');

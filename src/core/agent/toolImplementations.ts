@@ -193,7 +193,13 @@ function formatSpecResults(results: SpecResult[]): string {
   const width = Math.max(4, ...results.map((r) => r.id.length));
   const table = results.map((r) => `${r.id.padEnd(width)}  ${r.verdict}${r.reason ? ` (${r.reason})` : ''}`);
   const failing = results
-    .filter((r) => r.verdict === 'fail' || r.verdict === 'error' || r.verdict === 'tampered')
+    .filter(
+      (r) =>
+        r.verdict === 'fail' ||
+        r.verdict === 'error' ||
+        r.verdict === 'tampered' ||
+        r.verdict === 'unverified',
+    )
     .map((r) => `--- ${r.id} output (tail) ---\n${r.output.slice(-1500)}`);
   const passed = results.filter((r) => r.verdict === 'pass').length;
   return [`${passed}/${results.length} specs pass.`, ...table, ...failing].join('\n');

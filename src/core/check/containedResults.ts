@@ -1,14 +1,44 @@
 // A contained batch's results (runs on behalf of an agent or a prediction): each says whether it ran
 // sandboxed, and the specs a protected-file change concerns turn `tampered`, keeping the verdict they had.
 // runSpecs inspects (and restores) the protected files before and after the batch; this module decides which
-// specs each difference concerns; and after a change to test infrastructure, every spec is `tampered`.
+// specs each difference concerns; and after a change to test infrastructure, every spec is `tampered`. Per spec
+// run, the runner evidence decides too (judgeContainedEvidence): a results file that does not verify or a replaced
+// assertion function is `tampered`, and a pass needs the runner's signed results — one that rests on a printed
+// summary or the exit code is `unverified`.
 import type { Containment } from '../sandbox/containment';
 import {
   describeInfrastructureChange,
   type InfrastructureFinding,
 } from '../sandbox/diffPolicy/classifyChanges';
 import { describeTampering, type TamperedFile } from '../sandbox/protectedFiles';
+import type { EvidenceReport } from './evidence/session';
 import type { SpecResult } from './types';
+
+/** One contained spec run's result, judged on its runner evidence. */
+export function judgeContainedEvidence(result: SpecResult, report: EvidenceReport): SpecResult {
+  const issues = [
+    ...report.forged.map(
+      (file) => `results file ${file} did not verify (not written by Weave's runner hook)`,
+    ),
+    ...report.replaced.map((name) => `${name} was replaced by code under test`),
+  ];
+  if (issues.length > 0) {
+    return {
+      ...result,
+      verdict: 'tampered',
+      verdictBeforeTampering: result.verdict,
+      reason: `runner evidence tampered: ${issues.join('; ')}`,
+      evidenceTampering: issues,
+    };
+  }
+  if (result.verdict !== 'pass' || result.evidence === 'runner') return result;
+  const basis = result.evidence === 'summary' ? 'a printed summary' : 'the exit code alone';
+  return {
+    ...result,
+    verdict: 'unverified',
+    reason: `unverified: the pass rests on ${basis}, not on the test runner's signed results`,
+  };
+}
 
 /**
  * Contained results: sandbox status on each, and `tampered` for the specs a protected-file difference concerns.
@@ -41,11 +71,12 @@ export function markContained(
     const contained: SpecResult = { ...result, sandboxed: containment.sandbox !== undefined };
     const files = hit.get(result.id);
     if (!files) return contained;
+    const already = result.verdict === 'tampered';
     return {
       ...contained,
       verdict: 'tampered',
-      verdictBeforeTampering: result.verdict,
-      reason: describeTampering(files),
+      verdictBeforeTampering: result.verdictBeforeTampering ?? result.verdict,
+      reason: already ? `${describeTampering(files)}; ${result.reason ?? ''}` : describeTampering(files),
       tampered: files.map((f) => ({ path: f.path, change: f.change })),
     };
   });

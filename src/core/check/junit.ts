@@ -31,7 +31,10 @@ function testcase(result: SpecResult, report: BaselineReport, specFile: string |
     ...(specFile !== undefined ? [`file="${xml(specFile)}"`] : []),
   ].join(' ');
   const status =
-    result.verdict === 'fail' || result.verdict === 'flaky' || result.verdict === 'tampered'
+    result.verdict === 'fail' ||
+    result.verdict === 'flaky' ||
+    result.verdict === 'tampered' ||
+    result.verdict === 'unverified'
       ? `<failure message="${message}" type="${result.verdict}"/>`
       : result.verdict === 'error'
         ? `<error message="${message}" type="error"/>`
@@ -45,7 +48,10 @@ function testcase(result: SpecResult, report: BaselineReport, specFile: string |
 export function toJUnitXml(run: RunRecord, report: BaselineReport, specFile?: string): string {
   const count = (pred: (r: SpecResult) => boolean): number => run.results.filter(pred).length;
   const tests = run.results.length;
-  const failures = count((r) => r.verdict === 'fail' || r.verdict === 'flaky' || r.verdict === 'tampered');
+  const failures = count(
+    (r) =>
+      r.verdict === 'fail' || r.verdict === 'flaky' || r.verdict === 'tampered' || r.verdict === 'unverified',
+  );
   const errors = count((r) => r.verdict === 'error');
   const skipped = count((r) => r.verdict === 'blocked' || r.verdict === 'skipped');
   const time = seconds(Date.parse(run.finishedAt) - Date.parse(run.startedAt));

@@ -25,6 +25,7 @@ export function isViolation(result: SpecResult, report: ChangesView | undefined)
     result.verdict === 'error' ||
     result.verdict === 'flaky' ||
     result.verdict === 'tampered' ||
+    result.verdict === 'unverified' ||
     isBroken(result, report)
   );
 }
@@ -142,7 +143,16 @@ export function statusText(counts: RunCounts): string {
   return base;
 }
 
-const VERDICT_ORDER: Verdict[] = ['tampered', 'fail', 'error', 'flaky', 'blocked', 'skipped', 'pass'];
+const VERDICT_ORDER: Verdict[] = [
+  'tampered',
+  'fail',
+  'error',
+  'flaky',
+  'unverified',
+  'blocked',
+  'skipped',
+  'pass',
+];
 /** One line per verdict for the status bar tooltip and the log, most urgent first. */
 export function verdictSummary(results: readonly SpecResult[]): string {
   const label = (r: SpecResult): string => (isUnverifiedPass(r) ? `${r.id} (unverified)` : r.id);

@@ -9,7 +9,8 @@ import type { Containment } from '../sandbox/containment';
 import { containedEnvironment } from '../sandbox/environment';
 import { pidNamespaceLauncher, sandboxLauncher, withWritableDirs } from '../sandbox/launchers';
 import type { Spec, SpecFile } from '../../shared/specSchema';
-import { startEvidence, type EvidenceSession } from './evidence/session';
+import { judgeContainedEvidence } from './containedResults';
+import { startEvidence, type EvidenceReport, type EvidenceSession } from './evidence/session';
 import { effectiveTestSettings } from './testSettings';
 import type { SpecResult } from './types';
 import { verdictOf } from './verdict';
@@ -56,6 +57,9 @@ export async function runRepeated(
   const verdicts = attempts.map((a) => a.verdict);
   const meanMs = Math.round(attempts.reduce((n, a) => n + a.durationMs, 0) / attempts.length);
   if (verdicts.every((v) => v === verdicts[0])) return { ...last, durationMs: meanMs, repeats: verdicts };
+  // One tampered attempt taints them all: its evidence was forged, whatever the others said.
+  const tampered = attempts.find((a) => a.verdict === 'tampered');
+  if (tampered) return { ...tampered, durationMs: meanMs, repeats: verdicts };
   // Show the output of a run that did not pass: that is the one worth reading.
   const telling = attempts.find((a) => a.verdict !== 'pass') ?? last;
   return {
@@ -80,13 +84,14 @@ async function runOnce(spec: Spec, options: SpecRunOptions): Promise<SpecResult>
     const outcome = await runCommand(
       commandOptions(spec, settings.cwd, options, timeoutMs, evidence, instrumentation?.writableDirs ?? []),
     );
-    const judged = verdictOf(outcome, timeoutMs, await evidence.collect());
+    const report = await evidence.collect();
+    const judged = verdictOf(outcome, timeoutMs, report.summary, report.unfinished);
     const { evidence: basis, summary } = judged;
     // A run that hit one of the sandbox's limits and did not pass is an error of its own kind, not a failure.
     const limited = outcome.resourceLimit !== undefined && judged.verdict !== 'pass';
     const verdict = limited ? 'error' : judged.verdict;
     const reason = limited ? outcome.resourceLimit : judged.reason;
-    return {
+    const result: SpecResult = {
       id: spec.id,
       kind: spec.kind,
       verdict,
@@ -99,9 +104,20 @@ async function runOnce(spec: Spec, options: SpecRunOptions): Promise<SpecResult>
       output: outcome.output,
       truncatedBytes: outcome.truncatedBytes,
     };
+    return options.containment ? judgeContainedEvidence(result, report) : noteForgedFiles(result, report);
   } finally {
     await evidence.dispose();
   }
+}
+
+/**
+ * The user's own check: a results file that did not verify never counted; it is named in the reason so its
+ * presence is visible (replaced functions are the user's own business there).
+ */
+function noteForgedFiles(result: SpecResult, report: EvidenceReport): SpecResult {
+  if (report.forged.length === 0) return result;
+  const note = `ignored results files that did not verify: ${report.forged.join(', ')}`;
+  return { ...result, reason: result.reason ? `${result.reason}; ${note}` : note };
 }
 
 /** How a spec's command is started. A sandbox must bind `evidence.writableDirs` writable. */
@@ -117,6 +133,7 @@ function commandOptions(
     command: spec.test.command,
     cwd: path.resolve(options.workspaceDir, cwd),
     env: evidence.env,
+    inheritedInputs: evidence.inheritedInputs,
     timeoutMs,
     ...(options.containment
       ? {

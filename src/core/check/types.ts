@@ -5,7 +5,14 @@ import type { Verdict } from '../../shared/verdicts';
 /** A single spec's verdict in one run (the one list: src/shared/verdicts.ts). */
 export type { Verdict };
 
-const FAILING: ReadonlySet<Verdict> = new Set(['fail', 'error', 'blocked', 'flaky', 'tampered']);
+const FAILING: ReadonlySet<Verdict> = new Set([
+  'fail',
+  'error',
+  'blocked',
+  'flaky',
+  'tampered',
+  'unverified',
+]);
 
 /** Whether a verdict fails a check (its exit code, the stop guard, the MCP answer): all but pass and skipped. */
 export function isFailing(verdict: Verdict): boolean {
@@ -66,6 +73,8 @@ export interface SpecResult {
   ranAsDependency?: boolean;
   /** Contained runs: false when the user opted out of the sandbox (with unsandboxedReason). */
   sandboxed?: boolean;
+  /** For `tampered`: what was wrong with the runner evidence (a results file that did not verify, a replaced function). */
+  evidenceTampering?: string[];
   /** For `tampered`: the protected files that differed (workspace-relative) and how. */
   tampered?: Array<{ path: string; change: 'changed' | 'created' | 'deleted' }>;
   /** The verdict the test run itself gave before tampering overrode it. */

@@ -19,12 +19,18 @@ export interface VerdictWithReason {
 }
 
 export const UNVERIFIED_PASS = 'unverified: no test result seen';
+export const UNFINISHED_RUNNER =
+  'the test runner did not finish: the process exited before it reported completion';
 
-/** `runnerResults`: what the runners inside the command reported through Weave's hooks, if any did. */
+/**
+ * `runnerResults`: what the runners inside the command reported through Weave's hooks, if any did;
+ * `unfinishedRunners`: those that reported they started and never that they finished.
+ */
 export function verdictOf(
   outcome: CommandOutcome,
   timeoutMs: number,
   runnerResults?: TestSummary,
+  unfinishedRunners: readonly string[] = [],
 ): VerdictWithReason {
   const unseen = { evidence: 'exit-code' } as const;
   if (outcome.cancelled) return { verdict: 'skipped', reason: 'cancelled', ...unseen };
@@ -51,6 +57,15 @@ export function verdictOf(
       verdict: 'error',
       reason: `command not executable (exit 126)${lastLineHint(outcome.output)}`,
       ...seen,
+    };
+  }
+  if (unfinishedRunners.length > 0) {
+    // What the runner itself reported (that it started, never that it finished) is what this rests on.
+    return {
+      verdict: 'error',
+      reason: `${UNFINISHED_RUNNER} (${unfinishedRunners.join(', ')})`,
+      evidence: 'runner',
+      ...(summary ? { summary } : {}),
     };
   }
   if (!summary) {

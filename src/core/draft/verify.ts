@@ -137,6 +137,8 @@ function verdictProblem(result: SpecResult): { stage: RejectStage; reason: strin
   if (result.verdict === 'blocked') return { stage: 'blocked', reason: result.reason ?? 'blocked' };
   if (result.verdict === 'error' && result.reason?.startsWith('ran no test'))
     return { stage: 'no-test', reason: `its test ${result.reason}` };
+  if (result.verdict === 'tampered' || result.verdict === 'unverified')
+    return { stage: 'error', reason: `its test run is ${result.verdict}: ${result.reason ?? ''}` };
   if (result.verdict === 'error' || result.verdict === 'skipped')
     return {
       stage: 'error',

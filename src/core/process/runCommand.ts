@@ -2,8 +2,8 @@
 // process group, with a timeout, cancellation, and bounded output. Whatever happens, no process of the command
 // outlives the returned promise: on timeout or abort the whole tree is killed, and after a normal exit anything
 // the command left running in the background is killed too.
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import type { Readable } from 'node:stream';
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { containedEnvironment } from '../sandbox/environment';
@@ -25,6 +25,12 @@ export interface RunCommandOptions {
   outputCapBytes?: number;
   /** Time between SIGTERM and SIGKILL when killing the tree. Default 2 s. */
   killGraceMs?: number;
+  /**
+   * Data handed to the command on inherited descriptors 3, 4, …: each is a socket whose only content is its
+   * data, then end of file. Unlike the environment or argv it is in no /proc file, and a reader takes it
+   * out (bwrap and sh pass such descriptors on untouched).
+   */
+  inheritedInputs?: readonly string[];
 }
 
 export interface CommandOutcome {
@@ -110,7 +116,8 @@ async function launch(
   const marker = randomBytes(12).toString('hex');
   const isWindows = process.platform === 'win32';
   const env: NodeJS.ProcessEnv = { ...baseEnv, [RUN_MARKER_VARIABLE]: marker };
-  let child: ChildProcessByStdio<null, Readable, Readable>;
+  const inputs = options.inheritedInputs ?? [];
+  let child: ChildProcess;
   try {
     child = spawn(file, args, {
       cwd: options.cwd,
@@ -118,16 +125,25 @@ async function launch(
       shell: file === options.command ? (isWindows ? true : '/bin/sh') : false,
       // POSIX: own session and process group, so the group can be signalled as a whole.
       detached: !isWindows,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', ...inputs.map(() => 'pipe' as const)],
       windowsHide: true,
     });
   } catch (error) {
     // spawn throws (rather than emitting 'error') on arguments no process can take, e.g. a NUL byte.
     return notStarted(`could not start the command: ${(error as Error).message}`);
   }
+  const stdout = child.stdout as Readable;
+  const stderr = child.stderr as Readable;
   const capture = new OutputCapture(capBytes, capBytes);
-  child.stdout.on('data', (chunk: Buffer) => capture.push(chunk));
-  child.stderr.on('data', (chunk: Buffer) => capture.push(chunk));
+  stdout.on('data', (chunk: Buffer) => capture.push(chunk));
+  stderr.on('data', (chunk: Buffer) => capture.push(chunk));
+  inputs.forEach((data, i) => {
+    const input = child.stdio[3 + i] as Writable | null;
+    if (!input) return;
+    // A command that closes the descriptor unread (or is gone) is not an error of the run.
+    input.on('error', () => undefined);
+    input.end(data);
+  });
 
   const pid = child.pid;
   const spawnFailure = new Promise<string>((resolve) => child.once('error', (e) => resolve(e.message)));
@@ -158,8 +174,9 @@ async function launch(
     // Background processes the command left behind (a server, `sleep &`) must not survive the run.
     if (killing || treeHasSurvivors(pid, marker, rootStartTime)) await killTree();
     await Promise.race([closed, delayMs(PIPE_CLOSE_GRACE_MS)]);
-    child.stdout.destroy();
-    child.stderr.destroy();
+    stdout.destroy();
+    stderr.destroy();
+    for (let i = 0; i < inputs.length; i++) (child.stdio[3 + i] as Writable | null)?.destroy();
     const output = capture.result();
     return {
       exitCode: code,

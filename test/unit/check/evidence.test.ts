@@ -1,10 +1,12 @@
 // The runner-evidence session on its own: hooks found from a folder whose path needs quoting, results read back
-// and added up, files that are not what the hooks write ignored, the results folder removed afterwards.
+// and added up, records that do not verify under the run's secret (a wrong mac, no mac, another key) rejected
+// and reported, a runner that started without finishing reported, the results folder removed afterwards.
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import { childKey, macOf, RUN_KEY } from '../../../src/core/check/evidence/records';
 import { readEvidence, startEvidence } from '../../../src/core/check/evidence/session';
 import { locateEvidenceResources } from '../../../src/core/check/evidence/resources';
 import { runCommand } from '../../../src/core/process/runCommand';
@@ -32,52 +34,116 @@ describe('runner evidence session', () => {
       command: 'node --test two.test.js > /dev/null || true',
       cwd: root,
       env: session.env,
+      inheritedInputs: session.inheritedInputs,
       timeoutMs: 60_000,
     });
     assert.equal(outcome.exitCode, 0, outcome.output);
-    assert.deepEqual(await session.collect(), { runner: 'node:test', passed: 1, failed: 1, skipped: 0 });
+    assert.deepEqual(await session.collect(), {
+      summary: { runner: 'node:test', passed: 1, failed: 1, skipped: 0 },
+      unfinished: [],
+      forged: [],
+      replaced: [],
+    });
     await session.dispose();
     await assert.rejects(fs.access(session.writableDirs[0] ?? ''), 'the results folder is removed');
   });
 
-  it('adds up result files and ignores files the hooks did not write', async () => {
+  it('counts only records whose mac verifies under the run secret, and names every file that does not', async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-evidence-read-'));
     cleanup.push(dir);
     const files: Record<string, string> = {
-      'a.json': JSON.stringify({
-        runs: [{ runner: 'pytest', passed: 2, failed: 1, skipped: 0, collectionErrors: 0 }],
-      }),
-      'b.json': JSON.stringify({
+      'a.jsonl': [
+        signed({ instance: 'p1', kind: 'started', runner: 'pytest' }),
+        signed({ instance: 'p1', kind: 'completed', runner: 'pytest', runs: [pytestRun(2, 1)] }),
+      ].join('\n'),
+      'b.jsonl': signed({
+        instance: 'm1',
+        kind: 'completed',
+        runner: 'mocha',
         runs: [{ runner: 'mocha', passed: 1, failed: 0, skipped: 3, listing: false }],
       }),
-      'c.json': '{"runs": [',
-      'd.json': JSON.stringify({
-        runs: [{ runner: 'made-up', passed: 100, failed: 0, skipped: 0 }, null, 7],
-      }),
-      'e.json': JSON.stringify({ runs: [{ runner: 'pytest', passed: -5, failed: 1.5, skipped: 'x' }] }),
-      'f.txt': JSON.stringify({ runs: [{ runner: 'pytest', passed: 9, failed: 0, skipped: 0 }] }),
+      // The shape of a signed record, with a mac made under another secret.
+      'wrong-mac.jsonl': signed(
+        { instance: 'x', kind: 'completed', runner: 'pytest', runs: [pytestRun(100, 0)] },
+        RUN_KEY,
+        'f'.repeat(64),
+      ),
+      // A valid record whose body was edited afterwards (fewer failures).
+      'edited.jsonl': signed({
+        instance: 'y',
+        kind: 'completed',
+        runner: 'pytest',
+        runs: [pytestRun(1, 1)],
+      }).replace('\\"failed\\":1', '\\"failed\\":0'),
+      // What the hooks wrote before records were signed.
+      'old.json': JSON.stringify({ runs: [pytestRun(9, 0)] }),
+      'junk.txt': 'not a record',
     };
     for (const [name, text] of Object.entries(files)) await fs.writeFile(path.join(dir, name), text);
-    assert.deepEqual(await readEvidence(dir), { runner: 'pytest', passed: 3, failed: 1, skipped: 3 });
-    assert.equal(await readEvidence(path.join(dir, 'missing')), undefined);
+    const report = await readEvidence(dir, SECRET);
+    assert.deepEqual(report.summary, { runner: 'pytest', passed: 3, failed: 1, skipped: 3 });
+    assert.deepEqual(report.forged, ['edited.jsonl', 'junk.txt', 'old.json', 'wrong-mac.jsonl']);
+    assert.deepEqual(report.unfinished, []);
+    assert.deepEqual(await readEvidence(path.join(dir, 'missing'), SECRET), {
+      unfinished: [],
+      forged: [],
+      replaced: [],
+    });
   });
 
-  it("reads jest's and vitest's runs; a file whose run was abandoned (a shape the hook did not know) says nothing", async () => {
+  it("a child's key says a test file started and finished but cannot sign counts; a start without an end is unfinished", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-evidence-child-'));
+    cleanup.push(dir);
+    const nonce = '0123456789abcdef';
+    const asChild = (body: object): string => signed(body, nonce, childKey(SECRET, nonce));
+    await fs.writeFile(
+      path.join(dir, 'child.jsonl'),
+      [
+        asChild({ instance: 'c1', kind: 'started', runner: 'node:test' }),
+        asChild({ instance: 'c1', kind: 'completed', runner: 'node:test', runs: [pytestRun(50, 0)] }),
+        asChild({ instance: 'c2', kind: 'started', runner: 'node:test' }),
+        asChild({ instance: 'r1', kind: 'replaced', functions: ['node:assert.equal'] }),
+      ].join('\n'),
+    );
+    // Signed with the run's secret used as if it were this child's key: it does not verify.
+    await fs.writeFile(
+      path.join(dir, 'misused.jsonl'),
+      signed({ instance: 'c3', kind: 'started', runner: 'node:test' }, nonce, SECRET),
+    );
+    assert.deepEqual(await readEvidence(dir, SECRET), {
+      unfinished: ['node:test'],
+      forged: ['misused.jsonl'],
+      replaced: ['node:assert.equal'],
+    });
+  });
+
+  it("reads jest's and vitest's runs; a run that was abandoned (a shape the hook did not know) says nothing", async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-evidence-js-'));
     cleanup.push(dir);
-    await fs.writeFile(path.join(dir, 'abandoned.json'), JSON.stringify({ runs: [] }));
-    assert.equal(await readEvidence(dir), undefined);
     await fs.writeFile(
-      path.join(dir, 'jest.json'),
-      JSON.stringify({
+      path.join(dir, 'abandoned.jsonl'),
+      signed({ instance: 'a', kind: 'completed', runner: 'jest', runs: [] }),
+    );
+    assert.equal((await readEvidence(dir, SECRET)).summary, undefined);
+    await fs.writeFile(
+      path.join(dir, 'jest.jsonl'),
+      signed({
+        instance: 'j',
+        kind: 'completed',
+        runner: 'jest',
         runs: [{ runner: 'jest', passed: 2, failed: 0, skipped: 1, collectionErrors: 1, listing: false }],
       }),
     );
     await fs.writeFile(
-      path.join(dir, 'vitest.json'),
-      JSON.stringify({ runs: [{ runner: 'vitest', passed: 0, failed: 0, skipped: 0 }] }),
+      path.join(dir, 'vitest.jsonl'),
+      signed({
+        instance: 'v',
+        kind: 'completed',
+        runner: 'vitest',
+        runs: [{ runner: 'vitest', passed: 0, failed: 0, skipped: 0 }],
+      }),
     );
-    assert.deepEqual(await readEvidence(dir), {
+    assert.deepEqual((await readEvidence(dir, SECRET)).summary, {
       runner: 'jest',
       passed: 2,
       failed: 0,
@@ -86,3 +152,15 @@ describe('runner evidence session', () => {
     });
   });
 });
+
+const SECRET = 'a'.repeat(64);
+
+/** One envelope line as the hooks write it: `key` names the key, `signingKey` signs (the run's secret by default). */
+function signed(body: object, key: string = RUN_KEY, signingKey: string = SECRET): string {
+  const text = JSON.stringify(body);
+  return JSON.stringify({ key, body: text, mac: macOf(signingKey, text) });
+}
+
+function pytestRun(passed: number, failed: number): object {
+  return { runner: 'pytest', passed, failed, skipped: 0, collectionErrors: 0 };
+}

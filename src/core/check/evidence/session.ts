@@ -1,26 +1,51 @@
-// Runner evidence: per spec run, a private results directory and the environment that makes the test runners
-// inside the command write their own results there (node:test, mocha, jest and vitest through a Node.js hook
-// in NODE_OPTIONS, pytest through a plugin found on PYTHONPATH). Because the runner reports from inside its own
-// process, this sees through `| cat`, `|| true`, `a; b` and any reporter flag. It does not defeat code under
-// test that forges the results file (it runs in the same process): that is what tamper hashing of the test
-// files is for. A jest or vitest whose internals the hook does not know reports nothing: their results then
-// come from the output (summary.ts).
+// Runner evidence: per spec run, a private results directory, a secret, and the environment that makes the
+// test runners inside the command write their own signed results there (node:test, mocha, jest and vitest
+// through a Node.js hook in NODE_OPTIONS, pytest through a plugin found on PYTHONPATH). Because the runner
+// reports from inside its own process, this sees through `| cat`, `|| true`, `a; b` and any reporter flag.
+// The secret reaches the hooks on an inherited descriptor, never in the environment or argv (records.ts says
+// how records are signed): a results file written by code under test does not verify, never counts, and is
+// reported (`forged`), as are runners that started and never finished and functions the hooks found replaced.
+// A jest or vitest whose internals the hook does not know reports nothing: their results then come from the
+// output (summary.ts).
+import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { addSummaries } from '../summary';
 import type { TestSummary } from '../types';
+import { RUN_KEY, verifyRecord, type VerifiedRecord } from './records';
 import { locateEvidenceResources, type EvidenceResources } from './resources';
 
 export const EVIDENCE_DIR_VARIABLE = 'WEAVE_EVIDENCE_DIR';
+/** Names the descriptor (not the secret) on which a hook finds its key. */
+export const KEY_FD_VARIABLE = 'WEAVE_EVIDENCE_KEY_FD';
+/**
+ * Lines of `run <secret>` on the command's descriptor 3: each hook process started directly by the command's
+ * shell takes one (`a; b; c` has three); the hooks hand their own children a descriptor of their own.
+ */
+const KEY_COPIES = 64;
+
+/** What the runners reported through the hooks, once verified. */
+export interface EvidenceReport {
+  /** The verified runs, added up; undefined when no runner reported counts. */
+  summary?: TestSummary;
+  /** Runners that reported they started and never that they finished (the process exited midway). */
+  unfinished: string[];
+  /** Results files in the directory that did not verify (written by something other than a hook). */
+  forged: string[];
+  /** Runner and assertion functions the hooks found replaced while the tests ran (`node:assert.equal`). */
+  replaced: string[];
+}
 
 export interface EvidenceSession {
   /** The spec's environment with Weave's hooks added (the user's NODE_OPTIONS / PYTHONPATH kept). */
   env: Record<string, string>;
   /** Directories the command must be able to write (a sandbox binds them writable). */
   writableDirs: string[];
-  /** What the runners reported during the run, added up; undefined when no runner reported. */
-  collect(): Promise<TestSummary | undefined>;
+  /** What the command reads on descriptor 3 (runCommand's inheritedInputs): the hooks' key. */
+  inheritedInputs: string[];
+  /** What the runners reported during the run, verified. */
+  collect(): Promise<EvidenceReport>;
   /** Removes the results directory. */
   dispose(): Promise<void>;
 }
@@ -40,34 +65,68 @@ export async function startEvidence(
     .filter(Boolean)
     .join(' ');
   const pythonPath = [resources.pythonDir, existing('PYTHONPATH')].filter(Boolean).join(path.delimiter);
+  const secret = randomBytes(32).toString('hex');
   return {
-    env: { ...specEnv, NODE_OPTIONS: nodeOptions, PYTHONPATH: pythonPath, [EVIDENCE_DIR_VARIABLE]: dir },
+    env: {
+      ...specEnv,
+      NODE_OPTIONS: nodeOptions,
+      PYTHONPATH: pythonPath,
+      [EVIDENCE_DIR_VARIABLE]: dir,
+      [KEY_FD_VARIABLE]: '3',
+    },
     writableDirs: [dir],
-    collect: () => readEvidence(dir),
+    inheritedInputs: [`${RUN_KEY} ${secret}\n`.repeat(KEY_COPIES)],
+    collect: () => readEvidence(dir, secret),
     dispose: () => fs.rm(dir, { recursive: true, force: true }),
   };
 }
 
 const RUNNERS: ReadonlySet<string> = new Set(['node:test', 'mocha', 'pytest', 'jest', 'vitest']);
 
-/** Every results file in `dir`, added up. A file that is not what the hooks write is ignored. */
-export async function readEvidence(dir: string): Promise<TestSummary | undefined> {
-  const names = (await fs.readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json')).sort();
-  const runs: TestSummary[] = [];
-  for (const name of names) {
-    const text = await fs.readFile(path.join(dir, name), 'utf8').catch(() => '');
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
+/**
+ * Every results file in `dir`, verified with `secret` and added up. Only records signed with the run's key
+ * carry counts; a child's key (a test file's process under node --test) only says it started and finished.
+ */
+export async function readEvidence(dir: string, secret: string): Promise<EvidenceReport> {
+  const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+  const forged: string[] = [];
+  const records: VerifiedRecord[] = [];
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const text = entry.isFile() ? await fs.readFile(path.join(dir, entry.name), 'utf8').catch(() => '') : '';
+    const lines = text.split('\n').filter((line) => line !== '');
+    const verified = lines.map((line) => verifyRecord(line, secret));
+    if (lines.length === 0 || verified.includes(undefined)) forged.push(entry.name);
+    for (const record of verified) if (record) records.push(record);
+  }
+  const byInstance = new Map<string, { runner: string; started: boolean; completed?: VerifiedRecord }>();
+  const replaced = new Set<string>();
+  for (const record of records) {
+    if (record.kind === 'replaced') {
+      for (const name of record.functions ?? []) replaced.add(name);
       continue;
     }
-    const listed = (value as { runs?: unknown }).runs;
-    if (Array.isArray(listed)) runs.push(...listed.flatMap(toSummary));
+    const seen = byInstance.get(record.instance) ?? {
+      runner: record.runner ?? 'a test runner',
+      started: false,
+    };
+    if (record.kind === 'started') seen.started = true;
+    else seen.completed = record;
+    byInstance.set(record.instance, seen);
   }
-  return addSummaries(runs);
+  const runs: TestSummary[] = [];
+  const unfinished: string[] = [];
+  for (const { runner, started, completed } of byInstance.values()) {
+    if (started && !completed) unfinished.push(runner);
+    if (completed?.runKey) runs.push(...(completed.runs ?? []).flatMap(toSummary));
+  }
+  const summary = addSummaries(runs);
+  return {
+    ...(summary ? { summary } : {}),
+    unfinished: [...new Set(unfinished)].sort(),
+    forged,
+    replaced: [...replaced].sort(),
+  };
 }
-
 function toSummary(run: unknown): TestSummary[] {
   if (typeof run !== 'object' || run === null) return [];
   const r = run as Record<string, unknown>;

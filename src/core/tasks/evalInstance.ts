@@ -12,9 +12,10 @@ import {
   type TestsStatus,
   type TestsStatusGroup,
 } from './evalReport';
-import { filesTouchedBy, type Prediction } from './predictions';
+import type { Prediction } from './predictions';
+import { protectedEditsOf } from './protectedEdits';
 import type { LoadedTask } from './taskFolders';
-import { isSpecTestPath, type Task } from './taskFormat';
+import { protectedFilesOf, type Task } from './taskFormat';
 import { runTaskPatch, TaskRunError, taskTimeoutSeconds, type TaskRunResult } from './taskRunner';
 
 export interface InstanceRunOptions {
@@ -47,11 +48,13 @@ export async function evaluateInstance(
   const timeoutSeconds = options.timeoutSeconds ?? taskTimeoutSeconds(task.specs, task.environment_setup);
   let run: TaskRunResult;
   try {
+    const patch = prediction.model_patch ?? '';
     run = await runTaskPatch({
       taskDir: loaded.dir,
       baseCommit: task.base_commit,
       specs: task.specs,
-      patch: prediction.model_patch ?? '',
+      protectedFiles: protectedFilesOf(task),
+      patch,
       timeoutMs: timeoutSeconds * 1000,
       runSetup: true,
       ...(options.signal ? { signal: options.signal } : {}),
@@ -72,6 +75,7 @@ export async function evaluateInstance(
 /** The report before anything ran: what the prediction is, nothing passed. */
 function unscoredReport(prediction: Prediction, task: Task): InstanceReport {
   const patch = prediction.model_patch ?? '';
+  const edits = protectedEditsOf(patch, task);
   return {
     instance_id: task.instance_id,
     model_name_or_path: prediction.model_name_or_path,
@@ -80,7 +84,8 @@ function unscoredReport(prediction: Prediction, task: Task): InstanceReport {
     patch_successfully_applied: false,
     patch_applied_with: null,
     resolved: false,
-    edits_spec_tests: filesTouchedBy(patch).filter((f) => isSpecTestPath(f, task.spec_test_files)),
+    edits_spec_tests: edits.specTests,
+    edits_test_support: edits.testSupport,
     tests_status: emptyStatus(),
     compliance: { passed: 0, total: task.specs.length, strict: false, partial: 0 },
     spec_results: {},
@@ -127,11 +132,17 @@ function scoredReport(
   if (!base.patch_exists) errors.push('empty patch');
   if (run.timedOut) errors.push(`timed out after ${timeoutSeconds} s (every process of the run was killed)`);
   if (run.cancelled) errors.push('cancelled');
-  // Code under evaluation that rewrote a spec test while the specs ran: nothing it passed can be trusted.
+  // Code under evaluation that rewrote a protected file while the specs ran: nothing it passed can be trusted.
   if (run.tamperedFiles.length > 0)
-    errors.push(`spec test files changed at run time: ${run.tamperedFiles.join(', ')}`);
+    errors.push(`protected files changed at run time: ${run.tamperedFiles.join(', ')}`);
+  // A test-support file the patch adds is not one the task restores: the specs ran with it in place.
+  const restored = new Set(protectedFilesOf(task));
+  const unrestored = base.edits_test_support.filter((f) => !restored.has(f));
+  if (unrestored.length > 0)
+    errors.push(`the patch adds test-support files the task cannot restore: ${unrestored.join(', ')}`);
   const resolved =
     run.tamperedFiles.length === 0 &&
+    unrestored.length === 0 &&
     applied &&
     task.FAIL_TO_PASS.length > 0 &&
     tests_status.FAIL_TO_PASS.failure.length === 0 &&

@@ -18,6 +18,8 @@ export interface TaskRunInput {
   taskDir: string;
   baseCommit: string;
   specs: readonly TaskSpec[];
+  /** The task's protected set (protected_files): checked after the run like the spec test files. */
+  protectedFiles: readonly string[];
   /** The patch under evaluation ('' = none). */
   patch: string;
   timeoutMs: number;
@@ -36,8 +38,9 @@ export interface TaskRunResult {
   /** The scratch folder's path while it existed (to scrub it from outputs). */
   scratchDir: string;
   /**
-   * Spec test files whose content after the run differs from base + test.patch: code under evaluation rewrote
-   * a constraint while the specs ran (eval.sh lays the tests down before they run, so no patch can do this).
+   * Protected files (spec tests, helpers, test-support files) whose content after the run differs from base +
+   * test.patch: code under evaluation rewrote them while the specs ran (eval.sh lays them down before the specs
+   * run, so no patch can do this).
    */
   tamperedFiles: string[];
 }
@@ -72,11 +75,10 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
         `could not recreate the base from ${TASK_FILES.baseBundle}: ${(error as Error).message}`,
       );
     }
-    const expectedTests = await expectedTestFiles(
-      checkout,
-      path.join(taskDir, TASK_FILES.testPatch),
-      input.specs,
-    );
+    const expectedTests = await expectedTestFiles(checkout, path.join(taskDir, TASK_FILES.testPatch), [
+      ...input.specs.flatMap((s) => s.test.files),
+      ...input.protectedFiles,
+    ]);
     const patchFile = path.join(scratchDir, 'prediction.patch');
     await fs.writeFile(patchFile, input.patch);
     const logFile = path.join(scratchDir, 'eval.log');
@@ -201,13 +203,13 @@ async function runEvalScript(run: EvalScriptRun, invocation: EvalInvocation): Pr
   });
 }
 
-/** Each spec test file's content on base + test.patch (undefined: absent), computed in a private index. */
+/** Each protected file's content on base + test.patch (undefined: absent), computed in a private index. */
 async function expectedTestFiles(
   checkout: string,
   testPatch: string,
-  specs: readonly TaskSpec[],
+  protectedFiles: readonly string[],
 ): Promise<Map<string, string | undefined>> {
-  const files = [...new Set(specs.flatMap((s) => s.test.files))];
+  const files = [...new Set(protectedFiles)];
   const expected = new Map<string, string | undefined>();
   if (files.length === 0) return expected;
   const env = { GIT_INDEX_FILE: path.join(path.dirname(checkout), 'expected.index') };

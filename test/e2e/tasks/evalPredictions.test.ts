@@ -237,7 +237,7 @@ describe('weave export + eval round trip on examples/', () => {
       assert.ok(r, 'rewrites-tests is in its report');
       assert.deepEqual(r.tampered_files, ['test/no-secret-caching.test.js']);
       assert.equal(r.resolved, false);
-      assert.match(r.error ?? '', /spec test files changed at run time: test\/no-secret-caching\.test\.js/);
+      assert.match(r.error ?? '', /protected files changed at run time: test\/no-secret-caching\.test\.js/);
     });
 
     it('falls back to patch --fuzz when git apply cannot place a hunk', () => {

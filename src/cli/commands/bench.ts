@@ -5,6 +5,7 @@ import path from 'node:path';
 import { DEFAULT_BASE_URL } from '../../core/agent/modelClient';
 import { ModelError } from '../../core/agent/modelErrors';
 import { runBench, type BenchProgress } from '../../core/tasks/benchRun';
+import { scoringEnvironment, SCORING_ENVIRONMENTS } from '../../core/tasks/dockerScoring';
 import { parsePrice, type Leaderboard, type Price } from '../../core/tasks/leaderboard';
 import { parseVerbFlags, takeList, UsageError, withHelpHint } from '../flags';
 import { apiKeyFromEnvironment, baseUrlFrom, BUDGET_FLAGS, budgetsOf } from '../modelFlags';
@@ -36,6 +37,7 @@ Options:
                           "solved alone but not together"
   --price MODEL=IN/OUT    USD per million prompt / completion tokens, for the cost column (repeatable)
   --max-steps N, --max-tokens N, --timeout-seconds N   agent budgets per cell
+  --env sandbox|docker    where the patches are scored (as weave eval --env; default sandbox)
   --out DIR               where everything goes
   --json                  print leaderboard.json instead of the table
   -h, --help              show this help
@@ -58,6 +60,7 @@ export const benchVerb: Verb = {
       'agent-command': { type: 'string' },
       workers: { type: 'string', default: '2' },
       matrix: { type: 'boolean', default: false },
+      env: { type: 'string', default: 'sandbox' },
       price: { type: 'string', multiple: true, default: [] },
       ...BUDGET_FLAGS,
       out: { type: 'string' },
@@ -68,6 +71,12 @@ export const benchVerb: Verb = {
     if (new Set(models.list).size !== models.list.length)
       throw withHelpHint('bench', 'a --model is given twice');
     if (flags.out === undefined) throw withHelpHint('bench', '--out DIR is required');
+    const env = scoringEnvironment(flags.env);
+    if (env === undefined)
+      throw withHelpHint(
+        'bench',
+        `--env must be one of ${SCORING_ENVIRONMENTS.join(', ')}, got '${flags.env}'`,
+      );
     const numbers: Record<string, number | undefined> = {};
     for (const name of ['workers', 'max-steps', 'max-tokens', 'timeout-seconds'] as const) {
       const text = flags[name];
@@ -105,6 +114,7 @@ export const benchVerb: Verb = {
         matrix: flags.matrix,
         prices,
         budgets: budgetsOf(numbers),
+        env,
         signal: controller.signal,
         ...(flags.json
           ? {}

@@ -12,6 +12,7 @@ import {
   type TestsStatus,
   type TestsStatusGroup,
 } from './evalReport';
+import { runTaskInDocker, type TaskImages } from './dockerScoring';
 import type { Prediction } from './predictions';
 import { protectedEditsOf } from './protectedEdits';
 import type { LoadedTask } from './taskFolders';
@@ -24,6 +25,8 @@ export interface InstanceRunOptions {
   /** Where to keep the instance's eval.sh log (<instance_id>.log). */
   logsDir?: string;
   signal?: AbortSignal;
+  /** Score in each task's Docker image (--env docker) instead of eval.sh in the sandbox. */
+  docker?: TaskImages;
 }
 
 export async function evaluateInstance(
@@ -49,16 +52,19 @@ export async function evaluateInstance(
   let run: TaskRunResult;
   try {
     const patch = prediction.model_patch ?? '';
-    run = await runTaskPatch({
-      taskDir: loaded.dir,
-      baseCommit: task.base_commit,
-      specs: task.specs,
-      protectedFiles: protectedFilesOf(task),
-      patch,
-      timeoutMs: timeoutSeconds * 1000,
-      runSetup: true,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    run =
+      options.docker === undefined
+        ? await runTaskPatch({
+            taskDir: loaded.dir,
+            baseCommit: task.base_commit,
+            specs: task.specs,
+            protectedFiles: protectedFilesOf(task),
+            patch,
+            timeoutMs: timeoutSeconds * 1000,
+            runSetup: true,
+            ...(options.signal ? { signal: options.signal } : {}),
+          })
+        : await runTaskInDocker(loaded, patch, options.docker, timeoutSeconds * 1000, options.signal);
   } catch (error) {
     if (error instanceof TaskRunError)
       return finish({ ...base, error: error.message, infra_failure: error.message });

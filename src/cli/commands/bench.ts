@@ -6,6 +6,7 @@ import { DEFAULT_BASE_URL } from '../../core/agent/modelClient';
 import { ModelError } from '../../core/agent/modelErrors';
 import { runBench, type BenchProgress } from '../../core/tasks/benchRun';
 import type { EvalReport } from '../../core/tasks/evalReport';
+import { scoringEnvironment, SCORING_ENVIRONMENTS } from '../../core/tasks/dockerScoring';
 import { parsePrice, type Leaderboard, type Price } from '../../core/tasks/leaderboard';
 import { parseVerbFlags, takeList, UsageError, withHelpHint } from '../flags';
 import { apiKeyFromEnvironment, baseUrlFrom, BUDGET_FLAGS, budgetsOf } from '../modelFlags';
@@ -37,6 +38,7 @@ Options:
                           "solved alone but not together"
   --price MODEL=IN/OUT    USD per million prompt / completion tokens, for the cost column (repeatable)
   --max-steps N, --max-tokens N, --timeout-seconds N   agent budgets per cell
+  --env sandbox|docker    where the patches are scored (as weave eval --env; default sandbox)
   --out DIR               where everything goes
   --json                  print leaderboard.json instead of the table
   -h, --help              show this help
@@ -59,6 +61,7 @@ export const benchVerb: Verb = {
       'agent-command': { type: 'string' },
       workers: { type: 'string', default: '2' },
       matrix: { type: 'boolean', default: false },
+      env: { type: 'string', default: 'sandbox' },
       price: { type: 'string', multiple: true, default: [] },
       ...BUDGET_FLAGS,
       out: { type: 'string' },
@@ -69,6 +72,12 @@ export const benchVerb: Verb = {
     if (new Set(models.list).size !== models.list.length)
       throw withHelpHint('bench', 'a --model is given twice');
     if (flags.out === undefined) throw withHelpHint('bench', '--out DIR is required');
+    const env = scoringEnvironment(flags.env);
+    if (env === undefined)
+      throw withHelpHint(
+        'bench',
+        `--env must be one of ${SCORING_ENVIRONMENTS.join(', ')}, got '${flags.env}'`,
+      );
     const numbers: Record<string, number | undefined> = {};
     for (const name of ['workers', 'max-steps', 'max-tokens', 'timeout-seconds'] as const) {
       const text = flags[name];
@@ -106,6 +115,7 @@ export const benchVerb: Verb = {
         matrix: flags.matrix,
         prices,
         budgets: budgetsOf(numbers),
+        env,
         signal: controller.signal,
         ...(flags.json
           ? {}

@@ -3,6 +3,7 @@ import { trapInterrupts } from '../interrupt';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { defaultWorkers, evaluate, type EvalReport, type InstanceReport } from '../../core/tasks/evalTasks';
+import { scoringEnvironment, SCORING_ENVIRONMENTS } from '../../core/tasks/dockerScoring';
 import { parseVerbFlags, takeList, withHelpHint } from '../flags';
 import type { Verb } from '../verb';
 
@@ -22,6 +23,10 @@ Options:
   --workers N             instances evaluated at once (default: ${defaultWorkers()})
   --timeout-seconds N     per instance (default: the sum of its spec timeouts + set-up allowance); the whole
                           process tree is killed when it runs out
+  --env sandbox|docker    where each prediction is scored: sandbox (default) runs eval.sh in bubblewrap; docker
+                          builds the task's Harbor environment (harbor/environment, from --format both) and runs
+                          Harbor's order in it with --network none: the patch, then tests/ and tests/test.sh —
+                          the score Harbor would give. Needs a Docker engine that answers (DOCKER_HOST)
   --out FILE              write the report as JSON to FILE (and each instance's eval.sh log to FILE's .logs/ folder)
   --json                  print the report as JSON instead of the summary table
   -h, --help              show this help
@@ -47,10 +52,17 @@ export const evalVerb: Verb = {
       gold: { type: 'boolean', default: false },
       workers: { type: 'string' },
       'timeout-seconds': { type: 'string' },
+      env: { type: 'string', default: 'sandbox' },
       out: { type: 'string' },
       json: { type: 'boolean', default: false },
     });
     if (taskDirs.length === 0) throw withHelpHint('eval', '--tasks DIR... is required');
+    const env = scoringEnvironment(flags.env);
+    if (env === undefined)
+      throw withHelpHint(
+        'eval',
+        `--env must be one of ${SCORING_ENVIRONMENTS.join(', ')}, got '${flags.env}'`,
+      );
     if (flags.gold === (flags.predictions !== undefined))
       throw withHelpHint('eval', 'give exactly one of --predictions FILE and --gold');
     const workers = flags.workers === undefined ? undefined : wholeNumber(flags.workers);
@@ -72,6 +84,7 @@ export const evalVerb: Verb = {
         taskDirs,
         ...(flags.predictions === undefined ? {} : { predictionsFile: flags.predictions }),
         gold: flags.gold,
+        env,
         ...(workers === undefined ? {} : { workers }),
         ...(timeout === undefined ? {} : { timeoutSeconds: timeout }),
         ...(outFile === undefined ? {} : { logsDir: logsDirFor(outFile) }),
@@ -115,6 +128,7 @@ function instanceLine(r: InstanceReport): string {
     parts.push(
       `TAMPERED: changes test infrastructure ${r.test_infrastructure.map((f) => (f.key === undefined ? f.path : `${f.path} ${f.key}`)).join(', ')}`,
     );
+  if (r.edits_test_support.length > 0) parts.push(`EDITS TEST SUPPORT ${r.edits_test_support.join(', ')}`);
   if (r.error !== undefined) parts.push(r.error);
   return parts.join('; ');
 }

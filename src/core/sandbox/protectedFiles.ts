@@ -179,7 +179,12 @@ export function describeTampering(differences: readonly TamperedFile[]): string 
   return `protected files were modified: ${list} — restored; a run that changes them cannot pass`;
 }
 
-async function protectedPaths(workspaceDir: string, specFile: SpecFile): Promise<string[]> {
+/**
+ * The protected files that exist in a tree besides the spec test files themselves (`.weave/**`, support files,
+ * helpers in the test folders), workspace-relative. Export ships them in the task, so that every verifier
+ * restores what the sandbox protects.
+ */
+export async function protectedPaths(workspaceDir: string, specFile: SpecFile): Promise<string[]> {
   const found = new Set<string>();
   const scope = scopeOf(specFile);
   const walk = async (dirRel: string): Promise<void> => {

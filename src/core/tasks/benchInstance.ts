@@ -19,14 +19,13 @@ import { runAgent, type AgentBudgets } from '../agent/runAgent';
 import { runCommand, type CommandOutcome } from '../process/runCommand';
 import { detectSandbox } from '../sandbox/bwrap';
 import { pidNamespaceLauncher } from '../sandbox/launchers';
-import type { SpecFile } from '../../shared/specSchema';
 import type { LoadedTask } from './evalTasks';
 import { git } from '../git/git';
-import { withTest } from '../spec/withTest';
 import { renderProblemStatement } from './problemStatement';
 import { shQuote } from './specRunsScript';
 import { TASK_FILES, type Task } from './taskFormat';
 import { removeTree } from '../deepTrees';
+import { specFileOf } from './taskRecord';
 
 export interface InstanceRun {
   instance_id: string;
@@ -142,24 +141,6 @@ export async function runInstance(job: InstanceJob): Promise<InstanceRun> {
       alone_not_together: aloneNotTogether,
     };
   });
-}
-
-/** The task's specs as a spec file (defaults applied already), which the agent runs and protects. */
-export function specFileOf(task: Task): SpecFile {
-  return {
-    version: 1,
-    goal: task.goal,
-    defaults: { cwd: task.run_defaults.cwd, env: {}, timeoutSeconds: task.run_defaults.timeoutSeconds },
-    specs: task.specs.map((s) =>
-      withTest(s, {
-        command: s.test.command,
-        files: s.test.files,
-        cwd: s.test.cwd,
-        env: s.test.env,
-        timeoutSeconds: s.test.timeoutSeconds,
-      }),
-    ),
-  };
 }
 
 /** base.bundle at base_commit, test.patch applied and committed, in a scratch folder removed afterwards. */

@@ -10,6 +10,8 @@ import { runInstance, safeName, type InstanceRun } from './benchInstance';
 import { evaluate, loadTasks, type EvalReport, type LoadedTask } from './evalTasks';
 import { buildLeaderboard, renderLeaderboardHtml, type Leaderboard, type Price } from './leaderboard';
 import { InputError } from '../errors';
+import type { ScoringEnvironment } from './dockerScoring';
+import { DockerUnavailableError, requireDockerEngine } from './harborDocker';
 
 export interface BenchOptions {
   taskDirs: string[];
@@ -24,6 +26,8 @@ export interface BenchOptions {
   matrix?: boolean;
   prices?: Record<string, Price>;
   budgets?: Partial<AgentBudgets>;
+  /** Where the agents' patches are scored (default 'sandbox'; 'docker': each task's Harbor image). */
+  env?: ScoringEnvironment;
   signal?: AbortSignal;
   onProgress?: (event: BenchProgress) => void;
   /** While evaluation sets up an instance's environment: what runs, every few seconds. */
@@ -51,9 +55,16 @@ export interface BenchResult {
 /** Bad input as a whole: no task, no model, an unusable --out. Exit code 2. */
 export class BenchInputError extends InputError {}
 
+function asBenchInputError(error: unknown): never {
+  if (error instanceof DockerUnavailableError) throw new BenchInputError(error.message);
+  throw error;
+}
+
 export async function runBench(options: BenchOptions): Promise<BenchResult> {
   const started = performance.now();
   if (options.models.length === 0) throw new BenchInputError('give at least one --model');
+  // Before any agent runs: patches that cannot be scored are not worth making.
+  if (options.env === 'docker') await requireDockerEngine().catch(asBenchInputError);
   const { tasks, problems } = await loadTasks(options.taskDirs);
   if (tasks.length === 0) {
     throw new BenchInputError(
@@ -124,6 +135,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       workers: options.workers,
       logsDir: path.join(modelDir, 'eval-logs'),
       ...(options.onSetupProgress ? { onSetupProgress: options.onSetupProgress } : {}),
+      ...(options.env === undefined ? {} : { env: options.env }),
       ...(options.signal ? { signal: options.signal } : {}),
     });
     reports[model] = report;

@@ -13,9 +13,11 @@ import {
   type TestsStatus,
   type TestsStatusGroup,
 } from './evalReport';
-import { filesTouchedBy, type Prediction } from './predictions';
+import { runTaskInDocker, type TaskImages } from './dockerScoring';
+import type { Prediction } from './predictions';
+import { protectedEditsOf } from './protectedEdits';
 import type { LoadedTask } from './taskFolders';
-import { isSpecTestPath, type Task } from './taskFormat';
+import { protectedFilesOf, isSpecTestPath, type Task } from './taskFormat';
 import {
   interruptionOf,
   runTaskPatch,
@@ -31,6 +33,8 @@ export interface InstanceRunOptions {
   logsDir?: string;
   signal?: AbortSignal;
   onSetupProgress?: (message: string) => void;
+  /** Score in each task's Docker image (--env docker) instead of eval.sh in the sandbox. */
+  docker?: TaskImages;
 }
 
 export async function evaluateInstance(
@@ -55,17 +59,22 @@ export async function evaluateInstance(
   const timeoutSeconds = options.timeoutSeconds ?? taskTimeoutSeconds(task.specs, task.environment_setup);
   let run: TaskRunResult;
   try {
-    run = await runTaskPatch({
-      taskDir: loaded.dir,
-      baseCommit: task.base_commit,
-      specs: task.specs,
-      patch: prediction.model_patch ?? '',
-      timeoutMs: timeoutSeconds * 1000,
-      runSetup: true,
-      label: task.instance_id,
-      ...(options.onSetupProgress ? { onProgress: options.onSetupProgress } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    const patch = prediction.model_patch ?? '';
+    run =
+      options.docker === undefined
+        ? await runTaskPatch({
+            taskDir: loaded.dir,
+            baseCommit: task.base_commit,
+            specs: task.specs,
+            protectedFiles: protectedFilesOf(task),
+            patch,
+            timeoutMs: timeoutSeconds * 1000,
+            runSetup: true,
+            label: task.instance_id,
+            ...(options.onSetupProgress ? { onProgress: options.onSetupProgress } : {}),
+            ...(options.signal ? { signal: options.signal } : {}),
+          })
+        : await runTaskInDocker(loaded, patch, options.docker, timeoutSeconds * 1000, options.signal);
   } catch (error) {
     if (error instanceof TaskRunError)
       return finish({ ...base, error: error.message, infra_failure: error.message });
@@ -96,6 +105,7 @@ function withInfrastructure(base: InstanceReport, run: TaskRunResult): InstanceR
 /** The report before anything ran: what the prediction is, nothing passed. */
 function unscoredReport(prediction: Prediction, task: Task): InstanceReport {
   const patch = prediction.model_patch ?? '';
+  const edits = protectedEditsOf(patch, task);
   return {
     instance_id: task.instance_id,
     model_name_or_path: prediction.model_name_or_path,
@@ -104,7 +114,8 @@ function unscoredReport(prediction: Prediction, task: Task): InstanceReport {
     patch_successfully_applied: false,
     patch_applied_with: null,
     resolved: false,
-    edits_spec_tests: filesTouchedBy(patch).filter((f) => isSpecTestPath(f, task.spec_test_files)),
+    edits_spec_tests: edits.specTests,
+    edits_test_support: edits.testSupport,
     tests_status: emptyStatus(),
     compliance: { passed: 0, total: task.specs.length, strict: false, partial: 0 },
     spec_results: {},
@@ -155,13 +166,19 @@ function scoredReport(
   if (!base.patch_exists) errors.push('empty patch');
   if (run.timedOut) errors.push(`timed out after ${timeoutSeconds} s (every process of the run was killed)`);
   if (run.cancelled) errors.push('cancelled');
-  // Code under evaluation that rewrote a spec test while the specs ran: nothing it passed can be trusted.
+  // Code under evaluation that rewrote a protected file while the specs ran: nothing it passed can be trusted.
   if (run.tamperedFiles.length > 0)
-    errors.push(`spec test files changed at run time: ${run.tamperedFiles.join(', ')}`);
+    errors.push(`protected files changed at run time: ${run.tamperedFiles.join(', ')}`);
   if (run.testInfrastructure.length > 0) errors.push(describeInfrastructureChange(run.testInfrastructure));
+  // A test-support file the patch adds is not one the task restores: the specs ran with it in place.
+  const restored = new Set(protectedFilesOf(task));
+  const unrestored = base.edits_test_support.filter((f) => !restored.has(f));
+  if (unrestored.length > 0)
+    errors.push(`the patch adds test-support files the task cannot restore: ${unrestored.join(', ')}`);
   const resolved =
     run.tamperedFiles.length === 0 &&
     run.testInfrastructure.length === 0 &&
+    unrestored.length === 0 &&
     applied &&
     task.FAIL_TO_PASS.length > 0 &&
     tests_status.FAIL_TO_PASS.failure.length === 0 &&

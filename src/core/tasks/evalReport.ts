@@ -26,7 +26,7 @@ export interface InstanceReport {
   /** Which of git apply / git apply --3way / patch --fuzz=3 worked ('none' for an empty patch). */
   patch_applied_with: PatchMethod | null;
   resolved: boolean;
-  /** Spec test files the prediction's code rewrote while the specs ran (the instance is then unresolved). */
+  /** Protected files the prediction's code rewrote while the specs ran (the instance is then unresolved). */
   tampered_files?: string[];
   /**
    * What the patch changes in test infrastructure (a runner's configuration, a plugin entry point, a module that
@@ -36,6 +36,12 @@ export interface InstanceReport {
   test_infrastructure?: Array<{ path: string; key?: string; why: string }>;
   /** Spec test files (or .weave/) the patch edits: flagged, and reset before the specs run. */
   edits_spec_tests: string[];
+  /**
+   * Other protected files the patch edits (test-support files, helpers in the test folders): reset before the
+   * specs run when the task ships them (protected_files); one the patch creates cannot be, and the instance is
+   * then unresolved.
+   */
+  edits_test_support: string[];
   tests_status: TestsStatus;
   /** Strict compliance: every spec passes. Partial: the share that does. */
   compliance: { passed: number; total: number; strict: boolean; partial: number };

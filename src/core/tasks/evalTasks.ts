@@ -1,13 +1,16 @@
 // `weave eval`: scores predictions on exported tasks, many at once with a bounded pool. Every instance runs
 // in its own scratch clone of the task's base.bundle through the task's own eval.sh (taskRunner), so what is
 // scored here is exactly what a harness would score. Bad input never stops the run: it becomes a problem
-// (with its line number) or an instance entry with an error.
+// (with its line number) or an instance entry with an error. With --env docker each prediction is scored in
+// its task's Harbor image instead (dockerScoring.ts).
 import { promises as fs } from 'node:fs';
 import { InputError } from '../errors';
 import os from 'node:os';
 import path from 'node:path';
 import { mapWithConcurrency } from '../process/boundedPool';
+import { TaskImages, type ScoringEnvironment } from './dockerScoring';
 import { evaluateInstance } from './evalInstance';
+import { DockerUnavailableError, requireDockerEngine } from './harborDocker';
 import { summarize, type EvalReport, type InstanceReport } from './evalReport';
 import { parsePredictions, type InputProblem, type Prediction } from './predictions';
 import { loadTasks, type LoadedTask } from './taskFolders';
@@ -29,6 +32,8 @@ export interface EvalOptions {
   signal?: AbortSignal;
   /** A line every few seconds while an instance's environment set-up runs (what runs, for how long). */
   onSetupProgress?: (message: string) => void;
+  /** Where predictions are scored (default 'sandbox'); 'docker' needs an engine that answers. */
+  env?: ScoringEnvironment;
   onInstanceDone?: (report: InstanceReport, done: number, total: number) => void;
 }
 
@@ -42,6 +47,7 @@ export function defaultWorkers(): number {
 
 export async function evaluate(options: EvalOptions): Promise<EvalReport> {
   const started = performance.now();
+  const docker = options.env === 'docker' ? await dockerImages() : undefined;
   const { tasks, problems } = await loadTasks(options.taskDirs);
   if (tasks.length === 0) {
     throw new EvalInputError(
@@ -109,13 +115,24 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
   const instances: Record<string, InstanceReport> = {};
   let done = 0;
   await mapWithConcurrency(jobs, workers, async ({ prediction, task }) => {
-    const report = await evaluateInstance(prediction, task, options);
+    const report = await evaluateInstance(prediction, task, { ...options, ...(docker ? { docker } : {}) });
     instances[prediction.instance_id] = report;
     done++;
     options.onInstanceDone?.(report, done, jobs.length);
   });
 
   return summarize(instances, byId.size, unknown, problems, performance.now() - started, workers, jobs);
+}
+
+/** The image cache of a Docker-scored run, once an engine has answered (otherwise: bad input, exit 2). */
+async function dockerImages(): Promise<TaskImages> {
+  try {
+    await requireDockerEngine();
+  } catch (error) {
+    if (error instanceof DockerUnavailableError) throw new EvalInputError(error.message);
+    throw error;
+  }
+  return new TaskImages();
 }
 
 function formatProblems(problems: InputProblem[]): string {

@@ -1,9 +1,10 @@
 // The two states a task is made of, in the export's scratch task repository: the base as its one commit
 // (bundled into the stage), then the target state over it, and the change between them split into gold.patch
-// (the code) and test.patch (the spec tests and .weave/).
+// (the code) and test.patch (the protected set: spec tests, .weave/, test-support files and helpers).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { git, splitNul } from '../git/git';
+import { isProtectedPath, protectedPaths } from '../sandbox/protectedFiles';
 import { ExportInputError, type ExportInputs } from './exportInputs';
 import type { ExcludedFile } from './hygiene';
 import { snapshotCommit, snapshotWorkingTree, type SnapshotOptions } from './snapshot';
@@ -62,7 +63,12 @@ export interface Change {
   goldPatch: string;
   testPatch: string;
   specTestFiles: string[];
-  /** Test-side paths eval.sh resets before test.patch: the spec test files and whatever the change adds there. */
+  /**
+   * The protected set, sorted: the spec test files, and what the sandbox protects in the target state (.weave/,
+   * test-support files, helpers in the test folders) or the change deletes from it. Every verifier restores these
+   * before it scores (eval.sh resets them to the base and applies test.patch; Harbor's test.sh lays tests/files
+   * over them), so a prediction that edits a helper scores on the task's own helper.
+   */
   protectedPaths: string[];
   /** Left out of either state (secrets, the export's own output). */
   excluded: ExcludedFile[];
@@ -91,7 +97,12 @@ export async function snapshotChange(
     await git(['diff', '--cached', '--name-only', '-z', '--no-renames', 'HEAD'], taskRepo, IN_TASK_REPO),
   );
   const specTestFiles = specTestFilesOf(inputs.specFile);
-  const isTestSide = (file: string): boolean => isSpecTestPath(file, specTestFiles);
+  const protectedSet = new Set([
+    ...specTestFiles,
+    ...(await protectedPaths(taskRepo, inputs.specFile)),
+    ...changed.filter((f) => isProtectedPath(f, inputs.specFile)),
+  ]);
+  const isTestSide = (file: string): boolean => isSpecTestPath(file, specTestFiles) || protectedSet.has(file);
   const diffOf = async (paths: string[]): Promise<string> =>
     paths.length === 0
       ? ''
@@ -113,6 +124,6 @@ export async function snapshotChange(
         '; make the change the task is about, or pass --base',
     );
   }
-  const protectedPaths = [...new Set([...specTestFiles, ...changed.filter(isTestSide)])];
-  return { goldPatch, testPatch, specTestFiles, protectedPaths, excluded };
+  const protectedList = [...new Set([...protectedSet, ...changed.filter(isTestSide)])].sort();
+  return { goldPatch, testPatch, specTestFiles, protectedPaths: protectedList, excluded };
 }

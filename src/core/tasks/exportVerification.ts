@@ -26,6 +26,8 @@ export interface PatchVerificationInput {
   stage: string;
   baseCommit: string;
   specs: TaskSpec[];
+  /** The task's protected set: a run that rewrites one of these files cannot verify anything. */
+  protectedFiles: string[];
   goldPatch: string;
   timeoutMs: number;
   excludeStillFailing: boolean;
@@ -42,6 +44,7 @@ export async function verifyPatches(input: PatchVerificationInput): Promise<Veri
       taskDir: input.stage,
       baseCommit: input.baseCommit,
       specs: input.specs,
+      protectedFiles: input.protectedFiles,
       patch,
       timeoutMs: input.timeoutMs,
       runSetup: true,

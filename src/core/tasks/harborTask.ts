@@ -186,9 +186,10 @@ export function renderDockerfile(task: Task, runtime: Runtime): string {
     `FROM ${runtime.image}`,
   ];
   if (runtime.kind !== 'node') {
-    // Debian's slim images lack git, which the oracle (git apply) and most agents use.
+    // Debian's slim images lack git, which the oracle (git apply) and most agents use; an image that has it
+    // already builds without a network.
     lines.push(
-      'RUN apt-get update && apt-get install -y --no-install-recommends git && rm -rf /var/lib/apt/lists/*',
+      'RUN command -v git >/dev/null 2>&1 || (apt-get update && apt-get install -y --no-install-recommends git && rm -rf /var/lib/apt/lists/*)',
     );
   }
   lines.push(

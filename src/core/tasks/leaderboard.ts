@@ -99,10 +99,14 @@ export function buildLeaderboard(input: {
         ? runs.filter((r) => (r.alone_not_together ?? []).length > 0).length
         : null,
       review_flags: {
-        // A patch that edits spec test files is tampering whatever the review said (eval resets them).
+        // A patch that edits spec test files or their helpers is tampering whatever the review said (eval resets
+        // them).
         tampering: flagged(
           (c) => TAMPERING.has(c),
-          (id) => (report.instances[id]?.edits_spec_tests.length ?? 0) > 0,
+          (id) => {
+            const r = report.instances[id];
+            return r !== undefined && r.edits_spec_tests.length + r.edits_test_support.length > 0;
+          },
         ),
         hard_coding: flagged((c) => HARD_CODING.has(c)),
         other: flagged((c) => !TAMPERING.has(c) && !HARD_CODING.has(c)),

@@ -73,6 +73,12 @@ export const taskSchema = z.object({
   ),
   environment_setup: z.array(z.string()),
   spec_test_files: z.array(z.string()),
+  /**
+   * The protected set, computed once at export: spec test files, .weave/, test-support files and the helpers in
+   * the test folders (src/core/sandbox/protectedFiles.ts). eval.sh, Harbor's test.sh, `weave eval` and `weave
+   * bench` restore every one before scoring. Absent in tasks exported before it existed (then: spec_test_files).
+   */
+  protected_files: z.array(z.string()).optional(),
   base_bundle: z.string(),
   source: z.object({ commit: z.string(), workspace_subdir: z.string() }),
   verified: z.boolean(),
@@ -100,6 +106,11 @@ export function toDatasetLine(task: Task, taskDirFromDataset: string): string {
     task_dir: taskDirFromDataset,
     base_bundle: taskDirFromDataset === '.' ? task.base_bundle : `${taskDirFromDataset}/${task.base_bundle}`,
   });
+}
+
+/** The files a task's verifiers restore before scoring (older tasks: the spec test files alone). */
+export function protectedFilesOf(task: Pick<Task, 'protected_files' | 'spec_test_files'>): string[] {
+  return task.protected_files ?? task.spec_test_files;
 }
 
 /**

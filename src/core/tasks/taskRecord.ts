@@ -28,6 +28,24 @@ export function taskSpecsOf(specFile: SpecFile): TaskSpec[] {
   });
 }
 
+/** The task's specs as a spec file (defaults applied already), which the agent runs and protects. */
+export function specFileOf(task: Task): SpecFile {
+  return {
+    version: 1,
+    goal: task.goal,
+    defaults: { cwd: task.run_defaults.cwd, env: {}, timeoutSeconds: task.run_defaults.timeoutSeconds },
+    specs: task.specs.map((s) =>
+      withTest(s, {
+        command: s.test.command,
+        files: s.test.files,
+        cwd: s.test.cwd,
+        env: s.test.env,
+        timeoutSeconds: s.test.timeoutSeconds,
+      }),
+    ),
+  };
+}
+
 /** Every spec test file (and the spec file), workspace-relative and sorted. */
 export function specTestFilesOf(specFile: SpecFile): string[] {
   return [
@@ -62,6 +80,8 @@ export interface TaskRecordInput {
   testPatch: string;
   specs: TaskSpec[];
   specTestFiles: string[];
+  /** The protected set (exportStates' Change.protectedPaths). */
+  protectedFiles: string[];
   setupCommands: string[];
   verification: Verification;
   excluded: ExcludedFile[];
@@ -111,6 +131,7 @@ export async function describeTask(input: TaskRecordInput): Promise<Task> {
     potential_interactions: potential,
     environment_setup: input.setupCommands,
     spec_test_files: input.specTestFiles,
+    protected_files: input.protectedFiles,
     base_bundle: TASK_FILES.baseBundle,
     source: { commit: inputs.sourceCommit, workspace_subdir: inputs.repo.prefix.replace(/\/$/, '') || '.' },
     verified: verification.reasons.length === 0,

@@ -24,6 +24,8 @@ export interface TaskRunInput {
   taskDir: string;
   baseCommit: string;
   specs: readonly TaskSpec[];
+  /** The task's protected set (protected_files): checked after the run like the spec test files. */
+  protectedFiles: readonly string[];
   /** The patch under evaluation ('' = none). */
   patch: string;
   timeoutMs: number;
@@ -35,14 +37,43 @@ export interface TaskRunInput {
   label?: string;
 }
 
-/** Where a task run's code ran: inside bubblewrap, or unsandboxed because the user allowed it. */
-export type RunEnvironment = 'sandbox' | 'unsandboxed';
+/** Where a task run's code ran: inside bubblewrap, unsandboxed because the user allowed it, or in the task's image. */
+export type RunEnvironment = 'sandbox' | 'unsandboxed' | 'docker';
 
 /** How reports name a RunEnvironment ("verified in the sandbox (bubblewrap)"). */
 export function describeRunEnvironment(environment: RunEnvironment): string {
+  if (environment === 'docker') return "in the task's Docker image";
   return environment === 'sandbox'
     ? 'in the sandbox (bubblewrap)'
     : 'unsandboxed (WEAVE_ALLOW_UNSANDBOXED=1)';
+}
+
+/**
+ * The diff policy's findings for a prediction, on a scratch clone of the task's base (for scoring paths that run
+ * no checkout of their own here: Docker).
+ */
+export async function classifyPredictionAgainstBase(
+  taskDir: string,
+  baseCommit: string,
+  patch: string,
+  specs: readonly TaskSpec[],
+): Promise<InfrastructureFinding[]> {
+  if (patch.trim() === '') return [];
+  const scratchDir = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-classify-'));
+  try {
+    const checkout = path.join(scratchDir, 'repo');
+    await git(
+      ['clone', '-q', '--no-checkout', path.join(taskDir, TASK_FILES.baseBundle), checkout],
+      scratchDir,
+      {
+        isolated: true,
+      },
+    );
+    await git(['checkout', '-q', '--detach', baseCommit], checkout, { isolated: true });
+    return await predictionInfrastructure(checkout, patch, specs);
+  } finally {
+    await removeTree(scratchDir);
+  }
 }
 
 export interface TaskRunResult {
@@ -56,8 +87,9 @@ export interface TaskRunResult {
   /** The scratch folder's path while it existed (to scrub it from outputs). */
   scratchDir: string;
   /**
-   * Spec test files whose content after the run differs from base + test.patch: code under evaluation rewrote
-   * a constraint while the specs ran (eval.sh lays the tests down before they run, so no patch can do this).
+   * Protected files (spec tests, helpers, test-support files) whose content after the run differs from base +
+   * test.patch: code under evaluation rewrote them while the specs ran (eval.sh lays them down before the specs
+   * run, so no patch can do this).
    */
   tamperedFiles: string[];
   /** What the diff policy found the patch changing in test infrastructure, read before any of it ran. */
@@ -94,11 +126,10 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
         `could not recreate the base from ${TASK_FILES.baseBundle}: ${(error as Error).message}`,
       );
     }
-    const expectedTests = await expectedTestFiles(
-      checkout,
-      path.join(taskDir, TASK_FILES.testPatch),
-      input.specs,
-    );
+    const expectedTests = await expectedTestFiles(checkout, path.join(taskDir, TASK_FILES.testPatch), [
+      ...input.specs.flatMap((s) => s.test.files),
+      ...input.protectedFiles,
+    ]);
     const testInfrastructure = await predictionInfrastructure(checkout, input.patch, input.specs);
     // The run sees only its checkout, a read-only harness folder (eval.sh and the prediction) and a log folder:
     // never the task folder, whose gold.patch a prediction could otherwise read and apply.
@@ -268,13 +299,13 @@ async function runEnvironment(): Promise<RunEnvironment> {
   );
 }
 
-/** Each spec test file's content on base + test.patch (undefined: absent), computed in a private index. */
+/** Each protected file's content on base + test.patch (undefined: absent), computed in a private index. */
 async function expectedTestFiles(
   checkout: string,
   testPatch: string,
-  specs: readonly TaskSpec[],
+  protectedFiles: readonly string[],
 ): Promise<Map<string, string | undefined>> {
-  const files = [...new Set(specs.flatMap((s) => s.test.files))];
+  const files = [...new Set(protectedFiles)];
   const expected = new Map<string, string | undefined>();
   if (files.length === 0) return expected;
   const env = { GIT_INDEX_FILE: path.join(path.dirname(checkout), 'expected.index') };

@@ -26,6 +26,7 @@ test('a task run whose signal is already aborted comes back cancelled: no spec r
     taskDir,
     baseCommit,
     specs,
+    protectedFiles: [],
     patch: '',
     timeoutMs: 60_000,
     runSetup: false,

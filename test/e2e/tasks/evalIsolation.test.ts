@@ -56,6 +56,7 @@ test('eval: the task folder, its gold patch and other processes are invisible to
     taskDir,
     baseCommit,
     specs,
+    protectedFiles: [],
     patch: prediction,
     timeoutMs: 60_000,
     runSetup: false,

@@ -69,6 +69,7 @@ test('eval: set-up reaches the host network, the prediction’s spec runs cannot
     taskDir,
     baseCommit,
     specs,
+    protectedFiles: [],
     patch: prediction,
     timeoutMs: 60_000,
     runSetup: true,

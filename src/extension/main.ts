@@ -57,6 +57,7 @@ export interface WeaveApi {
     finishedRuns: number;
     states: ReadonlyMap<string, TestState>;
     coverage: readonly vscode.FileCoverage[];
+    inProgress: ReadonlyMap<string, TestState>;
   };
   /** The `weave mcp` server VS Code starts for this folder (what the MCP server definition provider returns). */
   mcpServerDefinitions(): vscode.McpStdioServerDefinition[];

@@ -245,6 +245,11 @@ suite('one state in every surface: live, cancelled, status wording, flaky', () =
     const settings = vscode.workspace.getConfiguration('weave');
     await settings.update('check.retries', 0, vscode.ConfigurationTarget.Global);
     undo.push(() => settings.update('check.retries', undefined, vscode.ConfigurationTarget.Global));
+    // A passing clean run again (the flaky one is the newest clean run, and counts as failing there).
+    fs.writeFileSync(wobblyFile, '');
+    const passing = await api.checks.check({ only: ['wobbly'] });
+    assert.ok(passing.ran && passing.outcome.run.clean);
+    assert.equal(passing.outcome.run.results[0]?.verdict, 'pass');
     const believed = await api.checks.check({ only: ['wobbly'] });
     assert.ok(believed.ran);
     assert.equal(believed.outcome.run.results[0]?.verdict, 'fail');

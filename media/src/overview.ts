@@ -7,6 +7,7 @@ import { codicon, h } from './dom';
 import { renderGraph } from './graph';
 import { renderSpecList } from './list';
 import { statusOf, STATUS_LOOK, type SpecStatus } from './status';
+import { ageText } from '../../src/shared/runAge';
 
 /** In the narrow side panel a spec id wraps at dashes onto lines of at most this many characters. */
 const GRAPH_WRAP_AT = 14;
@@ -177,5 +178,18 @@ function summary(current: ParsedPanelState): string {
   const parts = [...counts].map(([status, n]) => `${n} ${STATUS_LOOK[status].label}`);
   const total = `${current.specs.length} spec${current.specs.length === 1 ? '' : 's'}`;
   const progress = current.progress ? [`checking ${current.progress.done}/${current.progress.total}`] : [];
-  return [total, ...progress, ...parts].join(' · ');
+  return [total, ...progress, ...parts, ...lastRunText(current)].join(' · ');
+}
+
+/**
+ * "last run 12 min ago (restored)", "cancelled just now": the verdicts are not a finished check of this window
+ * (said unless a check runs now).
+ */
+function lastRunText(current: ParsedPanelState): string[] {
+  const last = current.lastRun;
+  if (!last || current.progress) return [];
+  const age = ageText(last.finishedAt, new Date());
+  if (last.origin === 'restored') return [`last run ${age} (restored)`];
+  if (last.origin === 'cancelled') return [`check cancelled ${age}`];
+  return [];
 }

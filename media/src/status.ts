@@ -22,7 +22,7 @@ export const STATUS_LOOK: Record<SpecStatus, { icon: string; label: string }> = 
   fail: { icon: 'error', label: 'fail' },
   error: { icon: 'warning', label: 'error' },
   blocked: { icon: 'circle-slash', label: 'blocked' },
-  skipped: { icon: 'debug-step-over', label: 'skipped' },
+  skipped: { icon: 'debug-step-over', label: 'not run' },
   flaky: { icon: 'question', label: 'flaky' },
   tampered: { icon: 'shield', label: 'tampered' },
   unverified: { icon: 'unverified', label: 'unverified' },

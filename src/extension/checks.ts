@@ -1,8 +1,8 @@
 // Runs spec checks for the editor: the trust gate, one check at a time, cancellation, progress, and the
-// results recorded in the one ResultsStore that diagnostics, Test Explorer, the status bar and the panel read.
+// results recorded in the one ResultsStore that diagnostics, Test Explorer, the status bar and the panel read:
+// each verdict as its spec finishes, then the whole run (a cancelled one too: what finished, and "not run").
 import * as vscode from 'vscode';
-import { checkWorkspace } from '../core/check/checkWorkspace';
-import type { RunProgress } from '../core/check/runSpecs';
+import { checkWorkspace, type CheckProgress } from '../core/check/checkWorkspace';
 import type { BaselineReport, RunRecord } from '../core/check/types';
 import type { SpecFile } from '../shared/specSchema';
 import type { AnchorLocations, AnchorAnalyzer } from './anchors';
@@ -50,6 +50,8 @@ export type CheckAttempt =
       ran: false;
       reason: 'untrusted' | 'invalid-specs' | 'unsaved-specs' | 'cancelled' | 'nothing-to-run' | 'failed';
       message: string;
+      /** A cancelled check's finished verdicts (the rest "not run"), as recorded in the ResultsStore. */
+      partial?: CheckOutcome;
     };
 
 export class CheckService implements vscode.Disposable {
@@ -168,10 +170,13 @@ export class CheckService implements vscode.Disposable {
       this.active--;
       this.results.setActivity(undefined);
     };
+    this.results.beginCheck(specs.result.specFile.specs.map((s) => s.id));
     publish();
     try {
       this.log.info(`check started${request.only ? ` (${request.only.join(', ')})` : ' (all specs)'}`);
-      const onProgress = (event: RunProgress): void => {
+      const onProgress = (event: CheckProgress): void => {
+        // A baseline run on a ref (weave.baseline) is not what the surfaces show: only the current phase counts.
+        if (event.phase !== 'current') return;
         total = Math.max(total, event.total);
         if (event.type === 'started') {
           queued.delete(event.id);
@@ -180,6 +185,7 @@ export class CheckService implements vscode.Disposable {
           queued.delete(event.result.id);
           running.delete(event.result.id);
           done = event.done;
+          this.results.noteFinished(event.result, event.change);
           this.log.info(
             `  ${event.result.id}: ${event.result.verdict} (${Math.round(event.result.durationMs)} ms)`,
           );
@@ -205,16 +211,12 @@ export class CheckService implements vscode.Disposable {
         ...(settings.concurrency ? { concurrency: settings.concurrency } : {}),
         ...(settings.baseline ? { baselineRef: settings.baseline } : {}),
         ...(settings.timeoutSeconds ? { defaultTimeoutSeconds: settings.timeoutSeconds } : {}),
+        ...(settings.retries > 0 ? { retries: settings.retries } : {}),
         coverage: request.coverage ?? settings.coverage,
         // The Coverage profile shows each spec's lines in today's files: coverage recorded on other content of
         // a file (changed only where the spec did not run) is recorded again rather than shown misplaced.
         ...(request.coverage ? { coverageOfCurrentFiles: true } : {}),
       });
-      if (signal.aborted) {
-        await anchorsPending;
-        this.log.info('check cancelled');
-        return { ran: false, reason: 'cancelled', message: 'Check cancelled.' };
-      }
       const anchors = await anchorsPending;
       const outcome: CheckOutcome = {
         run,
@@ -224,6 +226,15 @@ export class CheckService implements vscode.Disposable {
         durationMs: performance.now() - started,
         anchorsMs,
       };
+      if (signal.aborted) {
+        // What finished stands; the rest says "not run" (not the previous check's verdicts, now out of date).
+        const finishedCount = run.results.filter((r) => r.verdict !== 'skipped').length;
+        this.log.info(`check cancelled after ${finishedCount} of ${run.results.length} specs`);
+        finish();
+        this.results.record(outcome, 'cancelled');
+        const message = `Check cancelled: ${finishedCount} of ${run.results.length} specs finished.`;
+        return { ran: false, reason: 'cancelled', message, partial: outcome };
+      }
       this.log.info(
         `check finished in ${Math.round(outcome.durationMs)} ms (anchors ${Math.round(anchorsMs)} ms, run ${run.id})`,
       );

@@ -11,7 +11,7 @@ import type { DraftArgs, DraftController } from './draft/draftController';
 import type { CheckAttempt, CheckService } from './checks';
 import { COMMANDS, MISSING, type CommandId, type Requirement } from './commandTable';
 import { exportCommand } from './exportTask';
-import { countResults, statusText } from '../core/check/resultText';
+import { countResults, hasFailures, statusText } from '../core/check/resultText';
 import { EXPLAIN_COMMAND } from './explainBroken';
 import { detectTestRunner, starterSpecText } from '../core/spec/starter';
 import type { SpecsPanel } from './panel';
@@ -146,7 +146,7 @@ async function runCheck(
   if (result.newlyBroken.length > 0) void brokenOffer(ctx, result.newlyBroken);
   else
     vscode.window.setStatusBarMessage(
-      counts.failing > 0 ? `${text} (see Problems)` : `${text} — all checked specs pass`,
+      hasFailures(counts) ? `${text} (see Problems)` : `${text} — all checked specs pass`,
       5000,
     );
   return result;

@@ -26,8 +26,8 @@ export class CheckDiagnostics implements vscode.Disposable {
   }
 
   /** Where a spec's violations are shown: its resolved anchors, else its entry in specs.json. */
-  locationsOf(specId: string, outcome: CheckOutcome): vscode.Location[] {
-    const anchored = outcome.anchors.bySpec.get(specId);
+  locationsOf(specId: string, outcome: CheckOutcome | undefined): vscode.Location[] {
+    const anchored = outcome?.anchors.bySpec.get(specId);
     if (anchored?.length) return anchored;
     const entry = this.store.entryLocation(specId);
     return entry ? [entry] : [new vscode.Location(this.store.specsUri, new vscode.Position(0, 0))];

@@ -13,9 +13,10 @@ import { CheckDiagnostics } from './diagnostics';
 import { BlameDiagnostics, ExplainCodeActions, explainBroken } from './explainBroken';
 import { registerLanguageModelTools } from './lmTools';
 import { registerMcpProvider } from './mcpProvider';
-import type { SpecsPanel } from './panel';
+import type { PanelState, SpecsPanel } from './panel';
 import { connectPanel } from './panelBridge';
 import { ResultsStore } from './results';
+import { restoreLastRun } from './restoreLastRun';
 import { readSettings } from './settings';
 import { SpecStore } from './specStore';
 import { WeaveStatusBar } from './statusBar';
@@ -43,6 +44,12 @@ export interface WeaveApi {
   readonly agentResults: AgentResultView;
   /** The latest completed check. */
   lastRun(): CheckOutcome | undefined;
+  /** What the status bar item shows (text and tooltip). */
+  statusBar(): { text: string; tooltip: string };
+  /** The state last pushed to the side panel (what it shows). */
+  panelState(): PanelState | undefined;
+  /** Settles when the start-up restore of the last stored run is done: true when it was restored. */
+  readonly restored: Promise<boolean>;
   /** Weave's diagnostics on a file (check results and spec-file problems). */
   diagnosticsFor(uri: vscode.Uri): vscode.Diagnostic[];
   /** What the latest finished Test Explorer run reported per spec (VS Code gives extensions no read access). */
@@ -50,6 +57,7 @@ export interface WeaveApi {
     finishedRuns: number;
     states: ReadonlyMap<string, TestState>;
     coverage: readonly vscode.FileCoverage[];
+    inProgress: ReadonlyMap<string, TestState>;
   };
   /** The `weave mcp` server VS Code starts for this folder (what the MCP server definition provider returns). */
   mcpServerDefinitions(): vscode.McpStdioServerDefinition[];
@@ -143,6 +151,20 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
   );
   // Validate an already open specs.json right away (cheap: one JSON file, not the workspace).
   if (vscode.workspace.textDocuments.some((d) => store.isSpecsDocument(d))) void store.reload();
+  const restore = (): Promise<boolean> =>
+    restoreLastRun({ store, anchors, results, log }).catch((e: unknown) => {
+      log.error(`could not restore the last run: ${e instanceof Error ? e.message : String(e)}`);
+      return false;
+    });
+  const restored = vscode.workspace.isTrusted
+    ? restore()
+    : new Promise<boolean>((resolve) => {
+        const once = vscode.workspace.onDidGrantWorkspaceTrust(() => {
+          once.dispose();
+          void restore().then(resolve);
+        });
+        context.subscriptions.push(once);
+      });
 
   const activationMs = performance.now() - started;
   log.info(
@@ -161,6 +183,9 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
     panel,
     agentResults,
     lastRun: () => results.last,
+    statusBar: () => statusBar.shown,
+    panelState: () => panel.shown,
+    restored,
     testResults: () => tests.lastReported,
     mcpServerDefinitions: () => mcp.provider.provideMcpServerDefinitions(),
     diagnosticsFor: (uri) => [

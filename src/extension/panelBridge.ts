@@ -99,6 +99,9 @@ function panelState(
     running: checks.isRunning ? [...activity.running] : [],
     queued: checks.isRunning ? [...activity.queued] : [],
     progress: checks.isRunning ? { done: activity.done, total: activity.total } : null,
+    lastRun: results.lastRun
+      ? { finishedAt: results.lastRun.finishedAt, origin: results.lastRun.origin }
+      : null,
     ...(audit?.last ? { audit: audit.scores() } : {}),
   };
 }

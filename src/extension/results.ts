@@ -1,15 +1,34 @@
 // The one store of check results: every spec's latest verdict and change across checks (a check of one spec
-// keeps the others'), plus what is queued or running right now. Diagnostics, the Test Explorer, the status bar
-// and the side panel all subscribe to it, so they can never disagree or go stale on their own.
+// keeps the others'), each verdict as soon as its spec finishes, a cancelled check's finished verdicts, the last
+// stored run restored when the window opens, and what is queued or running right now. Diagnostics, the Test
+// Explorer, the status bar and the side panel all subscribe to it, so they can never disagree or go stale on their
+// own. The rules are resultsState.ts's (plain data); this class holds the state and tells the subscribers.
 import * as vscode from 'vscode';
 import type { Change, SpecResult } from '../core/check/types';
 import type { CheckOutcome } from './checks';
 import { isBroken } from '../core/check/resultText';
+import {
+  knownOf,
+  NO_RESULTS,
+  withLiveResult,
+  withRestored,
+  withRun,
+  type LastRun,
+  type ResultsState,
+  type RunOrigin,
+} from './resultsState';
 
-/** One recorded check: the outcome, and which specs it newly broke (passing or unknown before, broken now). */
+/** One recorded check: the outcome, where it came from, and which specs it newly broke. */
 export interface ResultsUpdate {
   outcome: CheckOutcome;
+  origin: RunOrigin;
   newlyBroken: string[];
+}
+
+/** A spec's verdict as it finished, while its check still runs. */
+export interface FinishedSpec {
+  result: SpecResult;
+  change: Change | undefined;
 }
 
 /** What is happening right now: specs waiting for a slot, specs whose test runs, and how far the check is. */
@@ -24,18 +43,31 @@ const IDLE: Activity = { queued: [], running: [], done: 0, total: 0 };
 
 export class ResultsStore implements vscode.Disposable {
   private latest: CheckOutcome | undefined;
-  private readonly resultBySpec = new Map<string, SpecResult>();
-  private readonly changeBySpec = new Map<string, Change>();
+  /** What every surface shows: the recorded runs plus the live verdicts of the check in progress. */
+  private state: ResultsState = NO_RESULTS;
+  /** The recorded runs alone: "newly broken" is judged against these, not against this check's live verdicts. */
+  private settled: ResultsState = NO_RESULTS;
+  /** The spec ids in file order, of the latest check (or the one running): what "known" is filtered by. */
+  private specIds: readonly string[] = [];
   private current: Activity = IDLE;
   private readonly changed = new vscode.EventEmitter<ResultsUpdate>();
-  /** Fires after every recorded check (partial ones included: `outcome.run.specIds` says which specs ran). */
+  /** Fires after every recorded check (partial, cancelled and restored ones included: `outcome.run.specIds`). */
   readonly onDidChange = this.changed.event;
   private readonly activityChanged = new vscode.EventEmitter<Activity>();
+  /** Fires when what runs changes, and after each live verdict (read them with knownResults()). */
   readonly onDidChangeActivity = this.activityChanged.event;
+  private readonly specFinished = new vscode.EventEmitter<FinishedSpec>();
+  /** Fires as each spec of a running check finishes, before the check ends. */
+  readonly onDidFinishSpec = this.specFinished.event;
 
-  /** The latest completed check, if any. */
+  /** The latest completed check (or restored run), if any. */
   get last(): CheckOutcome | undefined {
     return this.latest;
+  }
+
+  /** Which run the shown verdicts come from, when it finished, and whether it was restored or cancelled. */
+  get lastRun(): LastRun | undefined {
+    return this.state.lastRun;
   }
 
   get activity(): Activity {
@@ -43,17 +75,8 @@ export class ResultsStore implements vscode.Disposable {
   }
 
   /** Latest known result of every spec still in the file, in file order, with its change against a baseline. */
-  knownResults(): { results: SpecResult[]; changes: Record<string, Change> } {
-    const ids = this.latest?.specFile.specs.map((s) => s.id) ?? [];
-    const results = ids
-      .map((id) => this.resultBySpec.get(id))
-      .filter((r): r is SpecResult => r !== undefined);
-    const changes: Record<string, Change> = {};
-    for (const r of results) {
-      const change = this.changeBySpec.get(r.id);
-      if (change) changes[r.id] = change;
-    }
-    return { results, changes };
+  knownResults(): ReturnType<typeof knownOf> {
+    return knownOf(this.state, this.specIds);
   }
 
   /** Spec ids whose latest known result is a failure of any kind (what "check affected" must re-check). */
@@ -63,22 +86,40 @@ export class ResultsStore implements vscode.Disposable {
       .map((r) => r.id);
   }
 
-  record(outcome: CheckOutcome): ResultsUpdate {
-    const before = this.knownResults();
+  /** A check begins: its spec file's ids (file order) are what the live verdicts are shown for. */
+  beginCheck(specIds: readonly string[]): void {
+    this.specIds = specIds;
+  }
+
+  /** A spec of the running check finished: every surface shows its verdict now. */
+  noteFinished(result: SpecResult, change: Change | undefined): void {
+    this.state = withLiveResult(this.state, result, change);
+    this.specFinished.fire({ result, change });
+  }
+
+  record(outcome: CheckOutcome, origin: RunOrigin = 'check'): ResultsUpdate {
+    const before = knownOf(this.settled, this.specIds);
     const wasBroken = new Set(before.results.filter((r) => isBroken(r, before)).map((r) => r.id));
     this.latest = outcome;
-    for (const r of outcome.run.results) this.resultBySpec.set(r.id, r);
-    for (const r of outcome.run.results) {
-      const change = outcome.report.changes[r.id];
-      if (change) this.changeBySpec.set(r.id, change);
-      else this.changeBySpec.delete(r.id);
-    }
+    this.specIds = outcome.specFile.specs.map((s) => s.id);
+    this.settled = this.state = withRun(this.settled, outcome.run, outcome.report, origin);
     const newlyBroken = outcome.run.results
       .filter((r) => isBroken(r, outcome.report) && !wasBroken.has(r.id))
       .map((r) => r.id);
-    const update = { outcome, newlyBroken };
+    const update = { outcome, origin, newlyBroken };
     this.changed.fire(update);
     return update;
+  }
+
+  /** The last stored run, shown as restored unless a check recorded something first; false when it was not. */
+  restore(outcome: CheckOutcome): boolean {
+    const restored = withRestored(this.state, { run: outcome.run, report: outcome.report });
+    if (restored === this.state) return false;
+    this.latest = outcome;
+    this.specIds = outcome.specFile.specs.map((s) => s.id);
+    this.settled = this.state = restored;
+    this.changed.fire({ outcome, origin: 'restored', newlyBroken: [] });
+    return true;
   }
 
   setActivity(activity: Activity | undefined): void {
@@ -89,5 +130,6 @@ export class ResultsStore implements vscode.Disposable {
   dispose(): void {
     this.changed.dispose();
     this.activityChanged.dispose();
+    this.specFinished.dispose();
   }
 }

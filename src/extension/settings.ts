@@ -14,6 +14,8 @@ export interface WeaveSettings {
   timeoutSeconds: number;
   /** Record per-spec coverage on every check (the Coverage profile records it whatever this says). */
   coverage: boolean;
+  /** Runs again of a new failure before it counts as broken (`weave check --retries`); 0 = believe it at once. */
+  retries: number;
 }
 
 export function readSettings(scope?: vscode.ConfigurationScope): WeaveSettings {
@@ -25,6 +27,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): WeaveSettings {
     failureLines: Math.min(20, Math.max(1, Math.floor(config.get<number>('failureLines', 3)))),
     timeoutSeconds: Math.min(86_400, Math.max(0, config.get<number>('timeoutSeconds', 0))),
     coverage: config.get<boolean>('coverage', true),
+    retries: Math.min(5, Math.max(0, Math.floor(config.get<number>('check.retries', 1)))),
   };
 }
 

@@ -1,13 +1,17 @@
-// "Weave 7/9 · 1 broken" in the status bar; a click opens the Weave side panel. In an untrusted folder it says
-// that nothing runs, and why, in its tooltip.
+// "Weave 5/11 · 1 broken · 4 failing" in the status bar, counted from the ResultsStore's known verdicts (live during
+// a check; a restored run says its age); the tooltip lists each group. A click opens the Weave side panel. In an
+// untrusted folder it says that nothing runs, and why, in its tooltip.
 import * as vscode from 'vscode';
-import type { CheckOutcome, CheckService } from './checks';
+import type { CheckService } from './checks';
 import type { ResultsStore } from './results';
-import { countResults, statusText, verdictSummary } from '../core/check/resultText';
+import { ageText, countResults, statusText, verdictSummary } from '../core/check/resultText';
+import type { LastRun } from './resultsState';
 import type { LoadedSpecs, SpecStore } from './specStore';
 import { UNTRUSTED_REASON } from './trust';
 
 export const OPEN_PANEL_COMMAND = 'workbench.view.extension.weave';
+/** A restored run's age is shown in the text, so it is rendered again every minute. */
+const AGE_REFRESH_MS = 60_000;
 
 export class WeaveStatusBar implements vscode.Disposable {
   readonly item = vscode.window.createStatusBarItem('weave.status', vscode.StatusBarAlignment.Left, 50);
@@ -29,6 +33,10 @@ export class WeaveStatusBar implements vscode.Disposable {
       results.onDidChangeActivity(() => this.render()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.render()),
     );
+    const ageTimer = setInterval(() => {
+      if (this.results.lastRun?.origin === 'restored') this.render();
+    }, AGE_REFRESH_MS);
+    this.disposables.push(new vscode.Disposable(() => clearInterval(ageTimer)));
     this.render();
     this.item.show();
   }
@@ -40,17 +48,16 @@ export class WeaveStatusBar implements vscode.Disposable {
   }
 
   render(): void {
-    const outcome: CheckOutcome | undefined = this.results.last;
     const known = this.results.knownResults();
-    const counts = outcome ? countResults(known.results, known) : undefined;
+    const lastRun = this.results.lastRun;
+    const counts = known.results.length > 0 ? countResults(known.results, known) : undefined;
     const tooltip = new vscode.MarkdownString(undefined, true);
     let text: string;
-    if (outcome && counts) {
+    if (counts) {
       text = statusText(counts);
-      tooltip.appendMarkdown(
-        `**Weave** — last check ${new Date(outcome.run.finishedAt).toLocaleTimeString()}\n\n`,
-      );
-      tooltip.appendCodeblock(verdictSummary(known.results), 'text');
+      if (lastRun?.origin === 'restored') text += ` · ${ageText(lastRun.finishedAt, new Date())}`;
+      tooltip.appendMarkdown(`**Weave** — ${lastRunText(lastRun, this.checks.isRunning)}\n\n`);
+      tooltip.appendCodeblock(verdictSummary(known.results, known), 'text');
     } else {
       text = this.specCount === undefined ? 'Weave' : `Weave ${this.specCount} specs`;
       tooltip.appendMarkdown('**Weave** — not checked yet: run *Weave: check constraints*.\n\n');
@@ -73,7 +80,25 @@ export class WeaveStatusBar implements vscode.Disposable {
       counts && counts.broken > 0 ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
   }
 
+  /** What the item shows (the in-host tests read it: VS Code gives extensions no read access to the bar). */
+  get shown(): { text: string; tooltip: string } {
+    const tooltip = this.item.tooltip;
+    return { text: this.item.text, tooltip: typeof tooltip === 'string' ? tooltip : (tooltip?.value ?? '') };
+  }
+
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** "last check 12 min ago", "last run 2 h ago, restored from .weave/runs/ …", "check cancelled …", "checking…". */
+function lastRunText(lastRun: LastRun | undefined, running: boolean): string {
+  if (running) return 'checking: verdicts appear as each spec finishes';
+  if (!lastRun) return 'checking';
+  const age = ageText(lastRun.finishedAt, new Date());
+  if (lastRun.origin === 'restored')
+    return `last run ${age}, restored from \`.weave/runs/\`: run *Weave: check constraints* for today's verdicts`;
+  if (lastRun.origin === 'cancelled')
+    return `check cancelled ${age}: what finished is shown, the rest not run`;
+  return `last check ${age}`;
 }

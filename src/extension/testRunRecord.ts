@@ -10,15 +10,18 @@ export interface LastReported {
   finishedRuns: number;
   states: Map<string, TestState>;
   coverage: vscode.FileCoverage[];
+  /** What the newest run that has not ended yet reported so far (the live verdicts of a running check). */
+  inProgress: Map<string, TestState>;
 }
 
 export function emptyReport(): LastReported {
-  return { finishedRuns: 0, states: new Map(), coverage: [] };
+  return { finishedRuns: 0, states: new Map(), coverage: [], inProgress: new Map() };
 }
 
 /** The run, with its verdicts and coverage also noted in `into` when it ends. */
 export function recordedRun(run: vscode.TestRun, into: LastReported): vscode.TestRun {
   const states = new Map<string, TestState>();
+  into.inProgress = states;
   const coverage: vscode.FileCoverage[] = [];
   const note = (state: TestState) => (item: vscode.TestItem) => states.set(item.id, state);
   return {

@@ -2,18 +2,21 @@
 // specs affected by each save, and a Coverage profile that shows which lines and functions each spec's test
 // executed (per-spec coverage, see coverage.ts). Every check shows up here as a TestRun, including those started
 // from the palette, the panel or on save, so the gutter never disagrees with the diagnostics, the status bar or
-// the panel (which all read the same ResultsStore). This module runs things; the tree of items is testTree.ts,
+// the panel (which all read the same ResultsStore); the run restored from .weave/runs/ when the window opens is a
+// TestRun of its own ("Weave: last run, 12 min ago"), so the Test Explorer shows the verdicts the other surfaces do. This module runs things; the tree of items is testTree.ts,
 // how a check's results show in a run is testRunReport.ts, and what the runs reported is kept by testRunRecord.ts.
 import * as vscode from 'vscode';
 import type { AffectedSelector } from './affected';
 import { coverageOfSpecs, SpecFileCoverage } from './coverage';
 import type { CheckAttempt, CheckService, CheckStarted } from './checks';
 import type { CheckDiagnostics } from './diagnostics';
+import type { CheckOutcome } from './checks';
+import { ageText } from '../core/check/resultText';
 import type { ResultsStore } from './results';
 import { readSettings } from './settings';
 import type { SpecStore } from './specStore';
 import { emptyReport, recordedRun, type LastReported } from './testRunRecord';
-import { followActivity, settle } from './testRunReport';
+import { followActivity, report, settle, type ReportContext } from './testRunReport';
 import { SpecTestTree } from './testTree';
 import { UNTRUSTED_REASON } from './trust';
 
@@ -70,7 +73,10 @@ export class SpecTests implements vscode.Disposable {
       run,
       this.controller,
       store.onDidChange((loaded) => tree.refresh(loaded)),
-      results.onDidChange(({ outcome }) => tree.placeItemsAtAnchors(outcome)),
+      results.onDidChange(({ outcome, origin }) => {
+        tree.placeItemsAtAnchors(outcome);
+        if (origin === 'restored') this.showRestored(outcome);
+      }),
       checks.onDidStart((started) => {
         if (started.fromTestExplorer) return;
         this.mirror(started).catch((e: unknown) => this.log.error(`test run of a check: ${String(e)}`));
@@ -104,7 +110,7 @@ export class SpecTests implements vscode.Disposable {
       }
       const abort = new AbortController();
       const onCancel = token.onCancellationRequested(() => abort.abort());
-      const following = followActivity(run, items, this.results);
+      const following = followActivity(run, items, this.results, this.reportContext());
       const result = await this.checks
         .check({
           only: specIds,
@@ -116,7 +122,7 @@ export class SpecTests implements vscode.Disposable {
           onCancel.dispose();
           following.dispose();
         });
-      this.settle(run, items, result);
+      this.settle(run, items, result, following.shown);
       if (withCoverage && result.ran) {
         const ran = result.outcome.run.results.map((r) => r.id);
         for (const file of await coverageOfSpecs(this.store.folder.uri, ran, (id) => this.tree.specItem(id)))
@@ -133,18 +139,49 @@ export class SpecTests implements vscode.Disposable {
     const items = this.tree.itemsOf(started.specIds);
     const request = new vscode.TestRunRequest(items, undefined, this.runProfile);
     const run = recordedRun(this.controller.createTestRun(request, 'Weave check', true), this.lastReported);
-    const following = followActivity(run, items, this.results);
+    const following = followActivity(run, items, this.results, this.reportContext());
     try {
-      this.settle(run, items, await started.done);
+      this.settle(run, items, await started.done, following.shown);
     } finally {
       following.dispose();
       run.end();
     }
   }
 
-  private settle(run: vscode.TestRun, items: vscode.TestItem[], result: CheckAttempt): void {
-    const failureLines = readSettings(this.store.folder).failureLines;
-    settle(run, items, result, { tree: this.tree, diagnostics: this.diagnostics, failureLines });
+  private reportContext(): ReportContext {
+    const specs = this.store.valid?.result.ok ? this.store.valid.result.specFile.specs : [];
+    return {
+      tree: this.tree,
+      diagnostics: this.diagnostics,
+      failureLines: readSettings(this.store.folder).failureLines,
+      titleOf: (id) => specs.find((s) => s.id === id)?.title ?? id,
+    };
+  }
+
+  private settle(
+    run: vscode.TestRun,
+    items: vscode.TestItem[],
+    result: CheckAttempt,
+    shown: ReadonlySet<string>,
+  ): void {
+    settle(run, items, result, this.reportContext(), shown);
+  }
+
+  /** The run restored from .weave/runs/: a TestRun named for its age, with the verdicts it recorded. */
+  private showRestored(outcome: CheckOutcome): void {
+    const run = (async (): Promise<void> => {
+      if (this.tree.isEmpty) this.tree.refresh(await this.store.get());
+      const items = this.tree.itemsOf(outcome.run.results.map((r) => r.id));
+      const request = new vscode.TestRunRequest(items, undefined, this.runProfile);
+      const name = `Weave: last run, ${ageText(outcome.run.finishedAt, new Date())} (restored)`;
+      const testRun = recordedRun(this.controller.createTestRun(request, name, true), this.lastReported);
+      try {
+        report(testRun, outcome, this.reportContext());
+      } finally {
+        testRun.end();
+      }
+    })();
+    run.catch((e: unknown) => this.log.error(`test run of the restored run: ${String(e)}`));
   }
 
   /** Continuous run: after each save, re-check the requested specs that the saved files affect. */

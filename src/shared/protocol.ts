@@ -81,6 +81,11 @@ export const panelStateSchema = z.strictObject({
     .optional(),
   /** Ids of the check in progress that wait for a free slot (a check runs `weave.concurrency` tests at once). */
   queued: z.array(specIdRef).default([]),
+  /** The run the verdicts come from: when it finished, and whether it was cancelled or restored from .weave/runs/. */
+  lastRun: z
+    .strictObject({ finishedAt: z.string(), origin: z.enum(['check', 'cancelled', 'restored']) })
+    .nullable()
+    .default(null),
   /** How far the check in progress is; null when idle. */
   progress: z
     .strictObject({ done: z.number().int().nonnegative(), total: z.number().int().nonnegative() })

@@ -3,14 +3,16 @@
 //   trusted   — test/fixtures/vscode-ws, workspace trust disabled: checks, diagnostics, Test Explorer;
 //   untrusted — the same fixture with workspace trust ON and the folder not trusted: nothing may run;
 //   multiroot — a .code-workspace with a folder without specs first and the fixture second, trusted;
+//   restored  — the fixture after two `weave check` runs of the CLI (clean, then with a breaking edit), trusted:
+//               the window opens on stored runs, as after a reload or reopening the folder;
 //   bench     — examples/, trusted: activation and command-to-diagnostics timings (npm run bench:vscode).
 // Then the UI end-to-end test (out/test/vscode/e2e.js) when present. Prints "N passed, N failed" last.
-// Usage: node out/test/vscode/runInHost.js [trusted] [untrusted] [multiroot] [bench] [--no-e2e]
+// Usage: node out/test/vscode/runInHost.js [trusted] [untrusted] [multiroot] [restored] [bench] [--no-e2e]
 //          [--file <part of a test file name>]… [--grep <mocha grep>] [--reverse]
 // --file runs only the matching files of the suites (each file sets up what it needs, so any one runs alone),
 // --grep only the matching tests, --reverse the files in reverse order; any of them skips the UI e2e.
 // Env: WEAVE_VSCODE_TIMEOUT_S (per session, default 240), WEAVE_BENCH_OUT (bench JSON, default out/bench-vscode.json)
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -31,6 +33,8 @@ interface SuiteSpec {
   /** One folder, or the folders of a multi-root workspace (name → source), in this order. */
   workspace: string | ReadonlyArray<{ name: string; source: string }>;
   trusted: boolean;
+  /** Prepares the copied folder before code-server opens it. */
+  prepare?: (folder: string) => void;
 }
 
 const SUITES: Record<string, SuiteSpec> = {
@@ -44,8 +48,31 @@ const SUITES: Record<string, SuiteSpec> = {
     ],
     trusted: true,
   },
+  restored: { name: 'restored', workspace: 'test/fixtures/vscode-ws', trusted: true, prepare: recordTwoRuns },
   bench: { name: 'bench', workspace: 'examples', trusted: true },
 };
+
+/**
+ * Two runs recorded by the real CLI: a clean one (the baseline), then one with add() broken, which stays in the
+ * working tree (add-works broken, clamp-bounds failing as the fixture has it, counter-increments blocked).
+ */
+function recordTwoRuns(folder: string): void {
+  const check = (): void => {
+    const r = spawnSync(
+      process.execPath,
+      [path.join(REPO_ROOT, 'dist/cli.js'), 'check', '--workspace', folder],
+      {
+        encoding: 'utf8',
+      },
+    );
+    // 1 = some spec failed (expected here); anything else is a harness problem.
+    if (r.status !== 0 && r.status !== 1) throw new Error(`weave check exited ${r.status}: ${r.stderr}`);
+  };
+  check();
+  const math = path.join(folder, 'src', 'math.js');
+  fs.writeFileSync(math, fs.readFileSync(math, 'utf8').replace('return a + b;', 'return a - b;'));
+  check();
+}
 
 /** Which files and tests of a suite run (from --file, --grep, --reverse). */
 interface Selection {
@@ -58,6 +85,7 @@ interface Selection {
 function openWorkspace(suite: SuiteSpec, scratch: string): string {
   if (typeof suite.workspace === 'string') {
     const folder = prepareWorkspace(path.join(REPO_ROOT, suite.workspace), path.join(scratch, 'ws'));
+    suite.prepare?.(folder);
     return `folder=${encodeURIComponent(folder)}`;
   }
   const folders = suite.workspace.map(({ name, source }) => ({
@@ -142,7 +170,10 @@ async function runSuite(tools: VscodeTools, suite: SuiteSpec, selection: Selecti
       ],
       ['skipWelcome', 'true'],
     ];
-    await page.goto(`${server.url}/?${workspace}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+    // The workbench loads in seconds on a quiet machine; on a loaded one (shared cores) it can take minutes.
+    await page.goto(`${server.url}/?${workspace}&payload=${encodeURIComponent(JSON.stringify(payload))}`, {
+      timeout: timeoutS * 1000,
+    });
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<number>((resolve) => {
       timer = setTimeout(() => resolve(124), timeoutS * 1000);
@@ -213,7 +244,7 @@ async function main(): Promise<void> {
     console.error(`unknown suite(s): ${unknown.join(', ')} (known: ${Object.keys(SUITES).join(', ')})`);
     process.exit(2);
   }
-  const selected = (names.length > 0 ? names : ['trusted', 'untrusted', 'multiroot']).map(
+  const selected = (names.length > 0 ? names : ['trusted', 'untrusted', 'multiroot', 'restored']).map(
     (n) => SUITES[n] as SuiteSpec,
   );
   // With --file, a suite none of whose test files match is left out (index.ts refuses an empty selection).

@@ -53,6 +53,8 @@ Options:
   --baseline-ref REF   compare against a run on git REF (branch, tag, commit) instead of the last clean run
   --concurrency N      spec tests run at once (default: the number of CPU cores)
   --repeat N           run each spec N times; specs whose verdicts differ are reported "flaky"
+  --retries N          run a new failure (a spec that passed in the baseline) again up to N times before it
+                       counts as broken; one pass makes it "flaky" (the editor's weave.check.retries)
   --json               print one JSON document {run, report, baselineRun, anchorProblems, coverage?,
                        selection?} instead of the table (coverage: what was recorded, kept and why)
   --junit FILE         also write a JUnit XML report to FILE
@@ -83,6 +85,7 @@ export const checkVerb: Verb = {
       'baseline-ref': { type: 'string' },
       concurrency: { type: 'string' },
       repeat: { type: 'string' },
+      retries: { type: 'string' },
       json: { type: 'boolean', default: false },
       junit: { type: 'string' },
       github: { type: 'boolean', default: false },
@@ -94,6 +97,7 @@ export const checkVerb: Verb = {
     });
     const concurrency = wholeNumber('concurrency', flags.concurrency);
     const repeat = wholeNumber('repeat', flags.repeat);
+    const retries = wholeNumber('retries', flags.retries);
     const only = flags.only
       ?.flatMap((o) => o.split(','))
       .map((s) => s.trim())
@@ -151,6 +155,7 @@ export const checkVerb: Verb = {
         ...(baselineRef !== undefined ? { baselineRef } : {}),
         ...(concurrency !== undefined ? { concurrency } : {}),
         ...(repeat !== undefined ? { repeat } : {}),
+        ...(retries !== undefined ? { retries } : {}),
         signal: controller.signal,
         record: !flags['no-record'],
         coverage: !flags['no-record'] && !flags['no-coverage'],

@@ -48,3 +48,9 @@ function changeOf(then: Outcome, now: Outcome, inBaseline: boolean): Change {
   if (then === 'pass') return now === 'pass' ? 'still-passing' : 'broken';
   return now === 'pass' ? 'fixed' : 'still-failing';
 }
+
+/** One result's change against a baseline run, as compareToBaseline gives it (for a result as it comes in). */
+export function changeOfResult(result: SpecResult, baseline: RunRecord | null): Change {
+  const before = baseline?.results.find((r) => r.id === result.id);
+  return changeOf(outcomeOf(before), outcomeOf(result), before !== undefined);
+}

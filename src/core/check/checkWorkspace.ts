@@ -1,5 +1,6 @@
 // One full check of a workspace: load the specs, run them, record the run, pick a baseline and compare.
-// Baseline: by default the newest run recorded on a clean tree; with `baselineRef`, the specs are run in a
+// Baseline: by default the newest run recorded on a clean tree (looked up before the specs run, so each result's
+// change is known as it comes in and a new failure can be confirmed by running it again); with `baselineRef`, the specs are run in a
 // throw-away git worktree of that ref. There, as in SWE-bench ("base commit + test patch"), the CURRENT
 // specs.json and the current version of each spec's test.files are laid over REF's code, so that the comparison
 // asks one question: do today's spec tests pass on REF's code, and on the working tree?
@@ -15,13 +16,17 @@ import { loadSpecFile } from '../spec/load';
 import type { SpecLocations } from '../spec/locations';
 import { SpecLoadError, type SpecProblem } from '../spec/problems';
 import type { SpecFile } from '../../shared/specSchema';
-import { compareToBaseline } from './baseline';
+import { changeOfResult, compareToBaseline } from './baseline';
 import { runSpecs, type RunProgress, type RunSpecsOptions } from './runSpecs';
 import { latestCleanRun, newRunId, saveRun } from './runStore';
-import type { BaselineReport, RunRecord } from './types';
+import type { BaselineReport, Change, RunRecord, SpecResult } from './types';
 
 export type CheckPhase = 'current' | 'baseline';
-export type CheckProgress = RunProgress & { phase: CheckPhase };
+/**
+ * A runner event and the phase it belongs to. A spec finished in the current phase carries its change against
+ * the recorded baseline (absent with `baselineRef`: that baseline runs after the current phase).
+ */
+export type CheckProgress = RunProgress & { phase: CheckPhase; change?: Change };
 
 export interface CheckWorkspaceOptions {
   workspaceDir: string;
@@ -30,6 +35,11 @@ export interface CheckWorkspaceOptions {
   baselineRef?: string;
   concurrency?: number;
   repeat?: number;
+  /**
+   * Runs again of a new failure before it is believed (a pass makes it `flaky`): with the recorded baseline, a
+   * spec that passed there; with `baselineRef`, every failure (the ref's verdicts are known only afterwards).
+   */
+  retries?: number;
   signal?: AbortSignal;
   onProgress?: (event: CheckProgress) => void;
   /** Save the run under .weave/runs/ (default true). */
@@ -114,14 +124,28 @@ export async function checkWorkspace(options: CheckWorkspaceOptions): Promise<Ch
         })
       : undefined,
   ]);
+  const runStoreWarnings: string[] = [];
+  const recordedBaseline =
+    options.baselineRef === undefined
+      ? await latestCleanRun(workspaceDir, selectedIds(specFile, graph, options.only), (w) =>
+          runStoreWarnings.push(w),
+        )
+      : undefined;
+  const changeNow = (result: SpecResult): Change | undefined =>
+    recordedBaseline === undefined ? undefined : changeOfResult(result, recordedBaseline);
   const startedAt = new Date();
   const runId = newRunId(startedAt);
   const coverage = plan ? await startCoverage(workspaceDir, runId, plan) : undefined;
   const results = await runSpecs({
     ...common,
     workspaceDir,
-    onProgress: progress('current'),
+    onProgress: (event) => {
+      const change = event.type === 'finished' ? changeNow(event.result) : undefined;
+      options.onProgress?.({ ...event, phase: 'current', ...(change ? { change } : {}) });
+    },
     ...(coverage ? { instrument: coverage.instrument } : {}),
+    ...(options.retries !== undefined ? { retries: options.retries } : {}),
+    confirmFailure: (result) => recordedBaseline === undefined || changeNow(result) === 'broken',
   });
   // A run during which the tree changed (a test rewrote a tracked file, or left new ones) describes no commit.
   const stayedClean = clean && (await isClean(workspaceDir));
@@ -135,8 +159,7 @@ export async function checkWorkspace(options: CheckWorkspaceOptions): Promise<Ch
     results,
   };
 
-  let baselineRun: RunRecord | null = null;
-  const runStoreWarnings: string[] = [];
+  let baselineRun: RunRecord | null = recordedBaseline ?? null;
   const cancelled = options.signal?.aborted === true;
   const coverageSummary = cancelled
     ? await coverage?.discard()
@@ -145,9 +168,7 @@ export async function checkWorkspace(options: CheckWorkspaceOptions): Promise<Ch
         specFile.specs.map((s) => s.id),
         options.signal,
       );
-  if (options.baselineRef === undefined) {
-    baselineRun = await latestCleanRun(workspaceDir, run.specIds, (w) => runStoreWarnings.push(w));
-  } else if (!cancelled) {
+  if (options.baselineRef !== undefined && !cancelled) {
     const ref = options.baselineRef;
     const baseCommit = await resolveCommit((await gitRoot(workspaceDir)) ?? workspaceDir, ref);
     baselineRun = await withWorktree(workspaceDir, baseCommit, async (dir) => {
@@ -181,6 +202,13 @@ export async function checkWorkspace(options: CheckWorkspaceOptions): Promise<Ch
     ...(savedTo !== undefined ? { savedTo } : {}),
     ...(coverageSummary ? { coverage: coverageSummary } : {}),
   };
+}
+
+/** The ids a run of `only` covers, as runSpecs selects them: `only` and what it depends on (all without it). */
+function selectedIds(specFile: SpecFile, graph: SpecGraph, only: readonly string[] | undefined): string[] {
+  if (only === undefined) return specFile.specs.map((s) => s.id);
+  const known = only.filter((id) => graph.has(id));
+  return [...new Set(known.flatMap((id) => [id, ...graph.dependenciesOf(id, { transitive: true })]))];
 }
 
 /** Copies the current specs.json and every spec's test.files (workspace-relative) into the checkout. */

@@ -1,6 +1,8 @@
 // The words the extension shows for a run: diagnostic messages, the status bar text, failure excerpts.
 // Kept free of 'vscode' so the wording is unit-tested with plain node:test.
-import type { BaselineReport, Change, SpecResult, Verdict } from './types';
+import type { BaselineReport, Change, SpecResult } from './types';
+
+export { ageText } from '../../shared/runAge';
 
 /** The part of a BaselineReport the wording needs (also built from results merged across checks). */
 export interface ChangesView {
@@ -10,11 +12,15 @@ export interface ChangesView {
 
 /**
  * Passed in the baseline, fails now. A blocked spec is not "broken" here even though the baseline report counts
- * it as failing: its own test did not run, and the dependency that blocked it is the one to look at.
+ * it as failing: its own test did not run, and the dependency that blocked it is the one to look at. Nor is a
+ * flaky one: it passed on this very tree too, so no change is shown to have broken it.
  */
 export function isBroken(result: SpecResult, report: ChangesView | undefined): boolean {
   return (
-    report?.changes[result.id] === 'broken' && result.verdict !== 'blocked' && result.verdict !== 'skipped'
+    report?.changes[result.id] === 'broken' &&
+    result.verdict !== 'blocked' &&
+    result.verdict !== 'skipped' &&
+    result.verdict !== 'flaky'
   );
 }
 
@@ -119,45 +125,78 @@ export function violationMessage(
 export interface RunCounts {
   total: number;
   passed: number;
-  failing: number;
+  /** Passed in the baseline and fail now. */
   broken: number;
+  /** Every other spec that does not hold: fail, error, tampered, blocked (never counted again as broken). */
+  failing: number;
+  /** Passed and failed on the same tree (repeats, or a new failure that passed when run again). */
+  flaky: number;
+  /** Skipped: the check was cancelled before the spec's test ran. */
+  notRun: number;
+}
+
+/** The status group of one result: each spec in exactly one, broken before its own verdict. */
+export type StatusGroup = 'broken' | 'failing' | 'flaky' | 'not run' | 'passed';
+
+export function statusGroupOf(result: SpecResult, report: ChangesView | undefined): StatusGroup {
+  if (isBroken(result, report)) return 'broken';
+  if (result.verdict === 'pass') return 'passed';
+  if (result.verdict === 'flaky') return 'flaky';
+  if (result.verdict === 'skipped') return 'not run';
+  return 'failing';
 }
 
 export function countResults(results: readonly SpecResult[], report: ChangesView | undefined): RunCounts {
-  let passed = 0;
-  let failing = 0;
-  let broken = 0;
+  const counts: RunCounts = { total: results.length, passed: 0, broken: 0, failing: 0, flaky: 0, notRun: 0 };
   for (const r of results) {
-    if (r.verdict === 'pass') passed++;
-    if (isViolation(r, report)) failing++;
-    if (isBroken(r, report)) broken++;
+    const group = statusGroupOf(r, report);
+    if (group === 'not run') counts.notRun++;
+    else counts[group]++;
   }
-  return { total: results.length, passed, failing, broken };
+  return counts;
 }
 
-/** "Weave 7/9 · 1 broken" (or "· 2 failing" when nothing broke but something fails). */
+/** "Weave 5/11 · 1 broken · 4 failing · 1 flaky · 1 not run": passes of all, then each group that is not empty. */
 export function statusText(counts: RunCounts): string {
-  const base = `Weave ${counts.passed}/${counts.total}`;
-  if (counts.broken > 0) return `${base} · ${counts.broken} broken`;
-  if (counts.failing > 0) return `${base} · ${counts.failing} failing`;
-  return base;
+  const parts = [`Weave ${counts.passed}/${counts.total}`];
+  if (counts.broken > 0) parts.push(`${counts.broken} broken`);
+  if (counts.failing > 0) parts.push(`${counts.failing} failing`);
+  if (counts.flaky > 0) parts.push(`${counts.flaky} flaky`);
+  if (counts.notRun > 0) parts.push(`${counts.notRun} not run`);
+  return parts.join(' · ');
 }
 
-const VERDICT_ORDER: Verdict[] = [
+/** Whether anything does not hold (broken or failing): the "see Problems" case. Flaky and not run are not. */
+export function hasFailures(counts: RunCounts): boolean {
+  return counts.broken + counts.failing > 0;
+}
+
+// The tooltip's lines, most urgent first. A broken spec is listed under "broken" only, never under its verdict.
+const SUMMARY_ORDER = [
+  'broken',
   'tampered',
   'fail',
   'error',
   'flaky',
   'unverified',
   'blocked',
-  'skipped',
+  'not run',
   'pass',
-];
-/** One line per verdict for the status bar tooltip and the log, most urgent first. */
-export function verdictSummary(results: readonly SpecResult[]): string {
+] as const;
+type SummaryLine = (typeof SUMMARY_ORDER)[number];
+
+function summaryLineOf(result: SpecResult, report: ChangesView | undefined): SummaryLine {
+  if (isBroken(result, report)) return 'broken';
+  return result.verdict === 'skipped' ? 'not run' : result.verdict;
+}
+
+/** One line per group for the status bar tooltip and the log: "broken: a", "fail: b, c", …, "pass: d". */
+export function verdictSummary(results: readonly SpecResult[], report?: ChangesView): string {
   const label = (r: SpecResult): string => (isUnverifiedPass(r) ? `${r.id} (unverified)` : r.id);
-  return VERDICT_ORDER.map((v) => [v, results.filter((r) => r.verdict === v).map(label)] as const)
-    .filter(([, ids]) => ids.length > 0)
-    .map(([v, ids]) => `${v}: ${ids.join(', ')}`)
+  return SUMMARY_ORDER.map(
+    (line) => [line, results.filter((r) => summaryLineOf(r, report) === line)] as const,
+  )
+    .filter(([, rs]) => rs.length > 0)
+    .map(([line, rs]) => `${line}: ${rs.map(label).join(', ')}`)
     .join('\n');
 }

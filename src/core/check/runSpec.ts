@@ -1,6 +1,7 @@
 // One spec's test run: its command started through runCommand with the spec's cwd, env and timeout (spec.test
 // over the file's defaults), contained or in a private PID namespace as asked, its runners' reports collected
-// (evidence/session.ts) and turned into a verdict; repeated N times, a spec whose verdicts differ is `flaky`.
+// (evidence/session.ts) and turned into a verdict; repeated N times, a spec whose verdicts differ is `flaky`; a
+// failure the caller wants confirmed (a new one: it passed in the baseline) is run again, and `flaky` if it passes.
 // runSpecs.ts decides which specs run and when; this module runs one.
 import path from 'node:path';
 import type { CommandInstrumentation } from '../coverage/instrument';
@@ -69,6 +70,47 @@ export async function runRepeated(
     durationMs: meanMs,
     repeats: verdicts,
   };
+}
+
+/** Failures to run again before they are believed: how many times, and which (checkWorkspace: the new ones). */
+export interface FailureConfirmation {
+  retries: number;
+  shouldConfirm: (result: SpecResult) => boolean;
+}
+
+/**
+ * runRepeated, then a failing result `confirmation` asks about is run again up to `retries` times: one pass makes
+ * the spec `flaky` (it passed and failed on the same tree), failures every time confirm it. A flaky test must not
+ * raise "passed in the baseline and is broken now".
+ */
+export async function runConfirmed(
+  spec: Spec,
+  options: SpecRunOptions,
+  repeat: number,
+  confirmation: FailureConfirmation | undefined,
+  onStart: (attempt: number) => void,
+): Promise<SpecResult> {
+  const first = await runRepeated(spec, options, repeat, onStart);
+  const failed = first.verdict === 'fail' || first.verdict === 'error';
+  if (!confirmation || confirmation.retries < 1 || !failed || !confirmation.shouldConfirm(first))
+    return first;
+  const verdicts = [...(first.repeats ?? [first.verdict])];
+  for (let retry = 1; retry <= confirmation.retries; retry++) {
+    onStart(repeat + retry);
+    const again = await runOnce(spec, options);
+    // Cancelled while confirming: the failure is not confirmed, so it is not a verdict either.
+    if (again.verdict === 'skipped') return again;
+    verdicts.push(again.verdict);
+    if (again.verdict === 'pass') {
+      return {
+        ...first,
+        verdict: 'flaky',
+        reason: `failed, then passed when run again (${verdicts.join(', ')})`,
+        repeats: verdicts,
+      };
+    }
+  }
+  return { ...first, repeats: verdicts };
 }
 
 async function runOnce(spec: Spec, options: SpecRunOptions): Promise<SpecResult> {

@@ -2,14 +2,15 @@
 // own cwd / env / timeout (spec.test over the file's defaults), in dependency order. A spec whose dependsOn did
 // not pass is `blocked` and not run. With `only`, the selected specs AND their transitive dependencies run (a
 // spec is only meaningful when its dependencies hold); the dependencies' results say `ranAsDependency`.
-// With repeat N each spec runs N times in a row and is `flaky` when its verdicts differ.
+// With repeat N each spec runs N times in a row and is `flaky` when its verdicts differ. With retries N, a failure
+// `confirmFailure` asks about runs again up to N times before it stands (a pass makes it `flaky`).
 // Cancelling (AbortSignal) kills running commands and marks everything not finished `skipped` ("cancelled").
 // One spec's run is runSpec.ts's; marking a contained batch's results is containedResults.ts's.
 import os from 'node:os';
 import { SpecGraph } from '../spec/graph';
 import type { Spec, SpecFile } from '../../shared/specSchema';
 import { markContained } from './containedResults';
-import { runRepeated, type SpecRunOptions } from './runSpec';
+import { runConfirmed, type SpecRunOptions } from './runSpec';
 import type { SpecResult, Verdict } from './types';
 import { InputError } from '../errors';
 
@@ -26,6 +27,10 @@ export interface RunSpecsOptions extends SpecRunOptions {
   concurrency?: number;
   /** Runs per spec; verdicts that differ make the spec `flaky`. Default 1. */
   repeat?: number;
+  /** Runs again of a failure `confirmFailure` accepts, before it is believed. Default 0. */
+  retries?: number;
+  /** Which failures are confirmed with `retries` (default: every fail and error). */
+  confirmFailure?: (result: SpecResult) => boolean;
   onProgress?: (event: RunProgress) => void;
 }
 
@@ -39,6 +44,11 @@ export async function runSpecs(options: RunSpecsOptions): Promise<SpecResult[]> 
   const byId = new Map(specFile.specs.map((s) => [s.id, s]));
   const concurrency = positiveInteger(options.concurrency ?? os.availableParallelism(), 'concurrency');
   const repeat = positiveInteger(options.repeat ?? 1, 'repeat');
+  const retries = options.retries ?? 0;
+  if (!Number.isInteger(retries) || retries < 0)
+    throw new CheckInputError(`retries must be a whole number ≥ 0, got ${retries}`);
+  const confirmation =
+    retries > 0 ? { retries, shouldConfirm: options.confirmFailure ?? (() => true) } : undefined;
   const selected = selectSpecs(specFile, options.graph ?? new SpecGraph(specFile.specs), options.only);
   const requested = new Set(options.only ?? selected.map((s) => s.id));
 
@@ -99,7 +109,7 @@ export async function runSpecs(options: RunSpecsOptions): Promise<SpecResult[]> 
         }
         if (running.size >= concurrency) continue;
         running.add(spec.id);
-        void runRepeated(spec, options, repeat, (attempt) =>
+        void runConfirmed(spec, options, repeat, confirmation, (attempt) =>
           options.onProgress?.({ type: 'started', id: spec.id, attempt, done: results.size, total }),
         ).then((result) => {
           running.delete(spec.id);

@@ -123,6 +123,18 @@ function runRecordProblem(value: unknown): string | undefined {
   return bad === -1 ? undefined : `results[${bad}] is not a spec result (an object with an id and a verdict)`;
 }
 
+/** Stored runs newest first, each file read only when the caller asks for the next (unreadable ones skipped). */
+export async function* runsNewestFirst(
+  workspaceDir: string,
+  warn?: RunStoreWarning,
+): AsyncGenerator<RunRecord> {
+  const dir = runsDir(workspaceDir);
+  for (const name of (await runFileNames(dir)).reverse()) {
+    const run = await readRun(path.join(dir, name), warn);
+    if (run) yield run;
+  }
+}
+
 /**
  * The default baseline: the newest run recorded on a clean tree that ran every id in `covering` (so a
  * `--only` run does not hide the other specs' baseline), else the newest clean run at all.

@@ -12,6 +12,8 @@ export type { PanelState };
 export interface SpecsPanel {
   /** Shows this state (validated: an invalid one is logged and not shown). Cheap; call it freely. */
   update(state: PanelState): void;
+  /** The state last shown (the in-host tests compare it with the other surfaces). */
+  readonly shown: PanelState | undefined;
   /** Focuses the panel and opens its "add spec" form (weave.newSpec). */
   showNewSpecForm(): Promise<void>;
   /** Opens (or reveals) the large graph view (weave.showGraph). */
@@ -30,10 +32,15 @@ export function registerSpecsPanel(context: vscode.ExtensionContext, deps: Specs
     deps.log,
   );
   context.subscriptions.push(graph, vscode.window.registerWebviewViewProvider(SPECS_VIEW_ID, provider));
+  let shown: PanelState | undefined;
   return {
     update: (state) => {
+      shown = state;
       provider.update(state);
       graph.update(state);
+    },
+    get shown() {
+      return shown;
     },
     showNewSpecForm: () => provider.showNewSpecForm(),
     showGraph: () => graph.show(),

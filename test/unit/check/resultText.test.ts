@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BaselineReport, SpecResult } from '../../../src/core/check/types';
 import {
+  ageText,
   countResults,
   failureExcerpt,
   isViolation,
@@ -107,11 +108,51 @@ describe('extension wording (resultText.ts)', () => {
     );
   });
 
-  test('the status bar text counts passes, then broken before failing', () => {
+  test('the status bar text counts passes, then broken, the other failures, flaky and not run, each once', () => {
     const results = [result('a', 'pass'), result('b', 'fail'), result('c', 'error'), result('d', 'pass')];
-    assert.equal(statusText(countResults(results, report({ b: 'broken' }))), 'Weave 2/4 · 1 broken');
+    assert.equal(
+      statusText(countResults(results, report({ b: 'broken' }))),
+      'Weave 2/4 · 1 broken · 1 failing',
+    );
     assert.equal(statusText(countResults(results, undefined)), 'Weave 2/4 · 2 failing');
     assert.equal(statusText(countResults([result('a', 'pass')], undefined)), 'Weave 1/1');
+    // The repository: 5 pass, 1 broken, 4 fail and 1 blocked of 11.
+    const eleven = [
+      ...['p1', 'p2', 'p3', 'p4', 'p5'].map((id) => result(id, 'pass')),
+      result('br', 'fail'),
+      ...['f1', 'f2', 'f3', 'f4'].map((id) => result(id, 'fail')),
+      result('bl', 'blocked', '', 'blocked by br (br: fail)'),
+    ];
+    assert.equal(
+      statusText(countResults(eleven, report({ br: 'broken', bl: 'broken' }))),
+      'Weave 5/11 · 1 broken · 5 failing',
+    );
+    const mixed = [result('a', 'flaky'), result('b', 'skipped'), result('c', 'pass')];
+    assert.equal(statusText(countResults(mixed, report({ a: 'broken' }))), 'Weave 1/3 · 1 flaky · 1 not run');
+  });
+
+  test('the tooltip lists a broken spec under "broken" only, and each other group under its verdict', () => {
+    const results = [
+      result('br', 'fail'),
+      result('f', 'fail'),
+      result('e', 'error'),
+      result('bl', 'blocked'),
+      result('fl', 'flaky'),
+      result('n', 'skipped'),
+      result('p', 'pass'),
+    ];
+    assert.equal(
+      verdictSummary(results, report({ br: 'broken', bl: 'broken', fl: 'broken' })),
+      'broken: br\nfail: f\nerror: e\nflaky: fl\nblocked: bl\nnot run: n\npass: p',
+    );
+  });
+
+  test("a run's age in words", () => {
+    const now = new Date('2026-12-01T12:00:00.000Z');
+    assert.equal(ageText('2026-12-01T11:59:30.000Z', now), 'just now');
+    assert.equal(ageText('2026-12-01T11:48:00.000Z', now), '12 min ago');
+    assert.equal(ageText('2026-12-01T09:00:00.000Z', now), '3 h ago');
+    assert.equal(ageText('2026-11-28T12:00:00.000Z', now), '3 days ago');
   });
 
   test('marks passes that rest on the exit code alone, wherever a pass is shown', () => {

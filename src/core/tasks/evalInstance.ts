@@ -17,7 +17,7 @@ import { runTaskInDocker, type TaskImages } from './dockerScoring';
 import type { Prediction } from './predictions';
 import { protectedEditsOf } from './protectedEdits';
 import type { LoadedTask } from './taskFolders';
-import { protectedFilesOf, isSpecTestPath, type Task } from './taskFormat';
+import { protectedFilesOf, type Task } from './taskFormat';
 import {
   interruptionOf,
   runTaskPatch,

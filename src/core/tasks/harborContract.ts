@@ -10,6 +10,7 @@ import path from 'node:path';
 import { runCommand, type CommandOutcome } from '../process/runCommand';
 import { makeSetupHome, redactUrlCredentials, setupVariables } from '../sandbox/setupEnvironment';
 import { SETUP_TAIL_LINES } from './evalLog';
+import { indentedTail, readJsonFile } from './harborOutputs';
 import { HARBOR_FILES, REPO_COPY_LINE } from './harborTask';
 
 export interface HarborContractOptions {
@@ -68,7 +69,9 @@ export async function runHarborContract(options: HarborContractOptions): Promise
     const why = outcome.timedOut
       ? 'timed out'
       : (outcome.spawnError ?? `exit code ${outcome.exitCode ?? outcome.signal ?? '?'}`);
-    return redactUrlCredentials(`${label} failed (${why}):\n${lastLines(outcome.output)}`);
+    return redactUrlCredentials(
+      `${label} failed (${why}):\n${indentedTail(outcome.output, SETUP_TAIL_LINES)}`,
+    );
   };
   const empty = (failure: string): HarborContractResult => ({
     reward: null,
@@ -96,16 +99,18 @@ export async function runHarborContract(options: HarborContractOptions): Promise
     const verifier = path.join(dirs.logs, 'verifier');
     const text = await fs.readFile(path.join(verifier, 'reward.txt'), 'utf8').catch(() => '');
     const reward = text.trim() === '' ? null : Number(text.trim());
-    const rewards = (await readJson(path.join(verifier, 'reward.json'))) as
+    const rewards = (await readJsonFile(path.join(verifier, 'reward.json'))) as
       Record<string, number> | undefined;
-    const verdicts = (await readJson(path.join(verifier, 'verdicts.json'))) as
+    const verdicts = (await readJsonFile(path.join(verifier, 'verdicts.json'))) as
       HarborContractResult['verdicts'] | undefined;
     return {
       reward: reward === null || Number.isNaN(reward) ? null : reward,
       rewards: rewards ?? {},
       verdicts: verdicts ?? {},
       ...(reward === null
-        ? { failure: `tests/test.sh wrote no reward:\n${lastLines(outputs.at(-1) ?? '')}` }
+        ? {
+            failure: `tests/test.sh wrote no reward:\n${indentedTail(outputs.at(-1) ?? '', SETUP_TAIL_LINES)}`,
+          }
         : {}),
       output: outputs.join('\n'),
     };
@@ -136,21 +141,4 @@ function runInEnvironment(
   signal: AbortSignal | undefined,
 ): Promise<CommandOutcome> {
   return runCommand({ command, cwd, ...environment, timeoutMs, ...(signal ? { signal } : {}) });
-}
-
-function lastLines(text: string): string {
-  return text
-    .trimEnd()
-    .split('\n')
-    .slice(-SETUP_TAIL_LINES)
-    .map((l) => `    ${l}`)
-    .join('\n');
-}
-
-async function readJson(file: string): Promise<unknown> {
-  try {
-    return JSON.parse(await fs.readFile(file, 'utf8'));
-  } catch {
-    return undefined;
-  }
 }

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { runCommand, type CommandOutcome } from '../process/runCommand';
 import type { PatchMethod } from './evalLog';
 import type { HarborContractResult } from './harborContract';
+import { indentedTail, readJsonFile } from './harborOutputs';
 import { HARBOR_FILES, HARBOR_WORKDIR } from './harborTask';
 import { shQuote } from './specRunsScript';
 
@@ -48,7 +49,9 @@ export async function requireDockerEngine(): Promise<void> {
   if (outcome.exitCode === 0 && outcome.output.trim() !== '') return;
   const why =
     outcome.spawnError ??
-    (outcome.timedOut ? 'timed out' : lastLines(outcome.output) || `exit code ${outcome.exitCode}`);
+    (outcome.timedOut
+      ? 'timed out'
+      : indentedTail(outcome.output, OUTPUT_TAIL_LINES) || `exit code ${outcome.exitCode}`);
   throw new DockerUnavailableError(
     `no Docker engine answers (docker version: ${why.trim()}); start one (or set DOCKER_HOST), or score with --env sandbox`,
   );
@@ -65,7 +68,7 @@ export async function buildHarborImage(
   const outcome = await docker(['build', '--network', 'none', '-t', tag, context], timeoutMs, signal);
   if (outcome.exitCode === 0) return;
   throw new DockerBuildError(
-    `docker build of ${context} failed (${describe(outcome)}):\n${lastLines(outcome.output)}`,
+    `docker build of ${context} failed (${describe(outcome)}):\n${indentedTail(outcome.output, OUTPUT_TAIL_LINES)}`,
   );
 }
 
@@ -117,7 +120,7 @@ export async function runHarborInDocker(run: DockerHarborRun): Promise<DockerHar
     ]);
     if (started.exitCode !== 0)
       return result({
-        failure: `the container did not start (${describe(started)}):\n${lastLines(started.output)}`,
+        failure: `the container did not start (${describe(started)}):\n${indentedTail(started.output, OUTPUT_TAIL_LINES)}`,
       });
     let patchMethod: PatchMethod | null = null;
     if (run.agent.kind === 'oracle') {
@@ -125,7 +128,7 @@ export async function runHarborInDocker(run: DockerHarborRun): Promise<DockerHar
       const solved = await step(['exec', container, 'sh', '/solution/solve.sh']);
       if (solved.exitCode !== 0)
         return result({
-          failure: `the oracle (solution/solve.sh) failed (${describe(solved)}):\n${lastLines(solved.output)}`,
+          failure: `the oracle (solution/solve.sh) failed (${describe(solved)}):\n${indentedTail(solved.output, OUTPUT_TAIL_LINES)}`,
         });
     } else if (run.agent.kind === 'patch') {
       patchMethod = await applyPatch(run.agent.patch, container, scratch, step);
@@ -142,11 +145,15 @@ export async function runHarborInDocker(run: DockerHarborRun): Promise<DockerHar
     const scored = reward !== null && !Number.isNaN(reward);
     return result({
       reward: scored ? reward : null,
-      rewards: ((await readJson(path.join(verifier, 'reward.json'))) as Record<string, number>) ?? {},
+      rewards: ((await readJsonFile(path.join(verifier, 'reward.json'))) as Record<string, number>) ?? {},
       verdicts:
-        ((await readJson(path.join(verifier, 'verdicts.json'))) as DockerHarborResult['verdicts']) ?? {},
+        ((await readJsonFile(path.join(verifier, 'verdicts.json'))) as DockerHarborResult['verdicts']) ?? {},
       patchMethod,
-      ...(scored ? {} : { failure: `tests/test.sh wrote no reward:\n${lastLines(outputs.at(-2) ?? '')}` }),
+      ...(scored
+        ? {}
+        : {
+            failure: `tests/test.sh wrote no reward:\n${indentedTail(outputs.at(-2) ?? '', OUTPUT_TAIL_LINES)}`,
+          }),
     });
   } finally {
     await docker(['rm', '-f', container], PROBE_TIMEOUT_MS);
@@ -191,21 +198,4 @@ function describe(outcome: CommandOutcome): string {
   if (outcome.timedOut) return 'timed out';
   if (outcome.cancelled) return 'cancelled';
   return outcome.spawnError ?? `exit code ${outcome.exitCode ?? outcome.signal ?? '?'}`;
-}
-
-function lastLines(text: string): string {
-  return text
-    .trimEnd()
-    .split('\n')
-    .slice(-OUTPUT_TAIL_LINES)
-    .map((l) => `    ${l}`)
-    .join('\n');
-}
-
-async function readJson(file: string): Promise<unknown> {
-  try {
-    return JSON.parse(await fs.readFile(file, 'utf8'));
-  } catch {
-    return undefined;
-  }
 }

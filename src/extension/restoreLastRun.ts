@@ -5,9 +5,7 @@
 // the workspace), so diagnostics land at the code as after a check; when nothing is violated no index is built.
 import { promises as fs } from 'node:fs';
 import type * as vscode from 'vscode';
-import { lastRunsOf } from '../core/check/lastRuns';
-import { isViolation } from '../core/check/resultText';
-import { runsDir } from '../core/check/runStore';
+import { isViolation, lastRunsOf, runsDir } from '../core/check';
 import type { AnchorAnalyzer, AnchorLocations } from './anchors';
 import type { CheckOutcome } from './checks';
 import type { ResultsStore } from './results';

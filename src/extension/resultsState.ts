@@ -3,9 +3,14 @@
 // replace those of the specs it ran, each verdict also arrives live as its spec finishes, a cancelled check keeps
 // what finished and says "not run" for the rest, and the last stored run comes back when a window opens (only
 // into an empty state: a check that finished first wins). ResultsStore (results.ts) holds one of these.
-import { isBroken } from '../core/check/resultText';
-import type { StoredRun } from '../core/check/lastRuns';
-import type { BaselineReport, Change, RunRecord, SpecResult } from '../core/check/types';
+import {
+  isBroken,
+  type BaselineReport,
+  type Change,
+  type RunRecord,
+  type SpecResult,
+  type StoredRun,
+} from '../core/check';
 
 /** Where the latest verdicts came from: a check of this window, one that was cancelled, or .weave/runs/. */
 export type RunOrigin = 'check' | 'cancelled' | 'restored';

@@ -11,7 +11,7 @@ import { coverageOfSpecs, SpecFileCoverage } from './coverage';
 import type { CheckAttempt, CheckService, CheckStarted } from './checks';
 import type { CheckDiagnostics } from './diagnostics';
 import type { CheckOutcome } from './checks';
-import { ageText } from '../core/check/resultText';
+import { ageText } from '../core/check';
 import type { ResultsStore } from './results';
 import { readSettings } from './settings';
 import type { SpecStore } from './specStore';

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseToml } from '../../core/tasks/toml';
+import { parseToml } from '../../core/toml';
 
 /** Codex's event labels in hook-state keys (hooks/src/lib.rs hook_event_key_label). */
 const EVENT_LABELS: Record<string, string> = {

@@ -5,7 +5,7 @@
 // the review needs once the checkout is gone (the diff, the specs' test files as they are now).
 import path from 'node:path';
 import type { SpecResult } from '../check/types';
-import { markInfrastructureChange } from '../check/containedResults';
+import { markInfrastructureChange } from '../check';
 import { runSpecs } from '../check/runSpecs';
 import {
   classifyChanges,

@@ -7,6 +7,9 @@ export {
   type CheckWorkspaceOptions,
 } from './checkWorkspace';
 export { compareToBaseline } from './baseline';
+export { markInfrastructureChange } from './containedResults';
+export { lastRunsOf, type StoredRun } from './lastRuns';
+export { ageText, isBroken, isViolation } from './resultText';
 export { CheckInputError, runSpecs, type RunProgress, type RunSpecsOptions } from './runSpecs';
 export { latestCleanRun, listRuns, newRunId, runsDir, saveRun } from './runStore';
 export { ranNoTest, summarize } from './summary';

@@ -5,7 +5,7 @@
 // shape eval.sh's log parses to, so the report is built by the same code as with --env sandbox.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Verdict } from '../check/types';
+import type { Verdict } from '../check';
 import { HARBOR_SUBDIR } from './exportInputs';
 import { buildHarborImage, harborImageTag, runHarborInDocker, DockerBuildError } from './harborDocker';
 import type { LoadedTask } from './taskFolders';

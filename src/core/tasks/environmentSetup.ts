@@ -15,7 +15,7 @@
 // - Go and Rust: download the locked modules / crates.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { parseToml } from './toml';
+import { parseToml } from '../toml';
 
 const JAVASCRIPT_LOCKFILES: Array<[file: string, command: string]> = [
   ['package-lock.json', 'npm ci'],

@@ -18,7 +18,7 @@
 // container: harborContract.ts verifies every export that way.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { stringifyToml } from './toml';
+import { stringifyToml } from '../toml';
 import { git } from '../git/git';
 import { HARBOR_REWARD_SCRIPT } from './harborRewardScript';
 import type { Runtime } from './projectFacts';

@@ -2,7 +2,7 @@
 // the Harbor environment's base image provides. Read from the files projects really keep them in.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { parseToml } from './toml';
+import { parseToml } from '../toml';
 
 export interface Runtime {
   kind: 'node' | 'python' | 'other';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { exportTask, type ExportResult } from '../../../src/core/tasks/exportTask';
 import { evaluate } from '../../../src/core/tasks/evalTasks';
 import { runHarborContract, setupSteps } from '../../../src/core/tasks/harborContract';
-import { parseToml } from '../../../src/core/tasks/toml';
+import { parseToml } from '../../../src/core/toml';
 import { environmentSetupCommands } from '../../../src/core/tasks/environmentSetup';
 import { applyPatch, CLI, makeDemoRepo, readPatch, type DemoRepo } from '../../support/demoRepo';
 import { makeLockfileLessNpmRepo, makePythonRepo } from './fixtureRepos';

@@ -6,7 +6,7 @@
 // other key (`main`, `exports`, `[project] version`) is source.
 import path from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { parseToml } from '../../tasks/toml';
+import { parseToml } from '../../toml';
 import { readIniSections } from './iniSections';
 
 export type KeyClass = 'test-infrastructure' | 'dependency' | 'source';

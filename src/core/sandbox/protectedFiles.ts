@@ -68,7 +68,8 @@ function isWholeFileProtected(rel: string, scope: PolicyScope): boolean {
   return infrastructureByPath(rel, scope) !== undefined || SUPPORT_FILE_NAMES.has(path.posix.basename(rel));
 }
 
-function isKeyedManifest(rel: string): boolean {
+/** package.json and pyproject.toml: protected by their test keys only, never as whole files. */
+export function isKeyedManifest(rel: string): boolean {
   return KEYED_MANIFESTS.has(path.posix.basename(rel));
 }
 

@@ -4,7 +4,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { git, splitNul } from '../git/git';
-import { isProtectedPath, protectedPaths } from '../sandbox/protectedFiles';
+import { isKeyedManifest, isProtectedPath, protectedPaths } from '../sandbox/protectedFiles';
 import { ExportInputError, type ExportInputs } from './exportInputs';
 import type { ExcludedFile } from './hygiene';
 import { snapshotCommit, snapshotWorkingTree, type SnapshotOptions } from './snapshot';
@@ -99,7 +99,9 @@ export async function snapshotChange(
   const specTestFiles = specTestFilesOf(inputs.specFile);
   const protectedSet = new Set([
     ...specTestFiles,
-    ...(await protectedPaths(taskRepo, inputs.specFile)),
+    // Manifests are guarded key by key (the diff policy judges a prediction's change to their test keys); a task
+    // restores whole files, which would undo a prediction's legitimate dependency change, so they are left out.
+    ...(await protectedPaths(taskRepo, inputs.specFile)).filter((p) => !isKeyedManifest(p)),
     ...changed.filter((f) => isProtectedPath(f, inputs.specFile)),
   ]);
   const isTestSide = (file: string): boolean => isSpecTestPath(file, specTestFiles) || protectedSet.has(file);

@@ -121,14 +121,17 @@ describe('Harbor environments in a real Docker engine', () => {
         [CLI, 'eval', '--tasks', taskDir, '--predictions', predictions, '--env', 'docker', '--json'],
         { encoding: 'utf8' },
       );
-      assert.equal(cli.status, 0, cli.stderr);
+      // Exit 1: the cheat is an instance with an error (it changes test infrastructure), not a scoring failure.
+      assert.equal(cli.status, 1, `${cli.stderr}${cli.stdout}`);
       const cheat = (JSON.parse(cli.stdout) as Awaited<ReturnType<typeof evaluate>>).instances[
         exported.instanceId
       ];
+      assert.match(cheat?.error ?? '', /test infrastructure: test\/helpers\.js/);
       assert.equal(cheat?.patch_applied_with, 'git-apply', JSON.stringify(cheat));
       assert.equal(cheat?.resolved, false, JSON.stringify(cheat));
-      assert.equal(cheat?.spec_results['exact-inch']?.verdict, 'fail');
-      assert.equal(cheat?.spec_results.zero?.verdict, 'pass');
+      // The diff policy makes every spec of a prediction that changes test infrastructure `tampered`.
+      assert.equal(cheat?.spec_results['exact-inch']?.verdict, 'tampered');
+      assert.equal(cheat?.spec_results.zero?.verdict, 'tampered');
       assert.deepEqual(cheat?.edits_test_support, ['test/helpers.js']);
       const gold = await evaluate({ taskDirs: [taskDir], gold: true, env: 'docker' });
       assert.equal(gold.resolved_instances, 1, JSON.stringify(gold.instances));
@@ -147,11 +150,14 @@ describe('Harbor environments in a real Docker engine', () => {
         weaveVersion: 'test',
       });
       assert.equal(exported.verified, true, JSON.stringify(exported.reasons));
+      const answer = path.join(out, 'bench-docker', 'answer.patch');
+      fs.copyFileSync(path.join(taskDir, 'gold.patch'), answer);
       const result = await runBench({
         taskDirs: [taskDir],
         models: ['gold-agent'],
         baseUrl: '',
-        agentCommand: `git apply '${path.join(taskDir, 'gold.patch')}'`,
+        // The agent command cannot see the task folder (bench hides it): the oracle's answer is kept elsewhere.
+        agentCommand: `git apply '${answer}'`,
         workers: 1,
         outDir: path.join(out, 'bench-docker', 'out'),
         env: 'docker',

@@ -27,6 +27,10 @@ const NESTED = 'WEAVE_EVIDENCE_NESTED';
 const testFileProcess = process.env.NODE_TEST_CONTEXT !== undefined;
 if (dir && testFileProcess) process.env[NESTED] = '1';
 const { Readable } = require('node:stream');
+// node:test's events are what this hook reads (test:summary, the stream's shape): they hold from Node 22 on. On an
+// older Node (Debian's, an editor whose PATH finds one) the hook observes no node:test run at all, so the printed
+// summary decides, as for any runner the hooks do not see, instead of a run that "never finished".
+const NODE_TEST_OBSERVABLE = Number(process.versions.node.split('.')[0]) >= 22;
 
 if (channel) {
   try {
@@ -55,7 +59,11 @@ function observeWithKey() {
     if (fresh.length > 0) channel.write({ instance: newInstance(), kind: 'replaced', functions: fresh });
   };
   const launcher = handOnKeys();
-  const observed = testFileProcess ? observeTestFile(checkOriginals) : observeRunners(checkOriginals);
+  const observed = testFileProcess
+    ? NODE_TEST_OBSERVABLE
+      ? observeTestFile(checkOriginals)
+      : undefined
+    : observeRunners(checkOriginals);
   // A launcher runs no user code, so nothing there replaces an assertion; skipping it spares npm and
   // node --test's main process loading node:test and node:assert (≈ 10 ms each).
   if (launcher) return;
@@ -196,25 +204,27 @@ function observeRunners(checkOriginals) {
   const { observeJestCore } = require('./weave-jest-hook.cjs');
   require('./weave-vitest-hook.cjs').observeVitest(reporting);
 
-  const observedEmit = observeNodeTestEvents((type, data) => {
-    if (nodeTestInstance === undefined) {
-      nodeTestInstance = newInstance();
-      write({ instance: nodeTestInstance, kind: 'started', runner: 'node:test' });
-    }
-    if (type === 'test:summary' && data.counts) {
-      // Per-file summaries come first; the last one is the whole run's.
-      const c = data.counts;
-      const n = (value) => (typeof value === 'number' && value >= 0 ? value : 0);
-      nodeTest = {
-        passed: n(c.passed),
-        failed: n(c.failed) + n(c.cancelled),
-        skipped: n(c.skipped) + n(c.todo),
-      };
-    } else if (type === 'test:pass' && isEmptyFile(data)) {
-      emptyFilesPassed++;
-    }
-    if (type === 'test:pass' || type === 'test:fail') checkOriginals();
-  });
+  const observedEmit = !NODE_TEST_OBSERVABLE
+    ? undefined
+    : observeNodeTestEvents((type, data) => {
+        if (nodeTestInstance === undefined) {
+          nodeTestInstance = newInstance();
+          write({ instance: nodeTestInstance, kind: 'started', runner: 'node:test' });
+        }
+        if (type === 'test:summary' && data.counts) {
+          // Per-file summaries come first; the last one is the whole run's.
+          const c = data.counts;
+          const n = (value) => (typeof value === 'number' && value >= 0 ? value : 0);
+          nodeTest = {
+            passed: n(c.passed),
+            failed: n(c.failed) + n(c.cancelled),
+            skipped: n(c.skipped) + n(c.todo),
+          };
+        } else if (type === 'test:pass' && isEmptyFile(data)) {
+          emptyFilesPassed++;
+        }
+        if (type === 'test:pass' || type === 'test:fail') checkOriginals();
+      });
 
   function isEmptyFile(data) {
     return (

@@ -105,6 +105,9 @@ export function codeServerArgs(opts: CodeServerOptions): string[] {
   ];
   if (opts.trusted) args.push('--disable-workspace-trust');
   if (opts.smokeTestDriver) args.push('--vscode-option', 'enable-smoke-test-driver');
+  // Without it the server re-reads PATH from a login shell for the extension host, and spec commands there find
+  // the machine's own `node` (20 on Debian-based CI images) instead of the Node 24 this harness puts first.
+  args.push('--vscode-option', 'force-disable-user-env');
   return args;
 }
 

@@ -72,7 +72,7 @@ const FAILURE_LINE =
 // Noise that carries no information about the failure: blank lines, stack frames, TAP comments and the
 // bookkeeping keys of node:test's YAML diagnostics.
 const NOISE_LINE =
-  /^\s*(#|ℹ|at\s|\d+\s*\||\.\.\.\s*$|(duration_ms|location|failureType|type|code|stack|name|operator):)|^\s*$|^\s*[-=]{3,}\s*$/;
+  /^\s*(#|ℹ|at\s|test at\s|\d+\s*\||\.\.\.\s*$|(duration_ms|location|failureType|type|code|stack|name|operator):)|^\s*$|^\s*[-=]{3,}\s*$/;
 
 /**
  * The first `maxLines` informative lines of a failing test's output: from the first line that looks like a
@@ -84,6 +84,10 @@ export function failureExcerpt(output: string, maxLines: number): string {
     .replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '')
     .split(/\r?\n/)
     .map((l) => l.trimEnd());
+  // node:test's spec reporter (the default from Node 23 on) lists each failure with its error only in the closing
+  // "failing tests" section; the progress lines above it carry just the test's name.
+  const failingSection = lines.findIndex((l) => /^✖ failing tests:$/.test(l.trim()));
+  if (failingSection >= 0) lines.splice(0, failingSection + 1);
   const firstFailure = lines.findIndex((l) => FAILURE_LINE.test(l) && !/^\s*#\s/.test(l));
   const informative = (from: string[]): string[] =>
     joinYamlBlocks(from.filter((l) => !NOISE_LINE.test(l)).map((l) => l.trim()));

@@ -87,7 +87,12 @@ export function failureExcerpt(output: string, maxLines: number): string {
   // node:test's spec reporter (the default from Node 23 on) lists each failure with its error only in the closing
   // "failing tests" section; the progress lines above it carry just the test's name.
   const failingSection = lines.findIndex((l) => /^✖ failing tests:$/.test(l.trim()));
-  if (failingSection >= 0) lines.splice(0, failingSection + 1);
+  if (failingSection >= 0) {
+    lines.splice(0, failingSection + 1);
+    // Each entry there opens with the test's name and time (`✖ name (3.1ms)`): the error below it is the news.
+    for (let i = lines.length - 1; i >= 0; i--)
+      if (/^\s*✖ .*\([\d.]+m?s\)$/.test(lines[i] ?? '')) lines.splice(i, 1);
+  }
   const firstFailure = lines.findIndex((l) => FAILURE_LINE.test(l) && !/^\s*#\s/.test(l));
   const informative = (from: string[]): string[] =>
     joinYamlBlocks(from.filter((l) => !NOISE_LINE.test(l)).map((l) => l.trim()));

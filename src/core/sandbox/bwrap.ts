@@ -18,7 +18,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_SANDBOX_LIMITS, limitArguments, type SandboxLimits } from './resourceLimits';
+import { DEFAULT_SANDBOX_LIMITS, limitPrologue, type SandboxLimits } from './resourceLimits';
 import { credentialsInside, isInside, systemRootArguments, toolchainDirs } from './sandboxRoot';
 import { dropPrivilegeArguments, identityArguments, runsAsRoot } from './sandboxUser';
 
@@ -121,6 +121,9 @@ export function sandboxArguments(options: SandboxOptions, cwd: string, command: 
   }
   const home = options.home ?? SANDBOX_HOME;
   if (options.home) args.push('--bind', options.home, options.home);
+  // bwrap makes the private HOME as the uid it runs as: as root that is not the sandbox's uid, which is the only
+  // uid inside, so the folder is opened to all instead of being made by the command's uid (an mkdir per run).
+  else args.push('--perms', asRoot ? '0777' : '0700', '--dir', home);
   args.push('--setenv', 'HOME', home);
   // git refuses a repository owned by another uid; the checkout's .git belongs to Weave and is read-only inside.
   args.push('--setenv', 'GIT_CONFIG_COUNT', '1', '--setenv', 'GIT_CONFIG_KEY_0', 'safe.directory');
@@ -128,10 +131,9 @@ export function sandboxArguments(options: SandboxOptions, cwd: string, command: 
   args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try');
   if (options.network === 'none') args.push('--unshare-net');
   args.push('--die-with-parent', '--new-session', '--chdir', cwd, '--');
-  args.push(...dropPrivilegeArguments(asRoot), ...limitArguments(limits));
-  // The private HOME exists only once the unprivileged uid creates it (the root tmpfs is not its to write).
-  args.push('/bin/sh', '-c', 'mkdir -p -m 700 "$HOME" 2>/dev/null; exec /bin/sh -c "$1"', 'weave-sandbox');
-  args.push(command);
+  // The limits are set by the command's own shell, after the switch to the unprivileged uid and before the
+  // command's first line (on that line, so the shell's line numbers in messages stay the command's).
+  args.push(...dropPrivilegeArguments(asRoot), '/bin/sh', '-c', limitPrologue(limits) + command);
   return args;
 }
 

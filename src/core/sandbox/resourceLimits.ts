@@ -1,6 +1,6 @@
 // Limits on what one sandboxed run may consume, and how a run that hit one is recognised afterwards so its
 // verdict says `error (resource limit: …)` instead of a puzzling failure. Processes and file size are rlimits set
-// by `prlimit` inside the sandbox, after the switch to the sandbox's unprivileged uid (RLIMIT_NPROC is not enforced
+// by the command's shell inside the sandbox, after the switch to the sandbox's unprivileged uid (RLIMIT_NPROC is not enforced
 // for root's uid, not even from a user namespace mapped to it: measured, so the limit only holds because the run is
 // not root); /tmp is a size-capped tmpfs; memory is a cgroup of the run's own where Weave may create one
 // (memoryCgroup.ts), since V8 and WebAssembly reserve far more address space than they use and RLIMIT_AS breaks Node.
@@ -25,15 +25,18 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
   memoryBytes: 4096 * MIB,
 };
 
-/** The program and arguments that apply `limits` to the command after them. */
-export function limitArguments(limits: SandboxLimits): string[] {
-  return [
-    '/usr/bin/prlimit',
-    `--nproc=${limits.processes}`,
-    `--fsize=${limits.fileSizeBytes}`,
-    '--core=0',
-    '--',
-  ];
+/**
+ * Shell text that applies `limits` and then runs what follows it, or stops with exit 126 when a limit cannot be set
+ * (never runs the command unlimited). One `ulimit` per limit (dash takes only one); file size in 512-byte blocks
+ * (POSIX, dash and bash as sh alike); processes are `-u` in bash and busybox, `-p` in dash.
+ */
+export function limitPrologue(limits: SandboxLimits): string {
+  const blocks = Math.floor(limits.fileSizeBytes / 512);
+  const n = limits.processes;
+  return (
+    `{ ulimit -c 0 && ulimit -f ${blocks} && { ulimit -u ${n} 2>/dev/null || ulimit -p ${n}; }; } ` +
+    `|| { echo 'weave: the sandbox could not set its resource limits' >&2; exit 126; }; `
+  );
 }
 
 /** SIGXFSZ: the kernel's signal for a write past RLIMIT_FSIZE; a shell reports it as exit 128 + 25. */

@@ -53,7 +53,7 @@ export async function containmentFor(
     sandbox: {
       checkout: checkout.root,
       hiddenDirs: [checkout.userRoot],
-      readOnlyBinds: [...checkout.dependencies, ...weaveInstallation()],
+      readOnlyBinds: [...checkout.dependencies, ...weaveInstallationBinds()],
       protectedPaths: guard.mountablePaths(),
       network: request.network ?? 'none',
     },
@@ -66,7 +66,7 @@ export async function containmentFor(
  * repository, or installed in the project). Only the build folder that holds them is shown, read-only at its own
  * path — never the installation's root, which may be the user's repository itself.
  */
-function weaveInstallation(): Array<{ source: string; target: string }> {
+export function weaveInstallationBinds(): Array<{ source: string; target: string }> {
   const evidenceDir = path.dirname(locateEvidenceResources().nodeHook);
   const build = path.basename(path.dirname(evidenceDir)) === 'dist' ? path.dirname(evidenceDir) : evidenceDir;
   return [{ source: build, target: build }];

@@ -70,6 +70,7 @@ export async function evaluateInstance(
             patch,
             timeoutMs: timeoutSeconds * 1000,
             runSetup: true,
+            judgeWithEvidence: true,
             label: task.instance_id,
             ...(options.onSetupProgress ? { onProgress: options.onSetupProgress } : {}),
             ...(options.signal ? { signal: options.signal } : {}),
@@ -170,6 +171,11 @@ function scoredReport(
   if (run.tamperedFiles.length > 0)
     errors.push(`protected files changed at run time: ${run.tamperedFiles.join(', ')}`);
   if (run.testInfrastructure.length > 0) errors.push(describeInfrastructureChange(run.testInfrastructure));
+  const unverified = allIds.filter((id) => spec_results[id]?.verdict === 'unverified');
+  if (unverified.length > 0)
+    errors.push(
+      `${unverified.join(', ')}: passed without the test runner's signed results (unverified), which never resolves`,
+    );
   // A test-support file the patch adds is not one the task restores: the specs ran with it in place.
   const restored = new Set(protectedFilesOf(task));
   const unrestored = base.edits_test_support.filter((f) => !restored.has(f));

@@ -12,7 +12,9 @@ import { sandboxLauncher } from '../sandbox/launchers';
 import { makeSetupHome, redactUrlCredentials, setupVariables } from '../sandbox/setupEnvironment';
 import { git } from '../git/git';
 import type { InfrastructureFinding } from '../sandbox/diffPolicy/classifyChanges';
+import type { SpecResult } from '../check';
 import { parseEvalLog, type ParsedEvalLog } from './evalLog';
+import { evidenceRunsLog, runSpecsWithEvidence, withEvidenceVerdicts } from './evidenceSpecRuns';
 import { EVAL_PHASES, type EvalPhase } from './evalScript';
 import { predictionInfrastructure } from './predictionPolicy';
 import { watchSetup } from './setupProgress';
@@ -35,6 +37,11 @@ export interface TaskRunInput {
   /** Progress lines while the set-up runs (one every SETUP_PROGRESS_INTERVAL_MS), naming the run by `label`. */
   onProgress?: (message: string) => void;
   label?: string;
+  /**
+   * Judge the spec runs on the runner hooks' signed evidence (evidenceSpecRuns.ts): for predictions, whose code
+   * is untrusted. Off for the export's own verification of the user's base and gold, which eval.sh scores.
+   */
+  judgeWithEvidence?: boolean;
 }
 
 /** Where a task run's code ran: inside bubblewrap, unsandboxed because the user allowed it, or in the task's image. */
@@ -94,6 +101,8 @@ export interface TaskRunResult {
   tamperedFiles: string[];
   /** What the diff policy found the patch changing in test infrastructure, read before any of it ran. */
   testInfrastructure: InfrastructureFinding[];
+  /** The contained spec runs, when judged on runner evidence (judgeWithEvidence). */
+  specResults?: SpecResult[];
 }
 
 export class TaskRunError extends Error {}
@@ -144,7 +153,9 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
     const logFile = path.join(logDir, 'eval.log');
     const nonce = randomBytes(16).toString('hex');
     const environment = await runEnvironment();
-    const outcome = await runEvalPhases({
+    const { outcome, specResults } = await runEvalPhases({
+      judgeWithEvidence: input.judgeWithEvidence === true,
+      specs: input.specs,
       evalScript,
       patchFile,
       logFile,
@@ -169,16 +180,24 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
       : outcome.cancelled
         ? 'cancelled'
         : undefined;
+    const parsed = parseEvalLog(log, input.specs, nonce, interrupted);
     return {
-      parsed: parseEvalLog(log, input.specs, nonce, interrupted),
+      parsed: specResults === undefined ? parsed : withEvidenceVerdicts(parsed, specResults, interrupted),
       log,
       environment,
       timedOut: outcome.timedOut,
       cancelled: outcome.cancelled,
       durationMs: outcome.durationMs,
       scratchDir,
-      tamperedFiles: await changedTestFiles(checkout, expectedTests),
+      // The contained runs' tamper guard puts back what it found changed, so its findings are added here.
+      tamperedFiles: [
+        ...new Set([
+          ...(await changedTestFiles(checkout, expectedTests)),
+          ...(specResults ?? []).flatMap((r) => (r.tampered ?? []).map((t) => t.path)),
+        ]),
+      ].sort(),
       testInfrastructure,
+      ...(specResults === undefined ? {} : { specResults }),
     };
   } finally {
     await removeTree(scratchDir);
@@ -192,6 +211,9 @@ export function interruptionOf(run: TaskRunResult): string | undefined {
 }
 
 interface EvalScriptRun {
+  /** Run the spec phase through Weave's contained runner instead of eval.sh (TaskRunInput.judgeWithEvidence). */
+  judgeWithEvidence: boolean;
+  specs: readonly TaskSpec[];
   evalScript: string;
   patchFile: string;
   logFile: string;
@@ -215,7 +237,9 @@ interface EvalScriptRun {
  * install, pip: only then with the host's network), then the spec runs — the prediction's code — in a fresh
  * sandbox with no network and the spec test files mounted read-only. The phases share the run's time budget.
  */
-async function runEvalPhases(run: EvalScriptRun): Promise<CommandOutcome> {
+async function runEvalPhases(
+  run: EvalScriptRun,
+): Promise<{ outcome: CommandOutcome; specResults?: SpecResult[] }> {
   const stopWatching =
     run.setupHome !== undefined && run.progress
       ? watchSetup({ logFile: run.logFile, nonce: run.nonce, ...run.progress })
@@ -227,13 +251,29 @@ async function runEvalPhases(run: EvalScriptRun): Promise<CommandOutcome> {
   }).finally(stopWatching);
   const preparedFully =
     prepared.spawnError === undefined && !prepared.timedOut && !prepared.cancelled && prepared.exitCode === 0;
-  if (!preparedFully) return prepared; // eval.sh logged why (patch, test.patch, set-up) or the run was cut short
-  const specs = await runEvalScript(run, {
-    phase: EVAL_PHASES.specs,
-    timeoutMs: Math.max(1, run.timeoutMs - prepared.durationMs),
-    appendLog: true,
-  });
-  return { ...specs, durationMs: prepared.durationMs + specs.durationMs };
+  // eval.sh logged why (patch, test.patch, set-up) or the run was cut short
+  if (!preparedFully) return { outcome: prepared };
+  const timeoutMs = Math.max(1, run.timeoutMs - prepared.durationMs);
+  if (run.judgeWithEvidence && run.environment !== 'docker') {
+    const judged = await runSpecsWithEvidence({
+      checkout: run.checkout,
+      specs: run.specs,
+      sandboxed: run.environment === 'sandbox',
+      protectedPaths: run.protectedTestFiles,
+      timeoutMs,
+      ...(run.signal ? { signal: run.signal } : {}),
+    });
+    await fs.appendFile(run.logFile, evidenceRunsLog(judged.results, run.nonce));
+    const outcome: CommandOutcome = {
+      ...prepared,
+      timedOut: judged.timedOut,
+      cancelled: judged.cancelled,
+      durationMs: prepared.durationMs + judged.durationMs,
+    };
+    return { outcome, specResults: judged.results };
+  }
+  const specs = await runEvalScript(run, { phase: EVAL_PHASES.specs, timeoutMs, appendLog: true });
+  return { outcome: { ...specs, durationMs: prepared.durationMs + specs.durationMs } };
 }
 
 interface EvalInvocation {

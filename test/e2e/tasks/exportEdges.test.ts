@@ -161,7 +161,14 @@ describe('weave export: choices and refusals', () => {
       const r = report.instances[result.instanceId];
       assert.equal(r?.spec_results.hangs?.verdict, 'error');
       assert.match(r?.spec_results.hangs?.reason ?? '', /timed out after 1 s/);
-      assert.equal(r?.spec_results['says-yes']?.verdict, 'pass');
+      // `grep` is no test runner Weave's hooks observe: its pass rests on the exit code alone, so `weave eval`
+      // (which judges every prediction, the gold one too, on runner evidence) calls it unverified, and says so.
+      assert.equal(r?.spec_results['says-yes']?.verdict, 'unverified');
+      assert.match(
+        r?.error ?? '',
+        /says-yes: passed without the test runner's signed results \(unverified\)/,
+      );
+      assert.equal(r?.resolved, false);
     } finally {
       fs.rmSync(ws, { recursive: true, force: true });
     }

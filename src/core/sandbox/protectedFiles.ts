@@ -19,6 +19,7 @@ import { createHash } from 'node:crypto';
 import fsSync, { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { SpecFile } from '../../shared/specSchema';
+import { MAX_TREE_DEPTH } from '../deepTrees';
 import { infrastructureByPath, runnerFileReason } from './diffPolicy/infrastructurePaths';
 import { manifestKeyChanges, UnreadableManifest } from './diffPolicy/manifestKeys';
 import { normalisePath, policyScopeOf, type PolicyScope } from './diffPolicy/scope';
@@ -83,17 +84,20 @@ export class TamperGuard {
     private readonly specFile: SpecFile,
     /** Workspace-relative path → pristine content (undefined: did not exist). */
     private readonly pristine: Map<string, Buffer | undefined>,
+    /** Folders too deep to inspect that were there from the start (the user's own): not findings. */
+    private readonly uninspectedAtStart: ReadonlySet<string>,
   ) {}
 
   static async create(workspaceDir: string, specFile: SpecFile): Promise<TamperGuard> {
     const pristine = new Map<string, Buffer | undefined>();
-    for (const rel of await protectedPaths(workspaceDir, specFile)) {
+    const scan = await scanProtected(workspaceDir, specFile);
+    for (const rel of scan.paths) {
       pristine.set(rel, await readOptional(path.join(workspaceDir, rel)));
     }
     for (const rel of scopeOf(specFile).testFiles) {
       if (!pristine.has(rel)) pristine.set(rel, await readOptional(path.join(workspaceDir, rel)));
     }
-    return new TamperGuard(workspaceDir, specFile, pristine);
+    return new TamperGuard(workspaceDir, specFile, pristine, new Set(scan.uninspected));
   }
 
   /**
@@ -123,7 +127,11 @@ export class TamperGuard {
     const differences: TamperedFile[] = [];
     // Never through a folder on the way that became a link (readInside).
     const read = (rel: string): Promise<Buffer | undefined> => readInside(this.workspaceDir, rel);
-    for (const rel of await protectedPaths(this.workspaceDir, this.specFile)) {
+    const scan = await scanProtected(this.workspaceDir, this.specFile);
+    // A folder chain too deep to look into, made during the run: what it holds cannot be checked or put back
+    // (its paths are past what a path can name), so it is a finding of its own and the run cannot pass.
+    const uninspected = scan.uninspected.filter((rel) => !this.uninspectedAtStart.has(rel));
+    for (const rel of scan.paths) {
       if (this.pristine.has(rel)) continue;
       // A manifest that appeared is tampering only when it has test keys.
       if (isKeyedManifest(rel) && !testKeysDiffer(rel, undefined, await read(rel))) continue;
@@ -137,7 +145,11 @@ export class TamperGuard {
       differences.push({ path: rel, change });
     }
     for (const d of differences) await this.restore(d.path);
-    return differences.sort((a, b) => a.path.localeCompare(b.path));
+    const unchecked = uninspected.map((rel): TamperedFile => ({
+      path: uninspectedName(rel),
+      change: 'created',
+    }));
+    return [...differences, ...unchecked].sort((a, b) => a.path.localeCompare(b.path));
   }
 
   /** Which of `specIds` a set of differences concerns: a spec's own test file → that spec; the rest → all. */
@@ -186,13 +198,32 @@ export function describeTampering(differences: readonly TamperedFile[]): string 
  * restores what the sandbox protects.
  */
 export async function protectedPaths(workspaceDir: string, specFile: SpecFile): Promise<string[]> {
+  return (await scanProtected(workspaceDir, specFile)).paths;
+}
+
+interface ProtectedScan {
+  paths: string[];
+  /**
+   * Folders the walk could not look into: deeper than MAX_TREE_DEPTH below the workspace, or with a path past
+   * PATH_MAX (ENAMETOOLONG). A runner configuration could hide there, so one that appears during a run is a finding.
+   */
+  uninspected: string[];
+}
+
+async function scanProtected(workspaceDir: string, specFile: SpecFile): Promise<ProtectedScan> {
   const found = new Set<string>();
+  const uninspected: string[] = [];
   const scope = scopeOf(specFile);
-  const walk = async (dirRel: string): Promise<void> => {
+  const walk = async (dirRel: string, depth: number): Promise<void> => {
+    if (depth > MAX_TREE_DEPTH) {
+      uninspected.push(dirRel);
+      return;
+    }
     let entries;
     try {
       entries = await fs.readdir(path.join(workspaceDir, dirRel), { withFileTypes: true });
-    } catch {
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENAMETOOLONG') uninspected.push(dirRel);
       return;
     }
     for (const entry of entries) {
@@ -200,14 +231,21 @@ export async function protectedPaths(workspaceDir: string, specFile: SpecFile): 
       if (entry.isDirectory()) {
         if (SKIPPED_FOLDERS.has(entry.name)) continue;
         if (rel === '.weave/runs' || rel === '.weave/cache') continue;
-        await walk(rel);
+        await walk(rel, depth + 1);
       } else if (isWholeFileProtected(rel, scope) || isKeyedManifest(rel)) {
         found.add(rel);
       }
     }
   };
-  await walk('');
-  return [...found];
+  await walk('', 0);
+  return { paths: [...found], uninspected };
+}
+
+/** A folder the guard could not inspect, named short enough to read: its first levels, then how deep it goes. */
+function uninspectedName(rel: string): string {
+  const parts = rel.split('/');
+  if (parts.length <= 4) return `${rel}/`;
+  return `${parts.slice(0, 3).join('/')}/…(${parts.length} levels, not inspected)/`;
 }
 
 function changeBetween(before: Buffer | undefined, after: Buffer | undefined): TamperChange | undefined {

@@ -49,7 +49,7 @@ export async function withStandaloneCheckout<T>(
       await exportCommit(repoRoot, ref === WORKING_TREE ? 'HEAD' : ref, root, scratch);
       if (ref === WORKING_TREE) await copyUncommittedChanges(repoRoot, root, DEPENDENCY_DIRS);
     }
-    await commitAsOwnRepository(root);
+    await commitAsOwnRepository(root, repoRoot !== null);
     const inCheckout = path.join(root, path.relative(userRoot, workspace));
     await fs.mkdir(inCheckout, { recursive: true });
     const dependencies = await dependencyFolders(userRoot, root, workspace, inCheckout);
@@ -68,14 +68,29 @@ async function exportCommit(repoRoot: string, ref: string, target: string, scrat
   await git([...common, 'checkout-index', '--all', '--force'], repoRoot, { env });
 }
 
-/** A repository of the copy's own, so tools that ask git (and Weave's patch snapshots) work without a link home. */
-async function commitAsOwnRepository(root: string): Promise<void> {
+/**
+ * A repository of the copy's own, so tools that ask git (and Weave's patch snapshots) work without a link home.
+ * The copy holds no ignored file but those the project tracks despite its ignore rules (`git add -f
+ * build/config.js`): they are part of the base too, added by force, so a change to one shows in the diff.
+ */
+async function commitAsOwnRepository(root: string, fromGit: boolean): Promise<void> {
   await git(['init', '-q'], root);
   await fs.writeFile(
     path.join(root, '.git', 'info', 'exclude'),
     DEPENDENCY_DIRS.map((d) => `/${d}\n`).join(''),
   );
   await git(['add', '-A'], root);
+  // Outside git every file of the workspace was copied: its .gitignore means nothing there.
+  const forceTracked = fromGit
+    ? (await git(['ls-files', '-z', '--others', '--ignored', '--exclude-standard'], root))
+        .split('\0')
+        .filter((p) => p !== '' && !p.split('/').some((part) => DEPENDENCY_DIRS.includes(part)))
+    : [];
+  if (forceTracked.length > 0) {
+    await git(['add', '-f', '--pathspec-from-file=-', '--pathspec-file-nul'], root, {
+      input: forceTracked.map((p) => `${p}\0`).join(''),
+    });
+  }
   await git(
     [
       '-c',

@@ -23,7 +23,8 @@ import type { LoadedTask } from './evalTasks';
 import { git } from '../git/git';
 import { renderProblemStatement } from './problemStatement';
 import { shQuote } from './specRunsScript';
-import { TASK_FILES, type Task } from './taskFormat';
+import { cloneTaskBase } from './taskBase';
+import type { Task } from './taskFormat';
 import { removeTree } from '../deepTrees';
 import { specFileOf } from './taskRecord';
 
@@ -152,12 +153,7 @@ async function withTaskCheckout<T>(
   try {
     const checkout = path.join(scratch, 'repo');
     const inCheckout = { isolated: true };
-    await git(
-      ['clone', '-q', '--no-checkout', path.join(loaded.dir, TASK_FILES.baseBundle), checkout],
-      scratch,
-      { isolated: true },
-    );
-    await git(['checkout', '-q', '--detach', loaded.task.base_commit], checkout, inCheckout);
+    await cloneTaskBase(loaded.dir, loaded.task.base_commit, checkout);
     if (loaded.task.test_patch.trim() !== '') {
       await git(['apply', '--whitespace=nowarn', '-'], checkout, {
         ...inCheckout,

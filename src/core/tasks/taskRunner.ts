@@ -17,6 +17,7 @@ import { parseEvalLog, type ParsedEvalLog } from './evalLog';
 import { evidenceRunsLog, runSpecsWithEvidence, withEvidenceVerdicts } from './evidenceSpecRuns';
 import { EVAL_PHASES, type EvalPhase } from './evalScript';
 import { predictionInfrastructure } from './predictionPolicy';
+import { cloneTaskBase } from './taskBase';
 import { watchSetup } from './setupProgress';
 import { NONCE_VARIABLE, shQuote } from './specRunsScript';
 import { TASK_FILES, type TaskSpec } from './taskFormat';
@@ -69,14 +70,7 @@ export async function classifyPredictionAgainstBase(
   const scratchDir = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-classify-'));
   try {
     const checkout = path.join(scratchDir, 'repo');
-    await git(
-      ['clone', '-q', '--no-checkout', path.join(taskDir, TASK_FILES.baseBundle), checkout],
-      scratchDir,
-      {
-        isolated: true,
-      },
-    );
-    await git(['checkout', '-q', '--detach', baseCommit], checkout, { isolated: true });
+    await cloneTaskBase(taskDir, baseCommit, checkout);
     return await predictionInfrastructure(checkout, patch, specs);
   } finally {
     await removeTree(scratchDir);
@@ -124,12 +118,7 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
   try {
     const checkout = path.join(scratchDir, 'repo');
     try {
-      await git(
-        ['clone', '-q', '--no-checkout', path.join(taskDir, TASK_FILES.baseBundle), checkout],
-        scratchDir,
-        { isolated: true },
-      );
-      await git(['checkout', '-q', '--detach', input.baseCommit], checkout, { isolated: true });
+      await cloneTaskBase(taskDir, input.baseCommit, checkout);
     } catch (error) {
       throw new TaskRunError(
         `could not recreate the base from ${TASK_FILES.baseBundle}: ${(error as Error).message}`,

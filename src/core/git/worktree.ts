@@ -10,8 +10,11 @@ import { removeTree } from '../deepTrees';
 /** Check out the current working state (HEAD + uncommitted changes + untracked, non-ignored files). */
 export const WORKING_TREE = 'WORKTREE';
 
-/** Folders never copied into a scratch copy, and linked instead when the checkout lacks them (installed deps). */
-const LINKED_DEPENDENCY_DIRS = ['node_modules'];
+/**
+ * Installed-dependency folders git does not track: never copied into a scratch checkout of any kind. A worktree
+ * links them from the workspace; a standalone checkout shows them read-only (sandbox/checkout.ts).
+ */
+export const DEPENDENCY_DIRS = ['node_modules', '.venv', 'venv'];
 
 /**
  * The workspace folder (symlinks resolved) and its repository's root; null outside git, where only the working
@@ -32,7 +35,7 @@ export async function checkoutSource(
 /**
  * Runs `fn` with the path of `workspaceDir`'s counterpart inside a scratch checkout of `ref`. The workspace may be
  * a subfolder of its repository: the same subfolder of the checkout is passed. The workspace's installed
- * dependency folders (node_modules), which git does not track, are symlinked into the checkout so tests can run.
+ * dependency folders (DEPENDENCY_DIRS), which git does not track, are symlinked into the checkout so tests can run.
  */
 export async function withWorktree<T>(
   workspaceDir: string,
@@ -44,7 +47,7 @@ export async function withWorktree<T>(
   try {
     if (root === null) {
       const copy = path.join(scratch, path.basename(workspace));
-      await copyWorkspaceTree(workspace, copy, { topLevel: LINKED_DEPENDENCY_DIRS, weave: ['runs'] });
+      await copyWorkspaceTree(workspace, copy, { topLevel: DEPENDENCY_DIRS, weave: ['runs'] });
       await linkDependencies(workspace, copy);
       return await fn(copy);
     }
@@ -59,7 +62,7 @@ export async function withWorktree<T>(
       ),
     );
     try {
-      if (ref === WORKING_TREE) await copyUncommittedChanges(root, checkout);
+      if (ref === WORKING_TREE) await copyUncommittedChanges(root, checkout, DEPENDENCY_DIRS);
       const inCheckout = path.join(checkout, path.relative(root, workspace));
       await fs.mkdir(inCheckout, { recursive: true });
       await linkDependencies(workspace, inCheckout);
@@ -136,7 +139,7 @@ export async function copyWorkspaceTree(
 }
 
 async function linkDependencies(workspace: string, target: string): Promise<void> {
-  for (const name of LINKED_DEPENDENCY_DIRS) {
+  for (const name of DEPENDENCY_DIRS) {
     const source = path.join(workspace, name);
     const destination = path.join(target, name);
     const [hasSource, hasDestination] = await Promise.all([exists(source), exists(destination)]);

@@ -7,11 +7,16 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { git, resolveCommit } from '../git/git';
-import { checkoutSource, copyUncommittedChanges, copyWorkspaceTree, WORKING_TREE } from '../git/worktree';
+import {
+  checkoutSource,
+  copyUncommittedChanges,
+  copyWorkspaceTree,
+  DEPENDENCY_DIRS,
+  WORKING_TREE,
+} from '../git/worktree';
 import { removeTree } from '../deepTrees';
 
-/** Installed-dependency folders git does not track: shown read-only in the checkout, never copied. */
-export const DEPENDENCY_DIRS = ['node_modules', '.venv', 'venv'];
+export { DEPENDENCY_DIRS } from '../git/worktree';
 
 export interface StandaloneCheckout {
   /** The workspace folder's counterpart inside the checkout. */

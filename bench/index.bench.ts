@@ -1,7 +1,7 @@
 // Benchmark of the workspace index (`npm run bench -- index`). One run measures, each in its own child process
 // (so one measurement's memory does not inflate another's RSS), on the same corpus files:
-//   - Weave cold index (web-tree-sitter 0.27 in 2 worker threads: read, hash, parse, query, resolve imports,
-//     write the cache) — MB/s and peak RSS;
+//   - Weave cold index as the CLI runs it (2 worker threads on the native tree-sitter binding: read, hash, parse,
+//     query, resolve imports, write the cache) — MB/s and peak RSS — and the same with web-tree-sitter 0.27;
 //   - the yardstick: the native `tree-sitter` 0.25.1 Node binding parsing the same files in one thread, in a
 //     plain loop (trees are freed only when V8 collects their wrappers) and in a loop that yields and forces a
 //     GC after every ~2 MB parsed (both are reported; ARCHITECTURE.md "Notes");
@@ -11,15 +11,15 @@
 //     against the native binding's full parse of the corpus.
 // The corpus (≥ 40 MB, ≥ 2,000 files, each ≤ 2 MB so Weave's default size cap keeps them all) is copied from
 // installed packages into bench/work/corpus/: TypeScript's lib, the machine's Python standard library, and the
-// JavaScript sources of eslint, @typescript-eslint, openai and zod. The native binding is a bench-only dependency
-// (bench/package.json), installed on first use.
+// JavaScript sources of eslint, @typescript-eslint, openai and zod. The native binding is the project's optional
+// dependency; without it the native rows say why.
 // Seams: indexCorpus.ts (corpus and native binding on disk), indexMeasures.ts (what each child measures),
 // indexReport.ts (the tables).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { assembleCorpus, corpusDir, ensureNativeBinding, root } from './indexCorpus';
+import { assembleCorpus, corpusDir, nativeBindingProblem, root } from './indexCorpus';
 import type { FirstCheckResult } from './indexFirstCheck';
 import {
   runMeasure,
@@ -52,10 +52,13 @@ async function main(): Promise<number> {
     const p = path.join(corpusDir, f);
     if (fs.statSync(p).isFile()) fs.readFileSync(p);
   }
-  const nativeAvailable = ensureNativeBinding();
+  const nativeProblem = nativeBindingProblem();
+  if (nativeProblem !== undefined) console.log(`native binding unavailable: ${nativeProblem}`);
+  const nativeAvailable = nativeProblem === undefined;
 
   const loadBefore = os.loadavg()[0]!;
   const cold = child<ColdResult>('cold');
+  const coldWasm = child<ColdResult>('cold-wasm');
   const warm = Array.from({ length: warmRuns }, () => child<WarmResult>('warm'));
   const plain = nativeAvailable ? child<NativeResult>('native-plain') : undefined;
   const gced = nativeAvailable ? child<NativeResult>('native-gc', ['--expose-gc']) : undefined;
@@ -63,9 +66,11 @@ async function main(): Promise<number> {
   const first = child<FirstCheckResult>('first-check');
   const loadAfter = os.loadavg()[0]!;
 
-  printIndexReport({ cold, warm, plain, gced, inc, first, loadBefore, loadAfter });
+  printIndexReport({ cold, coldWasm, warm, plain, gced, inc, first, loadBefore, loadAfter });
   if (cold.liveTrees !== 0) console.log(`LEAK: ${cold.liveTrees} trees alive after the cold index`);
-  return inc.equalTrees === inc.edits && cold.liveTrees === 0 ? 0 : 1;
+  if (coldWasm.liveTrees !== 0)
+    console.log(`LEAK: ${coldWasm.liveTrees} trees alive after the WASM cold index`);
+  return inc.equalTrees === inc.edits && cold.liveTrees === 0 && coldWasm.liveTrees === 0 ? 0 : 1;
 }
 
 const measureIndex = process.argv.indexOf('--measure');

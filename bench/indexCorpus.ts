@@ -1,9 +1,11 @@
 // The index bench's corpus and yardstick on disk (index.bench.ts): the corpus copied from installed packages into
-// bench/work/corpus/ (≥ 40 MB, ≥ 2,000 files, each ≤ 2 MB so Weave's default size cap keeps them all), and the
-// bench-only native tree-sitter binding (bench/package.json), installed on first use.
-import { execFileSync, spawnSync } from 'node:child_process';
+// bench/work/corpus/ (≥ 40 MB, ≥ 2,000 files, each ≤ 2 MB so Weave's default size cap keeps them all), and whether
+// the native tree-sitter binding (an optional dependency of the project) loads.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { locateGrammars } from '../src/core/index/grammarLocation';
+import { loadNativeTreeSitter } from '../src/core/index/nativeTreeSitter';
 
 export const root = path.resolve(__dirname, '../..');
 export const benchDir = path.join(root, 'bench');
@@ -65,13 +67,8 @@ export function assembleCorpus(): { files: number; bytes: number } {
   return { files, bytes };
 }
 
-/** The bench-only native binding, installed into bench/node_modules on first use (compiles in ~40 s). */
-export function ensureNativeBinding(): boolean {
-  if (fs.existsSync(path.join(benchDir, 'node_modules/tree-sitter/package.json'))) return true;
-  console.log('installing the native tree-sitter binding into bench/node_modules (node-gyp, ~1-2 min)…');
-  const r = spawnSync('npm', ['install', '--legacy-peer-deps', '--no-audit', '--no-fund'], {
-    cwd: benchDir,
-    stdio: 'inherit',
-  });
-  return r.status === 0;
+/** Whether the native binding (optionalDependencies; node-gyp may have failed to build it) loads, or why not. */
+export function nativeBindingProblem(): string | undefined {
+  const load = loadNativeTreeSitter(locateGrammars());
+  return load.ok ? undefined : load.reason;
 }

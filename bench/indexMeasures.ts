@@ -1,11 +1,12 @@
 // The index bench's measurements (index.bench.ts runs each in its own child process, so one measurement's memory
-// does not inflate another's RSS, and prints what they return): Weave's cold and warm index, the native binding's
+// does not inflate another's RSS, and prints what they return): Weave's cold index as the CLI runs it (parse
+// workers on the native binding) and with web-tree-sitter, the warm index, the native binding's single-thread
 // parse of the same files (the yardstick), incremental re-parse after one-character edits, and the first check.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { createIndexer, documentEditFor } from '../src/core/index';
-import { benchDir, corpusDir, root, workDir } from './indexCorpus';
+import { createIndexer, documentEditFor, type ParserPreference } from '../src/core/index';
+import { corpusDir, root, workDir } from './indexCorpus';
 import { measureFirstCheck } from './indexFirstCheck';
 
 const fileListPath = path.join(workDir, 'indexed-files.json');
@@ -26,16 +27,20 @@ export interface ColdResult extends Timed {
   skipped: number;
   maxRssMb: number;
   liveTrees: number;
+  /** Which parser the workers used (stats.parser.ran), and any fallback reasons. */
+  parser: string;
 }
 
-async function measureCold(): Promise<ColdResult> {
-  const cacheDir = path.join(workDir, 'cache');
+async function measureCold(parser: ParserPreference): Promise<ColdResult> {
+  const cacheDir = path.join(workDir, parser === 'native' ? 'cache' : 'cache-wasm');
   fs.rmSync(cacheDir, { recursive: true, force: true });
-  const indexer = createIndexer({ workspaceDir: corpusDir, cacheDir, workers });
+  const indexer = createIndexer({ workspaceDir: corpusDir, cacheDir, workers, parser });
   const clock = startClock();
   const index = await indexer.indexWorkspace();
   const time = clock();
-  fs.writeFileSync(fileListPath, JSON.stringify([...index.files.keys()]));
+  if (parser === 'native') fs.writeFileSync(fileListPath, JSON.stringify([...index.files.keys()]));
+  const report = index.stats.parser;
+  const fallbacks = Object.values(report?.fallbacks ?? {});
   const result: ColdResult = {
     ...time,
     files: index.stats.files,
@@ -44,6 +49,7 @@ async function measureCold(): Promise<ColdResult> {
     skipped: index.skipped.filter((s) => s.reason !== 'unknown-language').length,
     maxRssMb: process.resourceUsage().maxRSS / 1024,
     liveTrees: indexer.liveTreeCount(),
+    parser: `${report?.ran ?? '?'}${fallbacks.length > 0 ? ` (fallback: ${[...new Set(fallbacks)].join('; ')})` : ''}`,
   };
   indexer.dispose();
   return result;
@@ -88,7 +94,7 @@ export interface NativeResult extends Timed {
 }
 
 async function measureNative(mode: 'plain' | 'gc'): Promise<NativeResult> {
-  const requireBench = createRequire(path.join(benchDir, 'package.json'));
+  const requireBench = createRequire(path.join(root, 'package.json'));
   const Parser = requireBench('tree-sitter') as new () => NativeParser;
   const languages: Record<string, unknown> = {
     '.js': requireBench('tree-sitter-javascript'),
@@ -181,7 +187,9 @@ async function measureIncremental(): Promise<IncrementalResult> {
 export async function runMeasure(measure: string): Promise<unknown> {
   switch (measure) {
     case 'cold':
-      return measureCold();
+      return measureCold('native');
+    case 'cold-wasm':
+      return measureCold('wasm');
     case 'warm':
       return measureWarm();
     case 'native-plain':

@@ -1,5 +1,6 @@
 // `weave` command line: one table of verbs over the core. Each verb lives in ./commands/<verb>.ts and
 // returns its exit code: 0 all good, 1 something failed / broke / errored, 2 bad input (specs file, flags).
+import { preferNativeParser } from '../core/index';
 import { handleClosedOutput, isOutputClosed } from './interrupt';
 import { runVerb } from './verb';
 import { verbs } from './verbs';
@@ -41,6 +42,8 @@ function usage(): string {
 declare const WEAVE_VERSION: string;
 
 handleClosedOutput();
+// The CLI's parse workers use the native tree-sitter binding where it loads (src/core/index/nativeTreeSitter.ts).
+preferNativeParser();
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

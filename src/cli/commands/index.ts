@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createIndexer } from '../../core/index';
-import type { SkippedFile } from '../../core/index';
+import type { ParserReport, SkippedFile } from '../../core/index';
 import { parseVerbFlags, UsageError, WORKSPACE_FLAG } from '../flags';
 import type { Verb } from '../verb';
 
@@ -13,10 +13,14 @@ definitions with qualified names (Class.method, outer.inner), calls, and imports
 listed as git lists them (tracked + untracked, .gitignore respected; outside git a walk that reads the
 .gitignore files); binary files, files over 2 MB, unknown languages and symlink loops are skipped with the
 reason. Results are cached in .weave/cache/index/ (git-ignored), so an unchanged workspace re-indexes fast.
+Parse workers use the native tree-sitter binding where it and the grammar packages load, web-tree-sitter
+(WebAssembly) otherwise; small jobs parse in the main thread with web-tree-sitter. Both give the same trees;
+the output says which ran (--json: stats.parser, with the reason for any fallback).
 
 Options:
   --workspace DIR  the workspace folder (default: the current directory)
-  --json           print one JSON document {workspace, stats, languages, files, skipped}
+  --json           print one JSON document {workspace, stats, languages, files, skipped}; stats.parser says
+                   which tree-sitter parsed ({ran, where, byLanguage, fallbacks})
   --symbols        with --json: each file also has symbolList [{qualifiedName, name, kind, line, endLine}]
                    (1-based lines): the names anchors can use (file#qualifiedName)
   --no-cache       ignore the cache and do not write it
@@ -94,6 +98,7 @@ export const indexVerb: Verb = {
         `indexed ${stats.files} files (${formatBytes(stats.bytes)}) in ${stats.durationMs} ms` +
           ` — ${stats.symbols} symbols, ${stats.cacheHits} from cache`,
         `languages: ${languages || 'none'}`,
+        describeParser(stats.parser),
       ];
       if (withErrors > 0) lines.push(`${withErrors} file(s) with syntax errors (indexed anyway)`);
       lines.push(...describeSkipped(index.skipped));
@@ -122,6 +127,23 @@ function describeSkipped(skipped: SkippedFile[]): string[] {
       lines.push(`  ${s.path}: ${reason}${s.detail !== undefined ? ` (${s.detail})` : ''}`);
   }
   return lines;
+}
+
+function describeParser(parser: ParserReport | undefined): string {
+  if (!parser || parser.ran === 'none') return 'parser: none (nothing parsed)';
+  const name = { native: 'native tree-sitter', wasm: 'web-tree-sitter', mixed: 'mixed' }[parser.ran];
+  const where = parser.where === 'workers' ? 'worker threads' : 'main thread';
+  const byLanguage =
+    parser.ran === 'mixed'
+      ? ` (${Object.entries(parser.byLanguage)
+          .map(([language, kind]) => `${language} ${kind}`)
+          .join(', ')})`
+      : '';
+  const byReason = new Map<string, string[]>();
+  for (const [language, why] of Object.entries(parser.fallbacks))
+    byReason.set(why, [...(byReason.get(why) ?? []), language]);
+  const fallbacks = [...byReason].map(([why, langs]) => `; web-tree-sitter for ${langs.join(', ')}: ${why}`);
+  return `parser: ${name} in ${where}${byLanguage}${fallbacks.join('')}`;
 }
 
 function formatBytes(bytes: number): string {

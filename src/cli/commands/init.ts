@@ -71,6 +71,7 @@ export const initVerb: Verb = {
     process.stdout.write(
       `Wrote ${path.relative(process.cwd(), specFile) || specFile} with one starter spec ` +
         `(test runner: ${detected.runner}: ${detected.reason}).\n` +
+        (detected.notes ?? []).map((n) => `${n}\n`).join('') +
         `Next: add your specs, then run 'weave validate' and 'weave check'.\n`,
     );
     return 0;

@@ -1,7 +1,6 @@
 // Turns one parsed tree into definitions (with qualified names), references and import specifiers, from
 // the language's joined query (stock tags + our definitions/imports queries, see languages.ts).
-import type { Node, Tree } from 'web-tree-sitter';
-import type { LoadedLanguage } from './treeSitterHost';
+import type { ParsingLanguage, SyntaxNode as Node, SyntaxTree } from './syntax';
 import type { LanguageId, Range, SymbolDef } from './types';
 
 export interface ExtractedFile {
@@ -37,7 +36,7 @@ interface Scoped {
   def?: SymbolDef;
 }
 
-export function extractFile(tree: Tree, lang: LoadedLanguage): ExtractedFile {
+export function extractFile(tree: SyntaxTree, lang: ParsingLanguage): ExtractedFile {
   const defs = new Map<string, Scoped>();
   const qualifiers: Scoped[] = [];
   const references = new Set<string>();

@@ -6,3 +6,5 @@ export type { LocatedSymbol } from './workspaceIndex';
 export { languageOfPath } from './languages';
 export { documentEditFor } from './documentEdit';
 export type * from './types';
+export { preferNativeParser } from './preferNativeHost';
+export type { ParserPreference } from './preferNativeHost';

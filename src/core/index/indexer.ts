@@ -17,10 +17,11 @@ import {
 import { languageOfPath } from './languages';
 import { parseFileJob, contentHash, type ParseJob, type ParseOutcome } from './parseFile';
 import { parseInWorkers } from './parsePool';
+import { defaultParserPreference, type ParserPreference } from './preferNativeHost';
 import { installedPackageProbe } from './jsPackages';
 import { createImportResolver } from './resolveImports';
 import { TreeSitterHost, type LoadedLanguage } from './treeSitterHost';
-import type { DocumentEdit, FileIndex, LanguageId, SkippedFile } from './types';
+import type { DocumentEdit, FileIndex, LanguageId, ParserReport, SkippedFile } from './types';
 import { listWorkspaceFiles } from './workspaceFiles';
 import { WorkspaceIndex } from './workspaceIndex';
 import {
@@ -47,6 +48,11 @@ export interface IndexerOptions {
   workers?: number;
   /** Files larger than this are skipped as 'too-large' without being read. Default 2 MB. */
   maxFileBytes?: number;
+  /**
+   * Which tree-sitter the parse workers use: 'native' (where the binding and grammar packages load, WASM for the
+   * rest) or 'wasm'. Default: 'wasm', or 'native' in a process that called preferNativeParser() (the CLI).
+   */
+  parser?: ParserPreference;
 }
 
 export interface IndexWorkspaceOptions {
@@ -94,6 +100,20 @@ export interface Indexer {
 }
 
 const defaultMaxFileBytes = 2 * 1024 * 1024;
+
+function parserReport(
+  where: 'workers' | 'calling-thread',
+  used: Pick<ParserReport, 'byLanguage' | 'fallbacks'>,
+): ParserReport {
+  const kinds = new Set(Object.values(used.byLanguage));
+  const ran = kinds.size === 0 ? 'none' : kinds.size > 1 ? 'mixed' : [...kinds][0]!;
+  return {
+    ran,
+    where: ran === 'none' ? 'none' : where,
+    byLanguage: used.byLanguage,
+    fallbacks: used.fallbacks,
+  };
+}
 const inThreadMaxBytes = 1024 * 1024;
 
 export function createIndexer(options: IndexerOptions): Indexer {
@@ -114,6 +134,7 @@ class WorkspaceIndexer implements Indexer {
   private readonly useCache: boolean;
   private readonly workers: number;
   private readonly maxFileBytes: number;
+  private readonly parser: ParserPreference;
   private location: GrammarLocation | undefined;
   private host: TreeSitterHost | undefined;
   private readonly documents = new Map<string, OpenDocument>();
@@ -126,6 +147,7 @@ class WorkspaceIndexer implements Indexer {
     this.useCache = options.useCache ?? true;
     this.workers = options.workers ?? Math.min(4, os.availableParallelism());
     this.maxFileBytes = options.maxFileBytes ?? defaultMaxFileBytes;
+    this.parser = options.parser ?? defaultParserPreference();
   }
 
   async indexWorkspace(options: IndexWorkspaceOptions = {}): Promise<WorkspaceIndex> {
@@ -156,7 +178,8 @@ class WorkspaceIndexer implements Indexer {
       this.useCache && (only === undefined || cachedImportsValid || cache.entries.size === 0);
     const state: PassState = { files: new Map(), resolved: new Set(), nextCache, cacheHits: 0 };
     const jobs = reuseOrSchedule(candidates, cache, cachedImportsValid, this.maxFileBytes, state);
-    foldOutcomes(await this.runJobs(jobs, location, signal), cache, cachedImportsValid, state, skipped);
+    const run = await this.runJobs(jobs, location, signal);
+    foldOutcomes(run.outcomes, cache, cachedImportsValid, state, skipped);
     const unresolved = state.files.size - state.resolved.size;
     resolveMissingImports(this.workspaceDir, listing.files, state);
     recordInCache(state, new Map(candidates.map((c) => [c.path, c.stat])));
@@ -170,6 +193,7 @@ class WorkspaceIndexer implements Indexer {
     skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     const stats = indexStats(sortedFiles, nextCache, state.cacheHits, skipped.length);
     stats.durationMs = Math.round(performance.now() - started);
+    stats.parser = run.parser;
     const index = new WorkspaceIndex(this.workspaceDir, sortedFiles, skipped, stats, listing.submodules);
     if (only === undefined) this.current = index;
     return index;
@@ -250,24 +274,28 @@ class WorkspaceIndexer implements Indexer {
     jobs: ParseJob[],
     location: GrammarLocation,
     signal?: AbortSignal,
-  ): Promise<ParseOutcome[]> {
+  ): Promise<{ outcomes: ParseOutcome[]; parser: ParserReport }> {
     const bytes = jobs.reduce((sum, j) => sum + j.sizeBytes, 0);
     if (this.workers > 0 && bytes > inThreadMaxBytes && jobs.length > 1) {
       const result = await parseInWorkers(jobs, {
         workers: this.workers,
         location,
+        parser: this.parser,
         ...(signal ? { signal } : {}),
       });
       this.workerLiveTrees = result.liveTrees;
-      return result.outcomes;
+      return { outcomes: result.outcomes, parser: parserReport('workers', result.parsers) };
     }
     const host = this.mainHost();
     const outcomes: ParseOutcome[] = [];
+    const byLanguage: ParserReport['byLanguage'] = {};
     for (const job of jobs) {
       signal?.throwIfAborted();
-      outcomes.push(await parseFileJob(host, job));
+      const outcome = await parseFileJob(host, job);
+      if (outcome.kind === 'indexed') byLanguage[job.language] = 'wasm';
+      outcomes.push(outcome);
     }
-    return outcomes;
+    return { outcomes, parser: parserReport('calling-thread', { byLanguage, fallbacks: {} }) };
   }
 
   /**

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { extractFile } from './extract';
-import type { TreeSitterHost } from './treeSitterHost';
+import type { ParseHost } from './syntax';
 import type { FileIndex, LanguageId, SkippedFile } from './types';
 
 export interface ParseJob {
@@ -26,7 +26,7 @@ export function contentHash(content: Buffer | string): string {
   return createHash('sha256').update(content).digest('hex');
 }
 
-export async function parseFileJob(host: TreeSitterHost, job: ParseJob): Promise<ParseOutcome> {
+export async function parseFileJob(host: ParseHost, job: ParseJob): Promise<ParseOutcome> {
   let content: Buffer;
   try {
     content = await fs.readFile(job.absPath);
@@ -61,7 +61,7 @@ export async function parseFileJob(host: TreeSitterHost, job: ParseJob): Promise
 
 /** Parses `text`, extracts what the index keeps, and deletes the tree. `imports` is left empty. */
 export async function indexText(
-  host: TreeSitterHost,
+  host: ParseHost,
   path: string,
   language: LanguageId,
   text: string,

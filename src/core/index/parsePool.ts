@@ -6,8 +6,9 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { GrammarLocation } from './grammarLocation';
 import type { ParseJob, ParseOutcome } from './parseFile';
+import type { ParserPreference, ParsersUsed } from './preferNativeHost';
 import type { LanguageId } from './types';
-import type { WorkerBatch, WorkerReply } from './parseWorker';
+import type { WorkerBatch, WorkerData, WorkerReply } from './parseWorker';
 
 const batchMaxFiles = 32;
 const batchMaxBytes = 256 * 1024;
@@ -16,16 +17,19 @@ export interface PoolResult {
   outcomes: ParseOutcome[];
   /** Trees still alive in the workers after their last batch: 0 unless a tree leaked. */
   liveTrees: number;
+  /** Which parser each language went to, over all workers (WASM wins where they differ). */
+  parsers: ParsersUsed;
 }
 
 export async function parseInWorkers(
   jobs: ParseJob[],
-  options: { workers: number; location: GrammarLocation; signal?: AbortSignal },
+  options: { workers: number; location: GrammarLocation; parser: ParserPreference; signal?: AbortSignal },
 ): Promise<PoolResult> {
   const queues = makeBatchQueues(jobs);
   const batchCount = [...queues.values()].reduce((n, q) => n + q.batches.length, 0);
   const outcomes: ParseOutcome[] = [];
   const liveTreesByWorker = new Map<Worker, number>();
+  const parsers: ParsersUsed = { byLanguage: {}, fallbacks: {} };
   // parseWorker.js sits next to this module both in dist/ (bundles) and in out/src/core/index/ (transpiled).
   const script = path.join(__dirname, 'parseWorker.js');
   const count = Math.max(1, Math.min(options.workers, batchCount));
@@ -53,12 +57,14 @@ export async function parseInWorkers(
         worker.postMessage(message);
       };
       for (let i = 0; i < count; i++) {
-        const worker = new Worker(script, { workerData: { location: options.location } });
+        const data: WorkerData = { location: options.location, parser: options.parser };
+        const worker = new Worker(script, { workerData: data });
         workers.push(worker);
         running++;
         worker.on('message', (reply: WorkerReply) => {
           outcomes.push(...reply.outcomes);
           liveTreesByWorker.set(worker, reply.liveTrees);
+          mergeParsers(parsers, reply.parsers);
           feed(worker);
         });
         worker.on('error', reject);
@@ -73,7 +79,14 @@ export async function parseInWorkers(
   }
   let liveTrees = 0;
   for (const n of liveTreesByWorker.values()) liveTrees += n;
-  return { outcomes, liveTrees };
+  return { outcomes, liveTrees, parsers };
+}
+
+function mergeParsers(into: ParsersUsed, from: ParsersUsed): void {
+  for (const [language, kind] of Object.entries(from.byLanguage) as Array<[LanguageId, 'native' | 'wasm']>) {
+    if (into.byLanguage[language] !== 'wasm') into.byLanguage[language] = kind;
+  }
+  Object.assign(into.fallbacks, from.fallbacks);
 }
 
 interface LanguageQueue {

@@ -6,11 +6,14 @@ import path from 'node:path';
 import { Edit, Language, Parser, Query, type Tree } from 'web-tree-sitter';
 import { languages } from './languages';
 import type { GrammarLocation } from './grammarLocation';
+import type { ParseHost } from './syntax';
 import type { DocumentEdit, LanguageId } from './types';
 
 export interface LoadedLanguage {
   id: LanguageId;
-  parser: Parser;
+  /** web-tree-sitter's parse host (see nativeTreeSitter.ts for the other). */
+  parser: 'wasm';
+  wasmParser: Parser;
   query: Query;
 }
 
@@ -28,7 +31,7 @@ export function joinedQuerySource(grammarsDir: string, id: LanguageId): string {
     .replace(docDirectives, '');
 }
 
-export class TreeSitterHost {
+export class TreeSitterHost implements ParseHost {
   private initialized: Promise<void> | undefined;
   private readonly loaded = new Map<LanguageId, Promise<LoadedLanguage>>();
   private liveTrees = 0;
@@ -50,7 +53,7 @@ export class TreeSitterHost {
   }
 
   parse(lang: LoadedLanguage, text: string, oldTree?: Tree): Tree {
-    const tree = lang.parser.parse(text, oldTree ?? null);
+    const tree = lang.wasmParser.parse(text, oldTree ?? null);
     if (!tree) throw new Error(`tree-sitter returned no tree for a ${lang.id} document`);
     this.liveTrees++;
     return tree;
@@ -85,7 +88,7 @@ export class TreeSitterHost {
       void entry.then(
         (l) => {
           l.query.delete();
-          l.parser.delete();
+          l.wasmParser.delete();
         },
         () => undefined,
       );
@@ -109,6 +112,6 @@ export class TreeSitterHost {
         { cause: error },
       );
     }
-    return { id, parser, query };
+    return { id, parser: 'wasm', wasmParser: parser, query };
   }
 }

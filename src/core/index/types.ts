@@ -59,6 +59,20 @@ export interface SkippedFile {
   detail?: string;
 }
 
+/** Which tree-sitter parsed the files a pass parsed (`weave index --json`: stats.parser). */
+export interface ParserReport {
+  /**
+   * 'native': the native `tree-sitter` binding parsed every file parsed in this pass; 'wasm': web-tree-sitter
+   * did; 'mixed': some languages each; 'none': nothing was parsed (all from the cache).
+   */
+  ran: 'native' | 'wasm' | 'mixed' | 'none';
+  /** Worker threads, or the calling thread (small jobs, workers: 0), which always parses with web-tree-sitter. */
+  where: 'workers' | 'calling-thread' | 'none';
+  byLanguage: Partial<Record<LanguageId, 'native' | 'wasm'>>;
+  /** Why a language was parsed with web-tree-sitter where the native binding was preferred. */
+  fallbacks: Partial<Record<LanguageId, string>>;
+}
+
 export interface IndexStats {
   files: number;
   bytes: number;
@@ -67,6 +81,8 @@ export interface IndexStats {
   cacheHits: number;
   durationMs: number;
   skipped: number;
+  /** Set by a workspace pass (createIndexer().indexWorkspace). */
+  parser?: ParserReport;
 }
 
 /**

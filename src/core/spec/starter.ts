@@ -101,10 +101,11 @@ export function starterSpecText(detected: DetectedRunner, options: StarterOption
         .map(([k, v]) => `${k}=${v}`)
         .join(' ')}.`
     : '';
+  const notes = (detected.notes ?? []).map((n) => `\n// ${n}`).join('');
   return `// Weave specs: each spec is one requirement with an executable test. Add one per constraint you care about
 // (functional, interface, security, performance, reliability, compatibility) and say how they relate:
 // "dependsOn" (must hold for this one to mean anything) and "interactsWith" (may conflict with it).
-// Test runner detected: ${detected.runner} (${detected.reason}).${envNote}
+// Test runner detected: ${detected.runner} (${detected.reason}).${envNote}${notes}
 {
   "version": 1,
   "goal": "",

@@ -3,6 +3,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import type { ParserReport } from '../../../src/core/index';
+import { locateGrammars } from '../../../src/core/index/grammarLocation';
+import { loadNativeTreeSitter } from '../../../src/core/index/nativeTreeSitter';
 import { copyDir, langsFixture, repoRoot, tempDir } from '../../support/indexHelpers';
 
 const cli = path.join(repoRoot, 'dist/cli.js');
@@ -54,5 +57,45 @@ describe('weave index (CLI)', () => {
     assert.match(missing.stderr, /not a folder/);
     const workers = weave(['index', '--workers', 'many']);
     assert.equal(workers.status, 2);
+  });
+});
+
+describe('weave index (CLI): which parser ran', () => {
+  // Over the in-thread threshold (1 MB) so the parse workers run: the fixture plus TypeScript's lib .d.ts files.
+  const dir = tempDir('cli-parser');
+  copyDir(langsFixture, dir);
+  const lib = path.join(repoRoot, 'node_modules/typescript/lib');
+  fs.mkdirSync(path.join(dir, 'tslib'));
+  for (const f of fs.readdirSync(lib).filter((n) => n.startsWith('lib.') && n.endsWith('.d.ts')))
+    fs.copyFileSync(path.join(lib, f), path.join(dir, 'tslib', f));
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const native = loadNativeTreeSitter(locateGrammars());
+
+  it(
+    'parse workers use the native binding where it loads, and --json and the summary say so',
+    {
+      skip: native.ok ? false : native.reason,
+    },
+    () => {
+      const r = weave(['index', '--workspace', dir, '--json', '--no-cache', '--workers', '2']);
+      assert.equal(r.status, 0, r.stderr);
+      const { stats } = JSON.parse(r.stdout) as { stats: { parser: ParserReport } };
+      assert.equal(stats.parser.ran, 'native', JSON.stringify(stats.parser));
+      assert.equal(stats.parser.where, 'workers');
+      assert.equal(stats.parser.byLanguage.typescript, 'native');
+      assert.deepEqual(stats.parser.fallbacks, {});
+      const text = weave(['index', '--workspace', dir, '--no-cache', '--workers', '2']);
+      assert.match(text.stdout, /^parser: native tree-sitter in worker threads$/m);
+    },
+  );
+
+  it('in the main thread (--workers 0) it is web-tree-sitter; from the cache nothing is parsed', () => {
+    const r = weave(['index', '--workspace', dir, '--json', '--workers', '0']);
+    assert.equal(r.status, 0, r.stderr);
+    const { stats } = JSON.parse(r.stdout) as { stats: { parser: ParserReport } };
+    assert.equal(stats.parser.ran, 'wasm');
+    assert.equal(stats.parser.where, 'calling-thread');
+    const again = weave(['index', '--workspace', dir]);
+    assert.match(again.stdout, /^parser: none \(nothing parsed\)$/m);
   });
 });

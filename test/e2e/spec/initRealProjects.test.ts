@@ -3,12 +3,13 @@
 // layout, an npm test script whose tests require('..') without a lockfile. The starter must PASS on the first
 // check, with the test results seen (runner or summary evidence), not on an exit code alone.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { detectTestRunner } from '../../../src/core/spec/starter';
-import { toxSetenv } from '../../../src/core/spec/starter/detectPython';
+import { canImport, toxSetenv } from '../../../src/core/spec/starter/detectPython';
 import { runCli } from './cliRun';
 import { FIXTURES } from '../../support/paths';
 
@@ -55,6 +56,30 @@ describe('weave init on real project shapes, then weave check', () => {
   it('.pytest.ini with a single-module library', async () => {
     const { specs } = await initAndCheck('py-dot-pytest-ini');
     assert.match(specs, /Test runner detected: pytest \(\.pytest\.ini\)/);
+  });
+
+  it('.pytest.ini addopts = --cov=pkg -q without pytest-cov: the command drops --cov=pkg, keeps -q, says why', async () => {
+    const python = 'python3';
+    const hasCov = await canImport(python, 'pytest_cov', os.tmpdir());
+    const dir = await copyOf('py-cov-addopts');
+    if (!hasCov) {
+      // The shape is broken as the project stands: pytest stops on the unknown option (usage error, exit 4).
+      const asIs = spawnSync(python, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider'], {
+        cwd: dir,
+        encoding: 'utf8',
+      });
+      assert.equal(asIs.status, 4, asIs.stderr);
+    }
+    const { specs } = await initAndCheck('py-cov-addopts');
+    if (hasCov) {
+      assert.doesNotMatch(specs, /-o addopts/);
+    } else {
+      assert.match(specs, /"command": "\S*python3? -m pytest -q -o addopts=-q"/);
+      assert.match(
+        specs,
+        /\/\/ addopts in \.pytest\.ini names pytest-cov, which \S*python3? cannot import: the command overrides addopts without --cov=pkg\./,
+      );
+    }
   });
 
   it('pyproject src layout without any path setting: PYTHONPATH=src from the imports', async () => {

@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { exists, findTestFiles, readText } from './projectFiles';
+import { readAddopts, rewriteAddopts } from './pytestAddopts';
 import type { DetectedRunner } from './types';
 
 /** Whether `python` (a command or a path) can import `module`; tests replace it. */
@@ -60,13 +61,28 @@ export async function pythonRunner(
   const candidates = [...(await virtualenvPythons(workspaceDir)), 'python3', '/usr/bin/python3', 'python'];
   if (pytestReason) {
     const python = await firstThat(candidates, (p) => probe(p, 'pytest', workspaceDir));
+    const pytest = `${python ?? 'python3'} -m pytest -q`;
+    // Options in addopts of plugins that Python cannot import would make every run a usage error (exit 4).
+    const addopts = readAddopts({
+      'pytest.ini': pytestIni,
+      '.pytest.ini': dotPytestIni,
+      'pyproject.toml': pyproject,
+      'tox.ini': toxIni,
+      'setup.cfg': setupCfg,
+    });
+    const rewrite =
+      python && addopts
+        ? await rewriteAddopts(addopts, (module) => probe(python, module, workspaceDir), python)
+        : undefined;
+    const command = rewrite ? `${pytest} ${rewrite.override}` : pytest;
     return {
       runner: 'pytest',
-      command: `${python ?? 'python3'} -m pytest -q`,
+      command,
       reason: `${pytestReason}${python ? '' : '; no Python found here can import pytest: install it'}`,
       ...withEnv,
+      ...(rewrite ? { notes: [rewrite.note] } : {}),
       testFiles,
-      commandForFile: (f) => `${python ?? 'python3'} -m pytest -q ${f}`,
+      commandForFile: (f) => `${command} ${f}`,
     };
   }
   const python = (await firstThat(candidates, (p) => probe(p, 'unittest', workspaceDir))) ?? 'python3';

@@ -7,6 +7,8 @@ export interface DetectedRunner {
   reason: string;
   /** Environment the tests need (e.g. PYTHONPATH=src for a src layout). */
   env?: Record<string, string>;
+  /** Lines for the starter's comment: what the command changes from the project's own configuration, and why. */
+  notes?: string[];
   /** Test files found in the project, workspace-relative with forward slashes. */
   testFiles?: string[];
   /** The command that runs one test file, when the runner can (`weave init --per-file`). */

@@ -120,10 +120,16 @@ async function trust(s: Session, entries: string): Promise<void> {
   await fs.appendFile(s.configFile, `\n${entries}\n`);
 }
 
-async function codex(t: TestContext, s: Session, prompt: string, model = PATCH_MODEL): Promise<ClientRun> {
+async function codex(
+  t: TestContext,
+  s: Session,
+  prompt: string,
+  model = PATCH_MODEL,
+  flags: string[] = [],
+): Promise<ClientRun> {
   const run = await runClient(
     agentCli('codex'),
-    ['exec', '--json', '-s', 'danger-full-access', '-m', model, `${MARKER} ${prompt}`],
+    ['exec', '--json', '-s', 'danger-full-access', '-m', model, ...flags, `${MARKER} ${prompt}`],
     s.project,
     s.env,
   );
@@ -189,22 +195,37 @@ describe(`Codex ${CODEX_VERSION} with Weave's guard and MCP server`, () => {
       assert.equal(hookEntries.length, 2, s.trustStep);
 
       // Nothing trusted, then the project alone, then the hooks with a hash Weave did not compute: skipped.
+      // Nothing trusted; the project trusted by Codex itself (`codex exec --trust` writes the project entry, not
+      // the hooks'); the hook entries present with a hash Weave did not compute. Each time: no hook runs.
       const stages = [
-        ['nothing trusted', ''],
-        ['project trusted', projectEntry!],
-        [
-          'hook hashes altered',
-          hookEntries.map((e) => e.replace(/sha256:[0-9a-f]{4}/, 'sha256:0000')).join('\n'),
-        ],
-      ] as const;
-      for (const [stage, entries] of stages) {
+        { stage: 'nothing trusted', flags: [], entries: '', status: /the project is not trusted/ },
+        {
+          stage: 'codex exec --trust',
+          flags: ['--trust'],
+          entries: '',
+          status: /PreToolUse hook is untrusted/,
+        },
+        {
+          stage: 'hook hashes altered',
+          flags: [],
+          entries: hookEntries.map((e) => e.replace(/sha256:[0-9a-f]{4}/, 'sha256:0000')).join('\n'),
+          status: /PreToolUse hook is modified/,
+        },
+      ];
+      for (const { stage, flags, entries, status: expected } of stages) {
         if (entries !== '') await trust(s, entries);
-        await codex(t, s, 'rewrite the add test');
+        await codex(t, s, 'rewrite the add test', PATCH_MODEL, flags);
         assert.equal(await addTest(), edited, `${stage}: Codex should have run no hook`);
         assert.doesNotMatch(sentForTurn(server, 1), /Weave guard/, stage);
-        assert.equal((await status(s)).code, 1, `${stage}: weave guard --status must fail`);
+        const said = await status(s);
+        assert.equal(said.code, 1, `${stage}: weave guard --status must fail`);
+        assert.match(said.stdout + said.stderr, expected, stage);
         gitIn(s.project, 'checkout', '-q', '--', ADD_TEST);
       }
+      assert.match(
+        await fs.readFile(s.configFile, 'utf8'),
+        /^\[projects\."[^"]+"\]\ntrust_level = "trusted"/m,
+      );
 
       // The trust step exactly as printed (it replaces the altered entries: TOML allows each table once).
       await fs.writeFile(s.configFile, `${baseConfig(s.project, server.baseURL)}\n${s.trustStep}\n`);

@@ -3,13 +3,18 @@
 #   Debian chromium (+ libkrb5-dev for code-server's kerberos addon), bubblewrap (Weave's sandbox), pytest,
 #   Node 24 from the npm registry (the project's Node LTS; code-server 4.139 needs it too), code-server itself,
 #   Pyodide (CPython 3.12 built for WebAssembly, shipped whole in its npm package: the only Python >= 3.12 this
-#   machine can get, for the coverage tracer's sys.monitoring path). playwright-core is a devDependency of the project.
+#   machine can get, for the coverage tracer's sys.monitoring path), and the real agent CLIs the client tests drive
+#   (Claude Code and Codex: their native binaries come in npm platform packages, ~800 MB together, so they live
+#   here rather than in devDependencies, where every `npm ci` would fetch them). playwright-core is a devDependency.
 # Prints the tools folder on its last line.
 set -euo pipefail
 TOOLS=${WEAVE_VSCODE_TOOLS:-$HOME/.cache/weave/vscode-tools}
 CS_VERSION=4.139.1
 NODE24_VERSION=24.22.3
 PYODIDE_VERSION=0.27.7 # Python 3.12.7
+# Keep in step with test/support/agentClients.ts.
+CLAUDE_CODE_VERSION=2.1.332
+CODEX_VERSION=0.171.0
 mkdir -p "$TOOLS"
 log() { echo "[install-tools $(date +%T)] $*" >&2; }
 
@@ -36,6 +41,17 @@ if [ ! -f "$PYODIDE/pyodide.asm.wasm" ] || ! grep -q "\"version\": \"$PYODIDE_VE
   mkdir -p "$TOOLS/pyodide"
   (cd "$TOOLS/pyodide" && echo '{"private":true}' > package.json \
     && npm install --no-audit --no-fund "pyodide@$PYODIDE_VERSION" >&2)
+fi
+
+AGENTS=$TOOLS/agent-clients
+if ! "$AGENTS/node_modules/.bin/claude" --version 2>/dev/null | grep -qx "$CLAUDE_CODE_VERSION (Claude Code)" \
+  || ! "$AGENTS/node_modules/.bin/codex" --version 2>/dev/null | grep -qx "codex-cli $CODEX_VERSION"; then
+  log "claude-code $CLAUDE_CODE_VERSION, codex $CODEX_VERSION"
+  rm -rf "$AGENTS"; mkdir -p "$AGENTS"
+  # Claude Code's postinstall copies its platform binary over bin/claude.exe.
+  (cd "$AGENTS" && echo '{"private":true}' > package.json \
+    && PATH="$N24/bin:$PATH" npm install --no-audit --no-fund \
+       "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" "@openai/codex@$CODEX_VERSION" >&2)
 fi
 
 CS=$TOOLS/cs/node_modules/.bin/code-server

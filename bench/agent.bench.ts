@@ -9,7 +9,7 @@
 //   runs its spec tests one per core) and with a simulated remote model that answers after
 //   WEAVE_BENCH_AGENT_LATENCY_MS (default 400 ms), which is where parallel worktrees pay off.
 //   - `weave agent --candidates 4` (runCandidates: 4 seeds of one model, each candidate reading files for
-//     WEAVE_BENCH_CANDIDATE_STEPS steps with the model answering after WEAVE_BENCH_AGENT_LATENCY_MS, then changing
+//     WEAVE_BENCH_CANDIDATE_STEPS (8) steps with the model answering after WEAVE_BENCH_CANDIDATE_LATENCY_MS (1500), then changing
 //     a line so its specs run again) with 1 worker (the yardstick) and with 2: the target is ≤ 0.6× the time.
 // Environment: WEAVE_BENCH_AGENT_STEPS (default 50), WEAVE_BENCH_AGENT_CONCURRENCY (default "2,4"),
 // WEAVE_BENCH_AGENT_PARTS (default "matrix,overhead,candidates": which measures to run).
@@ -28,6 +28,8 @@ const STEPS = Number(process.env.WEAVE_BENCH_AGENT_STEPS ?? 50);
 const CONCURRENCIES = (process.env.WEAVE_BENCH_AGENT_CONCURRENCY ?? '2,4').split(',').map(Number);
 const MODEL_LATENCY_MS = Number(process.env.WEAVE_BENCH_AGENT_LATENCY_MS ?? 400);
 const CANDIDATE_STEPS = Number(process.env.WEAVE_BENCH_CANDIDATE_STEPS ?? 8);
+// A hosted model's think time per call is seconds, not the matrix's 400 ms: the candidates' waits are on it.
+const CANDIDATE_LATENCY_MS = Number(process.env.WEAVE_BENCH_CANDIDATE_LATENCY_MS ?? 1500);
 const PARTS = new Set((process.env.WEAVE_BENCH_AGENT_PARTS ?? 'matrix,overhead,candidates').split(','));
 const CANDIDATES = 4;
 
@@ -125,7 +127,7 @@ async function candidatesWallTime(workers: number): Promise<number> {
       {
         matches: () => true,
         steps: [...reads, touchCache, ...finishOnlySteps()],
-        latencyMs: MODEL_LATENCY_MS,
+        latencyMs: CANDIDATE_LATENCY_MS,
       },
     ],
   });
@@ -267,7 +269,7 @@ async function main(): Promise<void> {
     const one = await candidatesWallTime(1);
     const two = await candidatesWallTime(2);
     rows.push([
-      `${CANDIDATES} candidates, ${MODEL_LATENCY_MS} ms model latency, ${CANDIDATE_STEPS + 2} steps each, 1 worker (yardstick)`,
+      `${CANDIDATES} candidates, ${CANDIDATE_LATENCY_MS} ms model latency, ${CANDIDATE_STEPS + 2} steps each, 1 worker (yardstick)`,
       `${(one / 1000).toFixed(1)} s`,
       '1.00×',
     ]);

@@ -48,7 +48,7 @@ function rankingTable(ranking: CandidateRanking): string[] {
       c.usage.totalTokens.toLocaleString('en'),
       c.costUsd === null ? '—' : `$${c.costUsd.toFixed(4)}`,
       seconds(c.durationMs),
-      c.disqualified === undefined ? c.stopReason : `DISQUALIFIED (${c.disqualified})`,
+      c.disqualified === undefined ? c.stopReason : `DISQUALIFIED${c.tampered ? ' (tampered)' : ''}`,
     ];
   });
   const head = [

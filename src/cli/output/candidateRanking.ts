@@ -65,7 +65,10 @@ function rankingTable(ranking: CandidateRanking): string[] {
     'time',
     '',
   ];
-  return table([head, ...rows]);
+  const why = ranking.candidates.flatMap((c) =>
+    c.disqualified === undefined ? [] : [`cand-${c.index} is disqualified: ${c.disqualified}`],
+  );
+  return [...table([head, ...rows]), ...why];
 }
 
 function specGrid(ranking: CandidateRanking): string[] {

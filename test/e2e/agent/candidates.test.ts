@@ -264,10 +264,8 @@ test('the text report names the ranking, the trade-offs and why the tamperer is 
     ]);
     assert.equal(run.code, 1, 'the best candidate does not pass every spec');
     assert.match(run.stdout, /^1 +cand-2 +alpha \(seed 2\) +no +7\/8 +0 +\+0 -0 /m);
-    assert.match(
-      run.stdout,
-      /^— +cand-1 +alpha \(seed 1\) +no +0\/8 .*DISQUALIFIED \(refused: the agent's code changed protected files/m,
-    );
+    assert.match(run.stdout, /^— +cand-1 +alpha \(seed 1\) +no +0\/8 .*DISQUALIFIED \(tampered\)$/m);
+    assert.match(run.stdout, /^cand-1 is disqualified: refused: the agent's code changed protected files/m);
     assert.match(run.stdout, /^no-secret-caching +security +fail +fail +tampered$/m);
     assert.match(run.stdout, /^Pareto set .*: cand-2$/m);
     assert.match(run.stdout, /review by alpha: precision 0\.44 \(7 of 16 "satisfied" were real passes\)/);

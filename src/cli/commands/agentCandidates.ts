@@ -66,14 +66,14 @@ export async function runCandidateMode(flags: CandidateFlags, request: Candidate
     ...commandPlans(flags['agent-command'] ?? [], request),
   ];
   const first = models[0];
+  if (flags['self-pick'] && first === undefined)
+    throw new UsageError('--self-pick asks a model to choose: give --model');
   const setup = await agentRunSetup({
     ...request,
     client: first === undefined ? externalAgentIdentity('agent command') : clientFor(first),
     apiKey: modelSettingsFromFlags(flags).apiKey,
     onProgress: printAgentProgress,
   });
-  if (flags['self-pick'] && first === undefined)
-    throw new UsageError('--self-pick asks a model to choose: give --model');
   const prices = pricesOf(flags.price);
   const interrupt = trapInterrupts('agent', 'cancelling (stopping every candidate, removing checkouts)…');
   let outcome: CandidatesOutcome;

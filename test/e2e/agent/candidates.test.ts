@@ -280,3 +280,43 @@ test('the text report names the ranking, the trade-offs and why the tamperer is 
     repo.dispose();
   }
 });
+
+test('bad candidate flags exit 2 with one clear message, before anything runs', async () => {
+  const cases: Array<[string[], RegExp]> = [
+    [['--all', '--candidates', '2', '--matrix'], /choose exactly one of --all, --spec ID, --matrix/],
+    [['--matrix', '--candidates', '2'], /--candidates ranks attempts at --all or --spec ID, not --matrix/],
+    [['--all', '--model', 'a', '--model', 'b'], /several --model: use --candidates N/],
+    [
+      ['--all', '--model', 'a', '--self-pick'],
+      /--self-pick, --price and --apply best go with --candidates N/,
+    ],
+    [['--all', '--candidates', '2', '--model', 'a', '--apply'], /say which to apply: --apply best/],
+    [['--all', '--candidates', '0', '--model', 'a'], /--candidates must be a whole number ≥ 1/],
+    [
+      ['--all', '--candidates', '1', '--model', 'a', '--model', 'b'],
+      /--candidates 1 is fewer than the 2 models/,
+    ],
+    [['--all', '--agent-command', 'true', '--self-pick'], /--self-pick asks a model to choose: give --model/],
+    [
+      ['--all', '--candidates', '2', '--model', 'a', '--price', 'a=cheap'],
+      /--price must look like MODEL=IN\/OUT/,
+    ],
+  ];
+  const repo = createDemoRepo();
+  try {
+    for (const [args, message] of cases) {
+      const run = await weave([
+        ...args,
+        '--workspace',
+        repo.workspace,
+        '--base-url',
+        'http://127.0.0.1:9/v1',
+      ]);
+      assert.equal(run.code, 2, `${args.join(' ')}: ${run.stderr}`);
+      assert.match(run.stderr, message, args.join(' '));
+    }
+    assert.equal(fs.existsSync(path.join(repo.workspace, '.weave', 'runs', 'agent')), false, 'nothing ran');
+  } finally {
+    repo.dispose();
+  }
+});

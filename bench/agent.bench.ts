@@ -8,10 +8,15 @@
 //   The matrix is measured twice: with the zero-latency scripted model (spec runs dominate, and each run already
 //   runs its spec tests one per core) and with a simulated remote model that answers after
 //   WEAVE_BENCH_AGENT_LATENCY_MS (default 400 ms), which is where parallel worktrees pay off.
-// Environment: WEAVE_BENCH_AGENT_STEPS (default 50), WEAVE_BENCH_AGENT_CONCURRENCY (default "2,4").
+//   - `weave agent --candidates 4` (runCandidates: 4 seeds of one model, each candidate reading files for
+//     WEAVE_BENCH_CANDIDATE_STEPS (8) steps with the model answering after WEAVE_BENCH_CANDIDATE_LATENCY_MS (1500), then changing
+//     a line so its specs run again) with 1 worker (the yardstick) and with 2: the target is ≤ 0.6× the time.
+// Environment: WEAVE_BENCH_AGENT_STEPS (default 50), WEAVE_BENCH_AGENT_CONCURRENCY (default "2,4"),
+// WEAVE_BENCH_AGENT_PARTS (default "matrix,overhead,candidates": which measures to run).
 import os from 'node:os';
 import { createModelClient, type ModelClient } from '../src/core/agent/modelClient';
 import { runMatrix } from '../src/core/agent/matrix';
+import { modelCandidatePlans, runCandidates } from '../src/core/agent/candidates';
 import { runAgent, type AgentProgress } from '../src/core/agent/runAgent';
 import { loadSpecFile } from '../src/core/spec/load';
 import type { SpecFile } from '../src/shared/specSchema';
@@ -22,6 +27,11 @@ import { finishOnlySteps, fixSecretCachingSteps } from '../test/e2e/agent/demoSc
 const STEPS = Number(process.env.WEAVE_BENCH_AGENT_STEPS ?? 50);
 const CONCURRENCIES = (process.env.WEAVE_BENCH_AGENT_CONCURRENCY ?? '2,4').split(',').map(Number);
 const MODEL_LATENCY_MS = Number(process.env.WEAVE_BENCH_AGENT_LATENCY_MS ?? 400);
+const CANDIDATE_STEPS = Number(process.env.WEAVE_BENCH_CANDIDATE_STEPS ?? 8);
+// A hosted model's think time per call is seconds, not the matrix's 400 ms: the candidates' waits are on it.
+const CANDIDATE_LATENCY_MS = Number(process.env.WEAVE_BENCH_CANDIDATE_LATENCY_MS ?? 1500);
+const PARTS = new Set((process.env.WEAVE_BENCH_AGENT_PARTS ?? 'matrix,overhead,candidates').split(','));
+const CANDIDATES = 4;
 
 /** A remote model's think time, simulated: the answer comes back `latencyMs` after the request. */
 function withLatency(inner: ModelClient, latencyMs: number): ModelClient {
@@ -104,6 +114,44 @@ async function matrixWallTime(concurrency: number, latencyMs = 0): Promise<{ ms:
   }
 }
 
+/** Four candidates of one model (seeds 1-4) through runCandidates with `workers` at once; the model's latency is
+ * the scripted server's, so every candidate waits on the network as with a remote model. */
+async function candidatesWallTime(workers: number): Promise<number> {
+  const repo = createDemoRepo();
+  const reads: ScriptStep[] = Array.from({ length: CANDIDATE_STEPS }, (_, i) => ({
+    kind: 'tools',
+    calls: [{ name: 'read_file', arguments: { path: i % 2 === 0 ? 'src/client.js' : 'src/cache.js' } }],
+  }));
+  const server = await startScriptedServer({
+    scripts: [
+      {
+        matches: () => true,
+        steps: [...reads, touchCache, ...finishOnlySteps()],
+        latencyMs: CANDIDATE_LATENCY_MS,
+      },
+    ],
+  });
+  try {
+    const started = performance.now();
+    const { ranking } = await runCandidates({
+      workspaceDir: repo.workspace,
+      specFile: await loadSpecs(repo.workspace),
+      target: { kind: 'all' },
+      plans: modelCandidatePlans(CANDIDATES, ['scripted'], (model, sampling) =>
+        createModelClient({ baseURL: server.baseURL, model, sampling }),
+      ),
+      concurrency: workers,
+      modelReview: false,
+    });
+    if (ranking.candidates.some((c) => c.stopReason !== 'finished'))
+      throw new Error('a candidate did not finish');
+    return performance.now() - started;
+  } finally {
+    await server.close();
+    repo.dispose();
+  }
+}
+
 async function stepOverhead(): Promise<{
   perStepMs: number;
   roundTripMs: number;
@@ -173,46 +221,64 @@ async function main(): Promise<void> {
       .join(' ')}`,
   );
   const rows: Array<[string, string, string]> = [];
-  const sequential = await matrixWallTime(1);
-  rows.push([
-    `matrix, ${sequential.runs} runs, concurrency 1 (yardstick)`,
-    `${(sequential.ms / 1000).toFixed(1)} s`,
-    '1.00×',
-  ]);
-  for (const c of CONCURRENCIES) {
-    const parallel = await matrixWallTime(c);
+  if (PARTS.has('matrix')) {
+    const sequential = await matrixWallTime(1);
     rows.push([
-      `matrix, ${parallel.runs} runs, concurrency ${c}`,
-      `${(parallel.ms / 1000).toFixed(1)} s`,
-      `${(sequential.ms / parallel.ms).toFixed(2)}×`,
-    ]);
-  }
-  if (MODEL_LATENCY_MS > 0) {
-    const slowSequential = await matrixWallTime(1, MODEL_LATENCY_MS);
-    rows.push([
-      `matrix, ${MODEL_LATENCY_MS} ms model latency, concurrency 1 (yardstick)`,
-      `${(slowSequential.ms / 1000).toFixed(1)} s`,
+      `matrix, ${sequential.runs} runs, concurrency 1 (yardstick)`,
+      `${(sequential.ms / 1000).toFixed(1)} s`,
       '1.00×',
     ]);
-    const slowParallel = await matrixWallTime(2, MODEL_LATENCY_MS);
+    for (const c of CONCURRENCIES) {
+      const parallel = await matrixWallTime(c);
+      rows.push([
+        `matrix, ${parallel.runs} runs, concurrency ${c}`,
+        `${(parallel.ms / 1000).toFixed(1)} s`,
+        `${(sequential.ms / parallel.ms).toFixed(2)}×`,
+      ]);
+    }
+    if (MODEL_LATENCY_MS > 0) {
+      const slowSequential = await matrixWallTime(1, MODEL_LATENCY_MS);
+      rows.push([
+        `matrix, ${MODEL_LATENCY_MS} ms model latency, concurrency 1 (yardstick)`,
+        `${(slowSequential.ms / 1000).toFixed(1)} s`,
+        '1.00×',
+      ]);
+      const slowParallel = await matrixWallTime(2, MODEL_LATENCY_MS);
+      rows.push([
+        `matrix, ${MODEL_LATENCY_MS} ms model latency, concurrency 2`,
+        `${(slowParallel.ms / 1000).toFixed(1)} s`,
+        `${(slowSequential.ms / slowParallel.ms).toFixed(2)}×`,
+      ]);
+    }
+  }
+  if (PARTS.has('overhead')) {
+    const overhead = await stepOverhead();
     rows.push([
-      `matrix, ${MODEL_LATENCY_MS} ms model latency, concurrency 2`,
-      `${(slowParallel.ms / 1000).toFixed(1)} s`,
-      `${(slowSequential.ms / slowParallel.ms).toFixed(2)}×`,
+      `Weave overhead per agent step (${overhead.steps} steps, model time excluded)`,
+      `${overhead.perStepMs.toFixed(2)} ms`,
+      '',
+    ]);
+    rows.push([
+      'yardstick: one chat round trip to the scripted server',
+      `${overhead.roundTripMs.toFixed(2)} ms`,
+      '',
+    ]);
+    for (const [name, ms] of overhead.phases) rows.push([`  ${name}`, `${(ms / 1000).toFixed(2)} s`, '']);
+  }
+  if (PARTS.has('candidates')) {
+    const one = await candidatesWallTime(1);
+    const two = await candidatesWallTime(2);
+    rows.push([
+      `${CANDIDATES} candidates, ${CANDIDATE_LATENCY_MS} ms model latency, ${CANDIDATE_STEPS + 2} steps each, 1 worker (yardstick)`,
+      `${(one / 1000).toFixed(1)} s`,
+      '1.00×',
+    ]);
+    rows.push([
+      `${CANDIDATES} candidates, 2 workers (target ≤ 0.60× the time: ${(two / one).toFixed(2)}×, ${two / one <= 0.6 ? 'met' : 'NOT met'})`,
+      `${(two / 1000).toFixed(1)} s`,
+      `${(one / two).toFixed(2)}×`,
     ]);
   }
-  const overhead = await stepOverhead();
-  rows.push([
-    `Weave overhead per agent step (${overhead.steps} steps, model time excluded)`,
-    `${overhead.perStepMs.toFixed(2)} ms`,
-    '',
-  ]);
-  rows.push([
-    'yardstick: one chat round trip to the scripted server',
-    `${overhead.roundTripMs.toFixed(2)} ms`,
-    '',
-  ]);
-  for (const [name, ms] of overhead.phases) rows.push([`  ${name}`, `${(ms / 1000).toFixed(2)} s`, '']);
   const width = Math.max(...rows.map((r) => r[0].length));
   console.log(`${'measure'.padEnd(width)}  ${'time'.padStart(10)}  speed-up`);
   for (const [name, time, speedup] of rows)

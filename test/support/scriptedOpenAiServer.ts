@@ -16,6 +16,10 @@ export interface Script {
   after?: ScriptStep;
   /** Only conversations with this model (several scripted models behind one server, as in a bench). */
   model?: string;
+  /** Only conversations sent with this `seed` (several candidates of one model, as `weave agent --candidates`). */
+  seed?: number;
+  /** Answer each step this long after the request: a remote model's think time (the benchmark's). */
+  latencyMs?: number;
 }
 
 export interface RecordedRequest {
@@ -32,6 +36,7 @@ interface ChatMessage {
 }
 interface ChatRequestBody {
   model?: string;
+  seed?: number;
   stream?: boolean;
   messages?: ChatMessage[];
   tools?: Array<{ function?: { name?: string } }>;
@@ -108,12 +113,15 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
         return;
       }
       const key = conversationKey(body);
-      // Two models given the same task hold two conversations.
-      const cursorKey = `${body?.model ?? ''}\0${key}`;
+      // Two models (or two seeds of one model) given the same task hold two conversations.
+      const cursorKey = `${body?.model ?? ''}\0${body?.seed ?? ''}\0${key}`;
       let cursor = cursors.get(cursorKey);
       if (!cursor) {
         const script = options.scripts.find(
-          (s) => (s.model === undefined || s.model === body?.model) && s.matches(key),
+          (s) =>
+            (s.model === undefined || s.model === body?.model) &&
+            (s.seed === undefined || s.seed === body?.seed) &&
+            s.matches(key),
         );
         if (!script) {
           sendJson(res, 500, { error: { message: 'scripted server: no script matches this conversation' } });
@@ -130,7 +138,11 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
         return;
       }
       completionCounter += 1;
-      answer(res, step, body?.stream === true, `chatcmpl-${completionCounter}`, body?.model ?? 'scripted');
+      const id = `chatcmpl-${completionCounter}`;
+      const send = (): void => answer(res, step, body?.stream === true, id, body?.model ?? 'scripted');
+      const latency = cursor.script.latencyMs ?? 0;
+      if (latency > 0) setTimeout(send, latency);
+      else send();
     });
   });
   server.on('connection', (socket) => {

@@ -24,9 +24,11 @@ import {
   type ModelFlagValues,
 } from '../modelFlags';
 import { agentRunJson, formatAgentRun, printAgentProgress } from '../output/agentRun';
+import { runCandidateMode, takeApplyBest } from './agentCandidates';
 import type { Verb } from '../verb';
 
 const HELP = `Usage: weave agent (--all | --spec ID | --matrix) [options]
+       weave agent --candidates N [--model M]... [--agent-command CMD]... [--self-pick] [--apply best]
 
 Runs a coding agent against the workspace's specs in a throw-away git worktree (a copy outside git), including
 your uncommitted changes. The agent reads and edits files and runs the spec tests itself until the specs pass or
@@ -39,6 +41,14 @@ Modes:
   --matrix              solve each spec alone and all together (in parallel worktrees); cell (i, j) is spec j's
                         verdict after solving spec i alone; flags "solving i broke j" and "satisfiable alone,
                         not together"
+  --candidates N        N attempts at --all (or --spec ID) in parallel, each in its own sandboxed checkout, ranked
+                        by the tests: strict compliance, specs passed, constraints broken, patch size; tampering and
+                        review violations disqualify. --model may repeat (candidates take the models in turn, each
+                        with its own seed); each --agent-command CMD adds one candidate run by CMD (sh -c in the
+                        checkout, the instruction on stdin and in $WEAVE_INSTRUCTION), as in weave bench
+  --self-pick           also ask the (first) model to choose among the candidates' diffs (it is not shown the
+                        verdicts), and report its pick against the first candidate and the verified best
+  --price M=IN/OUT      USD per million input/output tokens of model M, for the candidates' cost (repeatable)
 
 Model (any OpenAI-compatible endpoint: OpenAI, Ollama, vLLM, LM Studio):
   --base-url URL        default $WEAVE_BASE_URL, $OPENAI_BASE_URL or ${DEFAULT_BASE_URL}
@@ -53,16 +63,18 @@ Budgets (per agent run):
 
 Options:
   --workspace DIR       the workspace folder (default: the current directory)
-  --concurrency N       agent runs at once for --matrix (default 2)
+  --concurrency N       agent runs at once for --matrix and --candidates (default 2)
   --apply               apply the patch to your files (refused unless it applies cleanly, and always refused
-                        when a spec run tampered with protected files or the review found a violation)
+                        when a spec run tampered with protected files or the review found a violation);
+                        with --candidates: --apply best applies the top-ranked candidate, never a disqualified one
   --network none|host   network for spec runs inside the sandbox (default none: a private loopback only)
   --no-sandbox          run the agent's code WITHOUT the OS sandbox (explicit opt-out; results say so)
   --no-review           skip the model review (the deterministic checks still run)
   --json                print one JSON document instead of tables
   -h, --help            show this help
 
-Every run writes .weave/runs/agent/<id>/ (trajectory.jsonl, patch.diff, result.json), secrets redacted.
+Every run writes .weave/runs/agent/<id>/ (trajectory.jsonl, patch.diff, result.json), secrets redacted; with
+--candidates, .weave/runs/agent/<id>/cand-K/ per candidate and ranking.json beside them.
 
 Exit codes: 0 the agent finished and the specs pass, 1 it did not (budget, model error, failing specs, patch
 not applied), 2 bad input (flags, spec file, no key).
@@ -70,29 +82,45 @@ not applied), 2 bad input (flags, spec file, no key).
 Examples:
   OPENAI_API_KEY=sk-... weave agent --all --model gpt-4.1
   weave agent --spec no-secret-caching --base-url http://127.0.0.1:11434/v1 --model qwen2.5-coder --apply
-  weave agent --matrix --concurrency 4 --json > matrix.json`;
+  weave agent --matrix --concurrency 4 --json > matrix.json
+  weave agent --all --candidates 4 --model gpt-4.1 --model qwen2.5-coder --self-pick --apply best`;
 
 export const agentVerb: Verb = {
   name: 'agent',
   summary: 'Run a coding agent against all specs at once, one spec, or as the interaction matrix',
   help: HELP,
   async run(args) {
-    const flags = parseVerbFlags('agent', args, {
+    const { applyBest, rest } = takeApplyBest(args);
+    const flags = parseVerbFlags('agent', rest, {
       all: { type: 'boolean', default: false },
       spec: { type: 'string' },
       matrix: { type: 'boolean', default: false },
       ...WORKSPACE_FLAG,
       ...MODEL_FLAGS,
+      model: { type: 'string', multiple: true },
       ...BUDGET_FLAGS,
       concurrency: { type: 'string' },
+      candidates: { type: 'string' },
+      'agent-command': { type: 'string', multiple: true },
+      'self-pick': { type: 'boolean', default: false },
+      price: { type: 'string', multiple: true, default: [] },
       apply: { type: 'boolean', default: false },
       'no-sandbox': { type: 'boolean', default: false },
       network: { type: 'string', default: 'none' },
       'no-review': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     });
+    const candidateMode = flags.candidates !== undefined || (flags['agent-command'] ?? []).length > 0;
     const modes = [flags.all, flags.spec !== undefined, flags.matrix].filter(Boolean).length;
     if (modes !== 1) throw new UsageError('choose exactly one of --all, --spec ID, --matrix');
+    if (candidateMode && flags.matrix)
+      throw new UsageError('--candidates ranks attempts at --all or --spec ID, not --matrix');
+    if (!candidateMode && (flags.model ?? []).length > 1)
+      throw new UsageError('several --model: use --candidates N to run them side by side');
+    if (!candidateMode && (flags['self-pick'] || applyBest || flags.price.length > 0))
+      throw new UsageError('--self-pick, --price and --apply best go with --candidates N');
+    if (candidateMode && flags.apply)
+      throw new UsageError('with --candidates, say which to apply: --apply best');
     if (flags.matrix && flags.apply)
       throw new UsageError('--apply applies one run’s patch: use it with --all or --spec, not --matrix');
 
@@ -102,7 +130,13 @@ export const agentVerb: Verb = {
       network: flags.network,
       ...(flags['no-sandbox'] ? { forceUnsandboxed: true } : {}),
     };
-    const numbers = wholeNumberFlags(flags, ['max-steps', 'max-tokens', 'timeout-seconds', 'concurrency']);
+    const numbers = wholeNumberFlags(flags, [
+      'max-steps',
+      'max-tokens',
+      'timeout-seconds',
+      'concurrency',
+      'candidates',
+    ]);
 
     const workspaceDir = path.resolve(flags.workspace);
     const loaded = await loadSpecFile(workspaceDir);
@@ -120,12 +154,19 @@ export const agentVerb: Verb = {
         'the repository has no commits yet: commit your work first (the agent starts from HEAD plus your changes)',
       );
 
-    const setup = await agentRunFromFlags(flags, {
-      workspaceDir,
-      specFile,
-      budgets: budgetsOf(numbers),
-      containment,
-    });
+    const runRequest = { workspaceDir, specFile, budgets: budgetsOf(numbers), containment };
+    const target =
+      flags.spec !== undefined ? { kind: 'spec' as const, id: flags.spec } : { kind: 'all' as const };
+    if (candidateMode) {
+      return runCandidateMode(flags, {
+        ...runRequest,
+        target,
+        count: numbers.candidates,
+        concurrency: numbers.concurrency ?? 2,
+        applyBest,
+      });
+    }
+    const setup = await agentRunFromFlags({ ...flags, model: flags.model?.[0] }, runRequest);
 
     const interrupt = trapInterrupts('agent', 'cancelling (stopping the model, removing checkouts)…');
     const abort = { signal: interrupt.signal };
@@ -141,8 +182,6 @@ export const agentVerb: Verb = {
         const conclusive = matrix.inconclusive.length === 0 && matrix.unsolvedTogether.length === 0;
         return modelError || abort.signal.aborted || !conclusive ? 1 : 0;
       }
-      const target =
-        flags.spec !== undefined ? { kind: 'spec' as const, id: flags.spec } : { kind: 'all' as const };
       const result = await runAgent({ ...common, target, modelReview: !flags['no-review'] });
       let applied: 'applied' | 'not-applied' | 'refused' | 'nothing' | undefined;
       let applyError: string | undefined;

@@ -23,7 +23,8 @@ DIR gets, per model, <model>/predictions.jsonl (SWE-bench predictions), <model>/
 eval report) and <model>/eval-logs/; and leaderboard.json + leaderboard.html (self-contained) with, per model:
 resolved rate, strict compliance (every spec passes) and partial compliance (share of specs), broken constraints
 (PASS_TO_FAIL), patches that did not apply, infra failures, review flags (tampering, hard-coding), tokens, cost,
-agent time, and the pass rate per spec kind.
+agent time, the pass rate per spec kind, and (with --review / --self-pick) the models' judgement: review
+precision / recall and self-pick regret.
 
 Options:
   --tasks DIR...          task folders, or folders of task folders
@@ -36,6 +37,11 @@ Options:
   --workers N             cells at once (default 2)
   --matrix                also run the interaction matrix per cell (each spec alone and all together): counts
                           "solved alone but not together"
+  --review                run the model review blind in every cell and score its per-spec "satisfied" against the
+                          cell's sandboxed verdicts: review precision / recall per model
+  --self-pick N           run N candidates per cell (seeds 1..N, one at a time) and ask the model to choose among
+                          their diffs: self-pick regret (specs lost against the verified best) and how the pick
+                          compares with the first candidate, which stays the scored prediction
   --price MODEL=IN/OUT    USD per million prompt / completion tokens, for the cost column (repeatable)
   --max-steps N, --max-tokens N, --timeout-seconds N   agent budgets per cell
   --env sandbox|docker    where the patches are scored (as weave eval --env; default sandbox)
@@ -61,6 +67,8 @@ export const benchVerb: Verb = {
       'agent-command': { type: 'string' },
       workers: { type: 'string', default: '2' },
       matrix: { type: 'boolean', default: false },
+      review: { type: 'boolean', default: false },
+      'self-pick': { type: 'string' },
       env: { type: 'string', default: 'sandbox' },
       price: { type: 'string', multiple: true, default: [] },
       ...BUDGET_FLAGS,
@@ -79,7 +87,7 @@ export const benchVerb: Verb = {
         `--env must be one of ${SCORING_ENVIRONMENTS.join(', ')}, got '${flags.env}'`,
       );
     const numbers: Record<string, number | undefined> = {};
-    for (const name of ['workers', 'max-steps', 'max-tokens', 'timeout-seconds'] as const) {
+    for (const name of ['workers', 'max-steps', 'max-tokens', 'timeout-seconds', 'self-pick'] as const) {
       const text = flags[name];
       if (text === undefined) continue;
       if (!/^[1-9]\d*$/.test(text))
@@ -94,6 +102,11 @@ export const benchVerb: Verb = {
       prices[parsed.model] = parsed.price;
     }
     const agentCommand = flags['agent-command'];
+    if (agentCommand !== undefined && (flags.review || numbers['self-pick'] !== undefined))
+      throw withHelpHint(
+        'bench',
+        "--review and --self-pick judge Weave's agent's model, not an --agent-command",
+      );
     const baseUrl = baseUrlFrom(flags['base-url'], agentCommand === undefined ? DEFAULT_BASE_URL : '');
     const apiKey = apiKeyFromEnvironment();
 
@@ -113,6 +126,8 @@ export const benchVerb: Verb = {
         workers: numbers.workers ?? 2,
         outDir: path.resolve(flags.out),
         matrix: flags.matrix,
+        ...(flags.review ? { review: true } : {}),
+        ...(numbers['self-pick'] === undefined ? {} : { selfPickCandidates: numbers['self-pick'] }),
         prices,
         budgets: budgetsOf(numbers),
         env,

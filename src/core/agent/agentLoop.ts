@@ -14,7 +14,14 @@ export interface AgentBudgets {
 }
 
 export type StopReason =
-  'finished' | 'step-budget' | 'token-budget' | 'time-budget' | 'cancelled' | 'model-error';
+  | 'finished'
+  | 'step-budget'
+  | 'token-budget'
+  | 'time-budget'
+  | 'cancelled'
+  | 'model-error'
+  /** An external agent command (a `weave agent --candidates` candidate) exited non-zero or timed out. */
+  | 'agent-command-failed';
 
 export type LoopProgress =
   | { type: 'step'; step: number; maxSteps: number; tokens: number }

@@ -45,7 +45,18 @@ export interface CheckoutWorkOptions {
   useIndex?: boolean;
   /** Network for spec runs and whether running unsandboxed is allowed (it never is by default). */
   containment?: ContainmentRequest;
+  /** Who does the work instead of Weave's model/tool loop: an external agent command (externalAgent.ts). */
+  actor?: CheckoutActor;
 }
+
+/** An agent other than Weave's loop, working in the checkout on the same prompts; it reports as the loop does. */
+export type CheckoutActor = (work: {
+  checkoutDir: string;
+  system: string;
+  task: string;
+  trajectory: TrajectoryWriter;
+  signal: AbortSignal;
+}) => Promise<LoopOutcome>;
 
 /** What the run around the checkout lends it: the session, its trajectory and where progress goes. */
 export interface CheckoutRun {
@@ -105,23 +116,25 @@ export async function workInCheckout(
     const task = buildTaskPrompt(promptInput);
 
     phase('agent', `agent working on ${targetLabel(options.target)}`);
-    const loop = await session.runLoop(trajectory, {
-      system,
-      task,
-      onProgress,
-      tools: {
-        jail,
-        specIds: options.specFile.specs.map((s) => s.id),
-        runSpecs: run,
-        symbols: (): Promise<SymbolLookup> =>
-          worktreeIndex
-            ? Promise.resolve(worktreeIndex)
-            : Promise.reject(
-                new Error('the symbol index is off for this run; use search_text and read_file'),
-              ),
-        onFileChanged: () => worktreeIndex?.markChanged(),
-      },
-    });
+    const loop = options.actor
+      ? await options.actor({ checkoutDir: dir, system, task, trajectory, signal: userSignal })
+      : await session.runLoop(trajectory, {
+          system,
+          task,
+          onProgress,
+          tools: {
+            jail,
+            specIds: options.specFile.specs.map((s) => s.id),
+            runSpecs: run,
+            symbols: (): Promise<SymbolLookup> =>
+              worktreeIndex
+                ? Promise.resolve(worktreeIndex)
+                : Promise.reject(
+                    new Error('the symbol index is off for this run; use search_text and read_file'),
+                  ),
+            onFileChanged: () => worktreeIndex?.markChanged(),
+          },
+        });
 
     const diff = await diffWorkspace(dir, baseTree);
     const testInfrastructure = infrastructureFindings(

@@ -53,17 +53,7 @@ export interface MatrixResult {
 export async function runMatrix(options: MatrixOptions): Promise<MatrixResult> {
   const started = performance.now();
   const specIds = options.specFile.specs.map((s) => s.id);
-  // The "before" verdicts are measured once, contained like every agent run (the workspace's code may itself
-  // be an earlier agent's).
-  const before = await withStandaloneCheckout(options.workspaceDir, WORKING_TREE, async (checkout) =>
-    runSpecs({
-      workspaceDir: checkout.workspaceDir,
-      specFile: options.specFile,
-      containment: await containmentFor(checkout, options.specFile, options.containment),
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.specConcurrency ? { concurrency: options.specConcurrency } : {}),
-    }),
-  );
+  const before = await verdictsBeforeChange(options);
   const targets: AgentRunOptions['target'][] = [
     ...specIds.map((id) => ({ kind: 'spec' as const, id })),
     { kind: 'all' as const },
@@ -72,6 +62,24 @@ export async function runMatrix(options: MatrixOptions): Promise<MatrixResult> {
     runAgent({ ...options, target, before, modelReview: false }),
   );
   return matrixFrom(specIds, before, results, performance.now() - started);
+}
+
+/**
+ * The "before" verdicts, measured once for several runs (the matrix's cells, the candidates) in a checkout of
+ * its own, contained like every agent run (the workspace's code may itself be an earlier agent's).
+ */
+export function verdictsBeforeChange(
+  options: Pick<AgentRunOptions, 'workspaceDir' | 'specFile' | 'containment' | 'signal' | 'specConcurrency'>,
+): Promise<SpecResult[]> {
+  return withStandaloneCheckout(options.workspaceDir, WORKING_TREE, async (checkout) =>
+    runSpecs({
+      workspaceDir: checkout.workspaceDir,
+      specFile: options.specFile,
+      containment: await containmentFor(checkout, options.specFile, options.containment),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.specConcurrency ? { concurrency: options.specConcurrency } : {}),
+    }),
+  );
 }
 
 export function matrixFrom(

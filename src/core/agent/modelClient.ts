@@ -16,6 +16,14 @@ export interface ModelConfig {
   timeoutMs?: number;
   maxRetries?: number;
   stream?: boolean;
+  /** Sent with every request when set: what makes several candidates of one model differ (candidates.ts). */
+  sampling?: Sampling;
+}
+
+/** OpenAI's `seed` and `temperature`; servers that ignore them still answer. */
+export interface Sampling {
+  seed?: number;
+  temperature?: number;
 }
 
 export interface ModelTurn extends ModelAnswer {
@@ -38,6 +46,7 @@ export interface CompletionRequest {
 export interface ModelClient {
   readonly model: string;
   readonly baseURL: string;
+  readonly sampling?: Sampling;
   complete(request: CompletionRequest): Promise<ModelTurn>;
 }
 
@@ -84,6 +93,8 @@ export function createModelClient(config: ModelConfig): ModelClient {
       messages: request.messages,
       ...(request.tools && request.tools.length > 0 ? { tools: request.tools } : {}),
       ...(request.responseFormat ? { response_format: request.responseFormat } : {}),
+      ...(config.sampling?.seed !== undefined ? { seed: config.sampling.seed } : {}),
+      ...(config.sampling?.temperature !== undefined ? { temperature: config.sampling.temperature } : {}),
     };
     const options = request.signal ? { signal: request.signal } : {};
     if (!stream) {
@@ -110,6 +121,7 @@ export function createModelClient(config: ModelConfig): ModelClient {
   return {
     model: config.model,
     baseURL: config.baseURL,
+    ...(config.sampling ? { sampling: config.sampling } : {}),
     async complete(request) {
       const started = performance.now();
       try {

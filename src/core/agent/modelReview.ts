@@ -45,14 +45,18 @@ export async function reviewWithModel(
     patch: string;
     after: SpecResult[];
     findings: ReviewFinding[];
+    /** false: a blind review (the candidates' judgement is measured against the verdicts). Default true. */
+    showVerdicts?: boolean;
     signal?: AbortSignal;
   },
 ): Promise<ModelReview> {
   const verdicts = new Map(input.after.map((r) => [r.id, r.verdict]));
+  const shown = input.showVerdicts ?? true;
   const specs = input.specFile.specs
     .map(
       (s) =>
-        `- ${s.id} (${s.kind}): ${s.statement} [test verdict after the patch: ${verdicts.get(s.id) ?? 'not run'}]`,
+        `- ${s.id} (${s.kind}): ${s.statement}` +
+        (shown ? ` [test verdict after the patch: ${verdicts.get(s.id) ?? 'not run'}]` : ''),
     )
     .join('\n');
   const findings = input.findings.map((f) => `- ${f.check}: ${f.message}`).join('\n') || '- none';

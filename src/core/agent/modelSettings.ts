@@ -2,7 +2,7 @@
 // editor's settings and SecretStorage, a bench cell's --model. Each face only gathers the values into
 // ModelSettings; the checks (a model is named, the URL is http(s), a remote endpoint has a key) and the client
 // are the same for all of them.
-import { createModelClient, type ModelClient } from './modelClient';
+import { createModelClient, type ModelClient, type Sampling } from './modelClient';
 import { ModelError } from './modelErrors';
 
 export interface ModelSettings {
@@ -14,6 +14,8 @@ export interface ModelSettings {
   stream?: boolean;
   /** What to tell the user when no model is named: each face names its own place to set it. */
   noModel: string;
+  /** A candidate's seed and temperature (`weave agent --candidates`). */
+  sampling?: Sampling;
 }
 
 /** The model client the settings name; a ModelError when they cannot name one. */
@@ -24,5 +26,6 @@ export function modelFromSettings(settings: ModelSettings): ModelClient {
     model: settings.model,
     apiKey: settings.apiKey,
     ...(settings.stream === undefined ? {} : { stream: settings.stream }),
+    ...(settings.sampling ? { sampling: settings.sampling } : {}),
   });
 }

@@ -38,11 +38,15 @@ export interface AgentRunOptions extends CheckoutWorkOptions {
   onProgress?: (event: AgentProgress) => void;
   /** Ask the model for a per-spec review at the end (deterministic checks always run). Default true. */
   modelReview?: boolean;
+  /** Show the model review the verdicts after the patch (default true; candidates review blind). */
+  reviewSeesVerdicts?: boolean;
   /** Secrets to redact from everything written (the API key). */
   secrets?: Array<string | undefined>;
+  /** The run's id and folder when the caller places it (a candidate's cand-K/); default a new id under runs/agent/. */
+  placement?: { runId: string; runDir: string };
 }
 
-function agentRunsDir(workspaceDir: string): string {
+export function agentRunsDir(workspaceDir: string): string {
   return path.join(workspaceDir, '.weave', 'runs', 'agent');
 }
 
@@ -51,8 +55,8 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
   const { redact, userSignal } = session;
   const started = performance.now();
   const label = options.target.kind === 'all' ? 'all' : options.target.id;
-  const runId = `${newRunId(new Date())}-${label}`;
-  const runDir = path.join(agentRunsDir(options.workspaceDir), runId);
+  const runId = options.placement?.runId ?? `${newRunId(new Date())}-${label}`;
+  const runDir = options.placement?.runDir ?? path.join(agentRunsDir(options.workspaceDir), runId);
   await ensureRunsIgnored(options.workspaceDir);
   const trajectory = session.openTrajectory(path.join(runDir, 'trajectory.jsonl'), {
     runId,
@@ -85,6 +89,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
   let modelReview: ModelReview | undefined;
   if (
     (options.modelReview ?? true) &&
+    options.actor === undefined &&
     outcome.stopReason !== 'cancelled' &&
     outcome.stopReason !== 'model-error'
   ) {
@@ -94,6 +99,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
       patch: outcome.diff.patch,
       after: outcome.after,
       findings,
+      ...(options.reviewSeesVerdicts === false ? { showVerdicts: false } : {}),
       signal: userSignal,
     });
   }

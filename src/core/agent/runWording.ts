@@ -46,6 +46,7 @@ export function explainEnding(run: RunEnding, failures: readonly ToolFailure[]):
     'time-budget': `Did not finish: ran out of time after ${steps} (setting weave.agent.timeoutSeconds).`,
     cancelled: `Cancelled after ${steps}.`,
     'model-error': `Did not finish: the model failed${run.error ? `: ${run.error}` : '.'}`,
+    'agent-command-failed': `Did not finish: the agent command failed${run.error ? `: ${run.error}` : '.'}`,
   };
   let text = base[run.stopReason];
   const top = failures[0];

@@ -48,6 +48,8 @@ export type TrajectoryEvent =
       durationMs: number;
     }
   | { type: 'error'; message: string }
+  /** An external agent command's run (externalAgent.ts): the command and its output (head and tail). */
+  | { type: 'command'; command: string; output: string }
   | {
       type: 'end';
       stopReason: string;

@@ -11,7 +11,7 @@ export { markInfrastructureChange } from './containedResults';
 export { lastRunsOf, type StoredRun } from './lastRuns';
 export { ageText, isBroken, isViolation } from './resultText';
 export { CheckInputError, runSpecs, type RunProgress, type RunSpecsOptions } from './runSpecs';
-export { latestCleanRun, listRuns, newRunId, runsDir, saveRun } from './runStore';
+export { ensureRunsIgnored, latestCleanRun, listRuns, newRunId, runsDir, saveRun } from './runStore';
 export { ranNoTest, summarize } from './summary';
 export { verdictOf } from './verdict';
 export type * from './types';

@@ -10,7 +10,12 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { agentRunSetup } from '../agent/agentRunSetup';
+import { agentRunSetup, type AgentRunSetup } from '../agent/agentRunSetup';
+import type { AgentRunResult } from '../agent/agentRunResult';
+import { summarizeCandidate } from '../agent/candidateRanking';
+import { modelCandidatePlans, runCandidates } from '../agent/candidates';
+import { measureJudgement, type Comparison, type Judgement } from '../agent/judgement';
+import type { ModelClient, Sampling } from '../agent/modelClient';
 import { modelFromSettings } from '../agent/modelSettings';
 import { runMatrix } from '../agent/matrix';
 import { createRedactor } from '../agent/redact';
@@ -43,6 +48,10 @@ export interface InstanceRun {
   trajectory: string | null;
   /** Specs solved alone but not together (--matrix), or null when the matrix did not run. */
   alone_not_together: string[] | null;
+  /** The blind model review's "satisfied" against the cell's own sandboxed verdicts (--review); absent: not run. */
+  review_counts?: { true_positives: number; false_positives: number; false_negatives: number };
+  /** --self-pick N: the model's pick among its N candidates against the first and the verified best. */
+  self_pick?: { pick: number; vs_first: Comparison; vs_best: Comparison; regret: number } | { error: string };
 }
 
 export interface InstanceJob {
@@ -57,6 +66,10 @@ export interface InstanceJob {
   /** Folders an external agent command must not read: the task folders and the bench's output. */
   hiddenFromAgent?: readonly string[];
   matrix: boolean;
+  /** Run the blind model review and score its claims (the leaderboard's review precision / recall). */
+  review?: boolean;
+  /** Run this many candidates (seeds 1..N) and ask the model to pick one; the prediction stays cand-1's. */
+  selfPickCandidates?: number;
   signal?: AbortSignal;
 }
 
@@ -108,20 +121,23 @@ export async function runInstance(job: InstanceJob): Promise<InstanceRun> {
         alone_not_together: null,
       };
     }
-    const common = await agentRunSetup({
-      workspaceDir: checkout,
-      specFile,
-      client: modelFromSettings({
+    const clientFor = (sampling?: Sampling) =>
+      modelFromSettings({
         baseUrl: job.baseUrl,
         model: job.model,
         apiKey: job.apiKey,
         noModel: 'no model: pass --model NAME',
-      }),
+        ...(sampling ? { sampling } : {}),
+      });
+    const common = await agentRunSetup({
+      workspaceDir: checkout,
+      specFile,
+      client: clientFor(),
       apiKey: job.apiKey,
       budgets: job.budgets,
       ...(job.signal ? { signal: job.signal } : {}),
     });
-    const result = await runAgent({ ...common, target: { kind: 'all' }, modelReview: false });
+    const { result, judged } = await agentCell(job, common, clientFor);
     await fs.copyFile(result.trajectoryFile, path.join(job.modelDir, `${trajectoryName}.jsonl`));
     let aloneNotTogether: string[] | null = null;
     if (job.matrix) {
@@ -140,8 +156,77 @@ export async function runInstance(job: InstanceJob): Promise<InstanceRun> {
       findings: result.findings,
       trajectory: `${trajectoryName}.jsonl`,
       alone_not_together: aloneNotTogether,
+      ...judged,
     };
   });
+}
+
+/**
+ * Weave's agent in a cell: one run, or with --self-pick N the model's N candidates (runCandidates, one at a time:
+ * the cells are the bench's parallelism) of which cand-1 stays the prediction — the "take the first attempt"
+ * strategy the pick is compared with. With --review the blind review's claims are scored on every run.
+ */
+async function agentCell(
+  job: InstanceJob,
+  common: AgentRunSetup,
+  clientFor: (sampling?: Sampling) => ModelClient,
+): Promise<{ result: AgentRunResult; judged: Pick<InstanceRun, 'review_counts' | 'self_pick'> }> {
+  const review = job.review ?? false;
+  if (job.selfPickCandidates === undefined) {
+    const result = await runAgent({
+      ...common,
+      target: { kind: 'all' },
+      modelReview: review,
+      reviewSeesVerdicts: false,
+    });
+    const summary = summarizeCandidate(common.specFile, result, {
+      index: 1,
+      label: job.model,
+      source: { kind: 'model', model: job.model },
+    });
+    return { result, judged: reviewCountsOf(measureJudgement([summary]), job.model, review) };
+  }
+  const { ranking, results } = await runCandidates({
+    ...common,
+    target: { kind: 'all' },
+    plans: modelCandidatePlans(job.selfPickCandidates, [job.model], (_model, sampling) =>
+      clientFor(sampling),
+    ),
+    concurrency: 1,
+    modelReview: review,
+    selfPick: clientFor(),
+  });
+  const pick = ranking.judgement.selfPick;
+  return {
+    result: results[0] as AgentRunResult,
+    judged: {
+      ...reviewCountsOf(ranking.judgement, job.model, review),
+      ...(pick === undefined
+        ? {}
+        : {
+            self_pick: pick.ok
+              ? { pick: pick.pick, vs_first: pick.vsFirst, vs_best: pick.vsBest, regret: pick.regret }
+              : { error: pick.error },
+          }),
+    },
+  };
+}
+
+function reviewCountsOf(
+  judgement: Judgement,
+  model: string,
+  review: boolean,
+): Pick<InstanceRun, 'review_counts'> {
+  const acc = judgement.review[model];
+  // No review asked, or none answered: nothing to score (absent, not zeros).
+  if (!review || acc === undefined) return {};
+  return {
+    review_counts: {
+      true_positives: acc.truePositives,
+      false_positives: acc.falsePositives,
+      false_negatives: acc.falseNegatives,
+    },
+  };
 }
 
 /** base.bundle at base_commit, test.patch applied and committed, in a scratch folder removed afterwards. */

@@ -24,6 +24,10 @@ export interface BenchOptions {
   workers: number;
   outDir: string;
   matrix?: boolean;
+  /** Run the blind model review in every cell and score it (leaderboard: review precision / recall). */
+  review?: boolean;
+  /** Run N candidates per cell and ask the model to pick (leaderboard: self-pick regret); cand-1 is scored. */
+  selfPickCandidates?: number;
   prices?: Record<string, Price>;
   budgets?: Partial<AgentBudgets>;
   /** Where the agents' patches are scored (default 'sandbox'; 'docker': each task's Harbor image). */
@@ -96,6 +100,10 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
         // Every task folder (gold patches) and the bench's output (other models' predictions).
         hiddenFromAgent: [...tasks.map((t) => t.dir), path.resolve(options.outDir)],
         matrix: options.matrix ?? false,
+        ...(options.review ? { review: true } : {}),
+        ...(options.selfPickCandidates === undefined
+          ? {}
+          : { selfPickCandidates: options.selfPickCandidates }),
         ...(options.signal ? { signal: options.signal } : {}),
       });
       // Written last, so an interrupted cell has no record and reruns.

@@ -3,6 +3,7 @@
 // (PASS_TO_FAIL over every spec that passed on base + test.patch, in instances that ran); review flags count
 // instances whose patch or trajectory the deterministic review flagged, by family.
 import type { FindingCheck } from '../agent/deterministicReview';
+import type { Comparison } from '../agent/judgement';
 import type { SpecKind } from '../../shared/specSchema';
 import type { InstanceRun } from './benchInstance';
 import type { EvalReport, KindSummary } from './evalTasks';
@@ -36,6 +37,18 @@ export interface LeaderboardRow {
   /** Sum of the model's agent runs. */
   agent_time_ms: number;
   by_kind: Partial<Record<SpecKind, KindSummary>>;
+  /**
+   * The blind model review's "satisfied" against the cells' sandboxed verdicts (`--review`): how often it was a real
+   * pass (precision) and how many real passes it called satisfied (recall); null when no review answered.
+   */
+  review_precision: number | null;
+  review_recall: number | null;
+  /**
+   * `--self-pick N`: mean specs lost by the model's pick against the verified best of its N candidates, and how
+   * the pick compared with taking the first candidate; null without picks.
+   */
+  self_pick_regret: number | null;
+  self_pick_vs_first: { beats: number; equal: number; loses: number } | null;
 }
 
 export interface Leaderboard {
@@ -115,6 +128,8 @@ export function buildLeaderboard(input: {
       cost_usd: price === undefined ? null : (prompt * price.input + completion * price.output) / 1_000_000,
       agent_time_ms: runs.reduce((n, r) => n + r.duration_ms, 0),
       by_kind: report.by_kind,
+      ...reviewColumns(runs),
+      ...selfPickColumns(runs),
     };
   });
   rows.sort(
@@ -132,6 +147,33 @@ export function buildLeaderboard(input: {
     matrix: input.matrix,
     wall_time_ms: Math.round(input.wallTimeMs),
     rows,
+  };
+}
+
+function reviewColumns(
+  runs: readonly InstanceRun[],
+): Pick<LeaderboardRow, 'review_precision' | 'review_recall'> {
+  const counted = runs.flatMap((r) => (r.review_counts ? [r.review_counts] : []));
+  const sum = (key: keyof NonNullable<InstanceRun['review_counts']>): number =>
+    counted.reduce((n, c) => n + c[key], 0);
+  const tp = sum('true_positives');
+  const claimed = tp + sum('false_positives');
+  const real = tp + sum('false_negatives');
+  return {
+    review_precision: counted.length === 0 || claimed === 0 ? null : tp / claimed,
+    review_recall: counted.length === 0 || real === 0 ? null : tp / real,
+  };
+}
+
+function selfPickColumns(
+  runs: readonly InstanceRun[],
+): Pick<LeaderboardRow, 'self_pick_regret' | 'self_pick_vs_first'> {
+  const picks = runs.flatMap((r) => (r.self_pick && 'pick' in r.self_pick ? [r.self_pick] : []));
+  if (picks.length === 0) return { self_pick_regret: null, self_pick_vs_first: null };
+  const count = (c: Comparison): number => picks.filter((p) => p.vs_first === c).length;
+  return {
+    self_pick_regret: picks.reduce((n, p) => n + p.regret, 0) / picks.length,
+    self_pick_vs_first: { beats: count('beats'), equal: count('equal'), loses: count('loses') },
   };
 }
 
@@ -161,6 +203,9 @@ export function renderLeaderboardHtml(board: Leaderboard): string {
     'Tokens',
     'Cost',
     'Agent time',
+    'Review precision',
+    'Review recall',
+    'Self-pick regret',
   ];
   const rows = board.rows.map((r) =>
     [
@@ -177,6 +222,9 @@ export function renderLeaderboardHtml(board: Leaderboard): string {
       cell(r.tokens.total, true),
       cell(r.cost_usd === null ? '—' : `$${r.cost_usd.toFixed(4)}`, true),
       cell(`${(r.agent_time_ms / 1000).toFixed(1)} s`, true),
+      cell(r.review_precision === null ? '—' : pct(r.review_precision), true),
+      cell(r.review_recall === null ? '—' : pct(r.review_recall), true),
+      cell(selfPickText(r), true),
     ].join(''),
   );
   const kinds = [...new Set(board.rows.flatMap((r) => Object.keys(r.by_kind)))].sort() as SpecKind[];
@@ -208,6 +256,12 @@ ${table(head, rows)}
 ${table(['Model', ...kinds], kindRows)}
 </body></html>
 `;
+}
+
+function selfPickText(r: LeaderboardRow): string {
+  if (r.self_pick_regret === null || r.self_pick_vs_first === null) return '—';
+  const v = r.self_pick_vs_first;
+  return `${r.self_pick_regret.toFixed(2)} specs (vs first: ${v.beats} beats, ${v.equal} equal, ${v.loses} loses)`;
 }
 
 export function escapeHtml(text: string): string {

@@ -9,7 +9,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { runBench, type BenchResult } from '../../../src/core/tasks/benchRun';
 import { exportTask } from '../../../src/core/tasks/exportTask';
-import { startScriptedServer, type ScriptedServer } from '../../support/scriptedOpenAiServer';
+import {
+  startScriptedServer,
+  type ScriptedServer,
+  type ScriptStep,
+} from '../../support/scriptedOpenAiServer';
 import { disableCacheSteps, fixSecretCachingSteps } from '../agent/demoScripts';
 import { applyPatch, CLI, makeDemoRepo, readPatch } from '../../support/demoRepo';
 
@@ -216,6 +220,72 @@ describe('weave bench: bad input', () => {
       assert.match(r.stderr, /no task found/);
     } finally {
       fs.rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
+
+// The judgement columns on scripted answers whose truth is known: one task, one model, two candidates a cell.
+// Seed 1 fixes the task (8 of 8 specs pass), seed 2 switches the cache off (cache-hit fails, hit-rate and
+// no-stale-read are blocked by it: 5 of 8). Both blind reviews call every spec satisfied: 13 real passes of 16
+// claims, no real pass missed. The model picks cand-2: it loses to the first candidate, regret 8 - 5 = 3 specs.
+describe('weave bench --review --self-pick', () => {
+  it('scores the blind reviews and the self-pick, and keeps cand-1 as the prediction', async () => {
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'weave-bench-judgement-'));
+    const isReview = (k: string): boolean => k.startsWith('You review');
+    const isPick = (k: string): boolean => k.startsWith('Several attempts');
+    const satisfied: ScriptStep = {
+      kind: 'text',
+      content: JSON.stringify({
+        specs: [
+          'response-shape',
+          'cache-hit',
+          'no-stale-read',
+          'no-error-caching',
+          'size-budget',
+          'hit-rate',
+          'no-secret-caching',
+          'header-names',
+        ].map((id) => ({ id, verdict: 'satisfied', evidence: id })),
+      }),
+    };
+    const server = await startScriptedServer({
+      scripts: [
+        {
+          matches: isPick,
+          steps: [{ kind: 'text', content: JSON.stringify({ candidate: 2, reason: 'smaller' }) }],
+        },
+        { seed: 1, matches: isReview, steps: [satisfied] },
+        { seed: 2, matches: isReview, steps: [satisfied] },
+        { seed: 1, matches: (k) => !isReview(k), steps: fixSecretCachingSteps() },
+        { seed: 2, matches: (k) => !isReview(k), steps: disableCacheSteps() },
+      ],
+    });
+    try {
+      await demoTasks(scratch, 1);
+      const result = await runBench({
+        taskDirs: [path.join(scratch, 'tasks')],
+        models: ['judge'],
+        baseUrl: server.baseURL,
+        workers: 1,
+        outDir: path.join(scratch, 'out'),
+        review: true,
+        selfPickCandidates: 2,
+      });
+      const row = result.leaderboard.rows[0]!;
+      assert.equal(row.resolved, 1, 'cand-1, the fix, is the scored prediction');
+      assert.equal(row.review_precision, 13 / 16);
+      assert.equal(row.review_recall, 1);
+      assert.equal(row.self_pick_regret, 3);
+      assert.deepEqual(row.self_pick_vs_first, { beats: 0, equal: 0, loses: 1 });
+      const html = fs.readFileSync(result.leaderboardHtml, 'utf8');
+      assert.match(html, /<th>Review precision<\/th><th>Review recall<\/th><th>Self-pick regret<\/th>/);
+      assert.match(
+        html,
+        />81\.3%<\/td><td class="n">100\.0%<\/td><td class="n">3\.00 specs \(vs first: 0 beats, 0 equal, 1 loses\)</,
+      );
+    } finally {
+      await server.close();
+      fs.rmSync(scratch, { recursive: true, force: true });
     }
   });
 });

@@ -246,6 +246,7 @@ export async function panelAdaptScenarios(sessions: Sessions, step: Step): Promi
             .count()
             .then((n) => n > 0),
         );
+        await panel.open(); // the sidebar, even when the step before stopped with it hidden
         await setSidebarWidth(page, NARROW_PX);
         const looks = await frame.locator('.spec-list').evaluate((list) => {
           const visible = (c: string): boolean =>

@@ -48,6 +48,14 @@ export function replaceKeepingFocus(root: HTMLElement, ...children: Node[]): voi
   const active = document.activeElement;
   const key =
     active instanceof HTMLElement || active instanceof SVGElement ? active.dataset['key'] : undefined;
+  // A state push while the user types in the filter box must not move the caret.
+  const caret = active instanceof HTMLInputElement ? [active.selectionStart, active.selectionEnd] : undefined;
   root.replaceChildren(...children);
-  if (key) root.querySelector<HTMLElement>(`[data-key="${CSS.escape(key)}"]`)?.focus();
+  if (!key) return;
+  const next = root.querySelector<HTMLElement>(`[data-key="${CSS.escape(key)}"]`);
+  next?.focus();
+  const [start, end] = caret ?? [];
+  if (next instanceof HTMLInputElement && typeof start === 'number' && typeof end === 'number') {
+    next.setSelectionRange(start, end);
+  }
 }

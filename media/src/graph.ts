@@ -1,8 +1,9 @@
 // The spec graph, drawn from ELK's layout (graphLayout.ts): nodes coloured by verdict with their full ids
 // (wrapped at dashes in the narrow side panel, one line in the editor view); edges: dependsOn = solid arrow to the
 // dependency (routed by ELK), interactsWith = dashed, potential (static) interactions = dotted. Zoom with the
-// − / Fit / + buttons or Ctrl+wheel; "Fit" (the default) scales the graph to the view's width, so there is no
-// horizontal scrollbar until the user zooms in.
+// − / Fit / + buttons or Ctrl+wheel; "Fit" (the default) scales the graph to the view's width — in the side panel
+// never larger than its natural size, in the editor tab up to filling it — but never so small that a label is
+// under MIN_LABEL_PX: a graph wider than that pans (drag it, or scroll) instead of shrinking into unreadable text.
 import type { ParsedPanelState } from '../../src/shared/protocol';
 import { h, svg } from './dom';
 import { interactionLines, interactionPath, polylinePath } from './graphEdges';
@@ -12,6 +13,10 @@ import { STATUS_LOOK, statusOf } from './status';
 const FONT_PX = 11;
 const LINE_HEIGHT = 13;
 const ZOOM_STEP = 1.25;
+/** The smallest label a zoom or fit draws (the sidebar used to shrink 40 specs' labels to 4–7 px). */
+export const MIN_LABEL_PX = 9;
+const MIN_SCALE = MIN_LABEL_PX / FONT_PX;
+const MAX_SCALE = 4;
 
 export interface GraphView {
   /** Longest label line before an id wraps at a dash (Infinity: never wrap). */
@@ -22,6 +27,8 @@ export interface GraphView {
   /** Draw the statically found (potential) interactions; the narrow panel hides them until asked. */
   potentialShown: boolean;
   onTogglePotential?: (shown: boolean) => void;
+  /** What "Fit" does: 'shrink' = fit the width but never enlarge (the panel), 'fill' = fill the width (the tab). */
+  fit: 'shrink' | 'fill';
 }
 
 /** 'fit' or a factor of the natural size; survives re-renders (a state push must not reset the zoom). */
@@ -54,9 +61,17 @@ export function renderGraph(state: ParsedPanelState, view: GraphView): HTMLEleme
   if (state.specs.length === 0) return h('p', { class: 'muted' }, 'The graph appears once there are specs.');
   const scroll = h(
     'div',
-    { class: 'graph-scroll', 'aria-busy': 'true' },
+    { class: 'graph-scroll', 'aria-busy': 'true', 'data-fit': view.fit },
     h('p', { class: 'muted' }, 'Laying out…'),
   );
+  // "Fit" follows the view's width as the user drags the sidebar or the editor group.
+  // A re-render detaches this one (its size drops to 0, which reports once): then stop watching it.
+  const resized = new ResizeObserver(() => {
+    if (scroll.isConnected) applyZoom(scroll);
+    else resized.disconnect();
+  });
+  resized.observe(scroll);
+  panByDragging(scroll);
   const wrap = h('div', { class: 'graph-wrap' }, zoomBar(scroll, view), scroll, legend(state, view));
   layoutFor(state, view.wrapAt).then(
     (layout) => {
@@ -112,11 +127,18 @@ function naturalWidth(scroll: HTMLElement): number {
   return Number(scroll.querySelector('svg.graph')?.getAttribute('data-width') ?? 0);
 }
 
+/** The scale drawn now (the fit's, or the user's zoom). */
+function scaleOf(scroll: HTMLElement, natural: number): number {
+  if (zoom !== 'fit') return zoom;
+  const fitted = scroll.clientWidth / natural;
+  const upTo = scroll.dataset['fit'] === 'fill' ? MAX_SCALE : 1;
+  return Math.max(MIN_SCALE, Math.min(upTo, fitted));
+}
+
 function setZoom(scroll: HTMLElement, factor: number): void {
   const natural = naturalWidth(scroll);
   if (!natural) return;
-  const current = zoom === 'fit' ? Math.min(1, scroll.clientWidth / natural) : zoom;
-  zoom = Math.min(4, Math.max(0.25, current * factor));
+  zoom = Math.min(MAX_SCALE, Math.max(MIN_SCALE, scaleOf(scroll, natural) * factor));
   applyZoom(scroll);
 }
 
@@ -124,13 +146,37 @@ function applyZoom(scroll: HTMLElement): void {
   const picture = scroll.querySelector<SVGSVGElement>('svg.graph');
   if (!picture) return;
   const natural = Number(picture.getAttribute('data-width'));
-  if (zoom === 'fit') {
-    picture.style.width = '100%';
-    picture.style.maxWidth = `${natural}px`;
-  } else {
-    picture.style.width = `${natural * zoom}px`;
-    picture.style.maxWidth = 'none';
-  }
+  if (!natural) return;
+  const scale = scaleOf(scroll, natural);
+  // Whole pixels, and no change without a change: setting the same width must not wake the ResizeObserver.
+  // (Rounded down, except at the minimum scale: there a rounded-down width would draw labels under MIN_LABEL_PX.)
+  const width = `${scale <= MIN_SCALE ? Math.ceil(natural * scale) : Math.floor(natural * scale)}px`;
+  if (picture.style.width !== width) picture.style.width = width;
+  picture.dataset['scale'] = scale.toFixed(3);
+  scroll.classList.toggle('pannable', scroll.scrollWidth > scroll.clientWidth + 1);
+}
+
+/** Dragging the graph's background pans it (when it is wider or taller than the view). */
+function panByDragging(scroll: HTMLElement): void {
+  let from: { x: number; y: number; left: number; top: number } | undefined;
+  scroll.addEventListener('pointerdown', (event) => {
+    if (event.button !== 0 || (event.target as Element).closest('.node')) return;
+    if (scroll.scrollWidth <= scroll.clientWidth && scroll.scrollHeight <= scroll.clientHeight) return;
+    from = { x: event.clientX, y: event.clientY, left: scroll.scrollLeft, top: scroll.scrollTop };
+    scroll.setPointerCapture(event.pointerId);
+    scroll.classList.add('panning');
+  });
+  scroll.addEventListener('pointermove', (event) => {
+    if (!from) return;
+    scroll.scrollLeft = from.left - (event.clientX - from.x);
+    scroll.scrollTop = from.top - (event.clientY - from.y);
+  });
+  const stop = (): void => {
+    from = undefined;
+    scroll.classList.remove('panning');
+  };
+  scroll.addEventListener('pointerup', stop);
+  scroll.addEventListener('pointercancel', stop);
 }
 
 function picture(state: ParsedPanelState, layout: Layout, view: GraphView): SVGSVGElement {

@@ -31,6 +31,7 @@ function render(state: ParsedPanelState): void {
     ),
     renderGraph(state, {
       wrapAt: Infinity,
+      fit: 'fill',
       onSelect: (id) => vscode.postMessage({ type: 'openSpec', id }),
       potentialShown,
       onTogglePotential: (shown) => {

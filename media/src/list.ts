@@ -1,9 +1,10 @@
 // The list of specs with their verdict badges and per-spec actions. One Tab stop for the whole list (roving
 // tabindex): ↑/↓ (and Home/End) move between specs, → and ← move through the focused spec's buttons, Enter
-// edits the spec, Escape goes back from a button to its spec.
+// edits the spec, Escape goes back from a button to its spec. The filter box above it narrows the rows shown
+// (in place, so typing keeps its caret); ↓ from it enters the list, whose keys move among the rows shown.
 import type { ParsedPanelState } from '../../src/shared/protocol';
 import { codicon, h } from './dom';
-import { STATUS_LOOK, statusOf, type SpecStatus } from './status';
+import { isFailing, STATUS_LOOK, statusOf, type SpecStatus } from './status';
 
 export interface ListActions {
   check(id: string): void;
@@ -48,7 +49,20 @@ export function headline(verdict: ParsedPanelState['verdicts'][string] | undefin
   return verdict?.verdict === 'fail' ? excerptLine || reason : reason || excerptLine;
 }
 
-export function renderSpecList(state: ParsedPanelState, actions: ListActions): HTMLElement {
+/** What the list shows: specs whose id, title, kind or verdict hold every word of `text`; failing ones only. */
+export interface SpecFilter {
+  text: string;
+  failingOnly: boolean;
+}
+
+export const NO_FILTER: SpecFilter = { text: '', failingOnly: false };
+
+export function renderSpecList(
+  state: ParsedPanelState,
+  actions: ListActions,
+  filter: SpecFilter = NO_FILTER,
+  onFilter: (filter: SpecFilter) => void = () => undefined,
+): HTMLElement {
   if (state.specs.length === 0) {
     return h(
       'p',
@@ -66,90 +80,69 @@ export function renderSpecList(state: ParsedPanelState, actions: ListActions): H
       'aria-label': 'Specs',
       'aria-describedby': 'spec-list-help',
     },
-    ...state.specs.map((spec) => {
-      const status = statusOf(state, spec.id);
-      const verdict = state.verdicts[spec.id];
-      const detail = [verdict?.reason, verdict?.excerpt].filter(Boolean).join('\n');
-      const line = headline(verdict);
-      const label = `${spec.id}, ${STATUS_LOOK[status].label}: ${spec.title}${line && status !== 'pass' ? `. ${line}` : ''}`;
-      return h(
-        'li',
-        {
-          class: `spec status-${status}`,
-          'data-spec-id': spec.id,
-          'data-key': `spec:${spec.id}`,
-          tabindex: spec.id === current ? 0 : -1,
-          'aria-label': label,
-        },
-        h(
-          'div',
-          { class: 'spec-head' },
-          statusBadge(status, detail || undefined),
-          h('span', { class: 'spec-id', title: spec.id }, spec.id),
-          auditBadge(state.audit?.[spec.id]),
-        ),
-        h('div', { class: 'spec-title' }, spec.title, ' ', h('span', { class: 'spec-kind' }, spec.kind)),
-        // A pass carries a reason only when it is unverified (no test result seen): worth showing.
-        line && (status !== 'pass' || /unverified/.test(verdict?.reason ?? ''))
-          ? h('div', { class: 'spec-reason', title: detail }, line)
-          : null,
-        spec.anchors.length
-          ? h(
-              'ul',
-              { class: 'anchors', 'aria-label': `Anchors of ${spec.id}` },
-              ...spec.anchors.map((anchor) =>
-                h(
-                  'li',
-                  {},
-                  h(
-                    'button',
-                    {
-                      type: 'button',
-                      class: 'link',
-                      tabindex: -1,
-                      'data-key': `anchor:${spec.id}:${anchor}`,
-                      title: `Open ${anchor}`,
-                      onclick: () => actions.openAnchor(anchor),
-                    },
-                    anchor,
-                  ),
-                ),
-              ),
-            )
-          : null,
-        h(
-          'div',
-          { class: 'spec-actions' },
-          iconButton(
-            'play',
-            `Check ${spec.id}`,
-            `check:${spec.id}`,
-            () => actions.check(spec.id),
-            !state.trusted,
-            -1,
-          ),
-          iconButton('edit', `Edit ${spec.id}`, `edit:${spec.id}`, () => actions.edit(spec.id), false, -1),
-          iconButton(
-            'go-to-file',
-            `Open ${spec.id} in specs.json`,
-            `open:${spec.id}`,
-            () => actions.openSpec(spec.id),
-            false,
-            -1,
-          ),
-        ),
-      );
-    }),
+    ...state.specs.map((spec) => specRow(state, spec, actions)),
   );
   list.addEventListener('keydown', (event) => onKey(list, event, actions));
   list.addEventListener('focusin', (event) => {
     const item = (event.target as HTMLElement).closest<HTMLElement>('li.spec');
     if (item) moveStop(list, item);
   });
+  const shownCount = h('span', { class: 'filter-count', 'aria-live': 'polite' });
+  const noMatch = h('p', { class: 'muted no-match', hidden: true });
+  let active = { ...filter };
+  const refilter = (next: SpecFilter): void => {
+    active = next;
+    applyFilter(list, active, shownCount, noMatch);
+    onFilter(active);
+  };
+  const input = h('input', {
+    type: 'search',
+    class: 'spec-filter',
+    placeholder: 'Filter: id, title, kind, verdict',
+    // Its name stays short: the words it searches are in the placeholder (and "Title" names the form's field).
+    'aria-label': 'Filter specs',
+    'data-key': 'spec-filter',
+    value: filter.text,
+    oninput: (event: Event) => refilter({ ...active, text: (event.target as HTMLInputElement).value }),
+    onkeydown: (event: Event) => {
+      const key = (event as KeyboardEvent).key;
+      // ↓ from the filter goes to the first spec shown, as in VS Code's own filtered trees.
+      if (key === 'ArrowDown') {
+        const first = items(list)[0];
+        if (first) {
+          event.preventDefault();
+          moveStop(list, first);
+          first.focus();
+        }
+      }
+    },
+  });
+  const failingOnly = h(
+    'button',
+    {
+      type: 'button',
+      class: 'icon-button filter-failing',
+      'aria-pressed': filter.failingOnly ? 'true' : 'false',
+      'aria-label': 'Show failing specs only',
+      title: 'Show failing specs only (fail, broken, error, flaky, tampered, blocked)',
+      'data-key': 'filter-failing',
+      onclick: () => {
+        const on = !active.failingOnly;
+        failingOnly.setAttribute('aria-pressed', on ? 'true' : 'false');
+        refilter({ ...active, failingOnly: on });
+      },
+    },
+    codicon('filter'),
+    h('span', { class: 'filter-failing-label' }, 'Failing'),
+  );
+  applyFilter(list, active, shownCount, noMatch);
   return h(
     'div',
-    {},
+    { class: 'spec-list-wrap' },
+    state.specs.length > 1 ? h('div', { class: 'filter-bar', role: 'search' }, input, failingOnly) : null,
+    shownCount,
     list,
+    noMatch,
     h(
       'p',
       { id: 'spec-list-help', class: 'muted small' },
@@ -158,12 +151,134 @@ export function renderSpecList(state: ParsedPanelState, actions: ListActions): H
   );
 }
 
+/**
+ * One spec as a compact row: verdict (icon, and its word where there is room), the id on one line (cut with an
+ * ellipsis, whole in the tooltip), then one line with the kind and the failure line or the title. The actions
+ * show on hover and keyboard focus; the focused row opens to the title and anchors.
+ */
+function specRow(
+  state: ParsedPanelState,
+  spec: ParsedPanelState['specs'][number],
+  actions: ListActions,
+): HTMLElement {
+  const status = statusOf(state, spec.id);
+  const look = STATUS_LOOK[status];
+  const verdict = state.verdicts[spec.id];
+  const detail = [verdict?.reason, verdict?.excerpt].filter(Boolean).join('\n');
+  const line = headline(verdict);
+  // A pass carries a reason only when it is unverified (no test result seen): worth showing.
+  const showReason = Boolean(line) && (status !== 'pass' || /unverified/.test(verdict?.reason ?? ''));
+  const label = `${spec.id}, ${look.label}: ${spec.title}${line && status !== 'pass' ? `. ${line}` : ''}`;
+  return h(
+    'li',
+    {
+      class: `spec status-${status}`,
+      'data-spec-id': spec.id,
+      'data-key': `spec:${spec.id}`,
+      'data-filter': [spec.id, spec.title, spec.kind, look.label, status].join(' ').toLowerCase(),
+      'data-failing': isFailing(status) ? 'true' : 'false',
+      tabindex: spec.id === current ? 0 : -1,
+      'aria-label': label,
+    },
+    h(
+      'div',
+      { class: 'spec-head' },
+      statusBadge(status, [look.label, detail].filter(Boolean).join(': ')),
+      h('span', { class: 'spec-id', title: `${spec.id} — ${look.label}\n${spec.title}` }, spec.id),
+      auditBadge(state.audit?.[spec.id]),
+      h(
+        'div',
+        { class: 'spec-actions' },
+        iconButton(
+          'play',
+          `Check ${spec.id}`,
+          `check:${spec.id}`,
+          () => actions.check(spec.id),
+          !state.trusted,
+          -1,
+        ),
+        iconButton('edit', `Edit ${spec.id}`, `edit:${spec.id}`, () => actions.edit(spec.id), false, -1),
+        iconButton(
+          'go-to-file',
+          `Open ${spec.id} in specs.json`,
+          `open:${spec.id}`,
+          () => actions.openSpec(spec.id),
+          false,
+          -1,
+        ),
+      ),
+    ),
+    h(
+      'div',
+      { class: 'spec-line' },
+      h('span', { class: 'spec-kind' }, spec.kind),
+      showReason
+        ? h('span', { class: 'spec-reason', title: detail }, line)
+        : h('span', { class: 'spec-title', title: spec.title }, spec.title),
+    ),
+    h(
+      'div',
+      { class: 'spec-more' },
+      showReason ? h('div', { class: 'spec-title' }, spec.title) : null,
+      spec.anchors.length
+        ? h(
+            'ul',
+            { class: 'anchors', 'aria-label': `Anchors of ${spec.id}` },
+            ...spec.anchors.map((anchor) =>
+              h(
+                'li',
+                {},
+                h(
+                  'button',
+                  {
+                    type: 'button',
+                    class: 'link',
+                    tabindex: -1,
+                    'data-key': `anchor:${spec.id}:${anchor}`,
+                    title: `Open ${anchor}`,
+                    onclick: () => actions.openAnchor(anchor),
+                  },
+                  anchor,
+                ),
+              ),
+            ),
+          )
+        : null,
+    ),
+  );
+}
+
+function applyFilter(list: HTMLElement, filter: SpecFilter, count: HTMLElement, noMatch: HTMLElement): void {
+  const words = filter.text.toLowerCase().split(/\s+/).filter(Boolean);
+  const all = Array.from(list.querySelectorAll<HTMLElement>(':scope > li.spec'));
+  let shown = 0;
+  for (const item of all) {
+    const text = item.dataset['filter'] ?? '';
+    const visible =
+      (!filter.failingOnly || item.dataset['failing'] === 'true') && words.every((w) => text.includes(w));
+    item.hidden = !visible;
+    if (visible) shown++;
+  }
+  const filtering = words.length > 0 || filter.failingOnly;
+  count.textContent = filtering ? `${shown} of ${all.length} specs shown` : '';
+  noMatch.hidden = shown > 0;
+  noMatch.textContent =
+    filter.failingOnly && words.length === 0
+      ? 'No spec is failing.'
+      : `No spec matches “${filter.text.trim()}”${filter.failingOnly ? ' among the failing ones' : ''}.`;
+  // The list's one Tab stop must stay on a row that is shown.
+  const stop = all.find((item) => item.tabIndex === 0);
+  const first = items(list)[0];
+  if (first && (!stop || stop.hidden)) moveStop(list, first);
+}
+
 function items(list: HTMLElement): HTMLElement[] {
-  return Array.from(list.querySelectorAll<HTMLElement>(':scope > li.spec'));
+  return Array.from(list.querySelectorAll<HTMLElement>(':scope > li.spec:not([hidden])'));
 }
 
 function moveStop(list: HTMLElement, item: HTMLElement): void {
-  for (const other of items(list)) other.tabIndex = other === item ? 0 : -1;
+  for (const other of list.querySelectorAll<HTMLElement>(':scope > li.spec'))
+    other.tabIndex = other === item ? 0 : -1;
   current = item.dataset['specId'];
 }
 

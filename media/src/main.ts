@@ -13,6 +13,7 @@ import {
 import { h, replaceKeepingFocus } from './dom';
 import { SpecForm } from './form';
 import { emptySnapshot, snapshotOf, type FormSnapshot } from './formSnapshot';
+import { NO_FILTER, type SpecFilter } from './list';
 import { renderOverview } from './overview';
 import { PendingRequests, reasonOf } from './pendingRequests';
 
@@ -32,6 +33,8 @@ interface PersistedState {
   graphOpen?: boolean;
   /** The panel's graph hides the potential (static) interactions until asked: they crowd a narrow view. */
   potentialShown?: boolean;
+  /** The spec list's filter box and "Failing only" toggle. */
+  filter?: SpecFilter;
 }
 
 const vscode = acquireVsCodeApi();
@@ -97,8 +100,13 @@ function render(): void {
           persist({ ...persisted, potentialShown: shown });
           render();
         },
+        filterChanged: (filter) => persist({ ...persisted, filter }),
       },
-      { graphOpen: persisted.graphOpen ?? true, potentialShown: persisted.potentialShown ?? false },
+      {
+        graphOpen: persisted.graphOpen ?? true,
+        potentialShown: persisted.potentialShown ?? false,
+        filter: persisted.filter ?? NO_FILTER,
+      },
     ),
   );
 }

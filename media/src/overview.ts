@@ -5,7 +5,7 @@
 import type { ParsedPanelState, ToExtensionMessage } from '../../src/shared/protocol';
 import { codicon, h } from './dom';
 import { renderGraph } from './graph';
-import { renderSpecList } from './list';
+import { renderSpecList, type SpecFilter } from './list';
 import { statusOf, STATUS_LOOK, type SpecStatus } from './status';
 import { ageText } from '../../src/shared/runAge';
 
@@ -20,12 +20,15 @@ export interface OverviewActions {
   graphToggled(open: boolean): void;
   /** The potential interactions were shown or hidden in the graph. */
   potentialToggled(shown: boolean): void;
+  /** The list's filter changed (it is applied in place; kept for the next render). */
+  filterChanged(filter: SpecFilter): void;
 }
 
 /** What the user left open, remembered across the view being hidden. */
 export interface OverviewView {
   graphOpen: boolean;
   potentialShown: boolean;
+  filter: SpecFilter;
 }
 
 export function renderOverview(
@@ -128,12 +131,17 @@ export function renderOverview(
       'section',
       { 'aria-labelledby': 'specs-heading' },
       h('h2', { id: 'specs-heading' }, 'Specs'),
-      renderSpecList(current, {
-        check: (id) => send({ type: 'check', target: { ids: [id] } }),
-        edit: (id) => actions.editSpec(id),
-        openSpec: (id) => send({ type: 'openSpec', id }),
-        openAnchor: (anchor) => send({ type: 'openAnchor', anchor }),
-      }),
+      renderSpecList(
+        current,
+        {
+          check: (id) => send({ type: 'check', target: { ids: [id] } }),
+          edit: (id) => actions.editSpec(id),
+          openSpec: (id) => send({ type: 'openSpec', id }),
+          openAnchor: (anchor) => send({ type: 'openAnchor', anchor }),
+        },
+        view.filter,
+        (filter) => actions.filterChanged(filter),
+      ),
     ),
   );
   const graph = h(
@@ -142,6 +150,7 @@ export function renderOverview(
     h('summary', { 'data-key': 'graph-summary' }, h('h2', {}, 'Graph')),
     renderGraph(current, {
       wrapAt: GRAPH_WRAP_AT,
+      fit: 'shrink',
       onSelect: (id) => actions.editSpec(id),
       onOpenLarge: () => send({ type: 'openGraph' }),
       potentialShown: view.potentialShown,

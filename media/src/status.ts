@@ -17,6 +17,10 @@ export type SpecStatus =
   | 'running'
   | 'unchecked';
 
+/**
+ * Each verdict's icon and word: the panel never says a verdict by colour alone (high-contrast themes draw
+ * every row in the same few colours), so the icon's shape and the word carry it.
+ */
 export const STATUS_LOOK: Record<SpecStatus, { icon: string; label: string }> = {
   pass: { icon: 'pass', label: 'pass' },
   fail: { icon: 'error', label: 'fail' },
@@ -39,4 +43,11 @@ export function statusOf(state: ParsedPanelState, id: string): SpecStatus {
   const change = state.changes[id];
   if (change === 'broken' || change === 'fixed') return change;
   return state.verdicts[id]?.verdict ?? 'unchecked';
+}
+
+/** The verdicts "Failing only" keeps: a spec that needs the user's attention (blocked: its dependency failed). */
+const FAILING: ReadonlySet<SpecStatus> = new Set(['fail', 'broken', 'error', 'tampered', 'flaky', 'blocked']);
+
+export function isFailing(status: SpecStatus): boolean {
+  return FAILING.has(status);
 }

@@ -193,21 +193,12 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number
   );
 }
 
-/** `vsce package` into `outFile` (the bundle is self-contained: no node_modules in the VSIX). */
+/** `npm run package` into `outFile` (scripts/package-vsix.mjs: the bundle is self-contained, the README the user's). */
 export function packageVsix(outFile: string): void {
-  execFileSync(
-    process.execPath,
-    [
-      path.join(REPO_ROOT, 'node_modules/@vscode/vsce/vsce'),
-      'package',
-      '--no-dependencies',
-      '--allow-missing-repository',
-      '--skip-license',
-      '-o',
-      outFile,
-    ],
-    { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+  execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts/package-vsix.mjs'), outFile], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
 }
 
 /** Installs a VSIX into an extensions folder with code-server's own CLI. */

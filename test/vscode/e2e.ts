@@ -12,13 +12,16 @@
 //   - the agent (scripted model): a result tab with real paths and Apply, Apply re-checks; the interaction
 //     matrix of runs that all ran out of steps says "Inconclusive";
 //   - specs.json opens as JSON with Comments, without "Comments are not permitted"; no CSP violation.
-// Then an UNTRUSTED session ("New spec" opens the panel's form; nothing runs) and an EMPTY folder (Init specs).
+// Then an UNTRUSTED session ("New spec" opens the panel's form; nothing runs), an EMPTY folder (Init specs) and
+// a generated 40-SPEC workspace (the panel at 170 px, its filter, graph sizes, Dark High Contrast, the Extensions
+// page: e2ePanelAdapts.ts).
 // Every step saves screenshots to test-results/ (git-ignored). The steps talk to page objects (test/vscode/pages:
 // the palette, Problems, the status bar, notifications, editors, the Test Explorer and the side panel). This file
 // runs them in order and counts them; the scenarios
 // live in e2ePanelScenarios.ts and e2eChangeScenarios.ts (trusted session, e2eDemoSession.ts) and
 // e2eRestrictedScenarios.ts (untrusted and empty folders).
-// Usage: npm run build && node out/test/vscode/e2e.js   (prints "N passed, N failed" last; exit 1 on failure)
+// Usage: npm run build && node out/test/vscode/e2e.js [--only adapts]   (prints "N passed, N failed" last; exit 1
+// on failure; --only adapts runs the 40-spec session alone)
 // Env: WEAVE_E2E_TIMEOUT_S (whole run, default 900), WEAVE_E2E_HEADED=1 (watch it, with a display).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,6 +30,7 @@ import { AGENT_STEPS, startAgentModel } from './e2eAgent';
 import { changeScenarios } from './e2eChangeScenarios';
 import { demoSession } from './e2eDemoSession';
 import { RESULTS_DIR, say, Sessions, type Outcome, type Step } from './e2eHarness';
+import { panelAdaptScenarios } from './e2ePanelAdapts';
 import { panelScenarios } from './e2ePanelScenarios';
 import { emptyFolderScenarios, untrustedScenarios } from './e2eRestrictedScenarios';
 
@@ -60,27 +64,11 @@ async function main(): Promise<number> {
     }
   };
 
+  const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
   try {
-    model = await startAgentModel();
     sessions = new Sessions();
-    const trusted = await sessions.open('trusted', true, {
-      settings: {
-        // One test at a time, so a check visibly queues specs; the agent talks to the scripted model.
-        'weave.concurrency': 1,
-        'weave.agent.baseUrl': model.baseURL,
-        'weave.agent.model': 'scripted-model',
-        'weave.agent.modelReview': false,
-        'weave.agent.maxSteps': AGENT_STEPS + 1,
-        'weave.agent.matrixConcurrency': 2,
-      },
-    });
-    const demo = demoSession(trusted);
-    await panelScenarios(demo, step);
-    await changeScenarios(demo, step);
-    await demo.ui.shoot('e2e-window.png');
-    await trusted.close();
-    await untrustedScenarios(sessions, step);
-    await emptyFolderScenarios(sessions, step);
+    if (only === 'adapts') await panelAdaptScenarios(sessions, step);
+    else await allSessions(sessions, step, (started) => (model = started));
   } catch (e) {
     outcomes.push({ name: 'set-up', error: e instanceof Error ? e.message : String(e) });
     say(`FAIL set-up: ${e instanceof Error ? e.message : String(e)}`);
@@ -92,6 +80,35 @@ async function main(): Promise<number> {
   console.log(`screenshots: ${path.relative(path.dirname(RESULTS_DIR), RESULTS_DIR)}/e2e-*.png`);
   console.log(`${outcomes.length - failed} passed, ${failed} failed`);
   return failed === 0 ? 0 : 1;
+}
+
+/** Every session in order: the demo (trusted), untrusted, empty folder, then the 40-spec workspace. */
+async function allSessions(
+  sessions: Sessions,
+  step: Step,
+  modelStarted: (model: ScriptedServer) => void,
+): Promise<void> {
+  const model = await startAgentModel();
+  modelStarted(model);
+  const trusted = await sessions.open('trusted', true, {
+    settings: {
+      // One test at a time, so a check visibly queues specs; the agent talks to the scripted model.
+      'weave.concurrency': 1,
+      'weave.agent.baseUrl': model.baseURL,
+      'weave.agent.model': 'scripted-model',
+      'weave.agent.modelReview': false,
+      'weave.agent.maxSteps': AGENT_STEPS + 1,
+      'weave.agent.matrixConcurrency': 2,
+    },
+  });
+  const demo = demoSession(trusted);
+  await panelScenarios(demo, step);
+  await changeScenarios(demo, step);
+  await demo.ui.shoot('e2e-window.png');
+  await trusted.close();
+  await untrustedScenarios(sessions, step);
+  await emptyFolderScenarios(sessions, step);
+  await panelAdaptScenarios(sessions, step);
 }
 
 main().then(

@@ -25,6 +25,8 @@ export const RESULTS_DIR = path.join(REPO_ROOT, 'test-results');
 export interface SessionOptions {
   /** An empty folder (a git repository with one commit and a package.json) instead of a copy of examples/. */
   empty?: boolean;
+  /** Writes the workspace into the given folder instead (committed afterwards, like examples/). */
+  workspace?: (into: string) => void;
   settings?: Record<string, unknown>;
 }
 
@@ -161,7 +163,7 @@ export class Sessions {
     installVsix(options, this.vsix);
     const workspace = extra.empty
       ? emptyWorkspace(path.join(dir, 'ws'))
-      : prepareWorkspace(path.join(REPO_ROOT, 'examples'), path.join(dir, 'ws'));
+      : prepareWorkspace(this.source(dir, extra), path.join(dir, 'ws'));
     const server = await startCodeServer({
       ...options,
       logFile: path.join(REPO_ROOT, `out/code-server-e2e-${name}.log`),
@@ -190,6 +192,15 @@ export class Sessions {
       await server.stop();
     };
     return { page, workspace, cspViolations, close };
+  }
+
+  /** The folder a session's workspace is copied from: examples/, or one the options write. */
+  private source(dir: string, extra: SessionOptions): string {
+    if (!extra.workspace) return path.join(REPO_ROOT, 'examples');
+    const source = path.join(dir, 'source');
+    fs.mkdirSync(source);
+    extra.workspace(source);
+    return source;
   }
 
   async stop(): Promise<void> {

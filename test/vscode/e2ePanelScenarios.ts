@@ -3,6 +3,7 @@
 // and ELK graph with its large view, then the form and the spec it writes to specs.json.
 import { FAILING_SPEC, type DemoSession } from './e2eDemoSession';
 import { specsOnDisk, type Step } from './e2eHarness';
+import { MIN_LABEL_PX } from './pages/sidePanel';
 import { waitUntil } from './pages/workbench';
 
 const NEW_SPEC = {
@@ -72,14 +73,19 @@ export async function panelScenarios(demo: DemoSession, step: Step): Promise<voi
   });
 
   await step(
-    'the panel graph is laid out by ELK, fits the width, shows whole ids; the large view opens',
+    'the panel graph is laid out by ELK, fits the width down to its minimum label size, shows whole ids; the large view opens',
     async () => {
       const { graph } = panel;
       await graph.scrollIntoView();
       if ((await graph.nodeCount()) !== expectedIds.length) throw new Error('graph nodes');
+      // Fit scales the graph to the panel, but never its labels under the minimum: wider than that, it pans.
       const scroll = await graph.scrollWidths();
-      if ((scroll[0] ?? 0) > (scroll[1] ?? 0) + 1)
-        throw new Error(`graph scrolls sideways: ${scroll.join(' > ')}`);
+      const smallest = await graph.smallestLabelPx();
+      if (smallest < MIN_LABEL_PX - 0.01) throw new Error(`graph labels drawn at ${smallest.toFixed(1)} px`);
+      if ((scroll[0] ?? 0) > (scroll[1] ?? 0) + 1 && smallest > MIN_LABEL_PX + 0.05)
+        throw new Error(
+          `graph scrolls sideways (${scroll.join(' > ')}) with labels at ${smallest.toFixed(1)} px`,
+        );
       for (const id of expectedIds) {
         const label = await graph.label(id);
         if (label !== id) throw new Error(`node ${id} labelled "${label}"`);

@@ -3,6 +3,9 @@
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { openWeavePanel, panelFrame } from '../e2eHarness';
 
+/** The smallest label the graph draws (media/src/graph.ts MIN_LABEL_PX; the webview bundle is not importable here). */
+export const MIN_LABEL_PX = 9;
+
 export class SidePanel {
   readonly frame: FrameLocator;
   readonly graph: PanelGraph;
@@ -123,6 +126,11 @@ export class PanelGraph {
     return this.frame.locator('.graph-scroll').evaluate((el) => [el.scrollWidth, el.clientWidth]);
   }
 
+  /** The smallest font size a node's label is drawn at, in CSS pixels of the screen (after the zoom). */
+  smallestLabelPx(): Promise<number> {
+    return smallestLabelPx(this.frame.locator('svg.graph'));
+  }
+
   /** A node's label as drawn (its tspans joined: ids wrap at dashes). */
   label(id: string): Promise<string> {
     return this.frame.locator(`g.node[data-spec-id="${id}"] text`).evaluate((t) =>
@@ -206,4 +214,16 @@ export class SpecForm {
   newSpecForm(): Locator {
     return this.frame.getByRole('form', { name: 'New spec' });
   }
+}
+
+/** The smallest font size a label of the graph `svg` (the panel's or the large view's) is drawn at on screen. */
+export function smallestLabelPx(graph: Locator): Promise<number> {
+  return graph.evaluate((g) => {
+    let smallest = Infinity;
+    for (const text of g.querySelectorAll<SVGTextElement>('g.node text')) {
+      const scale = text.getScreenCTM()?.a ?? 1;
+      smallest = Math.min(smallest, parseFloat(getComputedStyle(text).fontSize) * scale);
+    }
+    return smallest;
+  });
 }

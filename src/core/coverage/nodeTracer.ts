@@ -94,12 +94,60 @@ export const NODE_COVERAGE_HOOK_CJS = String.raw`'use strict';
       const { threadId } = require('node:worker_threads');
       const file = path.join(dir, 'coverage-' + process.pid + '-' + threadId + '-' + Date.now() + '.json');
       try {
-        require('node:fs').writeFileSync(file, JSON.stringify({ result }));
+        const maps = sourceMapsOfTransformed(session, result);
+        require('node:fs').writeFileSync(file, JSON.stringify(maps ? { result, 'source-map-cache': maps } : { result }));
       } catch {
         // The run's coverage directory is gone (the run was cancelled): nothing to record into.
       }
     });
     markWritten(); // a worker's, for the main thread waiting at its exit (nodeWorkerThreads.ts)
+  };
+
+  // A script that is not the file on disk (vitest/vite, ts-node, tsx, babel-jest, esbuild-register transform it
+  // in memory) names its source map in a comment only the executed source has: V8 parsed it, and the debugger,
+  // enabled just for this at the end, reports it (Debugger.scriptParsed's sourceMapURL; inline maps as data:
+  // URLs). Written under 'source-map-cache' as NODE_V8_COVERAGE does; the reader (sourceMaps.ts) loads the maps.
+  // Only processes that ran such a script pay for the debugger (it lists every script once).
+  const sourceMapsOfTransformed = (session, result) => {
+    const fs = require('node:fs');
+    const { fileURLToPath } = require('node:url');
+    const wanted = new Map();
+    for (const script of result) {
+      const top = script.functions.find((f) => f.functionName === '' && f.ranges[0] && f.ranges[0].startOffset === 0);
+      if (!top) continue;
+      let text;
+      try {
+        text = fs.readFileSync(fileURLToPath(script.url), 'utf8');
+      } catch {
+        continue;
+      }
+      const length = text.length - (text.charCodeAt(0) === 0xfeff ? 1 : 0);
+      if (length !== top.ranges[0].endOffset) wanted.set(String(script.scriptId), script.url);
+    }
+    if (wanted.size === 0) return undefined;
+    const maps = {};
+    const onParsed = (message) => {
+      const url = wanted.get(String(message.params.scriptId));
+      if (url !== undefined && message.params.sourceMapURL)
+        maps[url] = { url: message.params.sourceMapURL, scriptId: message.params.scriptId };
+    };
+    try {
+      session.on('Debugger.scriptParsed', onParsed);
+      session.post('Debugger.enable');
+      // Offsets are all coverage gives; a map speaks in lines and columns of the executed source.
+      for (const entry of Object.values(maps)) {
+        session.post('Debugger.getScriptSource', { scriptId: entry.scriptId }, (error, answer) => {
+          if (!error && answer) entry.lineLengths = answer.scriptSource.split('\n').map((line) => line.length);
+        });
+        delete entry.scriptId;
+      }
+      session.post('Debugger.disable');
+    } catch {
+      // No debugger in this build: the reader keeps such files per file and says why.
+    } finally {
+      session.removeListener('Debugger.scriptParsed', onParsed);
+    }
+    return Object.keys(maps).length > 0 ? maps : undefined;
   };
 
 ${WORKER_THREADS_PART}

@@ -117,7 +117,10 @@ async function mapOf(rel: string, run: V8FileRun, workspaceDir: string): Promise
   }
   const shift = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   if (run.sourceLength !== text.length - shift)
-    return { problem: 'was transformed in memory with no source map' };
+    return {
+      problem:
+        'was transformed in memory, and no source map was reported for it (none, or its process ended first)',
+    };
   const comment = sourceMappingComment(text);
   if (comment === undefined) return { problem: 'has no source map' };
   const result = await loadSourceMap(file, comment);

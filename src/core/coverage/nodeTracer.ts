@@ -60,6 +60,7 @@ export const NODE_COVERAGE_HOOK_CJS = String.raw`'use strict';
   };
 
   const undo = [];
+  const compiledCode = new Map(); // file: URL → the last code vm compiled under it, when it names a source map
   let started = false;
   let session;
   const start = () => {
@@ -94,8 +95,15 @@ export const NODE_COVERAGE_HOOK_CJS = String.raw`'use strict';
       const { threadId } = require('node:worker_threads');
       const file = path.join(dir, 'coverage-' + process.pid + '-' + threadId + '-' + Date.now() + '.json');
       try {
+        require('node:fs').writeFileSync(file, JSON.stringify({ result }));
+        // After the coverage itself: a pool that ends this process soon after SIGTERM (jest's workers) may not
+        // wait for the debugger, and then only the maps are lost (the files stay recorded per file).
         const maps = sourceMapsOfTransformed(session, result);
-        require('node:fs').writeFileSync(file, JSON.stringify(maps ? { result, 'source-map-cache': maps } : { result }));
+        if (maps)
+          require('node:fs').writeFileSync(
+            file.replace(/\.json$/, '.maps.json'),
+            JSON.stringify({ 'source-map-cache': maps }),
+          );
       } catch {
         // The run's coverage directory is gone (the run was cancelled): nothing to record into.
       }
@@ -106,7 +114,8 @@ export const NODE_COVERAGE_HOOK_CJS = String.raw`'use strict';
   // A script that is not the file on disk (vitest/vite, ts-node, tsx, babel-jest, esbuild-register transform it
   // in memory) names its source map in a comment only the executed source has: V8 parsed it, and the debugger,
   // enabled just for this at the end, reports it (Debugger.scriptParsed's sourceMapURL; inline maps as data:
-  // URLs). Written under 'source-map-cache' as NODE_V8_COVERAGE does; the reader (sourceMaps.ts) loads the maps.
+  // URLs). Written under 'source-map-cache' as NODE_V8_COVERAGE does, in <coverage file>.maps.json next to the
+  // coverage file; the reader (v8.ts, mappedRuns.ts) loads the maps.
   // Only processes that ran such a script pay for the debugger (it lists every script once).
   const sourceMapsOfTransformed = (session, result) => {
     const fs = require('node:fs');
@@ -126,6 +135,15 @@ export const NODE_COVERAGE_HOOK_CJS = String.raw`'use strict';
     }
     if (wanted.size === 0) return undefined;
     const maps = {};
+    const mapComment = /(?:\/\/[#@])\s*sourceMappingURL=([^\s'"]+)\s*$/;
+    for (const [scriptId, url] of [...wanted]) {
+      const code = compiledCode.get(url);
+      const comment = code && mapComment.exec(code.slice(code.lastIndexOf('sourceMappingURL=') - 4));
+      if (!comment) continue;
+      maps[url] = { url: comment[1], lineLengths: code.split('\n').map((line) => line.length) };
+      wanted.delete(scriptId);
+    }
+    if (wanted.size === 0) return maps;
     const onParsed = (message) => {
       const url = wanted.get(String(message.params.scriptId));
       if (url !== undefined && message.params.sourceMapURL)
@@ -165,12 +183,14 @@ ${WORKER_THREADS_PART}
     return;
   }
 
-  // Replaces holder[name] until coverage starts (then the original comes back, unless someone wrapped it since).
-  const wrap = (holder, name, make) => {
+  // Replaces holder[name] until coverage starts (then the original comes back, unless someone wrapped it since);
+  // with \`keep\`, for the life of the process.
+  const wrap = (holder, name, make, keep) => {
     const original = holder[name];
     if (typeof original !== 'function') return;
     const wrapper = make(original);
     holder[name] = wrapper;
+    if (keep) return;
     undo.push(() => {
       if (holder[name] === wrapper) holder[name] = original;
     });
@@ -185,25 +205,34 @@ ${WORKER_THREADS_PART}
   undo.push(() => hooks.deregister());
   // vm: the file a script is compiled as is its options' filename (or the options string itself).
   const named = (options) => (typeof options === 'string' ? options : options && options.filename);
-  const onCompile = (name) => {
-    if (inWorkspace(name)) start();
+  // The vm wrappers stay after coverage starts: jest and vitest compile the workspace's code through vm after a
+  // transform, and the code they compile names its source map (sourceMapsOfTransformed reads it from here, which
+  // costs a string search per workspace script instead of the debugger at exit).
+  const onCompile = (name, code) => {
+    if (!inWorkspace(name)) return;
+    start();
+    if (typeof code === 'string' && code.includes('sourceMappingURL=')) {
+      compiledCode.set(name.startsWith('file:') ? name : pathToFileURL(name).href, code);
+    }
   };
   wrap(vm, 'Script', (Script) =>
     new Proxy(Script, {
       construct(target, args, newTarget) {
-        onCompile(named(args[1]));
+        onCompile(named(args[1]), args[0]);
         return Reflect.construct(target, args, newTarget);
       },
     }),
+    true,
   );
   if (typeof vm.SourceTextModule === 'function') {
     wrap(vm, 'SourceTextModule', (SourceTextModule) =>
       new Proxy(SourceTextModule, {
         construct(target, args, newTarget) {
-          onCompile(args[1] && args[1].identifier);
+          onCompile(args[1] && args[1].identifier, args[0]);
           return Reflect.construct(target, args, newTarget);
         },
       }),
+      true,
     );
   }
   for (const [name, optionsAt] of [
@@ -212,11 +241,15 @@ ${WORKER_THREADS_PART}
     ['runInContext', 2],
     ['runInNewContext', 2],
   ]) {
-    wrap(vm, name, (original) =>
-      function (...args) {
-        onCompile(named(args[optionsAt]));
-        return original.apply(this, args);
-      },
+    wrap(
+      vm,
+      name,
+      (original) =>
+        function (...args) {
+          onCompile(named(args[optionsAt]), args[0]);
+          return original.apply(this, args);
+        },
+      true,
     );
   }
   Module.syncBuiltinESMExports();

@@ -53,7 +53,10 @@ export async function readV8Coverage(dir: string, workspaceDir: string): Promise
       };
       if (!Array.isArray(parsed.result)) continue;
       scripts = parsed.result as V8Script[];
-      const cache = parsed['source-map-cache'];
+      // The hook writes the maps of one process's transformed scripts next to its coverage, after it.
+      const mapsFile = path.join(dir, name.replace(/\.json$/, '.maps.json'));
+      const side = names.includes(path.basename(mapsFile)) ? await readMapsFile(mapsFile) : undefined;
+      const cache = side ?? parsed['source-map-cache'];
       maps = typeof cache === 'object' && cache !== null ? (cache as SourceMapCache) : {};
     } catch {
       continue; // a process killed while writing leaves half a file: it says nothing reliable
@@ -101,6 +104,16 @@ export async function readV8Coverage(dir: string, workspaceDir: string): Promise
     }
   }
   return out;
+}
+
+/** The `source-map-cache` of a maps file; undefined when it is half-written (its process was killed). */
+async function readMapsFile(file: string): Promise<unknown> {
+  try {
+    const parsed = JSON.parse(await fs.readFile(file, 'utf8')) as { 'source-map-cache'?: unknown };
+    return parsed['source-map-cache'];
+  } catch {
+    return undefined;
+  }
 }
 
 /** `file:///ws/src/a.js` → `src/a.js`, or undefined when it is not a workspace source file. */

@@ -306,7 +306,10 @@ void test('code transformed in memory: the map the hook reported, with line leng
   assert.deepEqual([...mapped.keys()], ['src/index.ts']);
   assert.equal(mapped.get('src/index.ts')!.embedded, ORIGINAL);
   assert.deepEqual(mapped.get('src/index.ts')!.functions[0]![1], [0, 16]);
-  assert.equal(v8.get('src/other.ts')!.unmappedBecause, 'was transformed in memory with no source map');
+  assert.equal(
+    v8.get('src/other.ts')!.unmappedBecause,
+    'was transformed in memory, and no source map was reported for it (none, or its process ended first)',
+  );
 
   // Processes that ran different code under one name cannot be merged.
   const mixed = await mapGeneratedRuns(new Map([['src/index.ts', runOf(js, [add], { mixed: true })]]), ws);

@@ -8,8 +8,14 @@
 // EVERY spec and seeing which verdicts actually changed. Recall must be 100% (no missed breakage); goals:
 // mean fraction selected ≤ 30% (multi-module, Python) and ≤ 50% (single-module) with coverage. Exits 1 if
 // coverage selection missed a breakage.
-// Environment: WEAVE_BENCH_MUTANTS (default 100 per workspace), WEAVE_BENCH_SEED (default 20261130),
-// WEAVE_BENCH_STUDY (run only the workspaces whose name contains it: `modules`, `single`, `python`).
+// Two more workspaces are TypeScript libraries whose code runs transpiled (test/support/transpiledLibraries.ts,
+// dependencies installed from the npm registry and cached under ~/.cache/weave/): (4) vitest over one
+// src/index.ts, (5) lib/*.ts compiled by tsc in `pretest` to a git-ignored build/ with source maps, tests
+// requiring build/*.js. Coverage reaches their functions through source maps; their tables add a per-file
+// column (a spec is picked when its recorded run executed the changed file at all). Goal ≤ 35% on both.
+// Environment: WEAVE_BENCH_MUTANTS (default 100 per workspace; the TypeScript ones take at most
+// WEAVE_BENCH_TS_MUTANTS, default 40), WEAVE_BENCH_SEED (default 20261130), WEAVE_BENCH_STUDY (run only the
+// workspaces whose name contains it: `modules`, `single`, `python`, `vitest`, `tsc`).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,11 +25,14 @@ import type { Verdict } from '../src/core/check/types';
 import { selectAffected } from '../src/core/selection/selectAffected';
 import { loadSpecFile } from '../src/core/spec/load';
 import { seededPythonMutants, writePythonFixture } from './pythonSelectionFixture';
-import { seededMutants, type Mutant } from './seededMutants';
+import { readCoverageStore } from '../src/core/coverage/store';
+import { transpiledSources, writeTranspiledLibrary } from '../test/support/transpiledLibraries';
+import { seededMutants, seededMutantsIn, type Mutant } from './seededMutants';
 import { gitIn, percent, writeSelectionFixture, writeSingleModuleFixture } from './selectionFixture';
 
 const MUTANTS = Number(process.env.WEAVE_BENCH_MUTANTS ?? 100);
 const SEED = Number(process.env.WEAVE_BENCH_SEED ?? 20261130);
+const TS_MUTANTS = Math.min(MUTANTS, Number(process.env.WEAVE_BENCH_TS_MUTANTS ?? 40));
 
 interface Tally {
   selected: number;
@@ -41,9 +50,11 @@ interface Study {
   write: (dir: string) => number;
   mutants: (dir: string) => Mutant[];
   goal: number;
+  /** Also report per-file selection from the same recorded coverage (the transpiled studies). */
+  perFile?: true;
 }
 
-async function study({ name, write, mutants: seed, goal }: Study): Promise<boolean> {
+async function study({ name, write, mutants: seed, goal, perFile }: Study): Promise<boolean> {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'weave-selection-')));
   try {
     const specCount = write(dir);
@@ -74,7 +85,10 @@ async function study({ name, write, mutants: seed, goal }: Study): Promise<boole
     const mutants = seed(dir);
     const covered = emptyTally();
     const cones = emptyTally();
+    const fileLevel = emptyTally();
+    const store = await readCoverageStore(dir);
     let brokenTotal = 0;
+    let flaky = 0;
     let killed = 0;
     let runAllMs = 0;
     for (const [i, mutant] of mutants.entries()) {
@@ -96,10 +110,31 @@ async function study({ name, write, mutants: seed, goal }: Study): Promise<boole
           if (selection.all) tally.all++;
           picks.push([tally, new Set(selection.affected.map((s) => s.id))]);
         }
+        if (perFile) {
+          // What coverage kept per file selects: every spec whose recorded run executed the changed file.
+          const ids = Object.entries(store.specs)
+            .filter(([, entry]) => entry.files[mutant.file] !== undefined)
+            .map(([id]) => id);
+          if (ids.length === specCount) fileLevel.all++;
+          picks.push([fileLevel, new Set(ids)]);
+        }
         const started = performance.now();
         const verdicts = await runAll();
         runAllMs += performance.now() - started;
-        const changed = [...verdicts].filter(([id, v]) => baseline.get(id) !== v).map(([id]) => id);
+        let changed = [...verdicts].filter(([id, v]) => baseline.get(id) !== v).map(([id]) => id);
+        if (perFile && changed.length > 0) {
+          // The transpiled studies' specs start vitest or tsc, which a loaded machine can time out: a change
+          // counts when a second run of the spec on the same mutant sees it too.
+          const again = await runSpecs({
+            workspaceDir: dir,
+            specFile: loaded.specFile,
+            concurrency,
+            only: changed,
+          });
+          const still = new Set(again.filter((r) => baseline.get(r.id) !== r.verdict).map((r) => r.id));
+          flaky += changed.filter((id) => !still.has(id)).length;
+          changed = changed.filter((id) => still.has(id));
+        }
         brokenTotal += changed.length;
         if (changed.length > 0) killed++;
         for (const [tally, selected] of picks) {
@@ -153,9 +188,18 @@ async function study({ name, write, mutants: seed, goal }: Study): Promise<boole
     );
     for (const [label, ours, cone, yardstick] of rows)
       console.log(`${label.padEnd(width)}  ${ours.padEnd(16)}  ${cone.padEnd(16)}  ${yardstick}`);
+    if (perFile) {
+      console.log(`verdict changes a second run did not confirm (left out): ${flaky}`);
+      // The same run's coverage at file granularity: what a transpiled file kept per file would select.
+      console.log(
+        `per file (same coverage, file granularity): recall ${recall(fileLevel)}, mean ${mean(fileLevel)}, ` +
+          `median / max ${spread(fileLevel)}, every spec selected on ${fileLevel.all} of ${n} mutants`,
+      );
+    }
     for (const [label, t] of [
       ['coverage first', covered],
       ['static cones', cones],
+      ...(perFile ? ([['per file', fileLevel]] as const) : []),
     ] as const) {
       if (t.missedRows.length === 0) continue;
       console.log(`\nMISSED BREAKAGES (${label}):`);
@@ -166,6 +210,17 @@ async function study({ name, write, mutants: seed, goal }: Study): Promise<boole
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Seeded mutants of a transpiled library that still type-check: `'a' + b` → `'a' - b` fails tsc, and a build
+ * that fails in `pretest` fails every spec at once — a build break, which selection does not model (see the
+ * README). Every candidate in seeded order, those kept, the first TS_MUTANTS of them.
+ */
+function typeCorrectMutants(dir: string, kind: 'vitest' | 'tsc'): Mutant[] {
+  return seededMutantsIn(dir, transpiledSources(kind), Number.MAX_SAFE_INTEGER, SEED)
+    .filter((m) => !(m.operator === '+ → -' && /['"]/.test(m.before)))
+    .slice(0, TS_MUTANTS);
 }
 
 async function main(): Promise<number> {
@@ -187,6 +242,20 @@ async function main(): Promise<number> {
       write: writePythonFixture,
       mutants: (dir) => seededPythonMutants(dir, MUTANTS, SEED),
       goal: 30,
+    },
+    {
+      name: 'vitest + TypeScript, one src/index.ts',
+      write: (dir) => writeTranspiledLibrary(dir, 'vitest'),
+      mutants: (dir) => typeCorrectMutants(dir, 'vitest'),
+      goal: 35,
+      perFile: true,
+    },
+    {
+      name: 'tsc in pretest to a git-ignored build/ with source maps',
+      write: (dir) => writeTranspiledLibrary(dir, 'tsc'),
+      mutants: (dir) => typeCorrectMutants(dir, 'tsc'),
+      goal: 35,
+      perFile: true,
     },
   ];
   let ok = true;

@@ -1,13 +1,16 @@
 // Turns what the tracers wrote for one spec into its SpecCoverage: each covered workspace file keyed by its
-// blob id, the functions that ran mapped to the file's tree-sitter definitions (V8 functions by offset, Python
-// code objects by qualified name and first line), and V8's line hits.
+// blob id, the functions that ran mapped to the file's tree-sitter definitions (V8 functions by offset, or by
+// the original position their source map gives (mappedRuns.ts); Python code objects by qualified name and first
+// line), and V8's line hits.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { FileIndex, SymbolDef } from '../index/types';
 import { blobHash } from './blobHash';
 import { definitionName, readPythonCoverage, type PythonCode } from './python';
 import type { FileCoverage, SpecCoverage, Tracer, UnitRow } from './types';
-import { lineHits, readV8Coverage, type V8FileRun } from './v8';
+import { lineHits, readV8Coverage, type V8FileRun, type V8Range } from './v8';
+import { mapGeneratedRuns, type MappedRun } from './mappedRuns';
+import { lineStartsOf } from './sourceMaps';
 import type { SpecCoverageDirs } from './instrument';
 
 /** The definitions a function's execution is attributed to: functions and methods (class bodies run on load). */
@@ -40,7 +43,10 @@ interface RunSource {
 
 /** What the tracers of one spec wrote, per workspace file, before it is mapped to definitions. */
 export interface RawSpecCoverage {
-  v8: Map<string, V8FileRun>;
+  /** Files V8 ran as they are (or with no usable map: `unmappedBecause`). */
+  v8: Map<string, V8FileRun & { unmappedBecause?: string }>;
+  /** Original sources of generated code V8 ran, through its source maps. */
+  mapped: Map<string, MappedRun>;
   python: Map<string, PythonCode[]>;
 }
 
@@ -48,31 +54,36 @@ export async function readSpecCoverage(
   dirs: SpecCoverageDirs,
   workspaceDir: string,
 ): Promise<RawSpecCoverage> {
-  const [v8, python] = await Promise.all([
+  const [runs, python] = await Promise.all([
     readV8Coverage(dirs.v8, workspaceDir),
     readPythonCoverage(dirs.python, workspaceDir),
   ]);
-  return { v8, python };
+  const { v8, mapped } = await mapGeneratedRuns(runs, workspaceDir);
+  return { v8, mapped, python };
 }
 
 /** The files a spec's tracers saw: those the index must hold for its functions to be mapped. */
 export function coveredFiles(raw: RawSpecCoverage): string[] {
-  return [...raw.v8.keys(), ...raw.python.keys()];
+  return [...raw.v8.keys(), ...raw.mapped.keys(), ...raw.python.keys()];
 }
 
 export async function collectSpecCoverage(
-  { v8, python }: RawSpecCoverage,
+  { v8, mapped, python }: RawSpecCoverage,
   context: CollectContext,
   runId: string,
 ): Promise<SpecCoverage | undefined> {
   const tracers: Tracer[] = [];
-  if (v8.size > 0) tracers.push('v8');
+  if (v8.size > 0 || mapped.size > 0) tracers.push('v8');
   if (python.size > 0) tracers.push('python');
   if (tracers.length === 0) return undefined;
   const files: Record<string, FileCoverage> = {};
   for (const [rel, run] of v8) {
-    const mapped = await mapFile(rel, context, (text, units) => fromV8(run, text, units), 'v8');
-    if (mapped) files[rel] = mapped;
+    const covered = await mapFile(rel, context, (text, units) => fromV8(run, text, units), 'v8');
+    if (covered) files[rel] = covered;
+  }
+  for (const [rel, run] of mapped) {
+    const covered = await mapFile(rel, context, (text, units) => fromMapped(rel, run, text, units), 'v8');
+    if (covered) files[rel] = covered;
   }
   for (const [rel, codes] of python) {
     const mapped = await mapFile(rel, context, (_text, units) => fromPython(codes, units), 'python');
@@ -87,7 +98,16 @@ export async function collectSpecCoverage(
   };
 }
 
-type Mapper = (text: string, units: SymbolDef[]) => Pick<FileCoverage, 'functions' | 'lines' | 'wholeFile'>;
+type Mapper = (
+  text: string,
+  units: SymbolDef[],
+) => Pick<
+  FileCoverage,
+  'functions' | 'lines' | 'wholeFile' | 'wholeFileBecause' | 'mappedFrom' | 'unmappedBecause'
+> & {
+  /** The content the coverage describes, when it is not the file on disk (a map's embedded source). */
+  hash?: string;
+};
 
 async function mapFile(
   rel: string,
@@ -104,12 +124,18 @@ async function mapFile(
   const source = await pending;
   if (source === undefined) return undefined;
   const mapped = map(source.text, source.units);
+  const noGrammar = !context.files.has(rel);
+  const wholeFile = noGrammar || mapped.wholeFile === true;
+  const because = mapped.wholeFileBecause ?? (noGrammar ? 'Weave has no grammar for it' : undefined);
   return {
-    hash: source.hash,
+    hash: mapped.hash ?? source.hash,
     tracer,
     functions: mapped.functions,
-    ...(!context.files.has(rel) || mapped.wholeFile ? { wholeFile: true as const } : {}),
+    ...(wholeFile ? { wholeFile: true as const } : {}),
+    ...(wholeFile && because !== undefined ? { wholeFileBecause: because } : {}),
     ...(mapped.lines ? { lines: mapped.lines } : {}),
+    ...(mapped.mappedFrom ? { mappedFrom: mapped.mappedFrom } : {}),
+    ...(mapped.unmappedBecause !== undefined ? { unmappedBecause: mapped.unmappedBecause } : {}),
   };
 }
 
@@ -126,10 +152,21 @@ async function readSource(rel: string, context: CollectContext): Promise<RunSour
   return { hash, text: content.toString('utf8'), units };
 }
 
-function fromV8(run: V8FileRun, text: string, units: SymbolDef[]): ReturnType<Mapper> {
+function fromV8(
+  run: V8FileRun & { unmappedBecause?: string },
+  text: string,
+  units: SymbolDef[],
+): ReturnType<Mapper> {
+  const unmapped = run.unmappedBecause !== undefined ? { unmappedBecause: run.unmappedBecause } : {};
   // Node strips a byte-order mark before compiling; anything else of another length was rewritten.
   const shift = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  if (run.sourceLength !== text.length - shift) return { functions: [], wholeFile: true };
+  if (run.mixed || run.sourceLength !== text.length - shift)
+    return {
+      functions: [],
+      wholeFile: true,
+      wholeFileBecause: `the code that ran ${run.unmappedBecause ?? 'was not the file as written'}`,
+      ...unmapped,
+    };
   const source = text.slice(shift);
   const lineStarts = [0];
   for (let i = 0; i < source.length; i++) if (source.charCodeAt(i) === 10) lineStarts.push(i + 1);
@@ -142,7 +179,52 @@ function fromV8(run: V8FileRun, text: string, units: SymbolDef[]): ReturnType<Ma
     const unit = innermostAt(units, line, line === 0 ? column + shift : column);
     if (unit !== undefined) executed.add(unit);
   }
-  return { functions: [...executed].sort((a, b) => a - b), lines: lineHits(source, run.processes) };
+  return {
+    functions: [...executed].sort((a, b) => a - b),
+    lines: lineHits(source, run.processes),
+    ...unmapped,
+  };
+}
+
+/** Functions and lines of an original source, from the positions its source map gave (mappedRuns.ts). */
+function fromMapped(rel: string, run: MappedRun, text: string, units: SymbolDef[]): ReturnType<Mapper> {
+  const shift = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const source = text.slice(shift);
+  if (run.embedded !== undefined && run.embedded.replace(/^\uFEFF/, '') !== source) {
+    // The build is older than the file: its coverage describes the content it was made from.
+    return {
+      hash: blobHash(Buffer.from(run.embedded, 'utf8')),
+      functions: [],
+      wholeFile: true,
+      wholeFileBecause: `${run.from.join(', ')} was built from other content of ${rel} (its source map embeds it)`,
+      mappedFrom: run.from,
+    };
+  }
+  const executed = new Set<number>();
+  for (const candidates of run.functions) {
+    for (const [line, column] of candidates) {
+      // tree-sitter parsed the file with its byte-order mark: on the first line its columns are one further.
+      const unit = innermostAt(units, line, line === 0 ? column + shift : column);
+      if (unit === undefined) continue;
+      executed.add(unit);
+      break;
+    }
+  }
+  const lineStarts = lineStartsOf(source);
+  const offset = (line: number, column: number): number =>
+    line < 0 ? source.length : Math.min(source.length, (lineStarts[line] ?? source.length) + column);
+  const processes: V8Range[][] = run.processes.map((ranges) =>
+    ranges.map(([l1, c1, l2, c2, count]) => ({
+      startOffset: offset(l1, c1),
+      endOffset: offset(l2, c2),
+      count,
+    })),
+  );
+  return {
+    functions: [...executed].sort((a, b) => a - b),
+    lines: lineHits(source, processes),
+    mappedFrom: run.from,
+  };
 }
 
 function fromPython(codes: readonly PythonCode[], units: SymbolDef[]): ReturnType<Mapper> {

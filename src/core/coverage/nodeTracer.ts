@@ -60,6 +60,7 @@ export const NODE_COVERAGE_HOOK_CJS = String.raw`'use strict';
   };
 
   const undo = [];
+  const compiledCode = new Map(); // file: URL → the last code vm compiled under it, when it names a source map
   let started = false;
   let session;
   const start = () => {
@@ -95,11 +96,76 @@ export const NODE_COVERAGE_HOOK_CJS = String.raw`'use strict';
       const file = path.join(dir, 'coverage-' + process.pid + '-' + threadId + '-' + Date.now() + '.json');
       try {
         require('node:fs').writeFileSync(file, JSON.stringify({ result }));
+        // After the coverage itself: a pool that ends this process soon after SIGTERM (jest's workers) may not
+        // wait for the debugger, and then only the maps are lost (the files stay recorded per file).
+        const maps = sourceMapsOfTransformed(session, result);
+        if (maps)
+          require('node:fs').writeFileSync(
+            file.replace(/\.json$/, '.maps.json'),
+            JSON.stringify({ 'source-map-cache': maps }),
+          );
       } catch {
         // The run's coverage directory is gone (the run was cancelled): nothing to record into.
       }
     });
     markWritten(); // a worker's, for the main thread waiting at its exit (nodeWorkerThreads.ts)
+  };
+
+  // A script that is not the file on disk (vitest/vite, ts-node, tsx, babel-jest, esbuild-register transform it
+  // in memory) names its source map in a comment only the executed source has: V8 parsed it, and the debugger,
+  // enabled just for this at the end, reports it (Debugger.scriptParsed's sourceMapURL; inline maps as data:
+  // URLs). Written under 'source-map-cache' as NODE_V8_COVERAGE does, in <coverage file>.maps.json next to the
+  // coverage file; the reader (v8.ts, mappedRuns.ts) loads the maps.
+  // Only processes that ran such a script pay for the debugger (it lists every script once).
+  const sourceMapsOfTransformed = (session, result) => {
+    const fs = require('node:fs');
+    const { fileURLToPath } = require('node:url');
+    const wanted = new Map();
+    for (const script of result) {
+      const top = script.functions.find((f) => f.functionName === '' && f.ranges[0] && f.ranges[0].startOffset === 0);
+      if (!top) continue;
+      let text;
+      try {
+        text = fs.readFileSync(fileURLToPath(script.url), 'utf8');
+      } catch {
+        continue;
+      }
+      const length = text.length - (text.charCodeAt(0) === 0xfeff ? 1 : 0);
+      if (length !== top.ranges[0].endOffset) wanted.set(String(script.scriptId), script.url);
+    }
+    if (wanted.size === 0) return undefined;
+    const maps = {};
+    const mapComment = /(?:\/\/[#@])\s*sourceMappingURL=([^\s'"]+)\s*$/;
+    for (const [scriptId, url] of [...wanted]) {
+      const code = compiledCode.get(url);
+      const comment = code && mapComment.exec(code.slice(code.lastIndexOf('sourceMappingURL=') - 4));
+      if (!comment) continue;
+      maps[url] = { url: comment[1], lineLengths: code.split('\n').map((line) => line.length) };
+      wanted.delete(scriptId);
+    }
+    if (wanted.size === 0) return maps;
+    const onParsed = (message) => {
+      const url = wanted.get(String(message.params.scriptId));
+      if (url !== undefined && message.params.sourceMapURL)
+        maps[url] = { url: message.params.sourceMapURL, scriptId: message.params.scriptId };
+    };
+    try {
+      session.on('Debugger.scriptParsed', onParsed);
+      session.post('Debugger.enable');
+      // Offsets are all coverage gives; a map speaks in lines and columns of the executed source.
+      for (const entry of Object.values(maps)) {
+        session.post('Debugger.getScriptSource', { scriptId: entry.scriptId }, (error, answer) => {
+          if (!error && answer) entry.lineLengths = answer.scriptSource.split('\n').map((line) => line.length);
+        });
+        delete entry.scriptId;
+      }
+      session.post('Debugger.disable');
+    } catch {
+      // No debugger in this build: the reader keeps such files per file and says why.
+    } finally {
+      session.removeListener('Debugger.scriptParsed', onParsed);
+    }
+    return Object.keys(maps).length > 0 ? maps : undefined;
   };
 
 ${WORKER_THREADS_PART}
@@ -117,12 +183,14 @@ ${WORKER_THREADS_PART}
     return;
   }
 
-  // Replaces holder[name] until coverage starts (then the original comes back, unless someone wrapped it since).
-  const wrap = (holder, name, make) => {
+  // Replaces holder[name] until coverage starts (then the original comes back, unless someone wrapped it since);
+  // with \`keep\`, for the life of the process.
+  const wrap = (holder, name, make, keep) => {
     const original = holder[name];
     if (typeof original !== 'function') return;
     const wrapper = make(original);
     holder[name] = wrapper;
+    if (keep) return;
     undo.push(() => {
       if (holder[name] === wrapper) holder[name] = original;
     });
@@ -137,25 +205,34 @@ ${WORKER_THREADS_PART}
   undo.push(() => hooks.deregister());
   // vm: the file a script is compiled as is its options' filename (or the options string itself).
   const named = (options) => (typeof options === 'string' ? options : options && options.filename);
-  const onCompile = (name) => {
-    if (inWorkspace(name)) start();
+  // The vm wrappers stay after coverage starts: jest and vitest compile the workspace's code through vm after a
+  // transform, and the code they compile names its source map (sourceMapsOfTransformed reads it from here, which
+  // costs a string search per workspace script instead of the debugger at exit).
+  const onCompile = (name, code) => {
+    if (!inWorkspace(name)) return;
+    start();
+    if (typeof code === 'string' && code.includes('sourceMappingURL=')) {
+      compiledCode.set(name.startsWith('file:') ? name : pathToFileURL(name).href, code);
+    }
   };
   wrap(vm, 'Script', (Script) =>
     new Proxy(Script, {
       construct(target, args, newTarget) {
-        onCompile(named(args[1]));
+        onCompile(named(args[1]), args[0]);
         return Reflect.construct(target, args, newTarget);
       },
     }),
+    true,
   );
   if (typeof vm.SourceTextModule === 'function') {
     wrap(vm, 'SourceTextModule', (SourceTextModule) =>
       new Proxy(SourceTextModule, {
         construct(target, args, newTarget) {
-          onCompile(args[1] && args[1].identifier);
+          onCompile(args[1] && args[1].identifier, args[0]);
           return Reflect.construct(target, args, newTarget);
         },
       }),
+      true,
     );
   }
   for (const [name, optionsAt] of [
@@ -164,11 +241,15 @@ ${WORKER_THREADS_PART}
     ['runInContext', 2],
     ['runInNewContext', 2],
   ]) {
-    wrap(vm, name, (original) =>
-      function (...args) {
-        onCompile(named(args[optionsAt]));
-        return original.apply(this, args);
-      },
+    wrap(
+      vm,
+      name,
+      (original) =>
+        function (...args) {
+          onCompile(named(args[optionsAt]), args[0]);
+          return original.apply(this, args);
+        },
+      true,
     );
   }
   Module.syncBuiltinESMExports();

@@ -11,6 +11,7 @@ import type { IndexView } from '../anchors/resolve';
 import type { ChangedFile } from '../selection/changes';
 import type { DiffHunk } from '../selection/hunks';
 import { functionUnits } from './collect';
+import { sourceMapHint } from './sourceMaps';
 import type { CoverageStore, FileCoverage, UnitRow } from './types';
 
 export interface CoverageDecision {
@@ -51,8 +52,16 @@ export function coverageView(store: CoverageStore, base: CoverageBase, index: In
       const changed = new Set(changes.map((c) => c.path));
       for (const [file, covered] of Object.entries(record.files)) {
         if (base.unknownBase.has(file) && changed.has(file)) continue;
-        if (base.hashAt(file) !== covered.hash)
-          return staticAll(`its coverage was recorded on other content of ${file}`);
+        const at = base.hashAt(file);
+        if (at === covered.hash) continue;
+        if (at === undefined && covered.unmappedBecause !== undefined)
+          // Build output git does not track, which coverage could not carry back to the source it came from.
+          return staticAll(
+            `coverage of ${file} (which git does not track) ${covered.unmappedBecause}; kept per file, so it cannot say which source functions ran (to enable it: ${sourceMapHint(file)})`,
+          );
+        if (at === undefined)
+          return staticAll(`its coverage was recorded on ${file}, which git does not track`);
+        return staticAll(`its coverage was recorded on other content of ${file}`);
       }
       const reasons: string[] = [];
       const undecided: CoverageDecision['undecided'] = [];
@@ -82,10 +91,11 @@ function coveredReasons(
   const hunks = base.unknownBase.has(file) ? undefined : base.hunksOf(file);
   if (hunks === undefined || hunks.length === 0)
     return [`it executed ${file} in its recorded run (the changed lines are not known)`];
-  if (covered.wholeFile === true || units === undefined)
-    return [
-      `it executed ${file} in its recorded run (its functions could not be mapped: transpiled or no grammar)`,
-    ];
+  if (covered.wholeFile === true || units === undefined) {
+    const because = covered.wholeFileBecause ?? 'its functions are not known';
+    const hint = covered.unmappedBecause !== undefined ? `; to narrow it: ${sourceMapHint(file)}` : '';
+    return [`it executed ${file} in its recorded run (kept per file: ${because}${hint})`];
+  }
   const out: string[] = [];
   const executed = new Set(covered.functions);
   for (const hunk of hunks) {
@@ -94,7 +104,14 @@ function coveredReasons(
     if (target === 'top') out.push(`${where} changes module top level, which its test loads`);
     else {
       const hit = target.find((i) => executed.has(i));
-      if (hit !== undefined) out.push(`${where} is in ${units[hit]![0]}, which its test executed`);
+      const from = covered.mappedFrom?.filter((f) => f !== file) ?? [];
+      const through =
+        from.length > 0
+          ? ` (through the source map of ${from.join(', ')})`
+          : covered.mappedFrom
+            ? ' (mapped through its source map)'
+            : '';
+      if (hit !== undefined) out.push(`${where} is in ${units[hit]![0]}, which its test executed${through}`);
     }
   }
   return out;

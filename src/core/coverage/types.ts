@@ -19,6 +19,15 @@ export interface FileCoverage {
    * grammar: functions cannot be mapped, so any change in the file counts as touching what the spec ran.
    */
   wholeFile?: true;
+  /** Why functions could not be mapped (with wholeFile): said when selection falls back to the whole file. */
+  wholeFileBecause?: string;
+  /** The generated files (build output, code transformed in memory) whose source maps led to this file. */
+  mappedFrom?: string[];
+  /**
+   * V8 only, for a file that ran as it is and names no usable source map ("has no source map"): when the file
+   * is build output git does not track, selection says why the coverage could not reach the source.
+   */
+  unmappedBecause?: string;
   /** V8 only: [first line, last line, hit 0|1] runs (1-based) from block coverage, blank lines skipped. */
   lines?: Array<[number, number, 0 | 1]>;
 }

@@ -20,6 +20,15 @@ export interface V8FileRun {
   processes: V8Range[][];
   /** Length of the executed source (end of the top-level function): differs from the file when transpiled. */
   sourceLength: number;
+  /** [start, end) of each function that ran, in the executed source (top level excluded). */
+  executedRanges: Array<[number, number]>;
+  /**
+   * The source map the executed source named, when it was not the file on disk (the hook reports it, with the
+   * executed source's line lengths); a file on disk names its own at its end (sourceMaps.ts).
+   */
+  sourceMap?: { url: string; lineLengths?: number[] };
+  /** Processes ran different code under this name (other lengths or maps): offsets cannot be merged. */
+  mixed?: true;
 }
 
 interface V8Script {
@@ -27,39 +36,84 @@ interface V8Script {
   functions: Array<{ functionName: string; ranges: V8Range[] }>;
 }
 
+/** NODE_V8_COVERAGE's `source-map-cache` shape (url → map URL and the executed source's line lengths). */
+type SourceMapCache = Record<string, { url?: unknown; lineLengths?: unknown }>;
+
 /** Workspace-relative path → what ran, from every coverage file in `dir`. */
 export async function readV8Coverage(dir: string, workspaceDir: string): Promise<Map<string, V8FileRun>> {
   const out = new Map<string, V8FileRun>();
   const names = (await fs.readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json'));
   for (const name of names) {
     let scripts: V8Script[];
+    let maps: SourceMapCache;
     try {
-      const parsed = JSON.parse(await fs.readFile(path.join(dir, name), 'utf8')) as { result?: unknown };
+      const parsed = JSON.parse(await fs.readFile(path.join(dir, name), 'utf8')) as {
+        result?: unknown;
+        'source-map-cache'?: unknown;
+      };
       if (!Array.isArray(parsed.result)) continue;
       scripts = parsed.result as V8Script[];
+      // The hook writes the maps of one process's transformed scripts next to its coverage, after it.
+      const mapsFile = path.join(dir, name.replace(/\.json$/, '.maps.json'));
+      const side = names.includes(path.basename(mapsFile)) ? await readMapsFile(mapsFile) : undefined;
+      const cache = side ?? parsed['source-map-cache'];
+      maps = typeof cache === 'object' && cache !== null ? (cache as SourceMapCache) : {};
     } catch {
       continue; // a process killed while writing leaves half a file: it says nothing reliable
     }
     for (const script of scripts) {
       const rel = workspaceFileOf(script.url, workspaceDir);
       if (rel === undefined || !Array.isArray(script.functions)) continue;
-      const entry = out.get(rel) ?? { executedStarts: [], processes: [], sourceLength: 0 };
+      const known = out.get(rel);
+      const entry: V8FileRun = known ?? {
+        executedStarts: [],
+        executedRanges: [],
+        processes: [],
+        sourceLength: 0,
+      };
       const ranges: V8Range[] = [];
+      let length = 0;
       for (const fn of script.functions) {
         const first = fn.ranges[0];
         if (first === undefined) continue;
         if (first.startOffset === 0 && fn.functionName === '') {
-          entry.sourceLength = Math.max(entry.sourceLength, first.endOffset);
+          length = Math.max(length, first.endOffset);
         } else if (first.count > 0) {
           entry.executedStarts.push(first.startOffset);
+          entry.executedRanges.push([first.startOffset, first.endOffset]);
         }
         ranges.push(...fn.ranges);
       }
+      const reported = maps[script.url];
+      const map =
+        typeof reported?.url === 'string'
+          ? {
+              url: reported.url,
+              ...(Array.isArray(reported.lineLengths) &&
+              reported.lineLengths.every((n) => typeof n === 'number')
+                ? { lineLengths: reported.lineLengths as number[] }
+                : {}),
+            }
+          : undefined;
+      if (known !== undefined && (known.sourceLength !== length || known.sourceMap?.url !== map?.url))
+        entry.mixed = true;
+      entry.sourceLength = Math.max(entry.sourceLength, length);
+      if (map !== undefined && entry.sourceMap === undefined) entry.sourceMap = map;
       entry.processes.push(ranges);
       out.set(rel, entry);
     }
   }
   return out;
+}
+
+/** The `source-map-cache` of a maps file; undefined when it is half-written (its process was killed). */
+async function readMapsFile(file: string): Promise<unknown> {
+  try {
+    const parsed = JSON.parse(await fs.readFile(file, 'utf8')) as { 'source-map-cache'?: unknown };
+    return parsed['source-map-cache'];
+  } catch {
+    return undefined;
+  }
 }
 
 /** `file:///ws/src/a.js` → `src/a.js`, or undefined when it is not a workspace source file. */

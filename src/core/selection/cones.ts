@@ -119,7 +119,12 @@ function coneOf(
   for (const [root, why] of roots) {
     // A test Weave cannot parse (a shell script, a data-driven runner file) may load anything.
     if (!why.startsWith('anchor ') && !index.files.has(root))
-      uncertain.push(`its test file ${root} has no grammar, so what it loads is unknown`);
+      uncertain.push(
+        why.startsWith('named in its test command')
+          ? // An argument of the command (a config file, a script), not a test file the spec lists.
+            `its test command names ${root}, which Weave has no grammar for, so what the command loads is unknown`
+          : `its test file ${root} has no grammar, so what it loads is unknown`,
+      );
   }
 
   // The test's own roots are walked first, so that a file reachable from the test is explained by the chain

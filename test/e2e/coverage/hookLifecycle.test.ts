@@ -90,14 +90,20 @@ void test('jest and vitest workers, which load test code through vm and end by S
     assert.equal(r.evidence, 'runner', `${r.id}: ${r.output}`);
   }
   const store = await readCoverageStore(dir);
-  // jest's workers (child processes) run lib.js after babel-jest rewrote it: kept at file level.
+  // jest's workers (child processes) run lib.js after babel-jest rewrote it: its inline source map (which the
+  // hook reports) carries the functions back to lib.js as written.
   assert.deepEqual(Object.keys(store.specs.jest?.files ?? {}).sort(), [
     'jest.config.js',
     'jest/a.test.js',
     'jest/b.test.js',
     'lib.js',
   ]);
-  assert.equal(store.specs.jest?.files['lib.js']?.wholeFile, true);
+  assert.equal(store.specs.jest?.files['lib.js']?.wholeFile, undefined);
+  assert.deepEqual(store.specs.jest?.files['lib.js']?.mappedFrom, ['lib.js']);
+  assert.deepEqual((await executed(dir, 'jest')).filter((label) => label.startsWith('lib.js')).sort(), [
+    'lib.js#beforeExit',
+    'lib.js#inWorker',
+  ]);
   // vitest's forks, which it ends with SIGTERM, run the test file through vite; lib.js, required, is as written.
   assert.deepEqual(
     (await executed(dir, 'vitest')).filter((label) => label.startsWith('lib.js')),

@@ -213,3 +213,25 @@ void test('a test file without a grammar (a shell script) may load anything: its
   assert.deepEqual(ids(result), ['lonely', 'report', 'shell']);
   assert.match(result.affected[2]!.reasons[0]!, /its test file test\/run\.sh has no grammar/);
 });
+
+void test('a file only named as an argument of the test command is not called a test file', async () => {
+  const specs = JSON.parse(PROJECT['.weave/specs.json']!) as { specs: Array<Record<string, unknown>> };
+  specs.specs.push({
+    ...spec('built', 'test/lonely.test.js'),
+    test: {
+      command: 'npx tsc -p tsconfig.test.json && node --test test/lonely.test.js',
+      files: ['test/lonely.test.js'],
+    },
+  });
+  writeFiles(dir, { 'tsconfig.test.json': '{}\n', '.weave/specs.json': JSON.stringify(specs) });
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', 'tsc spec');
+  const result = await selectAffected({ workspaceDir: dir, files: ['src/math.js'] });
+  const built = result.affected.find((s) => s.id === 'built');
+  assert.ok(built, JSON.stringify(result.affected));
+  assert.match(
+    built.reasons[0]!,
+    /its test command names tsconfig\.test\.json, which Weave has no grammar for, so what the command loads is unknown/,
+  );
+  assert.ok(!built.reasons.some((r) => r.includes('test file tsconfig.test.json')), built.reasons.join('\n'));
+});

@@ -29,6 +29,7 @@ export const COMMANDS = [
   { id: 'weave.agent.applyResult', title: "Apply the agent's change", needs: ['folder'] },
   { id: 'weave.agent.discardResult', title: "Discard the agent's change", needs: ['folder'] },
   { id: 'weave.agent.showChanges', title: "Review the agent's change", needs: ['folder'] },
+  { id: 'weave.agent.openPatch', title: "Open the agent's patch", needs: ['folder'] },
   { id: 'weave.agent.setApiKey', title: 'Set API key', needs: ['folder'] },
 ] as const satisfies readonly CommandEntry[];
 

@@ -21,6 +21,7 @@ import { readSettings } from './settings';
 import { SpecStore } from './specStore';
 import { WeaveStatusBar } from './statusBar';
 import { SpecTests } from './testing';
+import type { DebugRecord } from './testDebug';
 import type { TestState } from './testRunRecord';
 import { WeaveDocuments } from './weaveDocuments';
 import { chooseWeaveFolder } from './workspaceFolder';
@@ -36,6 +37,9 @@ export interface WeaveApi {
   readonly runProfile: vscode.TestRunProfile;
   /** The Test Explorer's Coverage profile (per-spec coverage through the Testing API). */
   readonly coverageProfile: vscode.TestRunProfile;
+  /** The Test Explorer's Debug profile, and what its latest run did per spec. */
+  readonly debugProfile: vscode.TestRunProfile;
+  lastDebug(): readonly DebugRecord[];
   /** The latest affected-spec selection (reasons per selected spec, the specs left out). */
   lastAffected(): AffectedResult | undefined;
   /** The side panel (and its large graph view). */
@@ -179,6 +183,8 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
     testController: tests.controller,
     runProfile: tests.runProfile,
     coverageProfile: tests.coverageProfile,
+    debugProfile: tests.debugProfile,
+    lastDebug: () => tests.lastDebug,
     lastAffected: () => affected.last,
     panel,
     agentResults,

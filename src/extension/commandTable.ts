@@ -22,6 +22,8 @@ export const COMMANDS = [
   { id: 'weave.init', title: 'Init specs', needs: ['folder'] },
   { id: 'weave.audit', title: 'Audit specs', needs: CHECKED },
   { id: 'weave.draft', title: 'Draft specs', needs: CHECKED },
+  { id: 'weave.draft.accept', title: 'Accept drafted specs', needs: ['folder', 'specFile'] },
+  { id: 'weave.draft.reject', title: 'Reject drafted specs', needs: ['folder'] },
   { id: 'weave.export', title: 'Export workspace as benchmark task', needs: CHECKED },
   { id: 'weave.showOutput', title: 'Show output', needs: [] },
   { id: 'weave.agent.runAll', title: 'Run agent on all constraints', needs: CHECKED },

@@ -62,6 +62,8 @@ const handlers: Readonly<
   'weave.init': initSpecs,
   'weave.audit': (ctx, args) => ctx.audit.run(objectArg<AuditArgs>(args)),
   'weave.draft': (ctx, args) => ctx.draft.run(objectArg<DraftArgs>(args)),
+  'weave.draft.accept': (ctx, answer) => ctx.draft.accept(answer),
+  'weave.draft.reject': (ctx) => ctx.draft.reject(),
   'weave.export': (ctx, args) => exportCommand({ folder: ctx.store.folder, log: ctx.log }, args),
   'weave.agent.runAll': (ctx, args) => runAll(ctx.extension, agentDeps(ctx), objectArg<RunAllArgs>(args)),
   'weave.agent.matrix': (ctx) => showMatrix(ctx.extension, agentDeps(ctx)),

@@ -46,6 +46,8 @@ export interface WeaveApi {
   readonly panel: SpecsPanel;
   /** The agent result tab (Apply / Discard). */
   readonly agentResults: AgentResultView;
+  /** The draft result tab (Accept / Reject). */
+  readonly draftResults: DraftController;
   /** The latest completed check. */
   lastRun(): CheckOutcome | undefined;
   /** What the status bar item shows (text and tooltip). */
@@ -94,6 +96,7 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
   const audit = new AuditController(store, log);
   const draft = new DraftController(context, store, log);
   context.subscriptions.push(
+    draft,
     specProblems,
     store,
     anchors,
@@ -188,6 +191,7 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
     lastAffected: () => affected.last,
     panel,
     agentResults,
+    draftResults: draft,
     lastRun: () => results.last,
     statusBar: () => statusBar.shown,
     panelState: () => panel.shown,

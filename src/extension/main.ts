@@ -131,7 +131,7 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
     documents,
     agentResults,
     results.onDidChange(() => blameDiagnostics.collection.clear()),
-    vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new ExplainCodeActions(), {
+    vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new ExplainCodeActions(results), {
       providedCodeActionKinds: ExplainCodeActions.kinds,
     }),
     ...registerCommands({

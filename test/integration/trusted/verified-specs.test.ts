@@ -83,11 +83,12 @@ suite('verified specs: audit and draft', () => {
         .getDiagnostics(math)
         .find(
           (d) =>
-            d.source === 'weave audit' && d.range.start.line === line && /`\+` becomes `-`/.test(d.message),
+            d.source === 'weave audit' && d.range.start.line === line && /‘\+’ becomes ‘-’/.test(d.message),
         ),
     );
     assert.equal(hole.severity, vscode.DiagnosticSeverity.Information);
-    assert.match(hole.message, /^No spec notices if `\+` becomes `-` here/);
+    assert.match(hole.message, /^No spec notices if ‘\+’ becomes ‘-’ here/);
+    assert.doesNotMatch(hole.message, /`/, 'raw Markdown backticks in a plain-text diagnostic');
   });
 
   test('draft verifies a proposal with the scripted model and writes it only when accepted', async () => {

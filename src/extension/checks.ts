@@ -45,7 +45,13 @@ export interface CheckOutcome {
 }
 
 export type CheckAttempt =
-  | { ran: true; outcome: CheckOutcome; newlyBroken: string[] }
+  | {
+      ran: true;
+      outcome: CheckOutcome;
+      newlyBroken: string[];
+      /** Why more ran than asked, in words (Check affected running every spec: the spec file changed). */
+      note?: string;
+    }
   | {
       ran: false;
       reason: 'untrusted' | 'invalid-specs' | 'unsaved-specs' | 'cancelled' | 'nothing-to-run' | 'failed';

@@ -22,6 +22,8 @@ export const COMMANDS = [
   { id: 'weave.init', title: 'Init specs', needs: ['folder'] },
   { id: 'weave.audit', title: 'Audit specs', needs: CHECKED },
   { id: 'weave.draft', title: 'Draft specs', needs: CHECKED },
+  { id: 'weave.draft.accept', title: 'Accept drafted specs', needs: ['folder', 'specFile'] },
+  { id: 'weave.draft.reject', title: 'Reject drafted specs', needs: ['folder'] },
   { id: 'weave.export', title: 'Export workspace as benchmark task', needs: CHECKED },
   { id: 'weave.showOutput', title: 'Show output', needs: [] },
   { id: 'weave.agent.runAll', title: 'Run agent on all constraints', needs: CHECKED },
@@ -29,6 +31,7 @@ export const COMMANDS = [
   { id: 'weave.agent.applyResult', title: "Apply the agent's change", needs: ['folder'] },
   { id: 'weave.agent.discardResult', title: "Discard the agent's change", needs: ['folder'] },
   { id: 'weave.agent.showChanges', title: "Review the agent's change", needs: ['folder'] },
+  { id: 'weave.agent.openPatch', title: "Open the agent's patch", needs: ['folder'] },
   { id: 'weave.agent.setApiKey', title: 'Set API key', needs: ['folder'] },
 ] as const satisfies readonly CommandEntry[];
 

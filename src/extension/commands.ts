@@ -62,10 +62,13 @@ const handlers: Readonly<
   'weave.init': initSpecs,
   'weave.audit': (ctx, args) => ctx.audit.run(objectArg<AuditArgs>(args)),
   'weave.draft': (ctx, args) => ctx.draft.run(objectArg<DraftArgs>(args)),
+  'weave.draft.accept': (ctx, answer) => ctx.draft.accept(answer),
+  'weave.draft.reject': (ctx) => ctx.draft.reject(),
   'weave.export': (ctx, args) => exportCommand({ folder: ctx.store.folder, log: ctx.log }, args),
   'weave.agent.runAll': (ctx, args) => runAll(ctx.extension, agentDeps(ctx), objectArg<RunAllArgs>(args)),
   'weave.agent.matrix': (ctx) => showMatrix(ctx.extension, agentDeps(ctx)),
-  'weave.agent.applyResult': (ctx) => ctx.agentResults.apply(),
+  'weave.agent.applyResult': (ctx, onlyPath) => ctx.agentResults.apply(onlyPath),
+  'weave.agent.openPatch': (ctx) => ctx.agentResults.openPatch(),
   'weave.agent.discardResult': (ctx) => ctx.agentResults.discard(),
   'weave.agent.showChanges': (ctx, path) => ctx.agentResults.showChanges(path),
   'weave.agent.setApiKey': (ctx) => setApiKey(ctx.extension),
@@ -206,6 +209,21 @@ async function checkAffected(ctx: CommandContext): Promise<CheckAttempt> {
     return { ran: false, reason: 'nothing-to-run', message: 'No spec is affected by the changed files.' };
   }
   const skipped = selection.unaffected.length > 0 ? `, ${selection.unaffected.length} skipped` : '';
+  if (selection.all) {
+    // Every spec runs: say why, or "affected" looks broken (typically: specs.json has uncommitted changes).
+    // The changes are the working tree's against HEAD: name the uncommitted spec file plainly.
+    const reasons = selection.allReasons.map((r) =>
+      r.replace(/^(\S*specs\.json) changed:/, '$1 has uncommitted changes:'),
+    );
+    const note = `Check affected runs all ${toCheck.length} specs: ${reasons.join('; ')}.`;
+    ctx.log.info(note);
+    vscode.window.setStatusBarMessage(`Weave: ${note}`, 8000);
+    const attempt = await runCheck(ctx, {
+      only: toCheck,
+      label: `all ${toCheck.length} specs (${reasons[0] ?? 'every spec is affected'})`,
+    });
+    return attempt.ran ? { ...attempt, note } : attempt;
+  }
   return runCheck(ctx, {
     only: toCheck,
     label: `${toCheck.length} affected spec${toCheck.length === 1 ? '' : 's'}${skipped}`,

@@ -35,16 +35,21 @@ export class SpecFileCoverage extends vscode.FileCoverage {
   }
 }
 
-/** The coverage the given specs recorded, one entry per file. */
+/**
+ * The coverage the given specs recorded, one entry per file of code under test (`isCodeUnderTest`: test files
+ * and test helpers are left out, core/coverage/codeUnderTest.ts).
+ */
 export async function coverageOfSpecs(
   folder: vscode.Uri,
   specIds: readonly string[],
   itemOf: (specId: string) => vscode.TestItem | undefined,
+  isCodeUnderTest: (relativePath: string) => boolean,
 ): Promise<SpecFileCoverage[]> {
   const store: CoverageStore = await readCoverageStore(folder.fsPath);
   const byFile = new Map<string, SpecShare[]>();
   for (const specId of specIds) {
     for (const [file, covered] of Object.entries(store.specs[specId]?.files ?? {})) {
+      if (!isCodeUnderTest(file)) continue;
       const units = store.units[covered.hash] ?? [];
       byFile.set(file, [...(byFile.get(file) ?? []), { specId, covered, units }]);
     }

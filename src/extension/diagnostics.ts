@@ -8,6 +8,7 @@ import type { ResultsStore } from './results';
 import { isViolation, verdictText, violationMessage } from '../core/check/resultText';
 import { readSettings } from './settings';
 import type { SpecStore } from './specStore';
+import { plainText } from './plainText';
 
 export class CheckDiagnostics implements vscode.Disposable {
   readonly collection = vscode.languages.createDiagnosticCollection('weave');
@@ -47,7 +48,7 @@ export class CheckDiagnostics implements vscode.Disposable {
       const start = new vscode.Position(Math.max(0, p.line - 1), Math.max(0, p.column - 1));
       const d = new vscode.Diagnostic(
         new vscode.Range(start, start.translate(0, 1)),
-        `${p.path}: ${p.message}`,
+        plainText(`${p.path}: ${p.message}`),
         p.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning,
       );
       d.source = 'weave';
@@ -68,9 +69,11 @@ export class CheckDiagnostics implements vscode.Disposable {
       result.verdict === 'blocked'
         ? `[${result.id}] ${spec.title} — ${verdictText(result, outcome.report)}`
         : violationMessage(result, spec.title, outcome.report, failureLines);
+    // A spec that could not run is a warning (a time-out, a crash may be the machine's), except a command that does
+    // not exist (exit 127): nothing can pass until it is fixed, so it is an error like a failing test.
     const severity = !violated
       ? vscode.DiagnosticSeverity.Information
-      : result.verdict === 'error'
+      : result.verdict === 'error' && result.exitCode !== 127
         ? vscode.DiagnosticSeverity.Warning
         : vscode.DiagnosticSeverity.Error;
     const related: vscode.DiagnosticRelatedInformation[] = [];

@@ -6,11 +6,12 @@ import * as vscode from 'vscode';
 import { blameSpec, BlameError, type BlameResult } from '../core/blame/blame';
 import type { AnchorAnalyzer } from './anchors';
 import type { CheckDiagnostics } from './diagnostics';
-import { isViolation } from '../core/check/resultText';
+import { isBroken, isViolation } from '../core/check/resultText';
 import type { ResultsStore } from './results';
 import { readSettings } from './settings';
 import type { SpecStore } from './specStore';
 import { explainUntrusted } from './trust';
+import { plainText } from './plainText';
 
 export const EXPLAIN_COMMAND = 'weave.explainBroken';
 
@@ -44,7 +45,9 @@ export class BlameDiagnostics implements vscode.Disposable {
       const since = result.baseline.ref ?? result.baseline.commit.slice(0, 7);
       const d = new vscode.Diagnostic(
         range,
-        `[${result.specId}] ${result.explanation[i] ?? `this edit breaks ${result.specId}`} (since ${since})`,
+        plainText(
+          `[${result.specId}] ${result.explanation[i] ?? `this edit breaks ${result.specId}`} (since ${since})`,
+        ),
         vscode.DiagnosticSeverity.Error,
       );
       d.source = 'weave blame';
@@ -77,6 +80,9 @@ export class BlameDiagnostics implements vscode.Disposable {
 export class ExplainCodeActions implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
 
+  /** `results`: only a spec that is broken (passed in the baseline, fails now) has a "broke" to explain. */
+  constructor(private readonly results: ResultsStore) {}
+
   provideCodeActions(
     _document: vscode.TextDocument,
     _range: vscode.Range,
@@ -85,6 +91,11 @@ export class ExplainCodeActions implements vscode.CodeActionProvider {
     const ids = new Set<string>();
     for (const d of context.diagnostics) {
       if (d.source === 'weave' && typeof d.code === 'string') ids.add(d.code);
+    }
+    const known = this.results.knownResults();
+    for (const id of [...ids]) {
+      const result = known.results.find((r) => r.id === id);
+      if (!result || !isBroken(result, known)) ids.delete(id);
     }
     return [...ids].map((id) => {
       const action = new vscode.CodeAction(`Explain why ${id} broke`, vscode.CodeActionKind.QuickFix);

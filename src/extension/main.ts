@@ -21,6 +21,7 @@ import { readSettings } from './settings';
 import { SpecStore } from './specStore';
 import { WeaveStatusBar } from './statusBar';
 import { SpecTests } from './testing';
+import type { DebugRecord } from './testDebug';
 import type { TestState } from './testRunRecord';
 import { WeaveDocuments } from './weaveDocuments';
 import { chooseWeaveFolder } from './workspaceFolder';
@@ -36,12 +37,17 @@ export interface WeaveApi {
   readonly runProfile: vscode.TestRunProfile;
   /** The Test Explorer's Coverage profile (per-spec coverage through the Testing API). */
   readonly coverageProfile: vscode.TestRunProfile;
+  /** The Test Explorer's Debug profile, and what its latest run did per spec. */
+  readonly debugProfile: vscode.TestRunProfile;
+  lastDebug(): readonly DebugRecord[];
   /** The latest affected-spec selection (reasons per selected spec, the specs left out). */
   lastAffected(): AffectedResult | undefined;
   /** The side panel (and its large graph view). */
   readonly panel: SpecsPanel;
   /** The agent result tab (Apply / Discard). */
   readonly agentResults: AgentResultView;
+  /** The draft result tab (Accept / Reject). */
+  readonly draftResults: DraftController;
   /** The latest completed check. */
   lastRun(): CheckOutcome | undefined;
   /** What the status bar item shows (text and tooltip). */
@@ -90,6 +96,7 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
   const audit = new AuditController(store, log);
   const draft = new DraftController(context, store, log);
   context.subscriptions.push(
+    draft,
     specProblems,
     store,
     anchors,
@@ -124,7 +131,7 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
     documents,
     agentResults,
     results.onDidChange(() => blameDiagnostics.collection.clear()),
-    vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new ExplainCodeActions(), {
+    vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new ExplainCodeActions(results), {
       providedCodeActionKinds: ExplainCodeActions.kinds,
     }),
     ...registerCommands({
@@ -179,9 +186,12 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
     testController: tests.controller,
     runProfile: tests.runProfile,
     coverageProfile: tests.coverageProfile,
+    debugProfile: tests.debugProfile,
+    lastDebug: () => tests.lastDebug,
     lastAffected: () => affected.last,
     panel,
     agentResults,
+    draftResults: draft,
     lastRun: () => results.last,
     statusBar: () => statusBar.shown,
     panelState: () => panel.shown,

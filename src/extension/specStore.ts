@@ -1,6 +1,7 @@
 // The workspace's `.weave/specs.json`, parsed on demand (never at activation) and re-parsed when it changes on
 // disk or in an editor. Invalid specs become located diagnostics on the file itself, updated as the user types.
 import * as vscode from 'vscode';
+import { plainText } from './plainText';
 import { parseSpecText, type SpecLoadResult } from '../core/spec';
 import { SPEC_FILE_RELATIVE_PATH } from '../core/spec/load';
 import type { Spec } from '../shared/specSchema';
@@ -195,7 +196,7 @@ export class SpecStore implements vscode.Disposable {
       const range = new vscode.Range(start, start.translate(0, Math.max(1, tokenEnd)));
       const d = new vscode.Diagnostic(
         range,
-        p.path ? `${p.path}: ${p.message}` : p.message,
+        plainText(p.path ? `${p.path}: ${p.message}` : p.message),
         p.severity === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Error,
       );
       d.source = 'weave';

@@ -7,6 +7,7 @@
 // how a check's results show in a run is testRunReport.ts, and what the runs reported is kept by testRunRecord.ts.
 import * as vscode from 'vscode';
 import type { AffectedSelector } from './affected';
+import { codeUnderTestFilter } from '../core/coverage/codeUnderTest';
 import { coverageOfSpecs, SpecFileCoverage } from './coverage';
 import type { CheckAttempt, CheckService, CheckStarted } from './checks';
 import type { CheckDiagnostics } from './diagnostics';
@@ -17,6 +18,7 @@ import { readSettings } from './settings';
 import type { SpecStore } from './specStore';
 import { emptyReport, recordedRun, type LastReported } from './testRunRecord';
 import { followActivity, report, settle, type ReportContext } from './testRunReport';
+import { debugSpecs, type DebugRecord } from './testDebug';
 import { SpecTestTree } from './testTree';
 import { UNTRUSTED_REASON } from './trust';
 
@@ -33,6 +35,10 @@ export class SpecTests implements vscode.Disposable {
   readonly runProfile: vscode.TestRunProfile;
   /** The Coverage profile: a run that also reports per-spec coverage. */
   readonly coverageProfile: vscode.TestRunProfile;
+  /** The Debug profile: each spec's command under the debugger (testDebug.ts). */
+  readonly debugProfile: vscode.TestRunProfile;
+  /** What the latest Debug profile run did per spec. */
+  lastDebug: readonly DebugRecord[] = [];
 
   constructor(
     private readonly store: SpecStore,
@@ -64,11 +70,26 @@ export class SpecTests implements vscode.Disposable {
       (request, token) => this.runHandler(request, token, true),
       true,
     ));
+    const debug = (this.debugProfile = this.controller.createRunProfile(
+      'Debug',
+      vscode.TestRunProfileKind.Debug,
+      async (request, token) => {
+        if (this.tree.isEmpty) this.tree.refresh(await this.store.get());
+        this.lastDebug = await debugSpecs(request, token, {
+          controller: this.controller,
+          store: this.store,
+          tree: this.tree,
+          log: this.log,
+        });
+      },
+      true,
+    ));
     coverage.loadDetailedCoverage = (_run, file) =>
       Promise.resolve(file instanceof SpecFileCoverage ? file.details() : []);
     coverage.loadDetailedCoverageForTest = (_run, file, item) =>
       Promise.resolve(file instanceof SpecFileCoverage ? file.details(item.id) : []);
     this.disposables.push(
+      debug,
       coverage,
       run,
       this.controller,
@@ -125,7 +146,14 @@ export class SpecTests implements vscode.Disposable {
       this.settle(run, items, result, following.shown);
       if (withCoverage && result.ran) {
         const ran = result.outcome.run.results.map((r) => r.id);
-        for (const file of await coverageOfSpecs(this.store.folder.uri, ran, (id) => this.tree.specItem(id)))
+        const specFile = this.store.valid?.result.ok ? this.store.valid.result.specFile : undefined;
+        const isCodeUnderTest = codeUnderTestFilter(specFile?.specs ?? [], specFile?.defaults.cwd);
+        for (const file of await coverageOfSpecs(
+          this.store.folder.uri,
+          ran,
+          (id) => this.tree.specItem(id),
+          isCodeUnderTest,
+        ))
           run.addCoverage(file);
       }
     } finally {

@@ -4,6 +4,7 @@
 // two can never disagree. Browser-safe: it is bundled into the webview too.
 import { CROSS_SPEC_SEVERITY, crossSpecFindings, type CrossSpecFinding } from './crossSpecRules';
 import { specSchema, type Spec } from './specSchema';
+import { looksLikeTestFile } from './testFileNames';
 
 export interface SpecFieldIssue {
   /** Form field the issue belongs to: `id`, `title`, `test.command`, `dependsOn`, … */
@@ -21,6 +22,8 @@ export type SpecDraftResult =
 export interface SpecNeighbour {
   id: string;
   dependsOn?: readonly string[] | undefined;
+  /** For the warning about a source file listed as a test file (the spec's anchors name it). */
+  anchors?: readonly string[] | undefined;
 }
 
 export function validateSpecDraft(
@@ -36,10 +39,20 @@ export function validateSpecDraft(
     ? []
     : parsed.error.issues.map((i) => {
         const field = fieldOf(i.path);
-        return { field, message: field === 'id' ? idMessage(draftId, i.message) : i.message };
+        return {
+          field,
+          message:
+            field === 'id' ? idMessage(draftId, i.message) : (emptyFieldMessage(field, i) ?? i.message),
+        };
       });
   issues.push(
     ...crossSpecIssues(
+      draft,
+      others.filter((s) => s.id !== originalId),
+    ),
+  );
+  issues.push(
+    ...sourceAsTestIssues(
       draft,
       others.filter((s) => s.id !== originalId),
     ),
@@ -86,6 +99,49 @@ function crossSpecIssues(draft: unknown, others: readonly SpecNeighbour[]): Spec
     }
   }
   return issues;
+}
+
+/**
+ * A spec's test files are protected (agents may never edit them), so listing the code under test there by mistake
+ * (the Test files picker lists every file) would lock it: warn when a listed file has no test-like name and a spec
+ * (this one or another) anchors it.
+ */
+function sourceAsTestIssues(draft: unknown, others: readonly SpecNeighbour[]): SpecFieldIssue[] {
+  if (typeof draft !== 'object' || draft === null) return [];
+  const { id, test, anchors } = draft as { id?: unknown; test?: { files?: unknown }; anchors?: unknown };
+  const files = Array.isArray(test?.files)
+    ? test.files.filter((f): f is string => typeof f === 'string')
+    : [];
+  const own = Array.isArray(anchors) ? anchors.filter((a): a is string => typeof a === 'string') : [];
+  const specs = [{ id: typeof id === 'string' && id !== '' ? id : 'this spec', anchors: own }, ...others];
+  const issues: SpecFieldIssue[] = [];
+  for (const file of files) {
+    if (file.trim() === '' || looksLikeTestFile(file)) continue;
+    const anchoring = specs.filter((s) => (s.anchors ?? []).some((a) => a.split('#')[0] === file));
+    if (anchoring.length === 0) continue;
+    issues.push({
+      field: 'test.files',
+      severity: 'warning',
+      message: `${file} does not look like a test and ${anchoring.map((s) => s.id).join(', ')} anchor${anchoring.length === 1 ? 's' : ''} it: as a test file it is protected (an agent may never edit it). Is it the code under test?`,
+    });
+  }
+  return issues;
+}
+
+/** What an empty form field needs, said like the id's ("Give the spec an id …"), not as zod's "Too small". */
+const EMPTY_FIELD: Readonly<Record<string, string>> = {
+  title: 'Give the spec a title (one line a person reads in lists).',
+  statement: 'Give the spec a statement (the requirement it checks).',
+  'test.command': 'Give the test a command (the shell command that runs it).',
+  'test.files': 'Remove the empty test file entry.',
+  anchors: 'Remove the empty anchor.',
+  'test.cwd': 'Give the working directory, or leave it unset.',
+};
+
+function emptyFieldMessage(field: string, issue: { code: string; message: string }): string | undefined {
+  const empty =
+    issue.message === 'must not be empty' || (issue.code === 'too_small' && /string/.test(issue.message));
+  return empty ? EMPTY_FIELD[field] : undefined;
 }
 
 /** The schema's id rule spelled for a person typing into the form, not as the raw pattern. */

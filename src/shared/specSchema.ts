@@ -33,7 +33,8 @@ export const specIdSchema = z
 export const specTestSchema = z.strictObject({
   command: z
     .string()
-    .refine((s) => s.trim().length > 0, 'command must not be empty')
+    // One wording for every empty field ("specs[0].test.command: must not be empty"): the path names the field.
+    .refine((s) => s.trim().length > 0, 'must not be empty')
     .describe('Shell command that runs this spec’s test; exit code 0 and at least one test ran means pass.'),
   files: z
     .array(z.string().min(1))
@@ -46,9 +47,9 @@ export const specTestSchema = z.strictObject({
 
 export const specSchema = z.strictObject({
   id: specIdSchema,
-  title: z.string().min(1, 'title must not be empty').describe('One line a person reads in lists.'),
+  title: z.string().min(1, 'must not be empty').describe('One line a person reads in lists.'),
   kind: z.enum(SPEC_KINDS).describe('What sort of constraint this is.'),
-  statement: z.string().min(1, 'statement must not be empty').describe('The requirement (EARS welcome).'),
+  statement: z.string().min(1, 'must not be empty').describe('The requirement (EARS welcome).'),
   test: specTestSchema,
   anchors: z
     .array(z.string().min(1))

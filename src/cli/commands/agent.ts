@@ -13,6 +13,8 @@ import { applyAgentResult, applyRefusal } from '../../core/agent/applyPolicy';
 import type { ContainmentRequest } from '../../core/sandbox/containment';
 import { gitRoot, headCommit } from '../../core/git/git';
 import { PatchApplyError } from '../../core/agent/workspacePatch';
+import { ModelError } from '../../core/agent/modelErrors';
+import { probeModelEndpoint } from '../../core/agent/modelProbe';
 import { loadSpecFile } from '../../core/spec/load';
 import { SpecLoadError } from '../../core/spec/problems';
 import { parseVerbFlags, UsageError, wholeNumberFlags, WORKSPACE_FLAG } from '../flags';
@@ -167,6 +169,14 @@ export const agentVerb: Verb = {
       });
     }
     const setup = await agentRunFromFlags({ ...flags, model: flags.model?.[0] }, runRequest);
+    // A server that is not there fails now, not after the agent's first check of every spec.
+    try {
+      await probeModelEndpoint(setup.client.baseURL);
+    } catch (error) {
+      if (!(error instanceof ModelError)) throw error;
+      process.stderr.write(`weave agent: ${error.message}\n`);
+      return 1;
+    }
 
     const interrupt = trapInterrupts('agent', 'cancelling (stopping the model, removing checkouts)…');
     const abort = { signal: interrupt.signal };

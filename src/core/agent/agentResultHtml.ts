@@ -10,13 +10,21 @@ import { escapeHtml } from './matrixHtml';
 export const APPLY_RESULT_COMMAND = 'weave.agent.applyResult';
 export const DISCARD_RESULT_COMMAND = 'weave.agent.discardResult';
 export const SHOW_CHANGES_COMMAND = 'weave.agent.showChanges';
+export const OPEN_PATCH_COMMAND = 'weave.agent.openPatch';
 
 export type ResultState =
   | { kind: 'pending' }
   | { kind: 'nothing-to-apply' }
   | { kind: 'applied'; recheck?: string }
   | { kind: 'discarded' }
-  | { kind: 'failed'; message: string };
+  | { kind: 'failed'; message: string }
+  /** A refused Apply that keeps the result: which files conflict (in words), and which still apply alone. */
+  | {
+      kind: 'conflict';
+      message: string;
+      conflicts: ReadonlyArray<{ path: string; reason: string }>;
+      applicable: readonly string[];
+    };
 
 export interface ResultPage {
   result: AgentRunResult;
@@ -77,6 +85,19 @@ function stateHtml(page: ResultPage): string {
       return '<p class="decision">Discarded: your files are unchanged.</p>';
     case 'failed':
       return `<p class="decision">Not applied: ${escapeHtml(state.message)}</p>`;
+    case 'conflict':
+      return (
+        `<p class="decision" role="alert">${escapeHtml(state.message)}</p>` +
+        `<ul class="conflicts">${state.conflicts.map((c) => `<li>${escapeHtml(c.reason)}</li>`).join('')}</ul>` +
+        '<div class="actions" role="group" aria-label="Decision">' +
+        commandLink(APPLY_RESULT_COMMAND, 'Retry') +
+        state.applicable
+          .map((f) => commandLink(APPLY_RESULT_COMMAND, `Apply ${f} only`, [f], true))
+          .join('') +
+        commandLink(OPEN_PATCH_COMMAND, 'Open patch', [], true) +
+        commandLink(DISCARD_RESULT_COMMAND, 'Discard', [], true) +
+        '</div>'
+      );
   }
 }
 

@@ -6,9 +6,24 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { git, GitError, gitRoot } from '../git/git';
+import {
+  classifyApplyFailure,
+  conflictReason,
+  conflictSummary,
+  splitPatchByFile,
+  type FileConflict,
+} from './patchConflicts';
 
+/** A refused patch: `conflicts` says which files do not apply and why; `applicable` the files that still would. */
 export class PatchApplyError extends Error {
   override name = 'PatchApplyError';
+  constructor(
+    message: string,
+    readonly conflicts: readonly FileConflict[] = [],
+    readonly applicable: readonly string[] = [],
+  ) {
+    super(message);
+  }
 }
 
 // Never part of the agent's change: Weave's run state, and node_modules, which may be a symlink the checkout
@@ -44,39 +59,80 @@ export async function diffWorkspace(workspaceDir: string, baseTree: string): Pro
   return { patch, files: names.split('\n').filter((l) => l !== ''), afterTree: after };
 }
 
-/**
- * Applies a workspace-relative patch to the user's workspace, all or nothing: refuses (PatchApplyError)
- * when it does not apply cleanly, leaving every file as it was.
- */
-export async function applyPatchToWorkspace(workspaceDir: string, patch: string): Promise<void> {
-  if (patch.trim() === '') return;
+/** Where `git apply` runs for a workspace folder, and the `--directory` it needs inside a larger repo. */
+async function applyPlace(workspaceDir: string): Promise<{ cwd: string; extra: string[] }> {
   const top = await gitRoot(workspaceDir);
   // Inside a repo, `git apply` ignores paths outside the current folder, so apply from the top level with
   // the workspace's prefix; outside git it behaves like patch(1) in the folder itself.
-  let cwd = workspaceDir;
-  const extra: string[] = [];
-  if (top !== null) {
-    cwd = top;
-    const prefix = path
-      .relative(top, await fs.realpath(workspaceDir))
-      .split(path.sep)
-      .join('/');
-    if (prefix) extra.push(`--directory=${prefix}`);
-  }
+  if (top === null) return { cwd: workspaceDir, extra: [] };
+  const prefix = path
+    .relative(top, await fs.realpath(workspaceDir))
+    .split(path.sep)
+    .join('/');
+  return { cwd: top, extra: prefix ? [`--directory=${prefix}`] : [] };
+}
+
+async function withPatchFile<T>(patch: string, use: (file: string) => Promise<T>): Promise<T> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-patch-'));
   try {
     const file = path.join(dir, 'agent.patch');
     await fs.writeFile(file, patch);
-    try {
-      await git(['apply', '--check', ...extra, file], cwd);
-    } catch (error) {
-      const detail = error instanceof GitError ? error.stderr.trim() : String(error);
-      throw new PatchApplyError(
-        `The agent's patch does not apply cleanly to ${workspaceDir} (did the files change since the run?); nothing was changed.\n${detail}`,
-      );
-    }
-    await git(['apply', ...extra, file], cwd);
+    return await use(file);
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Checks each file of the patch on its own: which would apply now, and which conflict and why. */
+export async function checkPatchFiles(
+  workspaceDir: string,
+  patch: string,
+): Promise<{ applicable: string[]; conflicts: FileConflict[] }> {
+  const { cwd, extra } = await applyPlace(workspaceDir);
+  const applicable: string[] = [];
+  const conflicts: FileConflict[] = [];
+  for (const file of splitPatchByFile(patch)) {
+    const stderr = await withPatchFile(file.patch, async (f) => {
+      try {
+        await git(['apply', '--check', ...extra, f], cwd);
+        return undefined;
+      } catch (error) {
+        return error instanceof GitError ? error.stderr : String(error);
+      }
+    });
+    if (stderr === undefined) applicable.push(file.path);
+    else {
+      const kind = classifyApplyFailure(stderr);
+      conflicts.push({ path: file.path, kind, reason: conflictReason(file.path, kind) });
+    }
+  }
+  return { applicable, conflicts };
+}
+
+/**
+ * Applies a workspace-relative patch to the user's workspace, all or nothing: refuses (PatchApplyError, naming
+ * each conflicting file in words) when it does not apply cleanly, leaving every file as it was.
+ */
+export async function applyPatchToWorkspace(workspaceDir: string, patch: string): Promise<void> {
+  if (patch.trim() === '') return;
+  const { cwd, extra } = await applyPlace(workspaceDir);
+  await withPatchFile(patch, async (file) => {
+    try {
+      await git(['apply', '--check', ...extra, file], cwd);
+    } catch (error) {
+      if (!(error instanceof GitError)) throw error;
+      const { applicable, conflicts } = await checkPatchFiles(workspaceDir, patch);
+      // Each file applies alone but not all together (e.g. two parts of one file): still the whole patch's refusal.
+      const named: FileConflict[] =
+        conflicts.length > 0
+          ? conflicts
+          : [{ path: 'the patch', kind: 'other', reason: "the agent's files do not apply together" }];
+      throw new PatchApplyError(
+        conflictSummary(named, conflicts.length > 0 ? applicable : []),
+        named,
+        conflicts.length > 0 ? applicable : [],
+      );
+    }
+    await git(['apply', ...extra, file], cwd);
+  });
 }

@@ -7,6 +7,13 @@ export {
   type CheckWorkspaceOptions,
 } from './checkWorkspace';
 export { compareToBaseline } from './baseline';
+export {
+  debugPlanOf,
+  debugRuntimeOf,
+  type DebugPlan,
+  type DebugRuntime,
+  type PythonDebugSupport,
+} from './debugLaunch';
 export { markInfrastructureChange } from './containedResults';
 export { lastRunsOf, type StoredRun } from './lastRuns';
 export { ageText, isBroken, isViolation } from './resultText';

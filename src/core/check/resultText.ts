@@ -128,7 +128,8 @@ export function violationMessage(
 ): string {
   const head = `[${result.id}] ${title} — ${verdictText(result, report)}`;
   const excerpt = result.verdict === 'pass' ? '' : failureExcerpt(result.output, failureLines);
-  return excerpt ? `${head}: ${excerpt}` : head;
+  // The reason may quote the output already ("command not found (exit 127): sh: 1: shoplint: not found").
+  return excerpt && !head.includes(excerpt) ? `${head}: ${excerpt}` : head;
 }
 
 export interface RunCounts {

@@ -5,6 +5,7 @@
 // (agentResultView.ts) with the multi-file diff, and the matrix as a heatmap in an editor tab (matrixView.ts).
 import * as vscode from 'vscode';
 import { ModelError } from '../../core/agent/modelErrors';
+import { probeModelEndpoint } from '../../core/agent/modelProbe';
 import { modelFromSettings } from '../../core/agent/modelSettings';
 import type { AgentRunSetup } from '../../core/agent/agentRunSetup';
 import { runMatrix, type MatrixResult } from '../../core/agent/matrix';
@@ -73,17 +74,25 @@ export async function prepareAgentModel(
       settings.provider === 'vscode-lm'
         ? await createLmModelClient(settings.model ? { id: settings.model } : {})
         : modelFromSettings(modelSettingsOf(settings, apiKey));
+    // A server that is not there fails in about a second, before the agent's first check of every spec.
+    if (settings.provider !== 'vscode-lm') await probeModelEndpoint(client.baseURL);
     return { specFile: loaded.result.specFile, client, settings, apiKey };
   } catch (error) {
     if (!(error instanceof ModelError)) throw error;
-    const setKey = 'Set API key';
-    const openSettings = 'Open settings';
-    const picked = await vscode.window.showErrorMessage(`Weave: ${error.message}`, setKey, openSettings);
-    if (picked === setKey) await vscode.commands.executeCommand('weave.agent.setApiKey');
-    if (picked === openSettings)
-      await vscode.commands.executeCommand('workbench.action.openSettings', 'weave.agent');
+    deps.log.warn(`agent model: ${error.message}`);
+    // Not awaited: the command ends now; the buttons act whenever the user picks one.
+    void offerModelFixes(error.message);
     return undefined;
   }
+}
+
+async function offerModelFixes(message: string): Promise<void> {
+  const setKey = 'Set API key';
+  const openSettings = 'Open settings';
+  const picked = await vscode.window.showErrorMessage(`Weave: ${message}`, setKey, openSettings);
+  if (picked === setKey) await vscode.commands.executeCommand('weave.agent.setApiKey');
+  if (picked === openSettings)
+    await vscode.commands.executeCommand('workbench.action.openSettings', 'weave.agent');
 }
 
 /** The run options every agent run takes from the settings and the prepared model (runAll, matrix, draft). */

@@ -5,10 +5,11 @@ import * as vscode from 'vscode';
 import type { AgentRunResult } from '../../core/agent/agentRunResult';
 import type { CheckAttempt } from '../checks';
 import { countResults, statusText } from '../../core/check/resultText';
-import type { WeaveDocuments } from '../weaveDocuments';
+import { WeaveDocuments } from '../weaveDocuments';
 import {
   APPLY_RESULT_COMMAND,
   DISCARD_RESULT_COMMAND,
+  OPEN_PATCH_COMMAND,
   renderResultHtml,
   SHOW_CHANGES_COMMAND,
   type ResultState,
@@ -17,6 +18,7 @@ import {
   applyProposal,
   prepareProposal,
   showProposal,
+  withoutFile,
   type Proposal,
   type ProposedFile,
   type ReviewDecision,
@@ -64,8 +66,10 @@ export class AgentResultView implements vscode.Disposable {
     await vscode.commands.executeCommand('setContext', PENDING_CONTEXT, proposal !== undefined);
   }
 
+  /** A change still waits for a decision: never decided, or refused by a conflict (Retry, Apply per file). */
   get pending(): boolean {
-    return this.shown?.state.kind === 'pending';
+    const kind = this.shown?.state.kind;
+    return kind === 'pending' || kind === 'conflict';
   }
 
   async showChanges(onlyPath?: unknown): Promise<void> {
@@ -77,36 +81,85 @@ export class AgentResultView implements vscode.Disposable {
     await showProposal(proposal, typeof onlyPath === 'string' ? onlyPath : undefined);
   }
 
-  async apply(): Promise<ReviewDecision | undefined> {
+  /** Applies the whole change, or with `onlyPath` that file's part of it (the others stay pending). */
+  async apply(onlyPath?: unknown): Promise<ReviewDecision | undefined> {
     const shown = this.shown;
-    if (!shown?.proposal || shown.state.kind !== 'pending') {
+    if (!shown?.proposal || !this.pending) {
       void vscode.window.showInformationMessage('Weave: no agent change waits to be applied.');
       return undefined;
     }
-    const decision = await applyProposal(this.folder, shown.proposal);
-    this.log.info(`agent run ${shown.result.runId}: patch ${decision}`);
-    shown.state =
-      decision === 'applied' ? { kind: 'applied' } : { kind: 'failed', message: 'see the error message' };
-    await this.settle(decision);
-    if (decision === 'applied') {
-      // Confirm with the same checks as everywhere else: diagnostics, Test Explorer and the panel follow.
-      const checked = await this.recheck();
-      if (this.shown === shown) {
-        shown.state = {
-          kind: 'applied',
-          recheck: checked?.ran
-            ? `Re-checked: ${statusText(countResults(checked.outcome.run.results, checked.outcome.report))}.`
-            : `Not re-checked: ${checked?.message ?? 'the check did not run'}.`,
-        };
-        this.render();
-      }
+    const only = typeof onlyPath === 'string' ? onlyPath : undefined;
+    const outcome = await applyProposal(this.folder, shown.proposal, only);
+    this.log.info(
+      `agent run ${shown.result.runId}: patch${only ? ` of ${only}` : ''} ${outcome.kind}${outcome.kind === 'applied' ? '' : `: ${outcome.message}`}`,
+    );
+    if (outcome.kind === 'conflict') {
+      // The result stays: the user may revert their edit and Retry, apply the files that still apply, or read
+      // the patch. Apply / Discard stay enabled in the tab and the palette.
+      shown.state = { ...outcome };
+      this.render();
+      void this.offerAfterConflict(outcome.message);
+      return 'conflict';
     }
-    return decision;
+    if (outcome.kind === 'refused') {
+      void vscode.window.showErrorMessage(`Weave: ${outcome.message}`);
+      shown.state = { kind: 'failed', message: outcome.message };
+      await this.settle('failed');
+      return 'failed';
+    }
+    if (only !== undefined && shown.proposal.files.some((f) => f.path !== only)) {
+      shown.proposal = withoutFile(shown.proposal, only);
+      shown.state = { kind: 'pending' };
+      this.render();
+      void vscode.window.showInformationMessage(
+        `Weave: applied ${only}; ${shown.proposal.files.map((f) => f.path).join(', ')} still wait${shown.proposal.files.length === 1 ? 's' : ''} in the result tab.`,
+      );
+      return 'applied';
+    }
+    shown.state = { kind: 'applied' };
+    await this.settle('applied');
+    // Confirm with the same checks as everywhere else: diagnostics, Test Explorer and the panel follow.
+    const checked = await this.recheck();
+    if (this.shown === shown) {
+      shown.state = {
+        kind: 'applied',
+        recheck: checked?.ran
+          ? `Re-checked: ${statusText(countResults(checked.outcome.run.results, checked.outcome.report))}.`
+          : `Not re-checked: ${checked?.message ?? 'the check did not run'}.`,
+      };
+      this.render();
+    }
+    return 'applied';
+  }
+
+  private async offerAfterConflict(message: string): Promise<void> {
+    const retry = 'Retry';
+    const openPatch = 'Open patch';
+    const picked = await vscode.window.showWarningMessage(`Weave: ${message}`, retry, openPatch);
+    if (picked === retry) await vscode.commands.executeCommand(APPLY_RESULT_COMMAND);
+    if (picked === openPatch) await this.openPatch();
+  }
+
+  /** The change still pending as a read-only `.diff` document (never Untitled, never asking to be saved). */
+  async openPatch(): Promise<vscode.TextDocument | undefined> {
+    const shown = this.shown;
+    if (!shown?.proposal) {
+      void vscode.window.showInformationMessage('Weave: no agent change to open.');
+      return undefined;
+    }
+    const uri = WeaveDocuments.shadowOf(
+      vscode.Uri.file(shown.result.patchFile),
+      `${shown.proposal.query}&side=patch`,
+    );
+    this.documents.set(uri, shown.proposal.patch);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc, { preview: true });
+    return doc;
   }
 
   async discard(): Promise<ReviewDecision | undefined> {
     const shown = this.shown;
-    if (!shown?.proposal || shown.state.kind !== 'pending') return undefined;
+    if (!shown?.proposal || !this.pending) return undefined;
     shown.state = { kind: 'discarded' };
     this.log.info(`agent run ${shown.result.runId}: patch discarded`);
     await this.settle('discarded');
@@ -132,7 +185,12 @@ export class AgentResultView implements vscode.Disposable {
         },
         {
           enableScripts: false,
-          enableCommandUris: [APPLY_RESULT_COMMAND, DISCARD_RESULT_COMMAND, SHOW_CHANGES_COMMAND],
+          enableCommandUris: [
+            APPLY_RESULT_COMMAND,
+            DISCARD_RESULT_COMMAND,
+            SHOW_CHANGES_COMMAND,
+            OPEN_PATCH_COMMAND,
+          ],
           localResourceRoots: [],
           retainContextWhenHidden: false,
         },
@@ -151,7 +209,21 @@ export class AgentResultView implements vscode.Disposable {
 
   /** What the result tab shows (for the in-host tests and scripts): the run, its ending, files and state. */
   current():
-    | { runId: string; ending: string; state: ResultState['kind']; files: ProposedFile[]; open: boolean }
+    | {
+        runId: string;
+        ending: string;
+        state: ResultState['kind'];
+        files: ProposedFile[];
+        open: boolean;
+        /** The refusal in words, while a conflict keeps the result. */
+        conflict?: {
+          message: string;
+          conflicts: ReadonlyArray<{ path: string; reason: string }>;
+          applicable: readonly string[];
+        };
+        /** The tab's HTML as rendered last (what a person sees). */
+        html: string;
+      }
     | undefined {
     const shown = this.shown;
     if (!shown) return undefined;
@@ -161,6 +233,16 @@ export class AgentResultView implements vscode.Disposable {
       state: shown.state.kind,
       files: shown.proposal?.files ?? [],
       open: this.panel !== undefined,
+      ...(shown.state.kind === 'conflict'
+        ? {
+            conflict: {
+              message: shown.state.message,
+              conflicts: shown.state.conflicts,
+              applicable: shown.state.applicable,
+            },
+          }
+        : {}),
+      html: this.panel?.webview.html ?? '',
     };
   }
 

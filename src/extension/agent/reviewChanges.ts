@@ -8,10 +8,23 @@ import * as vscode from 'vscode';
 import type { AgentRunResult } from '../../core/agent/agentRunResult';
 import { applyRefusal } from '../../core/agent/applyPolicy';
 import { parseUnifiedDiff, type FileDiff } from '../../core/agent/unifiedDiff';
+import { splitPatchByFile } from '../../core/agent/patchConflicts';
 import { applyPatchToWorkspace, PatchApplyError } from '../../core/agent/workspacePatch';
 import { WeaveDocuments } from '../weaveDocuments';
 
-export type ReviewDecision = 'applied' | 'discarded' | 'failed';
+/** 'conflict': refused because the user's files changed; the result stays pending (Retry, Apply per file). */
+export type ReviewDecision = 'applied' | 'discarded' | 'failed' | 'conflict';
+
+export type ApplyOutcome =
+  | { kind: 'applied' }
+  /** Never applicable (tampering, review violations), or the file is not part of the change. */
+  | { kind: 'refused'; message: string }
+  | {
+      kind: 'conflict';
+      message: string;
+      conflicts: ReadonlyArray<{ path: string; reason: string }>;
+      applicable: readonly string[];
+    };
 
 export interface ProposedFile {
   /** Workspace-relative path (the new one for a rename). */
@@ -92,21 +105,43 @@ export async function showProposal(proposal: Proposal, onlyPath?: string): Promi
   );
 }
 
+/** The patch of the files the proposal still holds except `path` (after that file was applied on its own). */
+export function withoutFile(proposal: Proposal, path: string): Proposal {
+  return {
+    ...proposal,
+    patch: splitPatchByFile(proposal.patch)
+      .filter((f) => f.path !== path)
+      .map((f) => f.patch)
+      .join(''),
+    files: proposal.files.filter((f) => f.path !== path),
+  };
+}
+
+/** Applies the whole proposal, or only `onlyPath`'s part of it; says in words why not when it is refused. */
 export async function applyProposal(
   folder: vscode.WorkspaceFolder,
   proposal: Proposal,
-): Promise<ReviewDecision> {
+  onlyPath?: string,
+): Promise<ApplyOutcome> {
   // Tampered runs and review violations are never applied (core/agent/applyPolicy.ts): no override.
-  if (proposal.refusal !== undefined) {
-    void vscode.window.showErrorMessage(`Weave: ${proposal.refusal}`);
-    return 'failed';
+  if (proposal.refusal !== undefined) return { kind: 'refused', message: proposal.refusal };
+  let patch = proposal.patch;
+  if (onlyPath !== undefined) {
+    const part = splitPatchByFile(proposal.patch).find((f) => f.path === onlyPath);
+    if (!part) return { kind: 'refused', message: `${onlyPath} is not part of the agent's change.` };
+    patch = part.patch;
   }
   try {
-    await applyPatchToWorkspace(folder.uri.fsPath, proposal.patch);
-    return 'applied';
+    await applyPatchToWorkspace(folder.uri.fsPath, patch);
+    return { kind: 'applied' };
   } catch (error) {
-    const message = error instanceof PatchApplyError ? error.message : String(error);
-    void vscode.window.showErrorMessage(`Weave: ${message}`);
-    return 'failed';
+    if (!(error instanceof PatchApplyError)) throw error;
+    if (error.conflicts.length === 0) return { kind: 'refused', message: error.message };
+    return {
+      kind: 'conflict',
+      message: error.message,
+      conflicts: error.conflicts,
+      applicable: error.applicable,
+    };
   }
 }

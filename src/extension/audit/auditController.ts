@@ -8,6 +8,7 @@ import { runAudit } from '../../core/audit/runAudit';
 import type { AuditReport } from '../../core/audit/types';
 import { loadAnchoredWorkspace } from '../../core/anchors/anchoredWorkspace';
 import type { SpecStore } from '../specStore';
+import { plainText } from '../plainText';
 
 /** Optional argument of `weave.audit` for tests and scripts (the palette passes nothing). */
 export interface AuditArgs {
@@ -105,8 +106,10 @@ export class AuditController implements vscode.Disposable {
           : new vscode.Position(hole.line - 1 + lines.length - 1, lines.at(-1)!.length);
       const d = new vscode.Diagnostic(
         new vscode.Range(start, end),
-        `No spec notices if \`${short(hole.original)}\` becomes \`${short(hole.replacement)}\` here ` +
-          `(${hole.operator}; specs that ran it: ${hole.specs.join(', ')})`,
+        plainText(
+          `No spec notices if \`${short(hole.original)}\` becomes \`${short(hole.replacement)}\` here ` +
+            `(${hole.operator}; specs that ran it: ${hole.specs.join(', ')})`,
+        ),
         vscode.DiagnosticSeverity.Information,
       );
       d.source = 'weave audit';

@@ -55,10 +55,11 @@ function specNeighbours(text: string): SpecNeighbour[] {
   if (!Array.isArray(specs)) return [];
   return specs.flatMap((s: unknown) => {
     if (typeof s !== 'object' || s === null) return [];
-    const { id, dependsOn } = s as { id?: unknown; dependsOn?: unknown };
+    const { id, dependsOn, anchors } = s as { id?: unknown; dependsOn?: unknown; anchors?: unknown };
     if (typeof id !== 'string') return [];
-    const deps = Array.isArray(dependsOn) ? dependsOn.filter((d): d is string => typeof d === 'string') : [];
-    return [{ id, dependsOn: deps }];
+    const strings = (v: unknown): string[] =>
+      Array.isArray(v) ? v.filter((d): d is string => typeof d === 'string') : [];
+    return [{ id, dependsOn: strings(dependsOn), anchors: strings(anchors) }];
   });
 }
 

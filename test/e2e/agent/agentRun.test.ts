@@ -132,7 +132,10 @@ describe('agent run on the demo workspace', () => {
       await applyPatchToWorkspace(h.repo.workspace, result.patch);
       assert.match(fs.readFileSync(path.join(h.repo.workspace, 'src/client.js'), 'utf8'), /hasAuthorization/);
       const applied = fingerprint(h.repo.workspace);
-      await assert.rejects(applyPatchToWorkspace(h.repo.workspace, result.patch), /does not apply cleanly/);
+      await assert.rejects(
+        applyPatchToWorkspace(h.repo.workspace, result.patch),
+        /not applied: src\/client\.js conflicts with your edits; nothing was changed/,
+      );
       assert.equal(fingerprint(h.repo.workspace), applied);
     } finally {
       await h.close();

@@ -65,9 +65,9 @@ const expectations: Record<string, Expectation> = {
     occurrence: 1,
     message: /duplicate id "cache-hit"/,
   },
-  'empty-command': { path: 'specs[0].test.command', at: '""', message: /command must not be empty/ },
+  'empty-command': { path: 'specs[0].test.command', at: '""', message: /^must not be empty$/ },
   'empty-file': { path: '', line: 1, column: 1, message: /is empty.*weave init/ },
-  'empty-title': { path: 'specs[0].title', at: '""', message: /title must not be empty/ },
+  'empty-title': { path: 'specs[0].title', at: '""', message: /^must not be empty$/ },
   'invalid-escape': { path: '', at: '\\q', message: /invalid escape/ },
   'missing-specs': { path: 'specs', at: '{', message: /missing required field "specs"/ },
   'missing-test': { path: 'specs[0].test', at: '{', occurrence: 1, message: /missing required field "test"/ },
@@ -127,7 +127,7 @@ const expectations: Record<string, Expectation> = {
   'whitespace-command': {
     path: 'specs[0].test.command',
     at: '"   \\t "',
-    message: /command must not be empty/,
+    message: /^must not be empty$/,
   },
   'wrong-type-depends-on': {
     path: 'specs[1].dependsOn',

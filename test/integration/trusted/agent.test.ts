@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import { parse } from 'jsonc-parser';
 import * as vscode from 'vscode';
@@ -25,6 +26,14 @@ function fixClampSteps(): ScriptStep[] {
     },
     { kind: 'tools', calls: [{ name: 'finish', arguments: { summary: 'clamp honours both bounds.' } }] },
   ];
+}
+
+async function listNames(dir: vscode.Uri): Promise<string[]> {
+  try {
+    return (await vscode.workspace.fs.readDirectory(dir)).map(([name]) => name).sort();
+  } catch {
+    return [];
+  }
 }
 
 function scratchEntries(): string[] {
@@ -198,6 +207,27 @@ suite('agent: run on all constraints', () => {
       /^Did not finish: used all 3 steps of its step budget \(setting weave\.agent\.maxSteps\)\./,
     );
     assert.match(ending, /3 tool calls failed, 3× the same one: finish — /);
+  });
+
+  test('an unreachable model server fails before any spec runs (the endpoint is probed first)', async () => {
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as net.AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const agentRuns = workspaceUri('.weave', 'runs', 'agent');
+    const runsBefore = await listNames(agentRuns);
+    const config = vscode.workspace.getConfiguration('weave.agent');
+    try {
+      await config.update('baseUrl', `http://127.0.0.1:${port}/v1`, vscode.ConfigurationTarget.Workspace);
+      await config.update('model', 'scripted-model', vscode.ConfigurationTarget.Workspace);
+      const outcome = await vscode.commands.executeCommand('weave.agent.runAll', {});
+      assert.equal(outcome, undefined);
+    } finally {
+      await config.update('baseUrl', undefined, vscode.ConfigurationTarget.Workspace);
+      await config.update('model', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+    // No agent run was started: no run folder, so no checkout and no check of the specs.
+    assert.deepEqual(await listNames(agentRuns), runsBefore);
   });
 
   test('the matrix command runs every spec alone and all together and opens the heatmap tab', async () => {

@@ -33,6 +33,13 @@ suite('per-spec coverage', () => {
         .coverage.map((f) => f.uri.path)
         .join(', ')}`,
     );
+    // The code under test only: no spec test file (each run executes its own) is counted as covered code.
+    const shown = api.testResults().coverage.map((f) => vscode.workspace.asRelativePath(f.uri, false));
+    assert.deepEqual(
+      shown.filter((p) => p.startsWith('test/') || /\.test\.js$/.test(p)),
+      [],
+      `coverage lists test files: ${shown.join(', ')}`,
+    );
     // The specs whose tests load src/math.js.
     const including = math.includesTests?.map((t) => t.id) ?? [];
     assert.ok(

@@ -8,9 +8,13 @@ import type { AuditReport } from '../../../src/core/audit/types';
 import { addSpec, applyTextEdits } from '../../../src/core/spec/edit';
 import type { DraftOutcome } from '../../../src/extension/draft/draftController';
 import { everyConversation, startScriptedServer } from '../../support/scriptedOpenAiServer';
-import { fixtureFilesForSuite, readText, until, workspaceUri } from '../helpers';
+import { fixtureFilesForSuite, readText, until, weaveApi, workspaceUri } from '../helpers';
 
 const specsUri = workspaceUri('.weave', 'specs.json');
+
+function untitledNow(): string[] {
+  return vscode.workspace.textDocuments.filter((d) => d.isUntitled).map((d) => d.uri.toString());
+}
 
 /**
  * Runs `fn` with weave.agent pointed at a scripted model that proposes `proposal` (a propose_spec call's
@@ -79,11 +83,12 @@ suite('verified specs: audit and draft', () => {
         .getDiagnostics(math)
         .find(
           (d) =>
-            d.source === 'weave audit' && d.range.start.line === line && /`\+` becomes `-`/.test(d.message),
+            d.source === 'weave audit' && d.range.start.line === line && /‘\+’ becomes ‘-’/.test(d.message),
         ),
     );
     assert.equal(hole.severity, vscode.DiagnosticSeverity.Information);
-    assert.match(hole.message, /^No spec notices if `\+` becomes `-` here/);
+    assert.match(hole.message, /^No spec notices if ‘\+’ becomes ‘-’ here/);
+    assert.doesNotMatch(hole.message, /`/, 'raw Markdown backticks in a plain-text diagnostic');
   });
 
   test('draft verifies a proposal with the scripted model and writes it only when accepted', async () => {
@@ -105,6 +110,7 @@ suite('verified specs: audit and draft', () => {
       },
       async () => {
         const before = await readText(specsUri);
+        const untitledBefore = untitledNow();
         const rejected = await vscode.commands.executeCommand<DraftOutcome>('weave.draft', {
           accept: 'none',
         });
@@ -116,6 +122,20 @@ suite('verified specs: audit and draft', () => {
         );
         assert.equal(await readText(specsUri), before, 'specs.json changed without accept');
         await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(workspaceUri(testFile))));
+        // The review is a result tab like the agent's, not an Untitled document that asks to be saved on close.
+        assert.deepEqual(untitledBefore, untitledNow(), 'weave.draft opened an Untitled document');
+        assert.equal(rejected.state, 'rejected');
+        const shown = (await weaveApi()).draftResults.current();
+        assert.ok(shown?.open, 'no draft result tab');
+        assert.match(shown.html, /Rejected: <code>\.weave\/specs\.json<\/code> and your files are unchanged/);
+        const tab = vscode.window.tabGroups.all
+          .flatMap((g) => g.tabs)
+          .find(
+            (t) =>
+              t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('weave.draft.result'),
+          );
+        assert.ok(tab, 'the draft result tab is not among the editor tabs');
+        assert.match(tab.label, /^Weave: drafted specs /);
       },
     );
   });
@@ -144,8 +164,19 @@ suite('verified specs: audit and draft', () => {
         ],
       },
       async () => {
-        const outcome = await vscode.commands.executeCommand<DraftOutcome>('weave.draft', { accept: 'all' });
-        assert.deepEqual(outcome.accepted, ['add-negative'], JSON.stringify(outcome.result.rejected));
+        // Left in the tab (as when the QuickPick is dismissed), then accepted from it.
+        const outcome = await vscode.commands.executeCommand<DraftOutcome>('weave.draft', {
+          accept: 'later',
+        });
+        assert.equal(outcome.state, 'pending', JSON.stringify(outcome.result.rejected));
+        assert.deepEqual(outcome.accepted, []);
+        const api = await weaveApi();
+        assert.match(api.draftResults.current()?.html ?? '', />Accept all \(1\)<\/a>/);
+        const accepted = await vscode.commands.executeCommand<string[]>('weave.draft.accept', [
+          'add-negative',
+        ]);
+        assert.deepEqual(accepted, ['add-negative']);
+        assert.equal(api.draftResults.current()?.state, 'accepted');
         const ids = (parse(await readText(specsUri)) as { specs: Array<{ id: string }> }).specs.map(
           (s) => s.id,
         );

@@ -86,3 +86,57 @@ test('an empty or malformed id is explained in words, not as the raw pattern', (
   );
   for (const id of ['', '-cache', 'Cache hit']) assert.doesNotMatch(messageFor(id), /\^\[a-z0-9\]/);
 });
+
+test('an empty field is worded for the form like the id is, never as zod’s "Too small"', () => {
+  const result = validateSpecDraft(
+    {
+      id: 'a',
+      title: '',
+      kind: 'functional',
+      statement: '',
+      test: { command: '   ', files: [''] },
+      anchors: [''],
+    },
+    [],
+  );
+  assert.ok(!result.ok);
+  const messages = Object.fromEntries(result.issues.map((i) => [i.field, i.message]));
+  assert.deepEqual(messages, {
+    title: 'Give the spec a title (one line a person reads in lists).',
+    statement: 'Give the spec a statement (the requirement it checks).',
+    'test.command': 'Give the test a command (the shell command that runs it).',
+    'test.files': 'Remove the empty test file entry.',
+    anchors: 'Remove the empty anchor.',
+  });
+});
+
+test('a source file a spec anchors, listed as a test file, is a warning (the spec still saves)', () => {
+  const draft = {
+    id: 'clamp-bounds',
+    title: 't',
+    kind: 'reliability',
+    statement: 's',
+    test: {
+      command: 'node --test test/clamp.test.js',
+      files: ['test/clamp.test.js', 'src/math.js', 'README.md'],
+    },
+    anchors: ['src/math.js#clamp'],
+  };
+  const result = validateSpecDraft(draft, [{ id: 'add-works', anchors: ['src/math.js#add'] }]);
+  assert.ok(result.ok);
+  assert.deepEqual(result.warnings, [
+    {
+      field: 'test.files',
+      severity: 'warning',
+      message:
+        'src/math.js does not look like a test and clamp-bounds, add-works anchor it: as a test file it is protected (an agent may never edit it). Is it the code under test?',
+    },
+  ]);
+  // A test-named file or one no spec anchors is not questioned.
+  const plain = validateSpecDraft(
+    { ...draft, test: { ...draft.test, files: ['test/clamp.test.js', 'scripts/x.js'] } },
+    [],
+  );
+  assert.ok(plain.ok);
+  assert.deepEqual(plain.warnings, []);
+});

@@ -2,6 +2,7 @@
 // a task's specs for eval): the spec test files, the folders their commands start in, and from those the
 // folders on the test's import path and the test folders whose existing helpers are protected.
 import path from 'node:path';
+import { looksLikeTestFile } from '../../../shared/testFileNames';
 
 export interface PolicyScope {
   /** Workspace-relative, '/'-separated spec test files. */
@@ -49,10 +50,7 @@ function testFoldersOf(testFiles: ReadonlySet<string>): string[] {
 }
 
 /** Whether a file in a test folder is a test (new ones may be added) rather than a helper the tests load. */
-export function looksLikeTestFile(rel: string): boolean {
-  const name = path.posix.basename(rel);
-  return /(^test_.*\.py$)|(_test\.(py|go)$)|(\.(test|spec)\.[cm]?[jt]sx?$)/.test(name);
-}
+export { looksLikeTestFile };
 
 export function normalisePath(p: string): string {
   return path.posix.normalize(p.replace(/\\/g, '/')).replace(/^(\.\/)+/, '');

@@ -5,7 +5,7 @@ import { trapInterrupts } from '../interrupt';
 import path from 'node:path';
 import { DEFAULT_BASE_URL } from '../../core/agent/modelClient';
 import { runMatrix } from '../../core/agent/matrix';
-import { formatMatrix } from '../../core/agent/matrixTable';
+import { formatMatrix } from '../output/matrixTable';
 import type { AgentRunResult } from '../../core/agent/agentRunResult';
 import { agentRunSetup, type AgentRunRequest, type AgentRunSetup } from '../../core/agent/agentRunSetup';
 import { DEFAULT_BUDGETS, runAgent } from '../../core/agent/runAgent';

@@ -5,7 +5,7 @@ import { trapInterrupts } from '../interrupt';
 import { constants as fsConstants, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { checkWorkspace, type CheckProgress, type CheckResult } from '../../core/check/checkWorkspace';
-import { toJUnitXml } from '../../core/check/junit';
+import { toJUnitXml } from '../output/junit';
 import { isFailing } from '../../core/check/types';
 import { gitRoot, resolveCommit } from '../../core/git/git';
 import { selectAffected, type SelectedAffected } from '../../core/selection/selectAffected';

@@ -9,9 +9,12 @@ export {
 export { compareToBaseline } from './baseline';
 export { markInfrastructureChange } from './containedResults';
 export { lastRunsOf, type StoredRun } from './lastRuns';
-export { ageText, isBroken, isViolation } from './resultText';
+export { ageText } from '../../shared/runAge';
+export { failureExcerpt } from './failureExcerpt';
+export { isBroken, isUnverifiedPass, isViolation, type ChangesView } from './violations';
 export { CheckInputError, runSpecs, type RunProgress, type RunSpecsOptions } from './runSpecs';
 export { latestCleanRun, listRuns, newRunId, runsDir, saveRun } from './runStore';
 export { ranNoTest, summarize } from './summary';
-export { verdictOf } from './verdict';
+export { formatSeconds, verdictOf } from './verdict';
+export { isFailing } from './types';
 export type * from './types';

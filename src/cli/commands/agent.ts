@@ -15,10 +15,10 @@ import { gitRoot, headCommit } from '../../core/git/git';
 import { PatchApplyError } from '../../core/agent/workspacePatch';
 import { loadSpecFile } from '../../core/spec/load';
 import { SpecLoadError } from '../../core/spec/problems';
-import { parseVerbFlags, UsageError, wholeNumberFlags, WORKSPACE_FLAG } from '../flags';
+import { parseVerbFlags, UsageError, wholeNumber, WORKSPACE_FLAG } from '../flags';
 import {
   BUDGET_FLAGS,
-  budgetsOf,
+  budgetsFromFlags,
   MODEL_FLAGS,
   modelClientFromFlags,
   type ModelFlagValues,
@@ -102,7 +102,8 @@ export const agentVerb: Verb = {
       network: flags.network,
       ...(flags['no-sandbox'] ? { forceUnsandboxed: true } : {}),
     };
-    const numbers = wholeNumberFlags(flags, ['max-steps', 'max-tokens', 'timeout-seconds', 'concurrency']);
+    const budgets = budgetsFromFlags('agent', flags);
+    const concurrency = wholeNumber('agent', 'concurrency', flags.concurrency);
 
     const workspaceDir = path.resolve(flags.workspace);
     const loaded = await loadSpecFile(workspaceDir);
@@ -123,7 +124,7 @@ export const agentVerb: Verb = {
     const setup = await agentRunFromFlags(flags, {
       workspaceDir,
       specFile,
-      budgets: budgetsOf(numbers),
+      budgets,
       containment,
     });
 
@@ -132,7 +133,7 @@ export const agentVerb: Verb = {
     const common = { ...setup, signal: abort.signal };
     try {
       if (flags.matrix) {
-        const matrix = await runMatrix({ ...common, concurrency: numbers.concurrency ?? 2 });
+        const matrix = await runMatrix({ ...common, concurrency: concurrency ?? 2 });
         if (flags.json) process.stdout.write(`${JSON.stringify(matrix, null, 2)}\n`);
         else process.stdout.write(formatMatrix(matrix));
         const modelError = matrix.runs.find((r) => r.stopReason === 'model-error');

@@ -13,8 +13,7 @@ import { applyAgentResult, applyRefusal } from '../../core/agent/applyPolicy';
 import type { ContainmentRequest } from '../../core/sandbox/containment';
 import { gitRoot, headCommit } from '../../core/git/git';
 import { PatchApplyError } from '../../core/agent/workspacePatch';
-import { loadSpecFile } from '../../core/spec/load';
-import { SpecLoadError } from '../../core/spec/problems';
+import { loadSpecFile, SpecLoadError } from '../../core/spec';
 import { parseVerbFlags, UsageError, wholeNumber, WORKSPACE_FLAG } from '../flags';
 import {
   BUDGET_FLAGS,

@@ -4,14 +4,12 @@
 import { trapInterrupts } from '../interrupt';
 import { constants as fsConstants, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { checkWorkspace, type CheckProgress, type CheckResult } from '../../core/check/checkWorkspace';
+import { checkWorkspace, isFailing, type CheckProgress, type CheckResult } from '../../core/check';
 import { toJUnitXml } from '../output/junit';
-import { isFailing } from '../../core/check/types';
 import { gitRoot, resolveCommit } from '../../core/git/git';
 import { selectAffected, type SelectedAffected } from '../../core/selection/selectAffected';
 import { checkAnchors } from '../../core/anchors/anchorCheck';
-import { loadSpecFile } from '../../core/spec/load';
-import { SpecLoadError, type SpecProblem } from '../../core/spec/problems';
+import { loadSpecFile, SpecLoadError, type SpecProblem } from '../../core/spec';
 import { commaList, parseVerbFlags, UsageError, wholeNumberFlags, WORKSPACE_FLAG } from '../flags';
 import { checkJson, renderCheckReport } from '../output/checkReport';
 import { githubAnnotations } from '../output/githubAnnotations';

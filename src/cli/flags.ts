@@ -1,5 +1,6 @@
 // Strict flag parsing shared by the verbs: an unknown flag, a stray argument or a wrong value is bad input (a
-// UsageError: exit code 2 with a message that names the verb, never a stack trace).
+// UsageError: exit code 2 with a message that names the verb, never a stack trace). The one reader of the values
+// too: whole numbers and durations (`wholeNumber`), comma lists (`commaList`) and space lists (`takeList`).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { InputError } from '../core/errors';
 
@@ -31,21 +32,60 @@ export function parseVerbFlags<O extends Options>(verb: string, args: string[], 
   }
 }
 
-/** The named flags that were given, each a whole number ≥ 1; throws a UsageError naming the first that is not. */
+/** A whole-number flag's bounds: at least `min` (default 1), at most `max` when there is one. */
+export interface WholeNumberBounds {
+  min?: number;
+  max?: number;
+}
+
+/**
+ * One flag's text as a whole number within its bounds (undefined when the flag is not given). The one grammar
+ * for every verb's counts and durations (durations are whole seconds, in flags named `--…-seconds`): digits only,
+ * so '1e3', '0x10', ' 5' and '2.0' are refused; the error names the flag, the bounds and the text given, and
+ * points to the verb's --help.
+ */
+export function wholeNumber(
+  verb: string,
+  flag: string,
+  text: string | undefined,
+  bounds: WholeNumberBounds = {},
+): number | undefined {
+  if (text === undefined) return undefined;
+  const { min = 1, max } = bounds;
+  const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!(value >= min) || (max !== undefined && value > max)) {
+    const range = max === undefined ? `≥ ${min}` : `from ${min} to ${max}`;
+    throw withHelpHint(verb, `--${flag} must be a whole number ${range}, got '${text}'`);
+  }
+  return value;
+}
+
+/** The named flags that were given, each read by `wholeNumber` (≥ 1 unless `bounds` says otherwise). */
 export function wholeNumberFlags<F extends string>(
-  flags: Partial<Record<F, string | boolean | string[] | boolean[]>>,
+  verb: string,
+  flags: Partial<Record<F, string | boolean | string[] | boolean[] | undefined>>,
   names: readonly F[],
+  bounds: Partial<Record<F, WholeNumberBounds>> = {},
 ): Partial<Record<F, number>> {
   const numbers: Partial<Record<F, number>> = {};
   for (const flag of names) {
     const raw = flags[flag];
     if (raw === undefined) continue;
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < 1)
-      throw new UsageError(`--${flag} must be a whole number ≥ 1 (got '${String(raw)}')`);
-    numbers[flag] = value;
+    numbers[flag] = wholeNumber(verb, flag, String(raw), bounds[flag]);
   }
   return numbers;
+}
+
+/**
+ * `--only a,b --only c`: a comma-separated flag (given once or repeated) as its trimmed, non-empty items;
+ * undefined when the flag is not given.
+ */
+export function commaList(values: string | readonly string[] | undefined): string[] | undefined {
+  if (values === undefined) return undefined;
+  return (typeof values === 'string' ? [values] : values)
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
 }
 
 /** `--tasks a b c` and `--tasks=a`: every value up to the next flag (the flag may repeat). */

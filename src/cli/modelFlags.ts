@@ -37,8 +37,8 @@ export function baseUrlFrom(flag: string | undefined, fallback: string = DEFAULT
 }
 
 /** The given budget flags as AgentBudgets; a UsageError names the first that is not a whole number ≥ 1. */
-export function budgetsFromFlags(flags: BudgetFlagValues): Partial<AgentBudgets> {
-  const numbers = wholeNumberFlags(flags, ['max-steps', 'max-tokens', 'timeout-seconds']);
+export function budgetsFromFlags(verb: string, flags: BudgetFlagValues): Partial<AgentBudgets> {
+  const numbers = wholeNumberFlags(verb, flags, ['max-steps', 'max-tokens', 'timeout-seconds']);
   return budgetsOf(numbers);
 }
 

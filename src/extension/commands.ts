@@ -11,7 +11,7 @@ import type { DraftArgs, DraftController } from './draft/draftController';
 import type { CheckAttempt, CheckService } from './checks';
 import { COMMANDS, MISSING, type CommandId, type Requirement } from './commandTable';
 import { exportCommand } from './exportTask';
-import { countResults, hasFailures, statusText } from '../core/check/resultText';
+import { countResults, hasFailures, statusText } from './views/resultText';
 import { EXPLAIN_COMMAND } from './explainBroken';
 import { detectTestRunner, starterSpecText } from '../core/spec/starter';
 import type { SpecsPanel } from './panel';

@@ -2,10 +2,10 @@
 // related information pointing at the spec's entry and at the specs it interacts with. A check replaces the
 // diagnostics of the specs it ran, so fixed specs clear theirs and specs it did not run keep theirs.
 import * as vscode from 'vscode';
-import type { SpecResult } from '../core/check/types';
+import { isViolation, type SpecResult } from '../core/check';
 import type { CheckOutcome } from './checks';
 import type { ResultsStore } from './results';
-import { isViolation, verdictText, violationMessage } from '../core/check/resultText';
+import { verdictText, violationMessage } from './views/resultText';
 import { readSettings } from './settings';
 import type { SpecStore } from './specStore';
 import { plainText } from './plainText';

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { blameSpec, BlameError, type BlameResult } from '../core/blame/blame';
 import type { AnchorAnalyzer } from './anchors';
 import type { CheckDiagnostics } from './diagnostics';
-import { isBroken, isViolation } from '../core/check/resultText';
+import { isBroken, isViolation } from '../core/check';
 import type { ResultsStore } from './results';
 import { readSettings } from './settings';
 import type { SpecStore } from './specStore';

@@ -6,7 +6,7 @@ import type { PanelState } from '../shared/protocol';
 import type { AnchorAnalyzer } from './anchors';
 import type { AuditController } from './audit/auditController';
 import type { CheckService } from './checks';
-import { failureExcerpt } from '../core/check/resultText';
+import { failureExcerpt } from '../core/check';
 import { matchAnchors, registerSpecsPanel, type SpecsPanel } from './panel';
 import type { ResultsStore } from './results';
 import { readSettings } from './settings';

@@ -4,9 +4,8 @@
 // Explorer, the status bar and the side panel all subscribe to it, so they can never disagree or go stale on their
 // own. The rules are resultsState.ts's (plain data); this class holds the state and tells the subscribers.
 import * as vscode from 'vscode';
-import type { Change, SpecResult } from '../core/check/types';
+import { isBroken, type Change, type SpecResult } from '../core/check';
 import type { CheckOutcome } from './checks';
-import { isBroken } from '../core/check/resultText';
 import {
   knownOf,
   NO_RESULTS,

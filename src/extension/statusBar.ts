@@ -4,7 +4,8 @@
 import * as vscode from 'vscode';
 import type { CheckService } from './checks';
 import type { ResultsStore } from './results';
-import { ageText, countResults, statusText, verdictSummary } from '../core/check/resultText';
+import { ageText } from '../core/check';
+import { countResults, statusText, verdictSummary } from './views/resultText';
 import type { LastRun } from './resultsState';
 import type { LoadedSpecs, SpecStore } from './specStore';
 import { UNTRUSTED_REASON } from './trust';

@@ -5,9 +5,8 @@
 // (refused) marks every item instead. The same report for runs started from the Test Explorer, for checks started
 // elsewhere and for the run restored from .weave/runs/, so they never disagree.
 import * as vscode from 'vscode';
-import { isViolation, testItemDescription, violationMessage } from '../core/check/resultText';
-import type { SpecResult } from '../core/check/types';
-import type { ChangesView } from '../core/check/resultText';
+import { isViolation, type ChangesView, type SpecResult } from '../core/check';
+import { testItemDescription, violationMessage } from './views/resultText';
 import type { CheckAttempt, CheckOutcome } from './checks';
 import type { CheckDiagnostics } from './diagnostics';
 import type { FinishedSpec, ResultsStore } from './results';

@@ -1,17 +1,17 @@
 // weave_check: runs the specs (all, some, or those the uncommitted changes affect) and answers with each verdict,
 // its change against the baseline and the first lines of each failure. checkOutput is the answer for a finished
 // run, shared with the VS Code tool, which runs the check through CheckService instead.
-import { checkWorkspace } from '../core/check/checkWorkspace';
 import {
+  checkWorkspace,
+  failureExcerpt,
+  formatSeconds,
   isFailing,
   type BaselineReport,
   type Change,
   type RunRecord,
   type SpecResult,
   type Verdict,
-} from '../core/check/types';
-import { formatSeconds } from '../core/check/verdict';
-import { failureExcerpt } from '../core/check/resultText';
+} from '../core/check';
 import { affectedSpecIds } from '../core/selection/selectAffected';
 import type { SpecFile } from '../shared/specSchema';
 import { refusalFor, ToolRefusal, type RunningToolOptions, type ToolOutput } from './toolContract';

@@ -2,12 +2,10 @@
 // and potential interactions, last verdict). It reads files only; the potential interactions need the code
 // index, which lists files with git, so they are left out (and the answer says why) in an untrusted workspace.
 import path from 'node:path';
-import { listRuns } from '../core/check/runStore';
-import type { Verdict } from '../core/check/types';
+import { listRuns, type Verdict } from '../core/check';
 import { staticCoupling, type PotentialInteraction } from '../core/coupling/coupling';
 import { loadAnchoredWorkspace } from '../core/anchors/anchoredWorkspace';
-import { loadSpecFile } from '../core/spec/load';
-import { SpecLoadError } from '../core/spec/problems';
+import { loadSpecFile, SpecLoadError } from '../core/spec';
 import { specFileRefusal, type RunPolicy, type ToolOutput } from './toolContract';
 
 export interface ListedSpec {

@@ -6,7 +6,7 @@ import { promises as fs } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { specFilePath } from '../core/spec/load';
+import { specFilePath } from '../core/spec';
 import { WEAVE_TOOLS, type WeaveToolName } from './toolSchemas';
 import { affectedSpecs } from './affectedTool';
 import { blameBrokenSpec } from './blameTool';

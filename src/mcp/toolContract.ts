@@ -5,7 +5,7 @@
 // shared by the MCP server and the VS Code Language Model Tools.
 import { BlameError } from '../core/blame/blame';
 import { InputError } from '../core/errors';
-import { formatProblem, SpecLoadError } from '../core/spec/problems';
+import { formatProblem, SpecLoadError } from '../core/spec';
 
 /** A tool cannot answer as asked; the message is for the model (and the person) to act on. */
 export class ToolRefusal extends Error {

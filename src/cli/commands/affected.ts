@@ -1,7 +1,7 @@
 // `weave affected`: the specs a change can affect, each with why; unknown impact selects every spec.
 import path from 'node:path';
 import { selectAffected } from '../../core/selection/selectAffected';
-import { parseVerbFlags, UsageError, WORKSPACE_FLAG } from '../flags';
+import { commaList, parseVerbFlags, UsageError, WORKSPACE_FLAG } from '../flags';
 import { printProblems } from '../output/problems';
 import type { Verb } from '../verb';
 
@@ -47,7 +47,7 @@ export const affectedVerb: Verb = {
       throw new UsageError('give --since REF or --files a,b, not both');
     const result = await selectAffected({
       workspaceDir: path.resolve(flags.workspace),
-      ...(flags.files !== undefined ? { files: flags.files.split(',') } : {}),
+      ...(flags.files !== undefined ? { files: commaList(flags.files) ?? [] } : {}),
       ...(flags.since !== undefined ? { since: flags.since } : {}),
       ...(flags['no-coverage'] ? { useCoverage: false } : {}),
     });

@@ -5,7 +5,7 @@ import { trapInterrupts } from '../interrupt';
 import path from 'node:path';
 import { DEFAULT_BASE_URL } from '../../core/agent/modelClient';
 import { runMatrix } from '../../core/agent/matrix';
-import { formatMatrix } from '../../core/agent/matrixTable';
+import { formatMatrix } from '../output/matrixTable';
 import type { AgentRunResult } from '../../core/agent/agentRunResult';
 import { agentRunSetup, type AgentRunRequest, type AgentRunSetup } from '../../core/agent/agentRunSetup';
 import { DEFAULT_BUDGETS, runAgent } from '../../core/agent/runAgent';
@@ -15,12 +15,11 @@ import { gitRoot, headCommit } from '../../core/git/git';
 import { PatchApplyError } from '../../core/agent/workspacePatch';
 import { ModelError } from '../../core/agent/modelErrors';
 import { probeModelEndpoint } from '../../core/agent/modelProbe';
-import { loadSpecFile } from '../../core/spec/load';
-import { SpecLoadError } from '../../core/spec/problems';
-import { parseVerbFlags, UsageError, wholeNumberFlags, WORKSPACE_FLAG } from '../flags';
+import { loadSpecFile, SpecLoadError } from '../../core/spec';
+import { parseVerbFlags, UsageError, wholeNumber, WORKSPACE_FLAG } from '../flags';
 import {
   BUDGET_FLAGS,
-  budgetsOf,
+  budgetsFromFlags,
   MODEL_FLAGS,
   modelClientFromFlags,
   type ModelFlagValues,
@@ -132,13 +131,9 @@ export const agentVerb: Verb = {
       network: flags.network,
       ...(flags['no-sandbox'] ? { forceUnsandboxed: true } : {}),
     };
-    const numbers = wholeNumberFlags(flags, [
-      'max-steps',
-      'max-tokens',
-      'timeout-seconds',
-      'concurrency',
-      'candidates',
-    ]);
+    const budgets = budgetsFromFlags('agent', flags);
+    const concurrency = wholeNumber('agent', 'concurrency', flags.concurrency);
+    const candidates = wholeNumber('agent', 'candidates', flags.candidates);
 
     const workspaceDir = path.resolve(flags.workspace);
     const loaded = await loadSpecFile(workspaceDir);
@@ -156,15 +151,15 @@ export const agentVerb: Verb = {
         'the repository has no commits yet: commit your work first (the agent starts from HEAD plus your changes)',
       );
 
-    const runRequest = { workspaceDir, specFile, budgets: budgetsOf(numbers), containment };
+    const runRequest = { workspaceDir, specFile, budgets, containment };
     const target =
       flags.spec !== undefined ? { kind: 'spec' as const, id: flags.spec } : { kind: 'all' as const };
     if (candidateMode) {
       return runCandidateMode(flags, {
         ...runRequest,
         target,
-        count: numbers.candidates,
-        concurrency: numbers.concurrency ?? 2,
+        count: candidates,
+        concurrency: concurrency ?? 2,
         applyBest,
       });
     }
@@ -183,7 +178,7 @@ export const agentVerb: Verb = {
     const common = { ...setup, signal: abort.signal };
     try {
       if (flags.matrix) {
-        const matrix = await runMatrix({ ...common, concurrency: numbers.concurrency ?? 2 });
+        const matrix = await runMatrix({ ...common, concurrency: concurrency ?? 2 });
         if (flags.json) process.stdout.write(`${JSON.stringify(matrix, null, 2)}\n`);
         else process.stdout.write(formatMatrix(matrix));
         const modelError = matrix.runs.find((r) => r.stopReason === 'model-error');

@@ -21,7 +21,7 @@ import { PatchApplyError } from '../../core/agent/workspacePatch';
 import { parsePrice } from '../../core/tasks/leaderboard';
 import { UsageError } from '../flags';
 import { trapInterrupts } from '../interrupt';
-import { modelSettingsFromFlags, type ModelFlagValues } from '../modelFlags';
+import { apiKeyFromEnvironment, modelSettingsFromFlags, type ModelFlagValues } from '../modelFlags';
 import { printAgentProgress } from '../output/agentRun';
 import { formatCandidateRanking, type ApplyOutcome } from '../output/candidateRanking';
 
@@ -71,7 +71,7 @@ export async function runCandidateMode(flags: CandidateFlags, request: Candidate
   const setup = await agentRunSetup({
     ...request,
     client: first === undefined ? externalAgentIdentity('agent command') : clientFor(first),
-    apiKey: modelSettingsFromFlags(flags).apiKey,
+    apiKey: apiKeyFromEnvironment(),
     onProgress: printAgentProgress,
   });
   const prices = pricesOf(flags.price);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { DEFAULT_AUDIT_TIME_BUDGET_SECONDS, DEFAULT_MAX_MUTANTS, runAudit } from '../../core/audit/runAudit';
 import { saveAuditReport } from '../../core/audit/report';
 import { loadAnchoredWorkspace } from '../../core/anchors/anchoredWorkspace';
-import { parseVerbFlags, wholeNumberFlags, WORKSPACE_FLAG } from '../flags';
+import { commaList, parseVerbFlags, wholeNumberFlags, WORKSPACE_FLAG } from '../flags';
 import { printProblems } from '../output/problems';
 import { formatAudit, printAuditProgress } from '../output/auditReport';
 import type { Verb } from '../verb';
@@ -51,16 +51,13 @@ export const auditVerb: Verb = {
       ...WORKSPACE_FLAG,
       json: { type: 'boolean', default: false },
     });
-    const numbers = wholeNumberFlags(flags, ['max-mutants', 'time-budget-seconds', 'concurrency']);
+    const numbers = wholeNumberFlags('audit', flags, ['max-mutants', 'time-budget-seconds', 'concurrency']);
     const interrupt = trapInterrupts('audit', 'cancelling (restoring and removing scratch checkouts)…');
     const abort = { signal: interrupt.signal };
     try {
       const ws = await loadAnchoredWorkspace(path.resolve(flags.workspace));
       printProblems(ws.anchorProblems);
-      const only = flags.only
-        ?.split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
+      const only = commaList(flags.only);
       const report = await runAudit({
         ws,
         ...(only ? { only } : {}),

@@ -8,8 +8,8 @@ import { runBench, type BenchProgress } from '../../core/tasks/benchRun';
 import type { EvalReport } from '../../core/tasks/evalReport';
 import { scoringEnvironment, SCORING_ENVIRONMENTS } from '../../core/tasks/dockerScoring';
 import { parsePrice, type Leaderboard, type Price } from '../../core/tasks/leaderboard';
-import { parseVerbFlags, takeList, UsageError, withHelpHint } from '../flags';
-import { apiKeyFromEnvironment, baseUrlFrom, BUDGET_FLAGS, budgetsOf } from '../modelFlags';
+import { parseVerbFlags, takeList, UsageError, wholeNumber, withHelpHint } from '../flags';
+import { apiKeyFromEnvironment, baseUrlFrom, BUDGET_FLAGS, budgetsFromFlags } from '../modelFlags';
 import type { Verb } from '../verb';
 
 const HELP = `Usage: weave bench --tasks DIR... --model M... --out DIR [options]
@@ -86,14 +86,9 @@ export const benchVerb: Verb = {
         'bench',
         `--env must be one of ${SCORING_ENVIRONMENTS.join(', ')}, got '${flags.env}'`,
       );
-    const numbers: Record<string, number | undefined> = {};
-    for (const name of ['workers', 'max-steps', 'max-tokens', 'timeout-seconds', 'self-pick'] as const) {
-      const text = flags[name];
-      if (text === undefined) continue;
-      if (!/^[1-9]\d*$/.test(text))
-        throw withHelpHint('bench', `--${name} must be a whole number ≥ 1, got '${text}'`);
-      numbers[name] = Number(text);
-    }
+    const workers = wholeNumber('bench', 'workers', flags.workers);
+    const budgets = budgetsFromFlags('bench', flags);
+    const selfPick = wholeNumber('bench', 'self-pick', flags['self-pick']);
     const prices: Record<string, Price> = {};
     for (const text of flags.price) {
       const parsed = parsePrice(text);
@@ -102,7 +97,7 @@ export const benchVerb: Verb = {
       prices[parsed.model] = parsed.price;
     }
     const agentCommand = flags['agent-command'];
-    if (agentCommand !== undefined && (flags.review || numbers['self-pick'] !== undefined))
+    if (agentCommand !== undefined && (flags.review || selfPick !== undefined))
       throw withHelpHint(
         'bench',
         "--review and --self-pick judge Weave's agent's model, not an --agent-command",
@@ -123,13 +118,13 @@ export const benchVerb: Verb = {
         baseUrl,
         ...(apiKey === undefined ? {} : { apiKey }),
         ...(agentCommand === undefined ? {} : { agentCommand }),
-        workers: numbers.workers ?? 2,
+        workers: workers ?? 2,
         outDir: path.resolve(flags.out),
         matrix: flags.matrix,
         ...(flags.review ? { review: true } : {}),
-        ...(numbers['self-pick'] === undefined ? {} : { selfPickCandidates: numbers['self-pick'] }),
+        ...(selfPick === undefined ? {} : { selfPickCandidates: selfPick }),
         prices,
-        budgets: budgetsOf(numbers),
+        budgets,
         env,
         signal: controller.signal,
         ...(flags.json

@@ -5,7 +5,7 @@ import { BlameError, blameSpec, DEFAULT_BLAME_MAX_RUNS } from '../../core/blame/
 import { indexWorkspace } from '../../core/anchors/anchoredWorkspace';
 import { parseArgs } from 'node:util';
 import { reportInputError } from '../output/inputErrors';
-import { UsageError, WORKSPACE_FLAG } from '../flags';
+import { UsageError, wholeNumber, WORKSPACE_FLAG } from '../flags';
 import type { Verb } from '../verb';
 
 const HELP = `Usage: weave blame SPEC [--workspace DIR] [--baseline-ref REF] [--max-runs N] [--json]
@@ -54,11 +54,7 @@ export const blameVerb: Verb = {
     const { values: flags, positionals } = parsed;
     if (positionals.length !== 1)
       throw new UsageError(`name exactly one spec id (got ${positionals.length})\nRun 'weave blame --help'.`);
-    const maxRuns = flags['max-runs'] === undefined ? DEFAULT_BLAME_MAX_RUNS : Number(flags['max-runs']);
-    if (!Number.isInteger(maxRuns) || maxRuns < 2)
-      throw new UsageError(
-        `--max-runs must be a whole number of at least 2 (got ${flags['max-runs'] ?? ''})`,
-      );
+    const maxRuns = wholeNumber('blame', 'max-runs', flags['max-runs'], { min: 2 }) ?? DEFAULT_BLAME_MAX_RUNS;
     const interrupt = trapInterrupts('blame', 'stopping (killing test runs, removing checkouts)…');
     const controller = { signal: interrupt.signal };
     const workspaceDir = path.resolve(flags.workspace);

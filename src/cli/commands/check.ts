@@ -4,15 +4,13 @@
 import { trapInterrupts } from '../interrupt';
 import { constants as fsConstants, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { checkWorkspace, type CheckProgress, type CheckResult } from '../../core/check/checkWorkspace';
-import { toJUnitXml } from '../../core/check/junit';
-import { isFailing } from '../../core/check/types';
+import { checkWorkspace, isFailing, type CheckProgress, type CheckResult } from '../../core/check';
+import { toJUnitXml } from '../output/junit';
 import { gitRoot, resolveCommit } from '../../core/git/git';
 import { selectAffected, type SelectedAffected } from '../../core/selection/selectAffected';
 import { checkAnchors } from '../../core/anchors/anchorCheck';
-import { loadSpecFile } from '../../core/spec/load';
-import { SpecLoadError, type SpecProblem } from '../../core/spec/problems';
-import { parseVerbFlags, UsageError, WORKSPACE_FLAG } from '../flags';
+import { loadSpecFile, SpecLoadError, type SpecProblem } from '../../core/spec';
+import { commaList, parseVerbFlags, UsageError, wholeNumberFlags, WORKSPACE_FLAG } from '../flags';
 import { checkJson, renderCheckReport } from '../output/checkReport';
 import { githubAnnotations } from '../output/githubAnnotations';
 import { reportInputError } from '../output/inputErrors';
@@ -95,13 +93,12 @@ export const checkVerb: Verb = {
       affected: { type: 'boolean', default: false },
       since: { type: 'string' },
     });
-    const concurrency = wholeNumber('concurrency', flags.concurrency);
-    const repeat = wholeNumber('repeat', flags.repeat);
-    const retries = wholeNumber('retries', flags.retries);
-    const only = flags.only
-      ?.flatMap((o) => o.split(','))
-      .map((s) => s.trim())
-      .filter(Boolean);
+    const { concurrency, repeat, retries } = wholeNumberFlags('check', flags, [
+      'concurrency',
+      'repeat',
+      'retries',
+    ]);
+    const only = commaList(flags.only);
     if (flags.only !== undefined && only?.length === 0)
       throw new UsageError('--only needs at least one spec id');
     const workspaceDir = path.resolve(flags.workspace);
@@ -220,13 +217,6 @@ async function anchorProblemsOf(workspaceDir: string): Promise<SpecProblem[]> {
     process.stderr.write(`weave check: anchors not checked: ${(error as Error).message}\n`);
     return [];
   }
-}
-
-function wholeNumber(flag: string, text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text) || Number(text) < 1)
-    throw new UsageError(`--${flag} must be a whole number ≥ 1, got '${text}'`);
-  return Number(text);
 }
 
 function checkFailed(result: CheckResult): boolean {

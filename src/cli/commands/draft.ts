@@ -5,10 +5,9 @@ import { trapInterrupts } from '../interrupt';
 import path from 'node:path';
 import { acceptDrafts, AcceptError } from '../../core/draft/accept';
 import { DEFAULT_MAX_DRAFTS, runDraft } from '../../core/draft/runDraft';
-import { loadSpecFile } from '../../core/spec/load';
-import { SpecLoadError } from '../../core/spec/problems';
+import { loadSpecFile, SpecLoadError } from '../../core/spec';
 import { parseVerbFlags, wholeNumberFlags, WORKSPACE_FLAG } from '../flags';
-import { BUDGET_FLAGS, budgetsOf, MODEL_FLAGS, modelClientFromFlags } from '../modelFlags';
+import { BUDGET_FLAGS, budgetsFromFlags, MODEL_FLAGS, modelClientFromFlags } from '../modelFlags';
 import { draftJson, formatDraft, printDraftProgress } from '../output/draftReport';
 import type { Verb } from '../verb';
 
@@ -55,13 +54,8 @@ export const draftVerb: Verb = {
       ...MODEL_FLAGS,
       ...BUDGET_FLAGS,
     });
-    const numbers = wholeNumberFlags(flags, [
-      'max-specs',
-      'max-mutants',
-      'max-steps',
-      'max-tokens',
-      'timeout-seconds',
-    ]);
+    const numbers = wholeNumberFlags('draft', flags, ['max-specs', 'max-mutants']);
+    const budgets = budgetsFromFlags('draft', flags);
     const workspaceDir = path.resolve(flags.workspace);
     const loaded = await loadSpecFile(workspaceDir);
     if (!loaded.ok) throw new SpecLoadError(loaded.file, loaded.problems);
@@ -75,7 +69,7 @@ export const draftVerb: Verb = {
         ...(flags.goal !== undefined ? { goal: flags.goal } : {}),
         ...(numbers['max-specs'] !== undefined ? { maxSpecs: numbers['max-specs'] } : {}),
         ...(numbers['max-mutants'] !== undefined ? { maxMutantsPerProposal: numbers['max-mutants'] } : {}),
-        budgets: budgetsOf(numbers),
+        budgets,
         signal: abort.signal,
         onProgress: printDraftProgress,
         secrets: [apiKey],

@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { defaultWorkers, evaluate, type EvalReport, type InstanceReport } from '../../core/tasks/evalTasks';
 import { scoringEnvironment, SCORING_ENVIRONMENTS } from '../../core/tasks/dockerScoring';
-import { parseVerbFlags, takeList, withHelpHint } from '../flags';
+import { parseVerbFlags, takeList, wholeNumber, withHelpHint } from '../flags';
 import type { Verb } from '../verb';
 
 const HELP = `Usage: weave eval --tasks DIR... (--predictions FILE | --gold) [options]
@@ -65,16 +65,8 @@ export const evalVerb: Verb = {
       );
     if (flags.gold === (flags.predictions !== undefined))
       throw withHelpHint('eval', 'give exactly one of --predictions FILE and --gold');
-    const workers = flags.workers === undefined ? undefined : wholeNumber(flags.workers);
-    if (workers === null)
-      throw withHelpHint('eval', `--workers must be a whole number ≥ 1, got '${flags.workers}'`);
-    const timeout =
-      flags['timeout-seconds'] === undefined ? undefined : wholeNumber(flags['timeout-seconds']);
-    if (timeout === null)
-      throw withHelpHint(
-        'eval',
-        `--timeout-seconds must be a whole number ≥ 1, got '${flags['timeout-seconds']}'`,
-      );
+    const workers = wholeNumber('eval', 'workers', flags.workers);
+    const timeout = wholeNumber('eval', 'timeout-seconds', flags['timeout-seconds']);
 
     const interrupt = trapInterrupts('eval', 'stopping (killing prediction runs, removing scratch folders)…');
     const controller = { signal: interrupt.signal };
@@ -168,8 +160,4 @@ function formatReport(report: EvalReport, outFile: string | undefined): string {
   }
   if (outFile !== undefined) lines.push('', `Report written to ${outFile}`);
   return `${lines.join('\n')}\n`;
-}
-
-function wholeNumber(text: string): number | null {
-  return /^[1-9]\d*$/.test(text) ? Number(text) : null;
 }

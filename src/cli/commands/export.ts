@@ -10,7 +10,7 @@ import {
 } from '../../core/tasks/exportTask';
 import { exportHistory, type HistoryEntry } from '../../core/tasks/exportHistory';
 import { describeRunEnvironment } from '../../core/tasks/taskRunner';
-import { parseVerbFlags, withHelpHint, WORKSPACE_FLAG } from '../flags';
+import { parseVerbFlags, wholeNumber, withHelpHint, WORKSPACE_FLAG } from '../flags';
 import type { Verb } from '../verb';
 
 const HELP = `Usage: weave export --out DIR [options]
@@ -82,12 +82,7 @@ export const exportVerb: Verb = {
         'export',
         `--format must be one of ${EXPORT_FORMATS.join(', ')}, got '${flags.format}'`,
       );
-    const agentTimeout = flags['agent-timeout-seconds'];
-    if (agentTimeout !== undefined && !/^[1-9]\d*$/.test(agentTimeout))
-      throw withHelpHint(
-        'export',
-        `--agent-timeout-seconds must be a whole number ≥ 1, got '${agentTimeout}'`,
-      );
+    const agentTimeout = wholeNumber('export', 'agent-timeout-seconds', flags['agent-timeout-seconds']);
     if (flags.out === undefined)
       throw withHelpHint('export', '--out DIR is required (the task folder to write)');
     const interrupt = trapInterrupts(
@@ -113,7 +108,7 @@ export const exportVerb: Verb = {
           weaveVersion: WEAVE_VERSION,
           format: flags.format as ExportFormat,
           harborAllowInternet: !flags['harbor-offline'],
-          ...(agentTimeout === undefined ? {} : { agentTimeoutSeconds: Number(agentTimeout) }),
+          ...(agentTimeout === undefined ? {} : { agentTimeoutSeconds: agentTimeout }),
           ...(flags.json
             ? {}
             : {
@@ -147,7 +142,7 @@ export const exportVerb: Verb = {
         weaveVersion: WEAVE_VERSION,
         format: flags.format as ExportFormat,
         harborAllowInternet: !flags['harbor-offline'],
-        ...(agentTimeout === undefined ? {} : { agentTimeoutSeconds: Number(agentTimeout) }),
+        ...(agentTimeout === undefined ? {} : { agentTimeoutSeconds: agentTimeout }),
         ...(flags.json ? {} : { onProgress: (m: string) => process.stderr.write(`${m}\n`) }),
       });
       process.stdout.write(

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createIndexer } from '../../core/index';
 import type { ParserReport, SkippedFile } from '../../core/index';
-import { parseVerbFlags, UsageError, WORKSPACE_FLAG } from '../flags';
+import { parseVerbFlags, UsageError, wholeNumber, WORKSPACE_FLAG } from '../flags';
 import type { Verb } from '../verb';
 
 const HELP = `Usage: weave index [--workspace DIR] [--json [--symbols]] [--no-cache] [--workers N]
@@ -45,12 +45,7 @@ export const indexVerb: Verb = {
     const workspaceDir = path.resolve(flags.workspace);
     if (!fs.statSync(workspaceDir, { throwIfNoEntry: false })?.isDirectory())
       throw new UsageError(`--workspace ${flags.workspace}: not a folder`);
-    let workers: number | undefined;
-    if (flags.workers !== undefined) {
-      workers = Number(flags.workers);
-      if (!Number.isInteger(workers) || workers < 0 || workers > 64)
-        throw new UsageError(`--workers ${flags.workers}: expected a whole number from 0 to 64`);
-    }
+    const workers = wholeNumber('index', 'workers', flags.workers, { min: 0, max: 64 });
     const indexer = createIndexer({
       workspaceDir,
       useCache: !flags['no-cache'],

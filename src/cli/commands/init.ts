@@ -1,8 +1,7 @@
 // `weave init`: writes a starter .weave/specs.json (test runner detected from the project) and .weave/.gitignore.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { parseSpecText, SPEC_FILE_RELATIVE_PATH } from '../../core/spec/load';
-import { detectTestRunner, starterSpecText } from '../../core/spec/starter';
+import { detectTestRunner, parseSpecText, SPEC_FILE_RELATIVE_PATH, starterSpecText } from '../../core/spec';
 import { parseVerbFlags, UsageError, WORKSPACE_FLAG } from '../flags';
 import type { Verb } from '../verb';
 

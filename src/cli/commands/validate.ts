@@ -2,8 +2,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { checkAnchors } from '../../core/anchors/anchorCheck';
-import { loadSpecFile } from '../../core/spec/load';
-import { formatProblem } from '../../core/spec/problems';
+import { formatProblem, loadSpecFile } from '../../core/spec';
 import { parseVerbFlags, UsageError, WORKSPACE_FLAG } from '../flags';
 import { displayPath } from '../output/paths';
 import { displayProblem } from '../output/problems';

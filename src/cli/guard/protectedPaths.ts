@@ -5,7 +5,7 @@
 // `a/../test/x.js` are seen through; a folder or a glob counts when it covers a protected file.
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { loadSpecFile, SPEC_FILE_RELATIVE_PATH } from '../../core/spec/load';
+import { loadSpecFile, SPEC_FILE_RELATIVE_PATH } from '../../core/spec';
 import { isProtectedPath, isSupportFileName, SKIPPED_FOLDERS } from '../../core/sandbox/protectedFiles';
 import type { SpecFile } from '../../shared/specSchema';
 

@@ -1,11 +1,9 @@
 // `weave check`'s report on stdout: the verdict table (coloured on a terminal unless NO_COLOR), the last lines of
 // each failing spec's output, the summary line, and the --json document.
-import type { CheckResult } from '../../core/check/checkWorkspace';
-import type { Change, Verdict } from '../../core/check/types';
-import { formatSeconds } from '../../core/check/verdict';
+import { formatSeconds, type Change, type CheckResult, type Verdict } from '../../core/check';
 import type { CoverageSummary } from '../../core/coverage/session';
 import type { SelectedAffected } from '../../core/selection/selectAffected';
-import type { SpecProblem } from '../../core/spec/problems';
+import type { SpecProblem } from '../../core/spec';
 import { displayPath } from './paths';
 
 /** The --json document: {run, report, baselineRun, anchorProblems, selection?}. */

@@ -1,7 +1,6 @@
 // `weave check --github`: GitHub Actions workflow commands (::error file=…,line=…::) for failing and broken specs,
 // located at the spec's id in the spec file.
-import type { CheckResult } from '../../core/check/checkWorkspace';
-import type { Change, SpecResult } from '../../core/check/types';
+import type { Change, CheckResult, SpecResult } from '../../core/check';
 import { OUTPUT_TAIL_LINES, tail } from './checkReport';
 import { annotationPath } from './paths';
 

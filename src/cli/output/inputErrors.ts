@@ -1,7 +1,7 @@
 // The one reporter of bad input for every verb: a located message on stderr and exit code 2, never a stack
 // trace. Anything that is not an InputError is a bug and is rethrown (main prints it as an internal error).
 import { InputError } from '../../core/errors';
-import { SpecLoadError } from '../../core/spec/problems';
+import { SpecLoadError } from '../../core/spec';
 import { displayPath } from './paths';
 import { printProblems } from './problems';
 

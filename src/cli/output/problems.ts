@@ -1,6 +1,6 @@
 // Spec problems (invalid spec file, unresolved anchors, warnings) as every verb prints them:
 // file:line:column: json.path: message, with the file shown by `displayPath`.
-import { formatProblem, type SpecProblem } from '../../core/spec/problems';
+import { formatProblem, type SpecProblem } from '../../core/spec';
 import { displayPath } from './paths';
 
 export function displayProblem(problem: SpecProblem): SpecProblem {

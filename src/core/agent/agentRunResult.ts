@@ -3,7 +3,7 @@
 // folder (patch.diff, and result.json with the verdicts in brief and secrets redacted).
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { SpecResult, Verdict } from '../check/types';
+import type { SpecResult, Verdict } from '../check';
 import type { InfrastructureFinding } from '../sandbox/diffPolicy/classifyChanges';
 import type { SpecFile } from '../../shared/specSchema';
 import type { StopReason } from './agentLoop';

@@ -4,9 +4,7 @@
 // policy over what the agent changed (a change to test infrastructure makes every spec `tampered`); and what
 // the review needs once the checkout is gone (the diff, the specs' test files as they are now).
 import path from 'node:path';
-import type { SpecResult } from '../check/types';
-import { markInfrastructureChange } from '../check';
-import { runSpecs } from '../check/runSpecs';
+import { markInfrastructureChange, runSpecs, type SpecResult } from '../check';
 import {
   classifyChanges,
   infrastructureFindings,

@@ -2,8 +2,8 @@
 // worktree, up to `concurrency` at once. Cell (i, j) is spec j's verdict after solving spec i alone. Two
 // kinds of interaction are flagged: "solving i broke j" (j passed before, not after solving i) and
 // "satisfiable alone, not together" (j passes when solved alone, not in the all-together run).
-import type { SpecResult, Verdict } from '../check/types';
-import { runSpecs } from '../check/runSpecs';
+import { runSpecs, type SpecResult } from '../check';
+import type { MatrixCell } from '../../shared/matrixCells';
 import { mapWithConcurrency } from '../process/boundedPool';
 import { WORKING_TREE } from '../git/worktree';
 import { withStandaloneCheckout } from '../sandbox/checkout';
@@ -11,7 +11,7 @@ import { containmentFor } from '../sandbox/containment';
 import type { AgentRunResult } from './agentRunResult';
 import { runAgent, type AgentProgress, type AgentRunOptions, type StopReason } from './runAgent';
 
-export type Cell = Verdict | 'not-run';
+export type Cell = MatrixCell;
 
 export interface MatrixOptions extends Omit<AgentRunOptions, 'target' | 'before' | 'modelReview'> {
   /** Agent runs at once (each in its own worktree). */

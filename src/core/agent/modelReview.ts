@@ -4,7 +4,7 @@
 // own verdicts stand without it.
 import { zodResponseFormat } from 'openai/helpers/zod';
 import { z } from 'zod';
-import type { SpecResult } from '../check/types';
+import type { SpecResult } from '../check';
 import type { SpecFile } from '../../shared/specSchema';
 import type { ReviewFinding } from './deterministicReview';
 import type { ModelClient } from './modelClient';

@@ -1,6 +1,6 @@
 // What the agent is told: the goal, EVERY spec (so it sees the constraints its change must not break),
 // the declared and potential interactions, the repository's AGENTS.md, and how to work.
-import type { SpecResult } from '../check/types';
+import type { SpecResult } from '../check';
 import type { SpecFile } from '../../shared/specSchema';
 
 /** 'all': satisfy every spec together; otherwise one spec id solved alone (the matrix). */

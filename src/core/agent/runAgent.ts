@@ -5,7 +5,7 @@
 // patch and result under .weave/runs/agent/<id>/. A run whose spec runs changed protected files, or whose
 // patch touches them, can never be applied (applyPolicy.ts).
 import path from 'node:path';
-import { ensureRunsIgnored, newRunId } from '../check/runStore';
+import { ensureRunsIgnored, newRunId } from '../check';
 import { WORKING_TREE } from '../git/worktree';
 import { withStandaloneCheckout } from '../sandbox/checkout';
 import type { AgentBudgets, LoopProgress } from './agentLoop';

@@ -3,8 +3,8 @@
 // the outcome it returns. What the tools do is toolImplementations.ts; validating a call and dispatching it
 // is toolbox.ts.
 import { z } from 'zod';
-import type { SpecResult } from '../check/types';
-import type { SymbolDef } from '../index/types';
+import type { SpecResult } from '../check';
+import type { SymbolDef } from '../index';
 import type { ToolSpec } from './modelClient';
 import type { WorkspaceJail } from './paths';
 

@@ -4,7 +4,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { RE2JS } from 're2js';
-import type { SpecResult } from '../check/types';
+import type { SpecResult } from '../check';
 import { MAX_TREE_DEPTH } from '../deepTrees';
 import { readRegularFile, refuseUnlessRegular, rewriteRegularFile } from './regularFiles';
 import type { ToolImplementation, ToolName } from './toolContract';

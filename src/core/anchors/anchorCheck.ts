@@ -1,8 +1,7 @@
 // Anchor resolution for `weave validate` and `weave check`: only the anchored files are parsed (not the whole
 // workspace), so validating stays about as fast as reading the spec file.
-import { indexSomeFiles } from '../index/partialIndex';
-import type { SpecLocations } from '../spec/locations';
-import type { SpecProblem } from '../spec/problems';
+import { indexSomeFiles } from '../index';
+import type { SpecLocations, SpecProblem } from '../spec';
 import type { SpecFile } from '../../shared/specSchema';
 import { resolveAnchors } from './resolve';
 import { anchoredFiles } from './anchoredWorkspace';

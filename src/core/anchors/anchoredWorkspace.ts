@@ -2,12 +2,16 @@
 // workspace, and the anchors resolved against it.
 import path from 'node:path';
 import { createIndexer } from '../index/index';
-import { indexSomeFiles } from '../index/partialIndex';
-import { parseAnchor } from '../spec/anchors';
-import type { WorkspaceIndex } from '../index/workspaceIndex';
-import { loadSpecFile, SPEC_FILE_RELATIVE_PATH, type SpecLoadResult } from '../spec/load';
-import type { SpecLocations } from '../spec/locations';
-import { SpecLoadError, type SpecProblem } from '../spec/problems';
+import { indexSomeFiles, type WorkspaceIndex } from '../index';
+import {
+  loadSpecFile,
+  parseAnchor,
+  SPEC_FILE_RELATIVE_PATH,
+  SpecLoadError,
+  type SpecLoadResult,
+  type SpecLocations,
+  type SpecProblem,
+} from '../spec';
 import type { SpecFile } from '../../shared/specSchema';
 import { normalizeWorkspacePath, resolveAnchors, type ResolvedAnchor } from './resolve';
 

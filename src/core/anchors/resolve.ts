@@ -3,12 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SpecFile } from '../../shared/specSchema';
-import type { FileIndex, Range, SkippedFile } from '../index/types';
-import type { LocatedSymbol, WorkspaceIndex } from '../index/workspaceIndex';
-import { parseAnchor } from '../spec/anchors';
-import type { SpecLocations } from '../spec/locations';
-import type { SpecProblem } from '../spec/problems';
-import { rankedMatches } from '../spec/suggest';
+import type { FileIndex, LocatedSymbol, Range, SkippedFile, WorkspaceIndex } from '../index';
+import { parseAnchor, rankedMatches, type SpecLocations, type SpecProblem } from '../spec';
 
 /** What anchor resolution, affected-spec selection, coupling and blame read from the workspace index. */
 export type IndexView = Pick<

@@ -5,7 +5,7 @@
 import type { ResolvedAnchor } from '../anchors/resolve';
 import type { IndexView } from '../anchors/resolve';
 import { specCones } from '../selection/cones';
-import type { Range } from '../index/types';
+import type { Range } from '../index';
 import type { SpecFile } from '../../shared/specSchema';
 import { isMutableLanguage, type MutableLanguage } from './operators';
 

@@ -2,7 +2,7 @@
 // back whatever happens (error, cancel), and classify each verdict as killed / survived / timed out.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { SpecResult } from '../check/types';
+import type { SpecResult } from '../check';
 import type { SpecFile } from '../../shared/specSchema';
 import { applyMutant, type Mutant } from './mutants';
 import { runSpecsInCheckout } from './scratch';

@@ -2,8 +2,7 @@
 // tree-sitter tree that starts in a range, minus the ones that do not parse (a mutant that is a syntax error
 // tells nothing about the tests). The tree and every re-parse are released as soon as they are read.
 import type { Node } from 'web-tree-sitter';
-import type { TreeSitterHost } from '../index/treeSitterHost';
-import type { Range } from '../index/types';
+import type { Range, TreeSitterHost } from '../index';
 import { mutationsAt, type MutableLanguage, type MutationOperator } from './operators';
 
 export interface Mutant {

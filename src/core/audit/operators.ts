@@ -3,7 +3,7 @@
 // edits. A mutant is a text replacement (start/end offsets in UTF-16 code units, as tree-sitter reports them for
 // a JavaScript string), so applying and undoing one is a string splice, never a re-print of the tree.
 import type { Node } from 'web-tree-sitter';
-import type { LanguageId } from '../index/types';
+import type { LanguageId } from '../index';
 
 export const MUTATION_OPERATORS = [
   'relational',

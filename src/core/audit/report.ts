@@ -2,7 +2,7 @@
 // several specs kill), totals; plus the report's home, .weave/cache/audit.json, which `weave graph` reads.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { ensureCacheIgnored } from '../index/indexCache';
+import { ensureCacheIgnored } from '../index';
 import type { ExercisedFile } from './exercised';
 import { mutantDiff, type Mutant } from './mutants';
 import type { MutantOutcome } from './mutantRun';

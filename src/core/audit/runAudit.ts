@@ -8,10 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { mapWithConcurrency } from '../process/boundedPool';
 import { headCommit } from '../git/git';
-import { locateGrammars } from '../index/grammarLocation';
-import { TreeSitterHost } from '../index/treeSitterHost';
+import { locateGrammars, TreeSitterHost } from '../index';
 import type { AnchoredWorkspace } from '../anchors/anchoredWorkspace';
-import { CheckInputError } from '../check/runSpecs';
+import { CheckInputError } from '../check';
 import { exercisedCode, type ExercisedFile } from './exercised';
 import {
   mutantRunSummary,

@@ -2,8 +2,7 @@
 // changes included, no link back to the user's repository), one per worker and reused across mutants, and the
 // one call that runs spec tests in them — contained like the agent's runs (src/core/sandbox): the code under
 // audit may be an agent's, and a draft's test is a model's.
-import type { SpecResult } from '../check/types';
-import { runSpecs } from '../check/runSpecs';
+import { runSpecs, type SpecResult } from '../check';
 import { WORKING_TREE } from '../git/worktree';
 import { withStandaloneCheckout } from '../sandbox/checkout';
 import { containmentFor, type Containment, type ContainmentRequest } from '../sandbox/containment';

@@ -3,7 +3,7 @@
 // that tells two candidates apart decides. Today: how specifically the anchor names the edited code
 // (`file#Class.method` before `file#Class` before `file`), then how close the edited file is to the spec's test
 // in its import cone. A new criterion (e.g. "the spec's test executed the edited lines") is one insertion.
-import type { Range } from '../index/types';
+import type { Range } from '../index';
 import type { ResolvedAnchor } from '../anchors/resolve';
 import { importChain, type SpecCone } from '../selection/cones';
 

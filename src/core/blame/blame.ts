@@ -7,12 +7,10 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { latestCleanRun } from '../check/runStore';
-import type { Verdict } from '../check/types';
+import { latestCleanRun, type Verdict } from '../check';
 import { git, gitRoot, resolveCommit } from '../git/git';
 import { withWorktree } from '../git/worktree';
-import { loadSpecFile } from '../spec/load';
-import { SpecLoadError } from '../spec/problems';
+import { loadSpecFile, SpecLoadError } from '../spec';
 import type { Spec, SpecFile } from '../../shared/specSchema';
 import { normalizeWorkspacePath, type IndexView } from '../anchors/resolve';
 import { parseDiff, type DiffHunk, type ParsedDiff } from '../selection/hunks';

@@ -3,7 +3,7 @@
 import { specsExecuting } from '../coverage/coupling';
 import { readCoverageStore } from '../coverage/store';
 import type { CoverageStore } from '../coverage/types';
-import type { SymbolDef } from '../index/types';
+import type { SymbolDef } from '../index';
 import { resolveAnchors, type IndexView, type ResolvedAnchor } from '../anchors/resolve';
 import { specCones, type SpecCone } from '../selection/cones';
 import { describeHunk, type DiffHunk } from '../selection/hunks';

@@ -3,9 +3,7 @@
 // confirms the question is sound: broken with every change, passing on the baseline.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { effectiveTestSettings } from '../check/testSettings';
-import type { Verdict } from '../check/types';
-import { verdictOf } from '../check/verdict';
+import { effectiveTestSettings, verdictOf, type Verdict } from '../check';
 import { git } from '../git/git';
 import { runCommand } from '../process/runCommand';
 import { buildPatch, type DiffHunk, type ParsedDiff } from '../selection/hunks';

@@ -11,10 +11,7 @@ import { planCoverage } from '../coverage/reuse';
 import { startCoverage, type CoverageSummary } from '../coverage/session';
 import { withWorktree } from '../git/worktree';
 import { detectSandbox } from '../sandbox/bwrap';
-import type { SpecGraph } from '../spec/graph';
-import { loadSpecFile } from '../spec/load';
-import type { SpecLocations } from '../spec/locations';
-import { SpecLoadError, type SpecProblem } from '../spec/problems';
+import { loadSpecFile, SpecLoadError, type SpecGraph, type SpecLocations, type SpecProblem } from '../spec';
 import type { SpecFile } from '../../shared/specSchema';
 import { changeOfResult, compareToBaseline } from './baseline';
 import { runSpecs, type RunProgress, type RunSpecsOptions } from './runSpecs';
@@ -83,20 +80,78 @@ export interface CheckResult {
   coverage?: CoverageSummary;
 }
 
+/**
+ * The six steps of a check, each a function below: load the spec file, plan (tree state, coverage to record,
+ * the recorded baseline), run the current tree, run the baseline ref when one was asked for, compare, save.
+ */
 export async function checkWorkspace(options: CheckWorkspaceOptions): Promise<CheckResult> {
   const workspaceDir = path.resolve(options.workspaceDir);
+  const loaded = await loadForCheck(workspaceDir, options.defaultTimeoutSeconds);
+  const plan = await planCheck(workspaceDir, loaded, options);
+  const { run, coverageSummary, cancelled } = await runCurrent(workspaceDir, loaded, plan, options);
+  const baselineRun =
+    options.baselineRef !== undefined && !cancelled
+      ? await runBaselineRef(workspaceDir, loaded, plan, options.baselineRef, options)
+      : (plan.recordedBaseline ?? null);
+  const report = compareToBaseline(run, baselineRun, options.baselineRef);
+  // A cancelled run is not recorded: its skipped specs would make a useless baseline.
+  const savedTo = options.record === false || cancelled ? undefined : await saveRun(workspaceDir, run);
+  return {
+    run,
+    report,
+    baselineRun,
+    specFile: loaded.specFile,
+    graph: loaded.graph,
+    locations: loaded.locations,
+    specFilePath: loaded.file,
+    warnings: loaded.warnings,
+    runStoreWarnings: plan.runStoreWarnings,
+    ...(savedTo !== undefined ? { savedTo } : {}),
+    ...(coverageSummary ? { coverage: coverageSummary } : {}),
+  };
+}
+
+interface LoadedForCheck {
+  file: string;
+  specFile: SpecFile;
+  graph: SpecGraph;
+  locations: SpecLocations;
+  warnings: SpecProblem[];
+}
+
+/** Step 1: the spec file, with the caller's default timeout laid over its defaults. */
+async function loadForCheck(workspaceDir: string, override: number | undefined): Promise<LoadedForCheck> {
   const loaded = await loadSpecFile(workspaceDir);
   if (!loaded.ok) throw new SpecLoadError(loaded.file, loaded.problems);
-  const { graph, locations } = loaded;
-  const override = options.defaultTimeoutSeconds;
   if (override !== undefined && !(Number.isFinite(override) && override > 0))
     throw new RangeError(`defaultTimeoutSeconds must be a number greater than 0, got ${override}`);
   const specFile: SpecFile =
     override === undefined
       ? loaded.specFile
       : { ...loaded.specFile, defaults: { ...loaded.specFile.defaults, timeoutSeconds: override } };
+  const { file, graph, locations, warnings } = loaded;
+  return { file, specFile, graph, locations, warnings };
+}
 
-  const common: Omit<RunSpecsOptions, 'workspaceDir' | 'onProgress'> = {
+interface CheckPlan {
+  /** What the current and the baseline run share. */
+  common: Omit<RunSpecsOptions, 'workspaceDir' | 'onProgress'>;
+  commit: string | null;
+  clean: boolean;
+  coveragePlan: Awaited<ReturnType<typeof planCoverage>> | undefined;
+  /** The newest clean recorded run (null: none recorded); undefined with `baselineRef`. */
+  recordedBaseline: RunRecord | null | undefined;
+  runStoreWarnings: string[];
+}
+
+/** Step 2: the tree's state, the coverage to record, and the recorded baseline (when no ref was asked for). */
+async function planCheck(
+  workspaceDir: string,
+  loaded: LoadedForCheck,
+  options: CheckWorkspaceOptions,
+): Promise<CheckPlan> {
+  const { specFile, graph } = loaded;
+  const common: CheckPlan['common'] = {
     specFile,
     graph,
     ...(options.only ? { only: options.only } : {}),
@@ -106,12 +161,10 @@ export async function checkWorkspace(options: CheckWorkspaceOptions): Promise<Ch
     ...(options.outputCapBytes !== undefined ? { outputCapBytes: options.outputCapBytes } : {}),
     pidNamespace: options.pidNamespace ?? (await detectSandbox()).available,
   };
-  const progress = (phase: CheckPhase) => (event: RunProgress) => options.onProgress?.({ ...event, phase });
-
   // The tree's state before the tests run (tests may write files): that is the state the run describes, and
   // the one the coverage it records is kept with (the plan snapshots it; all three only read the tree).
   const withCoverage = options.coverage ?? options.record !== false;
-  const [commit, clean, plan] = await Promise.all([
+  const [commit, clean, coveragePlan] = await Promise.all([
     headCommit(workspaceDir),
     isClean(workspaceDir),
     withCoverage
@@ -131,13 +184,29 @@ export async function checkWorkspace(options: CheckWorkspaceOptions): Promise<Ch
           runStoreWarnings.push(w),
         )
       : undefined;
+  return { common, commit, clean, coveragePlan, recordedBaseline, runStoreWarnings };
+}
+
+/**
+ * Step 3: the specs on the working tree, with coverage recorded beside them; each result's change against the
+ * recorded baseline is known as it comes in, so a new failure can be confirmed by running it again.
+ */
+async function runCurrent(
+  workspaceDir: string,
+  loaded: LoadedForCheck,
+  plan: CheckPlan,
+  options: CheckWorkspaceOptions,
+): Promise<{ run: RunRecord; coverageSummary: CoverageSummary | undefined; cancelled: boolean }> {
+  const { recordedBaseline } = plan;
   const changeNow = (result: SpecResult): Change | undefined =>
     recordedBaseline === undefined ? undefined : changeOfResult(result, recordedBaseline);
   const startedAt = new Date();
   const runId = newRunId(startedAt);
-  const coverage = plan ? await startCoverage(workspaceDir, runId, plan) : undefined;
+  const coverage = plan.coveragePlan
+    ? await startCoverage(workspaceDir, runId, plan.coveragePlan)
+    : undefined;
   const results = await runSpecs({
-    ...common,
+    ...plan.common,
     workspaceDir,
     onProgress: (event) => {
       const change = event.type === 'finished' ? changeNow(event.result) : undefined;
@@ -148,60 +217,55 @@ export async function checkWorkspace(options: CheckWorkspaceOptions): Promise<Ch
     confirmFailure: (result) => recordedBaseline === undefined || changeNow(result) === 'broken',
   });
   // A run during which the tree changed (a test rewrote a tracked file, or left new ones) describes no commit.
-  const stayedClean = clean && (await isClean(workspaceDir));
+  const stayedClean = plan.clean && (await isClean(workspaceDir));
   const run: RunRecord = {
     id: runId,
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
-    commit,
+    commit: plan.commit,
     clean: stayedClean,
     specIds: results.map((r) => r.id),
     results,
   };
-
-  let baselineRun: RunRecord | null = recordedBaseline ?? null;
   const cancelled = options.signal?.aborted === true;
-  const coverageSummary = cancelled
-    ? await coverage?.discard()
-    : await coverage?.finish(
-        results,
-        specFile.specs.map((s) => s.id),
-        options.signal,
-      );
-  if (options.baselineRef !== undefined && !cancelled) {
-    const ref = options.baselineRef;
-    const baseCommit = await resolveCommit((await gitRoot(workspaceDir)) ?? workspaceDir, ref);
-    baselineRun = await withWorktree(workspaceDir, baseCommit, async (dir) => {
-      await layOverCurrentSpecs(workspaceDir, dir, loaded.file, specFile);
-      const baseStarted = new Date();
-      const baseResults = await runSpecs({ ...common, workspaceDir: dir, onProgress: progress('baseline') });
-      return {
-        id: newRunId(baseStarted),
-        startedAt: baseStarted.toISOString(),
-        finishedAt: new Date().toISOString(),
-        commit: baseCommit,
-        clean: true,
-        specIds: baseResults.map((r) => r.id),
-        results: baseResults,
-      };
+  let coverageSummary: CoverageSummary | undefined;
+  if (cancelled) await coverage?.discard();
+  else
+    coverageSummary = await coverage?.finish(
+      results,
+      loaded.specFile.specs.map((s) => s.id),
+      options.signal,
+    );
+  return { run, coverageSummary, cancelled };
+}
+
+/** Step 4 with `baselineRef`: today's specs and spec tests laid over REF's code in a throw-away worktree. */
+async function runBaselineRef(
+  workspaceDir: string,
+  loaded: LoadedForCheck,
+  plan: CheckPlan,
+  ref: string,
+  options: CheckWorkspaceOptions,
+): Promise<RunRecord> {
+  const baseCommit = await resolveCommit((await gitRoot(workspaceDir)) ?? workspaceDir, ref);
+  return withWorktree(workspaceDir, baseCommit, async (dir) => {
+    await layOverCurrentSpecs(workspaceDir, dir, loaded.file, loaded.specFile);
+    const baseStarted = new Date();
+    const baseResults = await runSpecs({
+      ...plan.common,
+      workspaceDir: dir,
+      onProgress: (event: RunProgress) => options.onProgress?.({ ...event, phase: 'baseline' }),
     });
-  }
-  const report = compareToBaseline(run, baselineRun, options.baselineRef);
-  // A cancelled run is not recorded: its skipped specs would make a useless baseline.
-  const savedTo = options.record === false || cancelled ? undefined : await saveRun(workspaceDir, run);
-  return {
-    run,
-    report,
-    baselineRun,
-    specFile,
-    graph,
-    locations,
-    specFilePath: loaded.file,
-    warnings: loaded.warnings,
-    runStoreWarnings,
-    ...(savedTo !== undefined ? { savedTo } : {}),
-    ...(coverageSummary ? { coverage: coverageSummary } : {}),
-  };
+    return {
+      id: newRunId(baseStarted),
+      startedAt: baseStarted.toISOString(),
+      finishedAt: new Date().toISOString(),
+      commit: baseCommit,
+      clean: true,
+      specIds: baseResults.map((r) => r.id),
+      results: baseResults,
+    };
+  });
 }
 
 /** The ids a run of `only` covers, as runSpecs selects them: `only` and what it depends on (all without it). */

@@ -16,9 +16,13 @@ export {
 } from './debugLaunch';
 export { markInfrastructureChange } from './containedResults';
 export { lastRunsOf, type StoredRun } from './lastRuns';
-export { ageText, isBroken, isViolation } from './resultText';
+export { ageText } from '../../shared/runAge';
+export { failureExcerpt } from './failureExcerpt';
+export { isBroken, isUnverifiedPass, isViolation, type ChangesView } from './violations';
 export { CheckInputError, runSpecs, type RunProgress, type RunSpecsOptions } from './runSpecs';
 export { ensureRunsIgnored, latestCleanRun, listRuns, newRunId, runsDir, saveRun } from './runStore';
+export { effectiveTestSettings } from './testSettings';
 export { ranNoTest, summarize } from './summary';
-export { verdictOf } from './verdict';
+export { formatSeconds, verdictOf } from './verdict';
+export { isFailing } from './types';
 export type * from './types';

@@ -7,7 +7,7 @@
 // Cancelling (AbortSignal) kills running commands and marks everything not finished `skipped` ("cancelled").
 // One spec's run is runSpec.ts's; marking a contained batch's results is containedResults.ts's.
 import os from 'node:os';
-import { SpecGraph } from '../spec/graph';
+import { SpecGraph } from '../spec';
 import type { Spec, SpecFile } from '../../shared/specSchema';
 import { markContained } from './containedResults';
 import { runConfirmed, type SpecRunOptions } from './runSpec';

@@ -4,7 +4,7 @@
 // line), and V8's line hits.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { FileIndex, SymbolDef } from '../index/types';
+import type { FileIndex, SymbolDef } from '../index';
 import { blobHash } from './blobHash';
 import { definitionName, readPythonCoverage, type PythonCode } from './python';
 import type { FileCoverage, SpecCoverage, Tracer, UnitRow } from './types';

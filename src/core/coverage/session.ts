@@ -4,9 +4,8 @@
 // (reuse.ts) run uninstrumented and keep their entries.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { SpecResult } from '../check/types';
-import { createIndexer } from '../index/indexer';
-import type { WorkspaceIndex } from '../index/workspaceIndex';
+import type { SpecResult } from '../check';
+import { createIndexer, type WorkspaceIndex } from '../index';
 import type { Spec } from '../../shared/specSchema';
 import { collectSpecCoverage, coveredFiles, readSpecCoverage, type RawSpecCoverage } from './collect';
 import {

@@ -3,9 +3,7 @@
 // written, test files are refused if they exist by now, and the spec file is replaced atomically.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { addSpec, applyTextEdits } from '../spec/edit';
-import { parseSpecText, specFilePath } from '../spec/load';
-import { formatProblem } from '../spec/problems';
+import { addSpec, applyTextEdits, formatProblem, parseSpecText, specFilePath } from '../spec';
 import type { KeptDraft } from './types';
 
 export class AcceptError extends Error {

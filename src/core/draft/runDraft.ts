@@ -12,7 +12,7 @@ import type { ModelUsage } from '../agent/modelResponse';
 import { WorkspaceJail } from '../agent/paths';
 import type { SymbolLookup } from '../agent/toolContract';
 import { withScratchCheckouts } from '../audit/scratch';
-import { ensureRunsIgnored, newRunId } from '../check/runStore';
+import { ensureRunsIgnored, newRunId } from '../check';
 import { loadAnchoredWorkspace } from '../anchors/anchoredWorkspace';
 import { buildDraftSystemPrompt, buildDraftTask } from './prompt';
 import { reviewDraftSet, type DraftSetReview } from './review';

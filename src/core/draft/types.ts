@@ -1,6 +1,6 @@
 // The draft agent's shapes: a proposal as the model sends it, a kept draft with its verification, a rejection
 // with its reason. `weave draft --json` prints { kept, rejected, review }.
-import type { SpecInput } from '../spec/edit';
+import type { SpecInput } from '../spec';
 import type { Spec } from '../../shared/specSchema';
 
 export interface TestFileDraft {

@@ -5,13 +5,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { IndexView } from '../anchors/resolve';
-import { installedPackageProbe } from '../index/jsPackages';
 import {
   createImportResolver,
+  installedPackageProbe,
+  type FileIndex,
   type ImportResolver as IndexImportResolver,
   type UntraceableImport,
-} from '../index/resolveImports';
-import type { FileIndex } from '../index/types';
+} from '../index';
 
 export interface ConeImportOptions {
   /** Where manifests (package.json, go.mod) and installed packages are read; none are without it. */

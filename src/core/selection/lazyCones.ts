@@ -4,8 +4,7 @@
 // it would), imports resolve against the whole listing, and an implicitly loaded file (`__init__.py`,
 // `conftest.py`) is parsed before it is followed. A git submodule is not in the listing (it is no file, and
 // never parsed): an import of one is untraceable, so the cone importing it is incomplete.
-import { languageOfPath } from '../index/languages';
-import type { GrowingIndex } from '../index/partialIndex';
+import { languageOfPath, type GrowingIndex } from '../index';
 import type { SpecFile } from '../../shared/specSchema';
 import { ConeImportResolver } from './coneImports';
 import { coneRoots, knownFiles, specCones, type ConeOptions, type SpecCone } from './cones';

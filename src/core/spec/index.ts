@@ -14,3 +14,6 @@ export { anchorProblem, parseAnchor, relativePathProblem } from './anchors';
 export type { ParsedAnchor } from './anchors';
 export { addSpec, updateSpec, removeSpec, applyTextEdits } from './edit';
 export type { SpecInput, TextEdit } from './edit';
+export { detectTestRunner, starterSpecText } from './starter';
+export { rankedMatches } from './suggest';
+export { withTest } from './withTest';

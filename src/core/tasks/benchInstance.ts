@@ -33,6 +33,9 @@ import type { Task } from './taskFormat';
 import { removeTree } from '../deepTrees';
 import { specFileOf } from './taskRecord';
 
+/** What a bench cell says when no model is named (the CLI's --model is required, so this is a caller's bug). */
+export const NO_BENCH_MODEL = 'no model: pass --model NAME';
+
 export interface InstanceRun {
   instance_id: string;
   model: string;
@@ -126,7 +129,7 @@ export async function runInstance(job: InstanceJob): Promise<InstanceRun> {
         baseUrl: job.baseUrl,
         model: job.model,
         apiKey: job.apiKey,
-        noModel: 'no model: pass --model NAME',
+        noModel: NO_BENCH_MODEL,
         ...(sampling ? { sampling } : {}),
       });
     const common = await agentRunSetup({

@@ -6,7 +6,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_BUDGETS, type AgentBudgets } from '../agent/runAgent';
 import { mapWithConcurrency } from '../process/boundedPool';
-import { runInstance, safeName, type InstanceRun } from './benchInstance';
+import { modelFromSettings } from '../agent/modelSettings';
+import { NO_BENCH_MODEL, runInstance, safeName, type InstanceRun } from './benchInstance';
 import { evaluate, loadTasks, type EvalReport, type LoadedTask } from './evalTasks';
 import { buildLeaderboard, renderLeaderboardHtml, type Leaderboard, type Price } from './leaderboard';
 import { InputError } from '../errors';
@@ -67,6 +68,11 @@ function asBenchInputError(error: unknown): never {
 export async function runBench(options: BenchOptions): Promise<BenchResult> {
   const started = performance.now();
   if (options.models.length === 0) throw new BenchInputError('give at least one --model');
+  // A model that cannot be reached as configured (no key for a remote endpoint, a bad URL) would fail every one
+  // of its cells after each cell's checkout and set-up: say so before the first (a ModelError, the user's input).
+  if (options.agentCommand === undefined)
+    for (const model of options.models)
+      modelFromSettings({ baseUrl: options.baseUrl, model, apiKey: options.apiKey, noModel: NO_BENCH_MODEL });
   // Before any agent runs: patches that cannot be scored are not worth making.
   if (options.env === 'docker') await requireDockerEngine().catch(asBenchInputError);
   const { tasks, problems } = await loadTasks(options.taskDirs);

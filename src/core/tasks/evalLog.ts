@@ -3,9 +3,8 @@
 // (verdictOf): a recognised summary with zero tests is an error, never a pass; and `dependsOn` means what it
 // means in `weave check` (runSpecs): a spec whose dependency did not pass is blocked, whatever its own test did.
 // Only markers carrying the run's nonce count: a forged one printed by code under test is plain output.
-import { verdictOf } from '../check/verdict';
+import { verdictOf, type Verdict } from '../check';
 import { redactUrlCredentials } from '../sandbox/setupEnvironment';
-import type { Verdict } from '../check/types';
 import { escapeRegExp, markerPattern } from './specRunsScript';
 import type { TaskSpec } from './taskFormat';
 

@@ -1,6 +1,6 @@
 // The report `weave eval` writes (SWE-bench's report shape plus Weave's spec-level fields) and its summary over
 // every instance.
-import type { Verdict } from '../check/types';
+import type { Verdict } from '../check';
 import { SPEC_KINDS, type SpecKind } from '../../shared/specSchema';
 import type { PatchMethod } from './evalLog';
 import type { InputProblem, Prediction } from './predictions';

@@ -3,8 +3,8 @@
 // and secrets.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { effectiveTestSettings } from '../check/testSettings';
-import { withTest } from '../spec/withTest';
+import { effectiveTestSettings } from '../check';
+import { withTest } from '../spec';
 import type { SpecFile } from '../../shared/specSchema';
 import { ExportInputError, type ExportInputs } from './exportInputs';
 import type { Verification } from './exportVerification';

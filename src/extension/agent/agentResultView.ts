@@ -4,7 +4,7 @@ import path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentRunResult } from '../../core/agent/agentRunResult';
 import type { CheckAttempt } from '../checks';
-import { countResults, statusText } from '../../core/check/resultText';
+import { countResults, statusText } from '../views/resultText';
 import { WeaveDocuments } from '../weaveDocuments';
 import {
   APPLY_RESULT_COMMAND,
@@ -13,7 +13,7 @@ import {
   renderResultHtml,
   SHOW_CHANGES_COMMAND,
   type ResultState,
-} from '../../core/agent/agentResultHtml';
+} from '../views/agentResultHtml';
 import {
   applyProposal,
   prepareProposal,

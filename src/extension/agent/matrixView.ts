@@ -2,7 +2,7 @@
 // no script (scripts disabled, CSP default-src 'none'), so it needs no message passing and no nonce.
 import * as vscode from 'vscode';
 import type { MatrixResult } from '../../core/agent/matrix';
-import { renderMatrixHtml } from '../../core/agent/matrixHtml';
+import { renderMatrixHtml } from '../views/matrixHtml';
 import type { ToolFailure } from '../../core/agent/runWording';
 
 export const MATRIX_VIEW_TYPE = 'weave.agent.matrix';

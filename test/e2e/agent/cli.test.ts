@@ -110,7 +110,7 @@ describe('weave agent (CLI)', () => {
       [[], /choose exactly one of --all, --spec ID, --matrix/],
       [['--all', '--matrix'], /choose exactly one/],
       [['--matrix', '--apply'], /--apply applies one run’s patch/],
-      [['--all', '--max-steps', '0'], /--max-steps must be a whole number ≥ 1 \(got '0'\)/],
+      [['--all', '--max-steps', '0'], /--max-steps must be a whole number ≥ 1, got '0'/],
       [['--all', '--bogus'], /Unknown option '--bogus'/],
       [
         ['--spec', 'nope', '--workspace', 'examples', '--model', 'm'],

@@ -6,7 +6,9 @@ import { test } from 'node:test';
 import { matrixFrom, runMatrix } from '../../../src/core/agent/matrix';
 import type { AgentRunResult } from '../../../src/core/agent/agentRunResult';
 import type { SpecResult } from '../../../src/core/check/types';
-import { formatMatrix } from '../../../src/core/agent/matrixTable';
+import { formatMatrix } from '../../../src/cli/output/matrixTable';
+import { matrixConclusion } from '../../../src/core/agent/matrixConclusion';
+import { escapeHtml, renderMatrixHtml } from '../../../src/extension/views/matrixHtml';
 import type { Script, ScriptStep } from '../../support/scriptedOpenAiServer';
 import { fingerprint } from '../../support/demoWorkspace';
 import { disableCacheSteps, finishOnlySteps, fixSecretCachingSteps } from './demoScripts';
@@ -86,6 +88,29 @@ test('the matrix shows "solving i broke j" and "satisfiable alone, not together"
     assert.match(table, /Not satisfied together \(even by the all-together run\): .*no-stale-read/);
 
     assert.equal(fingerprint(h.repo.workspace), userTreeBefore);
+    await assertNothingLeftBehind(h.repo);
+  } finally {
+    await h.close();
+  }
+});
+
+// Issue #25 item 5: every run finishes having changed nothing, so the spec failing before stays failing alone.
+// The terminal table and the editor's tab must say the same, and neither may give the all-clear.
+test('a matrix whose runs changed nothing says "Inconclusive" in the table and the tab alike', async () => {
+  const h = await harness([{ matches: (k) => k.includes('\n\nTarget: '), steps: finishOnlySteps() }]);
+  try {
+    const matrix = await runMatrix({ ...h.options(), concurrency: 4 });
+    assert.ok(matrix.runs.every((r) => r.stopReason === 'finished' && r.changedFiles.length === 0));
+    assert.equal(matrix.before['no-secret-caching'], 'fail');
+    assert.equal(matrix.alone['no-secret-caching']!['no-secret-caching'], 'fail', 'still failing alone');
+    const conclusion = matrixConclusion(matrix);
+    assert.equal(conclusion.kind, 'inconclusive');
+    const table = formatMatrix(matrix);
+    const html = renderMatrixHtml(matrix);
+    assert.ok(table.includes(conclusion.sentence), table);
+    assert.ok(html.includes(`<strong>Inconclusive:</strong> ${escapeHtml(conclusion.text)}`), html);
+    for (const face of [table, html])
+      assert.doesNotMatch(face, /None: no spec broke another|No spec broke another/);
     await assertNothingLeftBehind(h.repo);
   } finally {
     await h.close();

@@ -222,6 +222,42 @@ describe('weave bench: bad input', () => {
       fs.rmSync(empty, { recursive: true, force: true });
     }
   });
+
+  it('notices a missing key before its first cell (before it even reads the tasks)', () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'weave-bench-nokey-'));
+    try {
+      const env = { ...process.env };
+      for (const name of ['WEAVE_API_KEY', 'OPENAI_API_KEY', 'WEAVE_BASE_URL', 'OPENAI_BASE_URL'])
+        delete env[name];
+      const out = path.join(empty, 'out');
+      const r = spawnSync(
+        process.execPath,
+        // A remote endpoint is never contacted: the missing key is found first.
+        [
+          CLI,
+          'bench',
+          '--tasks',
+          empty,
+          '--model',
+          'm',
+          '--out',
+          out,
+          '--base-url',
+          'https://models.example.com/v1',
+        ],
+        { encoding: 'utf8', env },
+      );
+      assert.equal(r.status, 2, r.stderr);
+      assert.match(
+        r.stderr,
+        /^weave bench: No API key for https:\/\/models\.example\.com\/v1: set OPENAI_API_KEY/m,
+      );
+      assert.doesNotMatch(r.stderr, /no task found/);
+      assert.equal(fs.existsSync(out), false, 'no cell started');
+    } finally {
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
+  });
 });
 
 // The judgement columns on scripted answers whose truth is known: one task, one model, two candidates a cell.

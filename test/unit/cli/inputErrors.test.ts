@@ -11,7 +11,7 @@ import { SpecLoadError } from '../../../src/core/spec/problems';
 import { BenchInputError } from '../../../src/core/tasks/benchRun';
 import { EvalInputError } from '../../../src/core/tasks/evalTasks';
 import { ExportInputError } from '../../../src/core/tasks/exportTask';
-import { parseVerbFlags, UsageError, wholeNumberFlags } from '../../../src/cli/flags';
+import { commaList, parseVerbFlags, UsageError, wholeNumber, wholeNumberFlags } from '../../../src/cli/flags';
 import { reportInputError } from '../../../src/cli/output/inputErrors';
 import { displayPath } from '../../../src/cli/output/paths';
 import { stderrOf } from '../../support/stderrCapture';
@@ -75,15 +75,34 @@ describe('CLI input errors', () => {
     );
   });
 
-  it('whole-number flags: given ones are parsed, the first bad one is named with its value', () => {
-    assert.deepEqual(wholeNumberFlags({ 'max-steps': '3' }, ['max-steps', 'max-tokens']), {
+  it('whole-number flags: one grammar for every verb, the first bad one named with its value and the help hint', () => {
+    assert.deepEqual(wholeNumberFlags('agent', { 'max-steps': '3' }, ['max-steps', 'max-tokens']), {
       'max-steps': 3,
     });
-    for (const bad of ['0', '-1', '1.5', 'ten', ''])
+    for (const bad of ['0', '-1', '1.5', 'ten', '', '1e3', '0x10', ' 5'])
       assert.throws(
-        () => wholeNumberFlags({ 'max-steps': bad }, ['max-steps']),
-        new UsageError(`--max-steps must be a whole number ≥ 1 (got '${bad}')`),
+        () => wholeNumberFlags('agent', { 'max-steps': bad }, ['max-steps']),
+        new UsageError(
+          `--max-steps must be a whole number ≥ 1, got '${bad}'\nRun 'weave agent --help' for its options.`,
+        ),
       );
+    assert.equal(wholeNumber('index', 'workers', '0', { min: 0, max: 64 }), 0);
+    assert.equal(wholeNumber('index', 'workers', undefined, { min: 0, max: 64 }), undefined);
+    assert.throws(
+      () => wholeNumber('index', 'workers', '65', { min: 0, max: 64 }),
+      /^UsageError: --workers must be a whole number from 0 to 64, got '65'\n/,
+    );
+    assert.throws(
+      () => wholeNumber('blame', 'max-runs', '1', { min: 2 }),
+      /--max-runs must be a whole number ≥ 2, got '1'/,
+    );
+  });
+
+  it('comma lists: repeated or not, trimmed, empty items dropped', () => {
+    assert.equal(commaList(undefined), undefined);
+    assert.deepEqual(commaList(' a, b,,'), ['a', 'b']);
+    assert.deepEqual(commaList(['a,b', 'c']), ['a', 'b', 'c']);
+    assert.deepEqual(commaList(','), []);
   });
 
   it('paths inside the current folder are shown relative, others as given', () => {

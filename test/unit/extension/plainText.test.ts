@@ -8,7 +8,10 @@ test('code spans become plain identifiers or quoted fragments', () => {
     plainText('the edit to `LruCache.get` (src/cache.js:3-5), made for `cache-hit`, breaks `no-stale-read`'),
     'the edit to LruCache.get (src/cache.js:3-5), made for cache-hit, breaks no-stale-read',
   );
-  assert.equal(plainText('No spec notices if `+` becomes `-` here'), 'No spec notices if ‘+’ becomes ‘-’ here');
+  assert.equal(
+    plainText('No spec notices if `+` becomes `-` here'),
+    'No spec notices if ‘+’ becomes ‘-’ here',
+  );
   assert.equal(plainText('if `a + b` becomes `a - b`'), 'if ‘a + b’ becomes ‘a - b’');
   assert.equal(plainText('no code here'), 'no code here');
   assert.doesNotMatch(plainText('`x` and `y < z`'), /`/);

@@ -1,45 +1,14 @@
-// The words the extension shows for a run: diagnostic messages, the status bar text, failure excerpts.
-// Kept free of 'vscode' so the wording is unit-tested with plain node:test.
-import type { BaselineReport, Change, SpecResult } from './types';
-
-export { ageText } from '../../shared/runAge';
-
-/** The part of a BaselineReport the wording needs (also built from results merged across checks). */
-export interface ChangesView {
-  changes: Partial<Record<string, Change>>;
-  baseline?: BaselineReport['baseline'];
-}
-
-/**
- * Passed in the baseline, fails now. A blocked spec is not "broken" here even though the baseline report counts
- * it as failing: its own test did not run, and the dependency that blocked it is the one to look at. Nor is a
- * flaky one: it passed on this very tree too, so no change is shown to have broken it.
- */
-export function isBroken(result: SpecResult, report: ChangesView | undefined): boolean {
-  return (
-    report?.changes[result.id] === 'broken' &&
-    result.verdict !== 'blocked' &&
-    result.verdict !== 'skipped' &&
-    result.verdict !== 'flaky'
-  );
-}
-
-/** A spec failed, errored or was broken: what a diagnostic and a TestMessage are made for. */
-export function isViolation(result: SpecResult, report: ChangesView | undefined): boolean {
-  return (
-    result.verdict === 'fail' ||
-    result.verdict === 'error' ||
-    result.verdict === 'flaky' ||
-    result.verdict === 'tampered' ||
-    result.verdict === 'unverified' ||
-    isBroken(result, report)
-  );
-}
-
-/** A pass that rests on the exit code alone: no test result was seen (the reason says so). */
-export function isUnverifiedPass(result: SpecResult): boolean {
-  return result.verdict === 'pass' && result.evidence === 'exit-code';
-}
+// The words the editor shows for a run: diagnostic messages, the Test Explorer description, the status bar
+// text and tooltip. Kept free of 'vscode' so the wording is unit-tested with plain node:test; it lives with the
+// editor's views (issue #28: the faces own rendering) — which results count as violations, and the failure
+// excerpt, are the check engine's (core/check: violations.ts, failureExcerpt.ts).
+import {
+  failureExcerpt,
+  isBroken,
+  isUnverifiedPass,
+  type ChangesView,
+  type SpecResult,
+} from '../../core/check';
 
 /** The Test Explorer's description of a spec: its id, plus a marker when its pass is unverified. */
 export function testItemDescription(result: SpecResult | undefined, id: string): string {
@@ -66,60 +35,7 @@ export function verdictText(result: SpecResult, report: ChangesView | undefined)
   return reason ? `${result.verdict} (${reason})` : result.verdict;
 }
 
-// Lines that name what went wrong in the usual runners' output (node:test, mocha, jest, vitest, pytest, go).
-const FAILURE_LINE =
-  /(not ok\b|AssertionError|Error:|✖|✗|\bFAIL\b|\bFAILED\b|expected|assert|Traceback|panic:|--- FAIL)/i;
-// Noise that carries no information about the failure: blank lines, stack frames, TAP comments and the
-// bookkeeping keys of node:test's YAML diagnostics.
-const NOISE_LINE =
-  /^\s*(#|ℹ|at\s|test at\s|\d+\s*\||\.\.\.\s*$|(duration_ms|location|failureType|type|code|stack|name|operator):)|^\s*$|^\s*[-=]{3,}\s*$/;
-
-/**
- * The first `maxLines` informative lines of a failing test's output: from the first line that looks like a
- * failure, or else the tail (where runners print their summary), trimmed and without stack frames.
- */
-export function failureExcerpt(output: string, maxLines: number): string {
-  const lines = output
-    // Colour escapes (ESC [ … m) from runners that colour even when not on a terminal.
-    .replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '')
-    .split(/\r?\n/)
-    .map((l) => l.trimEnd());
-  // node:test's spec reporter (the default from Node 23 on) lists each failure with its error only in the closing
-  // "failing tests" section; the progress lines above it carry just the test's name.
-  const failingSection = lines.findIndex((l) => /^✖ failing tests:$/.test(l.trim()));
-  if (failingSection >= 0) {
-    lines.splice(0, failingSection + 1);
-    // Each entry there opens with the test's name and time (`✖ name (3.1ms)`): the error below it is the news.
-    for (let i = lines.length - 1; i >= 0; i--)
-      if (/^\s*✖ .*\([\d.]+m?s\)$/.test(lines[i] ?? '')) lines.splice(i, 1);
-  }
-  const firstFailure = lines.findIndex((l) => FAILURE_LINE.test(l) && !/^\s*#\s/.test(l));
-  const informative = (from: string[]): string[] =>
-    joinYamlBlocks(from.filter((l) => !NOISE_LINE.test(l)).map((l) => l.trim()));
-  const picked =
-    firstFailure >= 0
-      ? informative(lines.slice(firstFailure)).slice(0, maxLines)
-      : informative(lines).slice(-maxLines);
-  return picked.join('\n');
-}
-
 /** "[spec-id] title — verdict: first lines of the failure" */
-/** node:test prints `error: |-` and the message on the next line: show them as one line. */
-function joinYamlBlocks(lines: string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? '';
-    const next = lines[i + 1];
-    if (/^[\w-]+:\s*[|>][+-]?$/.test(line) && next !== undefined) {
-      out.push(`${line.replace(/\s*[|>][+-]?$/, '')} ${next}`);
-      i++;
-    } else {
-      out.push(line);
-    }
-  }
-  return out;
-}
-
 export function violationMessage(
   result: SpecResult,
   title: string,

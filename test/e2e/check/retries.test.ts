@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { checkWorkspace, type CheckProgress } from '../../../src/core/check/checkWorkspace';
 import type { Change } from '../../../src/core/check/types';
-import { isBroken } from '../../../src/core/check/resultText';
+import { isBroken } from '../../../src/core/check';
 import { makeRepo } from '../../support/gitRepo';
 
 const cleanup: string[] = [];

@@ -1,18 +1,9 @@
-// The interaction matrix as a terminal table (the CLI prints it; the extension shows it in a document).
-import type { Cell, MatrixResult } from './matrix';
-
-/** One character per cell verdict, shared by the terminal table and the extension's heatmap. */
-export const CELL_SYMBOL: Record<Cell, string> = {
-  pass: '✓',
-  fail: '✗',
-  error: 'E',
-  blocked: 'B',
-  skipped: '-',
-  flaky: '~',
-  tampered: 'T',
-  unverified: '?',
-  'not-run': '·',
-};
+// The interaction matrix as a terminal table (`weave agent --matrix`). Rendering belongs to the face that shows
+// it (issue #28): the editor draws the same matrix as a heatmap (src/extension/views/matrixHtml.ts); the cell
+// symbols and the conclusion both use come from below (src/shared/matrixCells.ts, core/agent/matrixConclusion.ts).
+import type { Cell, MatrixResult } from '../../core/agent/matrix';
+import { matrixConclusion } from '../../core/agent/matrixConclusion';
+import { CELL_SYMBOL } from '../../shared/matrixCells';
 
 export function formatMatrix(matrix: MatrixResult): string {
   const ids = matrix.specIds;
@@ -44,23 +35,19 @@ export function formatMatrix(matrix: MatrixResult): string {
     '✓ pass  ✗ fail  E error  B blocked  - skipped  ~ flaky  T tampered  ? unverified  · not run;  * the solved spec;  ! broken by it',
     '',
   );
-  const inconclusiveAlone = matrix.inconclusive.filter((r) => r.target !== 'all');
-  if (matrix.brokeBy.length === 0 && inconclusiveAlone.length > 0) {
-    lines.push(
-      `Inconclusive: ${inconclusiveAlone.length} of ${matrix.specIds.length} solo runs did not solve their spec, ` +
-        'so "no spec broke another" cannot be concluded from them:',
-      ...inconclusiveAlone.map((r) => `  run ${r.target}: ${r.reason}`),
-    );
-  } else if (matrix.brokeBy.length === 0) lines.push('No spec broke another when solved alone.');
+  const conclusion = matrixConclusion(matrix);
+  lines.push(conclusion.sentence);
   for (const b of matrix.brokeBy) lines.push(`solving ${b.solved} broke ${b.broke}`);
-  if (matrix.aloneNotTogether.length === 0) lines.push('Every spec satisfiable alone also holds together.');
   for (const id of matrix.aloneNotTogether) lines.push(`${id}: satisfiable alone, not together`);
   if (matrix.unsolvedTogether.length > 0)
     lines.push(
       `Not satisfied together (even by the all-together run): ${matrix.unsolvedTogether.join(', ')}`,
     );
-  const allRun = matrix.inconclusive.find((r) => r.target === 'all');
-  if (allRun) lines.push(`run all: ${allRun.reason}`);
+  if (conclusion.silentRuns.length > 0)
+    lines.push(
+      'Runs that say nothing about interactions:',
+      ...conclusion.silentRuns.map((r) => `  run ${r.target}: ${r.reason}`),
+    );
   const findings = matrix.runs.flatMap((r) =>
     r.findings.map((f) => `run ${r.target}: ${f.check}: ${f.message}`),
   );

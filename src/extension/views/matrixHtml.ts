@@ -1,9 +1,12 @@
 // The interaction matrix as a heatmap page for a webview: pure HTML and CSS (no script), coloured with the
-// theme's test colours. Kept free of 'vscode' so the rendering is unit-tested in plain Node.
+// theme's test colours. Kept free of 'vscode' so the rendering is unit-tested in plain Node. It lives with the
+// editor's views (issue #28: the faces own rendering) because only the editor shows it; the conclusion sentence
+// is core/agent/matrixConclusion.ts's, the same the CLI's table prints.
 import { createHash } from 'node:crypto';
-import type { Cell, MatrixResult } from './matrix';
-import { CELL_SYMBOL } from './matrixTable';
-import { explainEnding, type ToolFailure } from './runWording';
+import type { Cell, MatrixResult } from '../../core/agent/matrix';
+import { matrixConclusion } from '../../core/agent/matrixConclusion';
+import { explainEnding, type ToolFailure } from '../../core/agent/runWording';
+import { CELL_SYMBOL } from '../../shared/matrixCells';
 
 // Cell colours come from the theme, toned down so the symbols stay readable on every theme.
 const STYLE = `
@@ -82,13 +85,16 @@ export function renderMatrixHtml(
     (r) =>
       `<li>run <code>${escapeHtml(r.target)}</code>: ${escapeHtml(explainEnding(r, failuresOf(r.target)))}</li>`,
   );
-  // A run that did not finish proves nothing either way: "no spec broke another" would be a false all-clear.
-  const noFlags =
-    unfinished.length === 0
-      ? '<p>None: no spec broke another when solved alone, and every spec satisfiable alone also holds together.</p>'
-      : unfinished.length === matrix.runs.length
-        ? `<p class="inconclusive"><strong>Inconclusive:</strong> none of the ${matrix.runs.length} agent runs finished, so the matrix cannot tell whether any spec conflicts with another. See why below.</p>`
-        : `<p class="inconclusive"><strong>Partly inconclusive:</strong> no conflict among the runs that finished; ${unfinished.length} of ${matrix.runs.length} runs did not finish (${unfinished.map((r) => `<code>${escapeHtml(r.target)}</code>`).join(', ')}), so their rows say nothing.</p>`;
+  // A run that did not finish, or left its own spec failing, proves nothing either way: the conclusion says so
+  // rather than giving a false all-clear.
+  const conclusion = matrixConclusion(matrix);
+  const conclusionHtml =
+    conclusion.kind === 'none'
+      ? `<p>${escapeHtml(conclusion.sentence)}</p>`
+      : `<p class="${conclusion.kind}"><strong>${escapeHtml(conclusion.headline)}:</strong> ${escapeHtml(conclusion.text)}</p>`;
+  const finishedSilent = conclusion.silentRuns
+    .filter((s) => matrix.runs.some((r) => r.target === s.target && r.stopReason === 'finished'))
+    .map((s) => `<li>run <code>${escapeHtml(s.target)}</code>: ${escapeHtml(s.reason)}</li>`);
   const findings = matrix.runs.flatMap((r) =>
     r.findings.map(
       (f) =>
@@ -116,9 +122,13 @@ export function renderMatrixHtml(
     '<p class="legend">✓ pass · ✗ fail · E error · B blocked · - skipped · ~ flaky · · not run; ' +
       'outlined: the solved spec; ! broken by solving that row’s spec.</p>',
     '<h2>Flagged interactions</h2>',
-    flags.length > 0 ? `<ul class="flags">${flags.join('')}</ul>` : noFlags,
+    conclusionHtml,
+    ...(flags.length > 0 ? [`<ul class="flags">${flags.join('')}</ul>`] : []),
     ...(failedRuns.length > 0
       ? ['<h2>Runs that did not finish</h2>', `<ul>${failedRuns.join('')}</ul>`]
+      : []),
+    ...(finishedSilent.length > 0
+      ? ['<h2>Runs that left their target failing</h2>', `<ul>${finishedSilent.join('')}</ul>`]
       : []),
     ...(findings.length > 0 ? ['<h2>Review findings</h2>', `<ul>${findings.join('')}</ul>`] : []),
     `<p class="meta">${matrix.runs.length} agent runs in ${(matrix.durationMs / 1000).toFixed(1)} s</p>`,

@@ -3,8 +3,8 @@
 // Discard / Review actions as command links (the page runs no script; CSP default-src 'none').
 // Kept free of 'vscode' so the rendering is unit-tested in plain Node.
 import { createHash } from 'node:crypto';
-import { findingLabel } from '../sandbox/diffPolicy/classifyChanges';
-import type { AgentRunResult } from './agentRunResult';
+import { findingLabel } from '../../core/sandbox/diffPolicy/classifyChanges';
+import type { AgentRunResult } from '../../core/agent/agentRunResult';
 import { escapeHtml } from './matrixHtml';
 
 export const APPLY_RESULT_COMMAND = 'weave.agent.applyResult';

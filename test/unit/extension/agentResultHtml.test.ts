@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import type { AgentRunResult } from '../../../src/core/agent/agentRunResult';
-import { renderResultHtml, resultCsp, type ResultState } from '../../../src/core/agent/agentResultHtml';
+import { renderResultHtml, resultCsp, type ResultState } from '../../../src/extension/views/agentResultHtml';
 
 function result(overrides: Partial<AgentRunResult> = {}): AgentRunResult {
   return {

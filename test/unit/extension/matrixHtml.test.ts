@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import type { Cell, MatrixResult, MatrixRun } from '../../../src/core/agent/matrix';
-import { escapeHtml, renderMatrixHtml } from '../../../src/core/agent/matrixHtml';
+import { escapeHtml, renderMatrixHtml } from '../../../src/extension/views/matrixHtml';
 
 function run(target: string, overrides: Partial<MatrixRun> = {}): MatrixRun {
   return {
@@ -119,7 +119,7 @@ describe('interaction matrix heatmap', () => {
     );
   });
 
-  test('when only some runs did not finish, the all-clear names them as inconclusive', () => {
+  test('when only some runs did not finish, there is no all-clear: it is inconclusive and names them', () => {
     const matrix: MatrixResult = {
       ...sampleMatrix(),
       brokeBy: [],
@@ -129,8 +129,10 @@ describe('interaction matrix heatmap', () => {
     const html = renderMatrixHtml(matrix);
     assert.match(
       html,
-      /Partly inconclusive:<\/strong> no conflict among the runs that finished; 1 of 4 runs did not finish \(<code>no-secret<\/code>\)/,
+      /Inconclusive:<\/strong> 1 of 3 solo runs did not solve their spec, so &quot;no spec broke another&quot; cannot be concluded from them\./,
     );
+    assert.doesNotMatch(html, /None: no spec broke another/);
+    assert.match(html, /<h2>Runs that did not finish<\/h2>\n<ul><li>run <code>no-secret<\/code>: /);
   });
 
   test('escapes every text it did not write itself', () => {

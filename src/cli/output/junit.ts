@@ -1,7 +1,7 @@
 // JUnit XML for CI test report viewers (GitHub, GitLab, Jenkins): one <testcase> per spec. fail and flaky are
 // <failure>, error is <error>, blocked and skipped are <skipped>; the change against the baseline and the
 // reason go in the message, the captured output in <system-out>.
-import type { BaselineReport, RunRecord, SpecResult } from './types';
+import type { BaselineReport, RunRecord, SpecResult } from '../../core/check';
 
 // XML 1.0 forbids most control characters even when escaped; test output may contain them (colour codes).
 // eslint-disable-next-line no-control-regex -- matching control characters is the point

@@ -1,17 +1,20 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { BaselineReport, SpecResult } from '../../../src/core/check/types';
 import {
   ageText,
-  countResults,
   failureExcerpt,
   isViolation,
+  type BaselineReport,
+  type SpecResult,
+} from '../../../src/core/check';
+import {
+  countResults,
   statusText,
   testItemDescription,
   verdictSummary,
   verdictText,
   violationMessage,
-} from '../../../src/core/check/resultText';
+} from '../../../src/extension/views/resultText';
 
 function result(id: string, verdict: SpecResult['verdict'], output = '', reason?: string): SpecResult {
   return {

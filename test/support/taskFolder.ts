@@ -1,6 +1,6 @@
 // A task folder (base.bundle and eval.sh) made from a repository's HEAD, for tests that run runTaskPatch
-// directly rather than through a whole export.
-import { promises as fs } from 'node:fs';
+// directly rather than through a whole export; and task folders per prediction for tests that run `weave eval`.
+import fsSync, { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { renderEvalScript } from '../../src/core/tasks/evalScript';
 import { TASK_FILES, type TaskSpec } from '../../src/core/tasks/taskFormat';
@@ -50,4 +50,28 @@ export async function taskFolderOf(
     }),
   );
   return { taskDir, baseCommit };
+}
+
+/**
+ * One task folder per prediction under `scratch/tasks/<id>`: a copy of the exported task `scratch/<task>` renamed to
+ * the prediction's id (so one exported task can be scored against many patches), and the predictions JSONL file.
+ */
+export function tasksPerPrediction(
+  scratch: string,
+  predictions: ReadonlyArray<{ id: string; task: string; patch: string }>,
+  model: string,
+): { tasksDir: string; predictionsFile: string } {
+  const tasksDir = path.join(scratch, 'tasks');
+  const lines: string[] = [];
+  for (const p of predictions) {
+    const dir = path.join(tasksDir, p.id);
+    fsSync.cpSync(path.join(scratch, p.task), dir, { recursive: true });
+    const taskFile = path.join(dir, 'task.json');
+    const task = JSON.parse(fsSync.readFileSync(taskFile, 'utf8')) as Record<string, unknown>;
+    fsSync.writeFileSync(taskFile, JSON.stringify({ ...task, instance_id: p.id }));
+    lines.push(JSON.stringify({ instance_id: p.id, model_name_or_path: model, model_patch: p.patch }));
+  }
+  const predictionsFile = path.join(scratch, 'predictions.jsonl');
+  fsSync.writeFileSync(predictionsFile, `${lines.join('\n')}\n`);
+  return { tasksDir, predictionsFile };
 }

@@ -12,6 +12,7 @@ import { evaluate, type EvalReport } from '../../../src/core/tasks/evalTasks';
 import { exportTask } from '../../../src/core/tasks/exportTask';
 import { applyPatch, makeDemoRepo, readPatch, type DemoRepo } from '../../support/demoRepo';
 import { patchAdding } from '../sandbox/infrastructureAttacks';
+import { tasksPerPrediction } from '../../support/taskFolder';
 import { makePythonRepo, PYTHON_SLUG_BASE, PYTHON_SLUG_FIX } from './fixtureRepos';
 
 // Source code (not test infrastructure: the diff policy lets it through) that makes every assertion pass.
@@ -66,19 +67,8 @@ describe('weave eval: a prediction cannot forge its pass from inside the test pr
         patch: patchAdding(jsRepo.root, { 'src/client.js': `${NO_OP_ASSERTS}${clientJs}` }),
       },
     ];
-    const tasks = path.join(scratch, 'tasks');
-    const lines: string[] = [];
-    for (const p of predictions) {
-      const dir = path.join(tasks, p.id);
-      fs.cpSync(path.join(scratch, p.task), dir, { recursive: true });
-      const taskFile = path.join(dir, 'task.json');
-      const task = JSON.parse(fs.readFileSync(taskFile, 'utf8')) as Record<string, unknown>;
-      fs.writeFileSync(taskFile, JSON.stringify({ ...task, instance_id: p.id }));
-      lines.push(JSON.stringify({ instance_id: p.id, model_name_or_path: 'forger', model_patch: p.patch }));
-    }
-    const predictionsFile = path.join(scratch, 'predictions.jsonl');
-    fs.writeFileSync(predictionsFile, `${lines.join('\n')}\n`);
-    report = await evaluate({ taskDirs: [tasks], predictionsFile, workers: 2 });
+    const { tasksDir, predictionsFile } = tasksPerPrediction(scratch, predictions, 'forger');
+    report = await evaluate({ taskDirs: [tasksDir], predictionsFile, workers: 2 });
   });
 
   after(() => {

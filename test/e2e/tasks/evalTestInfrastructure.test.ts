@@ -19,6 +19,7 @@ import {
   PYTHON_ATTACKS,
   VITE_CONFIG,
 } from '../sandbox/infrastructureAttacks';
+import { tasksPerPrediction } from '../../support/taskFolder';
 import { makePythonRepo, PYTHON_SLUG_FIX } from './fixtureRepos';
 
 const FLIP_JS = "require('node:assert').equal = () => {};\n";
@@ -85,19 +86,8 @@ describe('weave eval: a prediction that changes test infrastructure is never res
       }),
     });
 
-    const tasks = path.join(scratch, 'tasks');
-    const lines: string[] = [];
-    for (const p of predictions) {
-      const dir = path.join(tasks, p.id);
-      fs.cpSync(path.join(scratch, p.task), dir, { recursive: true });
-      const taskFile = path.join(dir, 'task.json');
-      const task = JSON.parse(fs.readFileSync(taskFile, 'utf8')) as Record<string, unknown>;
-      fs.writeFileSync(taskFile, JSON.stringify({ ...task, instance_id: p.id }));
-      lines.push(JSON.stringify({ instance_id: p.id, model_name_or_path: 'cheat', model_patch: p.patch }));
-    }
-    const predictionsFile = path.join(scratch, 'predictions.jsonl');
-    fs.writeFileSync(predictionsFile, `${lines.join('\n')}\n`);
-    report = await evaluate({ taskDirs: [tasks], predictionsFile, workers: 2 });
+    const { tasksDir, predictionsFile } = tasksPerPrediction(scratch, predictions, 'cheat');
+    report = await evaluate({ taskDirs: [tasksDir], predictionsFile, workers: 2 });
   });
 
   after(() => {

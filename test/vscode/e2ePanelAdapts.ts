@@ -301,6 +301,17 @@ export async function panelAdaptScenarios(sessions: Sessions, step: Step): Promi
       await palette.run('Extensions: Show Installed Extensions');
       const item = page.locator('.extensions-viewlet .monaco-list-row', { hasText: 'Weave' }).first();
       await item.waitFor({ timeout: 30_000 });
+      // The list row is drawn before its icon: the img has no src until the extension's icon is resolved, then
+      // loads. Wait for a src that has finished loading (a CI run read the empty src of a fresh row).
+      const icon = await item.locator('img.icon').elementHandle({ timeout: 30_000 });
+      await page.waitForFunction(
+        (img) => {
+          const el = img as HTMLImageElement | null;
+          return el !== null && (el.getAttribute('src') ?? '') !== '' && el.complete;
+        },
+        icon,
+        { timeout: 30_000 },
+      );
       const listIcon = await item.locator('img.icon').evaluate((img) => ({
         src: (img as HTMLImageElement).src,
         width: (img as HTMLImageElement).naturalWidth,

@@ -9,7 +9,7 @@ import { pidNamespaceArguments, sandboxArguments, type SandboxOptions } from './
 import { DEPENDENCY_DIRS } from './checkout';
 import { createMemoryCgroup } from './memoryCgroup';
 import { DEFAULT_SANDBOX_LIMITS, resourceLimitHit } from './resourceLimits';
-import { grantWrites } from './sandboxUser';
+import { grantWrites } from './writeGrants';
 
 /** Runs each command inside bubblewrap as `options` say (the caller checked detectSandbox()). */
 export function sandboxLauncher(options: SandboxOptions): Launcher {

@@ -4,14 +4,21 @@
 // V8 and WebAssembly reserve far more address space than they touch, so RLIMIT_AS breaks Node, and RLIMIT_RSS is not
 // enforced by Linux. The kernel's OOM killer then ends the run inside its group only, and the group's event counter
 // says that it did, so the verdict can name the cause.
+//
+// A group's life is kept off the run's critical path: the next run's group is made while this one runs (a spare),
+// and a finished group is removed in the background. Removal has to wait: when bwrap has exited, the kernel may still
+// be tearing its PID namespace down and the group refuses rmdir (EBUSY) for a while. Removing it once and ignoring
+// the error leaked a group on about one run in eight, and memory cgroups that are never removed pile up in the kernel.
+// Groups are named after the Weave process that made them, so one that a killed process left behind is removed by
+// the next process that looks.
 import { randomBytes } from 'node:crypto';
-import { promises as fs, readFileSync } from 'node:fs';
+import { promises as fs, readdirSync, readFileSync, rmdirSync } from 'node:fs';
 import path from 'node:path';
 
 export interface RunCgroup {
   /** The file a process writes its pid into to join the group (before it starts the sandbox). */
   procsFile: string;
-  /** Whether the kernel killed a process of the group for memory; then removes the group. */
+  /** Whether the kernel killed a process of the group for memory; the group is then removed in the background. */
   finish(): Promise<{ outOfMemory: boolean }>;
 }
 
@@ -21,14 +28,74 @@ interface Hierarchy {
   base: string;
 }
 
+const GROUP_PREFIX = 'weave-run-';
+/** How long a finished group may stay busy before it is left to the next process's sweep. */
+const REMOVAL_PATIENCE_MS = 10_000;
+
 let hierarchy: Hierarchy | null | undefined;
+/** A group made ahead for the next run, by its limit (one spare: runs of one process share their limit). */
+let spare: { limitBytes: number; dir: Promise<string | undefined> } | undefined;
+/** Removals still under way; `memoryCgroupsSettled()` waits for them. */
+const removals = new Set<Promise<void>>();
 
 /** A fresh group limited to `limitBytes`, or undefined when this process cannot make one. */
 export async function createMemoryCgroup(limitBytes: number): Promise<RunCgroup | undefined> {
-  hierarchy ??= findHierarchy();
-  if (hierarchy === null) return undefined;
-  const { version, base } = hierarchy;
-  const dir = path.join(base, `weave-run-${randomBytes(6).toString('hex')}`);
+  const found = usableHierarchy();
+  if (found === null) return undefined;
+  // Taken and replaced before any await, so runs started together never share a group.
+  const previous = spare;
+  const taken = previous?.limitBytes === limitBytes ? previous.dir : makeGroup(found, limitBytes);
+  if (previous && previous.limitBytes !== limitBytes)
+    void previous.dir.then((unused) => {
+      if (unused !== undefined) removeInBackground(unused);
+    });
+  // The next run's group, made while this one runs.
+  spare = { limitBytes, dir: makeGroup(found, limitBytes) };
+  const dir = await taken;
+  if (dir === undefined) return undefined;
+  return {
+    procsFile: path.join(dir, 'cgroup.procs'),
+    finish: async () => {
+      const events = await fs
+        .readFile(path.join(dir, found.version === 1 ? 'memory.oom_control' : 'memory.events'), 'utf8')
+        .catch(() => '');
+      const killed = Number(/^oom_kill (\d+)/m.exec(events)?.[1] ?? 0);
+      removeInBackground(dir);
+      return { outOfMemory: killed > 0 };
+    },
+  };
+}
+
+/** Resolves when every finished group of this process is removed (or given up on); for tests and shutdown. */
+export async function memoryCgroupsSettled(): Promise<void> {
+  while (removals.size > 0) await Promise.all([...removals]);
+}
+
+/** The groups a Weave process (this one by default) has under Weave's cgroup, a spare included; for tests. */
+export function memoryCgroupsOf(pid: number = process.pid): string[] {
+  const found = usableHierarchy();
+  if (found === null) return [];
+  const own = `${GROUP_PREFIX}${pid}-`;
+  try {
+    return readdirSync(found.base).filter((name) => name.startsWith(own));
+  } catch {
+    return [];
+  }
+}
+
+function usableHierarchy(): Hierarchy | null {
+  if (hierarchy === undefined) {
+    hierarchy = findHierarchy();
+    if (hierarchy !== null) {
+      sweepDeadProcessesGroups(hierarchy.base);
+      process.once('exit', removeSpareNow);
+    }
+  }
+  return hierarchy;
+}
+
+async function makeGroup(found: Hierarchy, limitBytes: number): Promise<string | undefined> {
+  const dir = path.join(found.base, `${GROUP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`);
   try {
     await fs.mkdir(dir);
   } catch {
@@ -36,7 +103,7 @@ export async function createMemoryCgroup(limitBytes: number): Promise<RunCgroup 
     return undefined;
   }
   try {
-    if (version === 1) {
+    if (found.version === 1) {
       await fs.writeFile(path.join(dir, 'memory.limit_in_bytes'), String(limitBytes));
     } else {
       await fs.writeFile(path.join(dir, 'memory.max'), String(limitBytes));
@@ -47,17 +114,68 @@ export async function createMemoryCgroup(limitBytes: number): Promise<RunCgroup 
     hierarchy = null;
     return undefined;
   }
-  return {
-    procsFile: path.join(dir, 'cgroup.procs'),
-    finish: async () => {
-      const events = await fs
-        .readFile(path.join(dir, version === 1 ? 'memory.oom_control' : 'memory.events'), 'utf8')
-        .catch(() => '');
-      const killed = Number(/^oom_kill (\d+)/m.exec(events)?.[1] ?? 0);
-      await fs.rmdir(dir).catch(() => undefined);
-      return { outOfMemory: killed > 0 };
-    },
-  };
+  return dir;
+}
+
+function removeInBackground(dir: string): void {
+  const removal = removeWhenEmpty(dir).finally(() => removals.delete(removal));
+  removals.add(removal);
+}
+
+/** rmdir, retried with a growing pause while the kernel still holds the group's exiting processes (EBUSY). */
+async function removeWhenEmpty(dir: string): Promise<void> {
+  const started = Date.now();
+  for (let pauseMs = 1; ; pauseMs = Math.min(pauseMs * 2, 200)) {
+    try {
+      await fs.rmdir(dir);
+      return;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EBUSY' || Date.now() - started > REMOVAL_PATIENCE_MS) return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  }
+}
+
+/** At exit: the spare was never used; remove it if it was made (a synchronous rmdir, all `exit` allows). */
+function removeSpareNow(): void {
+  const found = hierarchy;
+  if (!found) return;
+  for (const name of memoryCgroupsOf()) {
+    try {
+      rmdirSync(path.join(found.base, name));
+    } catch {
+      // still busy: the next Weave process's sweep removes it
+    }
+  }
+}
+
+/** Removes the empty groups that Weave processes which no longer exist left behind. */
+function sweepDeadProcessesGroups(base: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(base);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(new RegExp(`^${GROUP_PREFIX}(\\d+)-`).exec(name)?.[1]);
+    if (!Number.isInteger(pid) || pid === process.pid || processExists(pid)) continue;
+    try {
+      rmdirSync(path.join(base, name)); // fails, harmlessly, while something still runs in it
+    } catch {
+      // not empty, or already gone
+    }
+  }
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** Where this process's memory cgroup lives, from /proc/self/cgroup; null when there is no usable one. */

@@ -8,8 +8,6 @@
 //    (its checkout and scratch folders only — never a file of the user's);
 //  - as any other user: bubblewrap's unprivileged mode in a user namespace of its own (`--unshare-user`), which
 //    already holds no capability over anything outside, and may not create further user namespaces.
-import { promises as fs } from 'node:fs';
-import path from 'node:path';
 
 export const SANDBOX_UID = 65534;
 export const SANDBOX_GID = 65534;
@@ -36,44 +34,4 @@ export function dropPrivilegeArguments(asRoot: boolean): string[] {
     '--no-new-privs',
     '--',
   ];
-}
-
-/**
- * Gives the sandbox's uid the folders it may write, when running as root: `checkout` and `dirs` recursively.
- * Paths in `skip` (dependency mount points, the checkout's .git) keep their owner: they are read-only inside. The
- * checkout's top folder keeps root as its owner — git refuses a work tree owned by another uid, and Weave's own git
- * calls on the checkout must keep working — and is opened to every uid (0777) instead.
- */
-export async function grantWrites(
-  checkout: string,
-  dirs: readonly string[],
-  skip: ReadonlySet<string>,
-): Promise<void> {
-  if (!runsAsRoot()) return;
-  const top = path.resolve(checkout);
-  await fs.chmod(top, 0o777).catch(() => undefined);
-  await chownChildren(top, skip);
-  for (const dir of dirs) await chownTree(path.resolve(dir), skip);
-}
-
-async function chownTree(dir: string, skip: ReadonlySet<string>): Promise<void> {
-  if (skip.has(dir)) return;
-  await fs.lchown(dir, SANDBOX_UID, SANDBOX_GID).catch(() => undefined);
-  await chownChildren(dir, skip);
-}
-
-async function chownChildren(dir: string, skip: ReadonlySet<string>): Promise<void> {
-  let entries;
-  try {
-    entries = await fs.readdir(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  await Promise.all(
-    entries.map(async (entry) => {
-      const child = path.join(dir, entry.name);
-      if (entry.isDirectory()) await chownTree(child, skip);
-      else if (!skip.has(child)) await fs.lchown(child, SANDBOX_UID, SANDBOX_GID).catch(() => undefined);
-    }),
-  );
 }

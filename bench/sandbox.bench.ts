@@ -119,7 +119,8 @@ async function measureWriteGrants(): Promise<void> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-bench-grants-'));
   try {
     const root = path.resolve(__dirname, '../..');
-    for (const part of ['src', 'test']) await fs.cp(path.join(root, part), path.join(dir, part), { recursive: true });
+    for (const part of ['src', 'test'])
+      await fs.cp(path.join(root, part), path.join(dir, part), { recursive: true });
     // Folders as a checkout made a while ago has them: their mtimes settled.
     const past = new Date(Date.now() - 3_600_000);
     const settle = async (folder: string): Promise<number> => {

@@ -10,7 +10,11 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { runCommand } from '../../../src/core/process/runCommand';
 import { sandboxLauncher } from '../../../src/core/sandbox/launchers';
-import { createMemoryCgroup, memoryCgroupsOf, memoryCgroupsSettled } from '../../../src/core/sandbox/memoryCgroup';
+import {
+  createMemoryCgroup,
+  memoryCgroupsOf,
+  memoryCgroupsSettled,
+} from '../../../src/core/sandbox/memoryCgroup';
 
 const MODULE = path.resolve(__dirname, '../../../src/core/sandbox/memoryCgroup.js');
 const cleanups: Array<() => Promise<void>> = [];
@@ -21,7 +25,10 @@ after(async () => {
 describe('memory cgroups of sandboxed runs', () => {
   test('every finished run’s group is removed, the ones whose processes were still exiting too', async () => {
     const probe = await createMemoryCgroup(64 * 1024 * 1024);
-    assert.ok(probe, `no memory cgroup could be made (uid ${process.getuid?.() ?? '?'}): this test needs root`);
+    assert.ok(
+      probe,
+      `no memory cgroup could be made (uid ${process.getuid?.() ?? '?'}): this test needs root`,
+    );
     await probe.finish();
     const checkout = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'weave-cgroups-')));
     cleanups.push(() => fs.rm(checkout, { recursive: true, force: true }));
@@ -29,7 +36,13 @@ describe('memory cgroups of sandboxed runs', () => {
     // Background children the PID namespace kills when the run ends: their teardown is what keeps a group busy.
     const command = 'sleep 30 & node -e 0';
     for (let i = 0; i < 12; i++) {
-      const outcome = await runCommand({ command, cwd: checkout, timeoutMs: 30_000, inheritEnv: false, launcher });
+      const outcome = await runCommand({
+        command,
+        cwd: checkout,
+        timeoutMs: 30_000,
+        inheritEnv: false,
+        launcher,
+      });
       assert.equal(outcome.exitCode, 0, outcome.output);
     }
     await memoryCgroupsSettled();
@@ -42,7 +55,11 @@ describe('memory cgroups of sandboxed runs', () => {
     assert.ok(group, 'no memory cgroup could be made: this test needs root');
     const dir = path.dirname(group.procsFile);
     // A process of the group that outlives the run's end, as an exiting one the kernel still holds does.
-    const lingering = spawn('/bin/sh', ['-c', 'echo $$ > "$0" && echo joined && exec sleep 60', group.procsFile]);
+    const lingering = spawn('/bin/sh', [
+      '-c',
+      'echo $$ > "$0" && echo joined && exec sleep 60',
+      group.procsFile,
+    ]);
     const exited = once(lingering, 'exit');
     await once(lingering.stdout, 'data');
     assert.deepEqual(await group.finish(), { outOfMemory: false });

@@ -14,7 +14,10 @@ after(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
-async function sandboxed(checkout: string, command: string): Promise<{ exitCode: number | null; output: string }> {
+async function sandboxed(
+  checkout: string,
+  command: string,
+): Promise<{ exitCode: number | null; output: string }> {
   const launcher = sandboxLauncher({ checkout, network: 'none' });
   return runCommand({ command, cwd: checkout, timeoutMs: 30_000, inheritEnv: false, launcher });
 }
@@ -28,7 +31,8 @@ describe('the checkout handed to the sandbox’s uid, run after run', () => {
     await fs.writeFile(path.join(checkout, 'src/deep/er/a.txt'), 'a\n');
     // Folders untouched for an hour: the second grant takes them from what the first remembered.
     const hourAgo = new Date(Date.now() - 3_600_000);
-    for (const dir of ['src/deep/er', 'src/deep', 'src']) await fs.utimes(path.join(checkout, dir), hourAgo, hourAgo);
+    for (const dir of ['src/deep/er', 'src/deep', 'src'])
+      await fs.utimes(path.join(checkout, dir), hourAgo, hourAgo);
 
     const first = await sandboxed(checkout, 'echo 1 >> src/deep/er/a.txt');
     assert.equal(first.exitCode, 0, first.output);

@@ -2,12 +2,12 @@
 // results recorded in the one ResultsStore that diagnostics, Test Explorer, the status bar and the panel read:
 // each verdict as its spec finishes, then the whole run (a cancelled one too: what finished, and "not run").
 import * as vscode from 'vscode';
-import { checkWorkspace, type CheckProgress } from '../core/check/checkWorkspace';
+import { checkWorkspace, type CheckProgress, type CheckWorkspaceOptions } from '../core/check/checkWorkspace';
 import type { BaselineReport, RunRecord } from '../core/check/types';
 import type { SpecFile } from '../shared/specSchema';
 import type { AnchorLocations, AnchorAnalyzer } from './anchors';
 import type { Activity, ResultsStore, ResultsUpdate } from './results';
-import { readSettings } from './settings';
+import { readSettings, type WeaveSettings } from './settings';
 import { SPEC_FILE_RELATIVE_PATH } from '../core/spec/load';
 import { isValid, type SpecStore, type ValidSpecs } from './specStore';
 import { UNTRUSTED_REASON } from './trust';
@@ -159,16 +159,7 @@ export class CheckService implements vscode.Disposable {
     const settings = readSettings(this.store.folder);
     const started = performance.now();
     this.active++;
-    // Every asked-for spec waits for a slot until its test starts (dependencies that run too join as they start).
-    const queued = new Set(specIds);
-    const running = new Set<string>();
-    let done = 0;
-    let total = specIds.length;
-    const publish = (): void => {
-      const activity: Activity = { queued: [...queued], running: [...running], done, total };
-      this.results.setActivity(activity);
-      reportProgress?.(activity);
-    };
+    const activity = this.trackActivity(specIds, reportProgress);
     let finished = false;
     const finish = (): void => {
       if (finished) return;
@@ -177,53 +168,18 @@ export class CheckService implements vscode.Disposable {
       this.results.setActivity(undefined);
     };
     this.results.beginCheck(specs.result.specFile.specs.map((s) => s.id));
-    publish();
+    activity.publish();
     try {
       this.log.info(`check started${request.only ? ` (${request.only.join(', ')})` : ' (all specs)'}`);
-      const onProgress = (event: CheckProgress): void => {
-        // A baseline run on a ref (weave.baseline) is not what the surfaces show: only the current phase counts.
-        if (event.phase !== 'current') return;
-        total = Math.max(total, event.total);
-        if (event.type === 'started') {
-          queued.delete(event.id);
-          running.add(event.id);
-        } else {
-          queued.delete(event.result.id);
-          running.delete(event.result.id);
-          done = event.done;
-          this.results.noteFinished(event.result, event.change);
-          this.log.info(
-            `  ${event.result.id}: ${event.result.verdict} (${Math.round(event.result.durationMs)} ms)`,
-          );
-        }
-        publish();
-      };
       // Resolve anchors (index the workspace) while the spec tests run: they do not depend on each other.
-      const anchorsStarted = performance.now();
-      let anchorsMs = 0;
-      const anchorsPending = this.anchors
-        .locate(specs, signal)
-        .catch((e: unknown): AnchorLocations => {
-          // Without the index, diagnostics fall back to the specs' entries in specs.json.
-          this.log.warn(`could not resolve anchors: ${e instanceof Error ? e.message : String(e)}`);
-          return { bySpec: new Map(), problems: [], potential: [] };
-        })
-        .finally(() => (anchorsMs = performance.now() - anchorsStarted));
+      const anchorsPending = this.locateAnchors(specs, signal);
       const { run, report, specFile } = await checkWorkspace({
         workspaceDir: this.store.folder.uri.fsPath,
         signal,
-        onProgress,
-        ...(request.only ? { only: [...request.only] } : {}),
-        ...(settings.concurrency ? { concurrency: settings.concurrency } : {}),
-        ...(settings.baseline ? { baselineRef: settings.baseline } : {}),
-        ...(settings.timeoutSeconds ? { defaultTimeoutSeconds: settings.timeoutSeconds } : {}),
-        ...(settings.retries > 0 ? { retries: settings.retries } : {}),
-        coverage: request.coverage ?? settings.coverage,
-        // The Coverage profile shows each spec's lines in today's files: coverage recorded on other content of
-        // a file (changed only where the spec did not run) is recorded again rather than shown misplaced.
-        ...(request.coverage ? { coverageOfCurrentFiles: true } : {}),
+        onProgress: activity.onProgress,
+        ...checkOptions(settings, request),
       });
-      const anchors = await anchorsPending;
+      const { anchors, anchorsMs } = await anchorsPending;
       const outcome: CheckOutcome = {
         run,
         report,
@@ -232,22 +188,7 @@ export class CheckService implements vscode.Disposable {
         durationMs: performance.now() - started,
         anchorsMs,
       };
-      if (signal.aborted) {
-        // What finished stands; the rest says "not run" (not the previous check's verdicts, now out of date).
-        const finishedCount = run.results.filter((r) => r.verdict !== 'skipped').length;
-        this.log.info(`check cancelled after ${finishedCount} of ${run.results.length} specs`);
-        finish();
-        this.results.record(outcome, 'cancelled');
-        const message = `Check cancelled: ${finishedCount} of ${run.results.length} specs finished.`;
-        return { ran: false, reason: 'cancelled', message, partial: outcome };
-      }
-      this.log.info(
-        `check finished in ${Math.round(outcome.durationMs)} ms (anchors ${Math.round(anchorsMs)} ms, run ${run.id})`,
-      );
-      // Idle before the results go out, so whoever renders them does not also show "running".
-      finish();
-      const update: ResultsUpdate = this.results.record(outcome);
-      return { ran: true, outcome, newlyBroken: update.newlyBroken };
+      return this.recordOutcome(outcome, signal, finish);
     } catch (e) {
       if (signal.aborted) return { ran: false, reason: 'cancelled', message: 'Check cancelled.' };
       const message = e instanceof Error ? e.message : String(e);
@@ -258,7 +199,96 @@ export class CheckService implements vscode.Disposable {
     }
   }
 
+  /** What the surfaces show while a check runs (queued, running, done of total), kept from its progress. */
+  private trackActivity(
+    specIds: string[],
+    reportProgress?: (activity: Activity) => void,
+  ): { publish: () => void; onProgress: (event: CheckProgress) => void } {
+    // Every asked-for spec waits for a slot until its test starts (dependencies that run too join as they start).
+    const queued = new Set(specIds);
+    const running = new Set<string>();
+    let done = 0;
+    let total = specIds.length;
+    const publish = (): void => {
+      const activity: Activity = { queued: [...queued], running: [...running], done, total };
+      this.results.setActivity(activity);
+      reportProgress?.(activity);
+    };
+    const onProgress = (event: CheckProgress): void => {
+      // A baseline run on a ref (weave.baseline) is not what the surfaces show: only the current phase counts.
+      if (event.phase !== 'current') return;
+      total = Math.max(total, event.total);
+      if (event.type === 'started') {
+        queued.delete(event.id);
+        running.add(event.id);
+      } else {
+        queued.delete(event.result.id);
+        running.delete(event.result.id);
+        done = event.done;
+        this.results.noteFinished(event.result, event.change);
+        this.log.info(
+          `  ${event.result.id}: ${event.result.verdict} (${Math.round(event.result.durationMs)} ms)`,
+        );
+      }
+      publish();
+    };
+    return { publish, onProgress };
+  }
+
+  /** The specs' anchors (the workspace indexed), and how long that took; none when the index fails. */
+  private async locateAnchors(
+    specs: ValidSpecs,
+    signal: AbortSignal,
+  ): Promise<{ anchors: AnchorLocations; anchorsMs: number }> {
+    const anchorsStarted = performance.now();
+    const anchors = await this.anchors.locate(specs, signal).catch((e: unknown): AnchorLocations => {
+      // Without the index, diagnostics fall back to the specs' entries in specs.json.
+      this.log.warn(`could not resolve anchors: ${e instanceof Error ? e.message : String(e)}`);
+      return { bySpec: new Map(), problems: [], potential: [] };
+    });
+    return { anchors, anchorsMs: performance.now() - anchorsStarted };
+  }
+
+  /** The finished check into the ResultsStore: a cancelled one's finished verdicts (the rest "not run"), or all. */
+  private recordOutcome(outcome: CheckOutcome, signal: AbortSignal, finish: () => void): CheckAttempt {
+    const { run } = outcome;
+    if (signal.aborted) {
+      // What finished stands; the rest says "not run" (not the previous check's verdicts, now out of date).
+      const finishedCount = run.results.filter((r) => r.verdict !== 'skipped').length;
+      this.log.info(`check cancelled after ${finishedCount} of ${run.results.length} specs`);
+      finish();
+      this.results.record(outcome, 'cancelled');
+      const message = `Check cancelled: ${finishedCount} of ${run.results.length} specs finished.`;
+      return { ran: false, reason: 'cancelled', message, partial: outcome };
+    }
+    this.log.info(
+      `check finished in ${Math.round(outcome.durationMs)} ms (anchors ${Math.round(outcome.anchorsMs)} ms, run ${run.id})`,
+    );
+    // Idle before the results go out, so whoever renders them does not also show "running".
+    finish();
+    const update: ResultsUpdate = this.results.record(outcome);
+    return { ran: true, outcome, newlyBroken: update.newlyBroken };
+  }
+
   dispose(): void {
     this.started.dispose();
   }
+}
+
+/** What the settings and the request ask of checkWorkspace: which specs, how many at once, the baseline, coverage. */
+function checkOptions(
+  settings: WeaveSettings,
+  request: CheckRequest,
+): Omit<CheckWorkspaceOptions, 'workspaceDir' | 'signal' | 'onProgress'> {
+  return {
+    ...(request.only ? { only: [...request.only] } : {}),
+    ...(settings.concurrency ? { concurrency: settings.concurrency } : {}),
+    ...(settings.baseline ? { baselineRef: settings.baseline } : {}),
+    ...(settings.timeoutSeconds ? { defaultTimeoutSeconds: settings.timeoutSeconds } : {}),
+    ...(settings.retries > 0 ? { retries: settings.retries } : {}),
+    coverage: request.coverage ?? settings.coverage,
+    // The Coverage profile shows each spec's lines in today's files: coverage recorded on other content of
+    // a file (changed only where the spec did not run) is recorded again rather than shown misplaced.
+    ...(request.coverage ? { coverageOfCurrentFiles: true } : {}),
+  };
 }

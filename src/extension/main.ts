@@ -84,6 +84,49 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
     return undefined;
   }
 
+  const services = createServices(context, folder, log);
+  const views = createViews(context, folder, services, log);
+  registerHandlers(context, services, views, log);
+  const mcp = registerMcpProvider(context.extensionUri, folder);
+  const { store, checks, affected } = services;
+  context.subscriptions.push(
+    ...registerLanguageModelTools({ store, checks, affected, log }),
+    mcp.provider,
+    mcp.registration,
+  );
+  // Validate an already open specs.json right away (cheap: one JSON file, not the workspace).
+  if (vscode.workspace.textDocuments.some((d) => store.isSpecsDocument(d))) void store.reload();
+  const restored = restoreWhenTrusted(context, services, log);
+
+  const activationMs = performance.now() - started;
+  log.info(
+    `activated in ${activationMs.toFixed(1)} ms for ${folder.uri.fsPath}` +
+      (vscode.workspace.isTrusted ? '' : ' (untrusted folder: specs are validated, nothing runs)'),
+  );
+  return weaveApi(folder, services, views, mcp, restored, activationMs);
+}
+
+/** The folder's services: spec store, index, checks, results and what shows them (disposed with the extension). */
+interface Services {
+  specProblems: vscode.DiagnosticCollection;
+  store: SpecStore;
+  anchors: AnchorAnalyzer;
+  results: ResultsStore;
+  checks: CheckService;
+  diagnostics: CheckDiagnostics;
+  affected: AffectedSelector;
+  tests: SpecTests;
+  statusBar: WeaveStatusBar;
+  audit: AuditController;
+  draft: DraftController;
+}
+
+/** Phase 1: the services, each created (none reads the workspace yet) and handed to context.subscriptions. */
+function createServices(
+  context: vscode.ExtensionContext,
+  folder: vscode.WorkspaceFolder,
+  log: vscode.LogOutputChannel,
+): Services {
   const specProblems = vscode.languages.createDiagnosticCollection('weave-specs');
   const store = new SpecStore(folder, specProblems, log);
   const anchors = new AnchorAnalyzer(folder, log);
@@ -107,6 +150,37 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
     statusBar,
     audit,
   );
+  return {
+    specProblems,
+    store,
+    anchors,
+    results,
+    checks,
+    diagnostics,
+    affected,
+    tests,
+    statusBar,
+    audit,
+    draft,
+  };
+}
+
+/** The views over the services: the side panel, the agent result tab, blame diagnostics, weave: documents. */
+interface Views {
+  blameDiagnostics: BlameDiagnostics;
+  documents: WeaveDocuments;
+  agentResults: AgentResultView;
+  panel: SpecsPanel;
+}
+
+/** Phase 2: the views, handed to context.subscriptions (before the handlers, in this order). */
+function createViews(
+  context: vscode.ExtensionContext,
+  folder: vscode.WorkspaceFolder,
+  services: Services,
+  log: vscode.LogOutputChannel,
+): Views {
+  const { store, checks, results, anchors, audit } = services;
   const blameDiagnostics = new BlameDiagnostics();
   const documents = new WeaveDocuments();
   const agentResults = new AgentResultView(
@@ -115,7 +189,6 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
     () => vscode.commands.executeCommand<CheckAttempt | undefined>('weave.check'),
     log,
   );
-  const explainDeps = { store, results, anchors, diagnostics, log };
   const { panel, subscription: panelSubscription } = connectPanel(
     context,
     store,
@@ -125,11 +198,21 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
     log,
     audit,
   );
+  context.subscriptions.push(panelSubscription, blameDiagnostics, documents, agentResults);
+  return { blameDiagnostics, documents, agentResults, panel };
+}
+
+/** Phase 3: the commands, the code actions, check on save and the trust notice. */
+function registerHandlers(
+  context: vscode.ExtensionContext,
+  services: Services,
+  views: Views,
+  log: vscode.LogOutputChannel,
+): void {
+  const { store, checks, results, anchors, diagnostics, affected, audit, draft } = services;
+  const { blameDiagnostics, agentResults, panel } = views;
+  const explainDeps = { store, results, anchors, diagnostics, log };
   context.subscriptions.push(
-    panelSubscription,
-    blameDiagnostics,
-    documents,
-    agentResults,
     results.onDidChange(() => blameDiagnostics.collection.clear()),
     vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new ExplainCodeActions(results), {
       providedCodeActionKinds: ExplainCodeActions.kinds,
@@ -150,20 +233,21 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
     checkOnSave(store, checks, affected, log),
     vscode.workspace.onDidGrantWorkspaceTrust(() => log.info('folder trusted: checks can run')),
   );
-  const mcp = registerMcpProvider(context.extensionUri, folder);
-  context.subscriptions.push(
-    ...registerLanguageModelTools({ store, checks, affected, log }),
-    mcp.provider,
-    mcp.registration,
-  );
-  // Validate an already open specs.json right away (cheap: one JSON file, not the workspace).
-  if (vscode.workspace.textDocuments.some((d) => store.isSpecsDocument(d))) void store.reload();
+}
+
+/** Phase 4: restore the last stored run now in a trusted folder, or once the folder is trusted. */
+function restoreWhenTrusted(
+  context: vscode.ExtensionContext,
+  services: Services,
+  log: vscode.LogOutputChannel,
+): Promise<boolean> {
+  const { store, anchors, results } = services;
   const restore = (): Promise<boolean> =>
     restoreLastRun({ store, anchors, results, log }).catch((e: unknown) => {
       log.error(`could not restore the last run: ${e instanceof Error ? e.message : String(e)}`);
       return false;
     });
-  const restored = vscode.workspace.isTrusted
+  return vscode.workspace.isTrusted
     ? restore()
     : new Promise<boolean>((resolve) => {
         const once = vscode.workspace.onDidGrantWorkspaceTrust(() => {
@@ -172,12 +256,20 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
         });
         context.subscriptions.push(once);
       });
+}
 
-  const activationMs = performance.now() - started;
-  log.info(
-    `activated in ${activationMs.toFixed(1)} ms for ${folder.uri.fsPath}` +
-      (vscode.workspace.isTrusted ? '' : ' (untrusted folder: specs are validated, nothing runs)'),
-  );
+/** Phase 5: what activate() returns, read live from the services and views. */
+function weaveApi(
+  folder: vscode.WorkspaceFolder,
+  services: Services,
+  views: Views,
+  mcp: ReturnType<typeof registerMcpProvider>,
+  restored: Promise<boolean>,
+  activationMs: number,
+): WeaveApi {
+  const { store, checks, results, tests, affected, draft, statusBar, diagnostics, specProblems, audit } =
+    services;
+  const { panel, agentResults } = views;
   return {
     folder,
     store,

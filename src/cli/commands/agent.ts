@@ -15,7 +15,7 @@ import { gitRoot, headCommit } from '../../core/git/git';
 import { PatchApplyError } from '../../core/agent/workspacePatch';
 import { ModelError } from '../../core/agent/modelErrors';
 import { probeModelEndpoint } from '../../core/agent/modelProbe';
-import { loadSpecFile, SpecLoadError } from '../../core/spec';
+import { loadSpecFile, SpecLoadError, type SpecFile } from '../../core/spec';
 import { parseVerbFlags, UsageError, wholeNumber, WORKSPACE_FLAG } from '../flags';
 import {
   BUDGET_FLAGS,
@@ -91,65 +91,12 @@ export const agentVerb: Verb = {
   summary: 'Run a coding agent against all specs at once, one spec, or as the interaction matrix',
   help: HELP,
   async run(args) {
-    const { applyBest, rest } = takeApplyBest(args);
-    const flags = parseVerbFlags('agent', rest, {
-      all: { type: 'boolean', default: false },
-      spec: { type: 'string' },
-      matrix: { type: 'boolean', default: false },
-      ...WORKSPACE_FLAG,
-      ...MODEL_FLAGS,
-      model: { type: 'string', multiple: true },
-      ...BUDGET_FLAGS,
-      concurrency: { type: 'string' },
-      candidates: { type: 'string' },
-      'agent-command': { type: 'string', multiple: true },
-      'self-pick': { type: 'boolean', default: false },
-      price: { type: 'string', multiple: true, default: [] },
-      apply: { type: 'boolean', default: false },
-      'no-sandbox': { type: 'boolean', default: false },
-      network: { type: 'string', default: 'none' },
-      'no-review': { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-    });
-    const candidateMode = flags.candidates !== undefined || (flags['agent-command'] ?? []).length > 0;
-    const modes = [flags.all, flags.spec !== undefined, flags.matrix].filter(Boolean).length;
-    if (modes !== 1) throw new UsageError('choose exactly one of --all, --spec ID, --matrix');
-    if (candidateMode && flags.matrix)
-      throw new UsageError('--candidates ranks attempts at --all or --spec ID, not --matrix');
-    if (!candidateMode && (flags.model ?? []).length > 1)
-      throw new UsageError('several --model: use --candidates N to run them side by side');
-    if (!candidateMode && (flags['self-pick'] || applyBest || flags.price.length > 0))
-      throw new UsageError('--self-pick, --price and --apply best go with --candidates N');
-    if (candidateMode && flags.apply)
-      throw new UsageError('with --candidates, say which to apply: --apply best');
-    if (flags.matrix && flags.apply)
-      throw new UsageError('--apply applies one run’s patch: use it with --all or --spec, not --matrix');
-
-    if (flags.network !== 'none' && flags.network !== 'host')
-      throw new UsageError(`--network must be 'none' or 'host' (got '${flags.network}')`);
-    const containment: ContainmentRequest = {
-      network: flags.network,
-      ...(flags['no-sandbox'] ? { forceUnsandboxed: true } : {}),
-    };
+    const { flags, applyBest, candidateMode } = parseAgentFlags(args);
+    const containment = containmentFromFlags(flags.network, flags['no-sandbox']);
     const budgets = budgetsFromFlags('agent', flags);
     const concurrency = wholeNumber('agent', 'concurrency', flags.concurrency);
     const candidates = wholeNumber('agent', 'candidates', flags.candidates);
-
-    const workspaceDir = path.resolve(flags.workspace);
-    const loaded = await loadSpecFile(workspaceDir);
-    if (!loaded.ok) throw new SpecLoadError(loaded.file, loaded.problems);
-    const { specFile } = loaded;
-    if (flags.spec !== undefined && !specFile.specs.some((s) => s.id === flags.spec)) {
-      throw new UsageError(
-        `unknown spec '${flags.spec}'; the specs are: ${specFile.specs.map((s) => s.id).join(', ')}`,
-      );
-    }
-    if (specFile.specs.length === 0)
-      throw new UsageError('the spec file has no specs: nothing for the agent to satisfy');
-    if ((await gitRoot(workspaceDir)) !== null && (await headCommit(workspaceDir)) === null)
-      throw new UsageError(
-        'the repository has no commits yet: commit your work first (the agent starts from HEAD plus your changes)',
-      );
+    const { workspaceDir, specFile } = await loadAgentWorkspace(flags.workspace, flags.spec);
 
     const runRequest = { workspaceDir, specFile, budgets, containment };
     const target =
@@ -174,54 +121,140 @@ export const agentVerb: Verb = {
     }
 
     const interrupt = trapInterrupts('agent', 'cancelling (stopping the model, removing checkouts)…');
-    const abort = { signal: interrupt.signal };
-    const common = { ...setup, signal: abort.signal };
+    const common = { ...setup, signal: interrupt.signal };
     try {
-      if (flags.matrix) {
-        const matrix = await runMatrix({ ...common, concurrency: concurrency ?? 2 });
-        if (flags.json) process.stdout.write(`${JSON.stringify(matrix, null, 2)}\n`);
-        else process.stdout.write(formatMatrix(matrix));
-        const modelError = matrix.runs.find((r) => r.stopReason === 'model-error');
-        if (modelError?.error) process.stderr.write(`weave agent: ${modelError.error}\n`);
-        // Unsolved together, or runs that could not show anything: the user must not read this as "all fine".
-        const conclusive = matrix.inconclusive.length === 0 && matrix.unsolvedTogether.length === 0;
-        return modelError || abort.signal.aborted || !conclusive ? 1 : 0;
-      }
-      const result = await runAgent({ ...common, target, modelReview: !flags['no-review'] });
-      let applied: 'applied' | 'not-applied' | 'refused' | 'nothing' | undefined;
-      let applyError: string | undefined;
-      const refusal = applyRefusal(result);
-      if (flags.apply) {
-        if (result.patch.trim() === '') applied = 'nothing';
-        else if (refusal) {
-          applied = 'refused';
-          applyError = refusal;
-        } else {
-          try {
-            await applyAgentResult(workspaceDir, result);
-            applied = 'applied';
-          } catch (error) {
-            if (!(error instanceof PatchApplyError)) throw error;
-            applied = 'not-applied';
-            applyError = error.message;
-          }
-        }
-      }
-      if (flags.json) {
-        process.stdout.write(`${JSON.stringify(agentRunJson(result, applied), null, 2)}\n`);
-      } else {
-        process.stdout.write(formatAgentRun(result, workspaceDir, applied));
-      }
-      if (result.error) process.stderr.write(`weave agent: ${result.error}\n`);
-      if (applyError) process.stderr.write(`weave agent: ${applyError}\n`);
-      return succeeded(result, target) && applied !== 'not-applied' && applied !== 'refused' && !refusal
-        ? 0
-        : 1;
+      if (flags.matrix) return await matrixMode(common, concurrency ?? 2, flags.json);
+      return await oneRunMode(common, target, workspaceDir, flags);
     } finally {
       interrupt.dispose();
     }
   },
 };
+
+/** Phase 1: the flags, and the refusal of modes and options that do not go together. */
+function parseAgentFlags(args: string[]) {
+  const { applyBest, rest } = takeApplyBest(args);
+  const flags = parseVerbFlags('agent', rest, {
+    all: { type: 'boolean', default: false },
+    spec: { type: 'string' },
+    matrix: { type: 'boolean', default: false },
+    ...WORKSPACE_FLAG,
+    ...MODEL_FLAGS,
+    model: { type: 'string', multiple: true },
+    ...BUDGET_FLAGS,
+    concurrency: { type: 'string' },
+    candidates: { type: 'string' },
+    'agent-command': { type: 'string', multiple: true },
+    'self-pick': { type: 'boolean', default: false },
+    price: { type: 'string', multiple: true, default: [] },
+    apply: { type: 'boolean', default: false },
+    'no-sandbox': { type: 'boolean', default: false },
+    network: { type: 'string', default: 'none' },
+    'no-review': { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+  });
+  const candidateMode = flags.candidates !== undefined || (flags['agent-command'] ?? []).length > 0;
+  const modes = [flags.all, flags.spec !== undefined, flags.matrix].filter(Boolean).length;
+  if (modes !== 1) throw new UsageError('choose exactly one of --all, --spec ID, --matrix');
+  if (candidateMode && flags.matrix)
+    throw new UsageError('--candidates ranks attempts at --all or --spec ID, not --matrix');
+  if (!candidateMode && (flags.model ?? []).length > 1)
+    throw new UsageError('several --model: use --candidates N to run them side by side');
+  if (!candidateMode && (flags['self-pick'] || applyBest || flags.price.length > 0))
+    throw new UsageError('--self-pick, --price and --apply best go with --candidates N');
+  if (candidateMode && flags.apply)
+    throw new UsageError('with --candidates, say which to apply: --apply best');
+  if (flags.matrix && flags.apply)
+    throw new UsageError('--apply applies one run’s patch: use it with --all or --spec, not --matrix');
+  return { flags, applyBest, candidateMode };
+}
+
+/** `--network none|host` and `--no-sandbox`: how the agent's spec runs are contained. */
+function containmentFromFlags(network: string, noSandbox: boolean): ContainmentRequest {
+  if (network !== 'none' && network !== 'host')
+    throw new UsageError(`--network must be 'none' or 'host' (got '${network}')`);
+  return { network, ...(noSandbox ? { forceUnsandboxed: true } : {}) };
+}
+
+/** Phase 2: the spec file, and a workspace the agent can start from (a known --spec, specs, a commit). */
+async function loadAgentWorkspace(
+  workspace: string,
+  spec: string | undefined,
+): Promise<{ workspaceDir: string; specFile: SpecFile }> {
+  const workspaceDir = path.resolve(workspace);
+  const loaded = await loadSpecFile(workspaceDir);
+  if (!loaded.ok) throw new SpecLoadError(loaded.file, loaded.problems);
+  const { specFile } = loaded;
+  if (spec !== undefined && !specFile.specs.some((s) => s.id === spec)) {
+    throw new UsageError(
+      `unknown spec '${spec}'; the specs are: ${specFile.specs.map((s) => s.id).join(', ')}`,
+    );
+  }
+  if (specFile.specs.length === 0)
+    throw new UsageError('the spec file has no specs: nothing for the agent to satisfy');
+  if ((await gitRoot(workspaceDir)) !== null && (await headCommit(workspaceDir)) === null)
+    throw new UsageError(
+      'the repository has no commits yet: commit your work first (the agent starts from HEAD plus your changes)',
+    );
+  return { workspaceDir, specFile };
+}
+
+/** `--matrix`: every spec alone and all together, printed; 1 unless every run was conclusive and solved. */
+async function matrixMode(
+  common: AgentRunSetup & { signal: AbortSignal },
+  concurrency: number,
+  json: boolean,
+): Promise<number> {
+  const matrix = await runMatrix({ ...common, concurrency });
+  if (json) process.stdout.write(`${JSON.stringify(matrix, null, 2)}\n`);
+  else process.stdout.write(formatMatrix(matrix));
+  const modelError = matrix.runs.find((r) => r.stopReason === 'model-error');
+  if (modelError?.error) process.stderr.write(`weave agent: ${modelError.error}\n`);
+  // Unsolved together, or runs that could not show anything: the user must not read this as "all fine".
+  const conclusive = matrix.inconclusive.length === 0 && matrix.unsolvedTogether.length === 0;
+  return modelError || common.signal.aborted || !conclusive ? 1 : 0;
+}
+
+/** `--all` / `--spec ID`: one run, its patch applied when asked (and allowed), printed; 0 when it succeeded. */
+async function oneRunMode(
+  common: AgentRunSetup,
+  target: AgentRunResult['target'],
+  workspaceDir: string,
+  flags: { apply: boolean; json: boolean; 'no-review': boolean },
+): Promise<number> {
+  const result = await runAgent({ ...common, target, modelReview: !flags['no-review'] });
+  const refusal = applyRefusal(result);
+  const { applied, applyError } = flags.apply
+    ? await applyIfAllowed(workspaceDir, result, refusal)
+    : { applied: undefined, applyError: undefined };
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify(agentRunJson(result, applied), null, 2)}\n`);
+  } else {
+    process.stdout.write(formatAgentRun(result, workspaceDir, applied));
+  }
+  if (result.error) process.stderr.write(`weave agent: ${result.error}\n`);
+  if (applyError) process.stderr.write(`weave agent: ${applyError}\n`);
+  return succeeded(result, target) && applied !== 'not-applied' && applied !== 'refused' && !refusal ? 0 : 1;
+}
+
+type Applied = 'applied' | 'not-applied' | 'refused' | 'nothing';
+
+/** `--apply`: nothing to apply, refused (tampering, a review violation), applied, or a patch that did not apply. */
+async function applyIfAllowed(
+  workspaceDir: string,
+  result: AgentRunResult,
+  refusal: string | undefined,
+): Promise<{ applied: Applied; applyError: string | undefined }> {
+  if (result.patch.trim() === '') return { applied: 'nothing', applyError: undefined };
+  if (refusal) return { applied: 'refused', applyError: refusal };
+  try {
+    await applyAgentResult(workspaceDir, result);
+    return { applied: 'applied', applyError: undefined };
+  } catch (error) {
+    if (!(error instanceof PatchApplyError)) throw error;
+    return { applied: 'not-applied', applyError: error.message };
+  }
+}
 
 /** The CLI's way into an agent run: the model from the flags and the environment, the rest from the core. */
 export async function agentRunFromFlags(

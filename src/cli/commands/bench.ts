@@ -4,7 +4,7 @@ import { trapInterrupts } from '../interrupt';
 import path from 'node:path';
 import { DEFAULT_BASE_URL } from '../../core/agent/modelClient';
 import { ModelError } from '../../core/agent/modelErrors';
-import { runBench, type BenchProgress } from '../../core/tasks/benchRun';
+import { runBench, type BenchOptions, type BenchProgress } from '../../core/tasks/benchRun';
 import type { EvalReport } from '../../core/tasks/evalReport';
 import { scoringEnvironment, SCORING_ENVIRONMENTS } from '../../core/tasks/dockerScoring';
 import { parsePrice, type Leaderboard, type Price } from '../../core/tasks/leaderboard';
@@ -60,74 +60,17 @@ export const benchVerb: Verb = {
   summary: 'Run several models over many exported tasks; leaderboard.json + leaderboard.html',
   help: HELP,
   async run(args) {
-    const tasks = takeList(args, '--tasks');
-    const models = takeList(tasks.rest, '--model');
-    const flags = parseVerbFlags('bench', models.rest, {
-      'base-url': { type: 'string' },
-      'agent-command': { type: 'string' },
-      workers: { type: 'string', default: '2' },
-      matrix: { type: 'boolean', default: false },
-      review: { type: 'boolean', default: false },
-      'self-pick': { type: 'string' },
-      env: { type: 'string', default: 'sandbox' },
-      price: { type: 'string', multiple: true, default: [] },
-      ...BUDGET_FLAGS,
-      out: { type: 'string' },
-      json: { type: 'boolean', default: false },
-    });
-    if (tasks.list.length === 0) throw withHelpHint('bench', '--tasks DIR... is required');
-    if (models.list.length === 0) throw withHelpHint('bench', '--model M... is required');
-    if (new Set(models.list).size !== models.list.length)
-      throw withHelpHint('bench', 'a --model is given twice');
-    if (flags.out === undefined) throw withHelpHint('bench', '--out DIR is required');
-    const env = scoringEnvironment(flags.env);
-    if (env === undefined)
-      throw withHelpHint(
-        'bench',
-        `--env must be one of ${SCORING_ENVIRONMENTS.join(', ')}, got '${flags.env}'`,
-      );
-    const workers = wholeNumber('bench', 'workers', flags.workers);
-    const budgets = budgetsFromFlags('bench', flags);
-    const selfPick = wholeNumber('bench', 'self-pick', flags['self-pick']);
-    const prices: Record<string, Price> = {};
-    for (const text of flags.price) {
-      const parsed = parsePrice(text);
-      if (parsed === undefined)
-        throw withHelpHint('bench', `--price must look like MODEL=IN/OUT (USD per 1M tokens), got '${text}'`);
-      prices[parsed.model] = parsed.price;
-    }
-    const agentCommand = flags['agent-command'];
-    if (agentCommand !== undefined && (flags.review || selfPick !== undefined))
-      throw withHelpHint(
-        'bench',
-        "--review and --self-pick judge Weave's agent's model, not an --agent-command",
-      );
-    const baseUrl = baseUrlFrom(flags['base-url'], agentCommand === undefined ? DEFAULT_BASE_URL : '');
-    const apiKey = apiKeyFromEnvironment();
-
+    const { options, json } = benchOptionsFromArgs(args);
     const interrupt = trapInterrupts(
       'bench',
       'stopping (killing agent and eval runs, removing scratch folders)…',
     );
-    const controller = { signal: interrupt.signal };
     const tty = process.stderr.isTTY === true;
     try {
       const result = await runBench({
-        taskDirs: tasks.list,
-        models: models.list,
-        baseUrl,
-        ...(apiKey === undefined ? {} : { apiKey }),
-        ...(agentCommand === undefined ? {} : { agentCommand }),
-        workers: workers ?? 2,
-        outDir: path.resolve(flags.out),
-        matrix: flags.matrix,
-        ...(flags.review ? { review: true } : {}),
-        ...(selfPick === undefined ? {} : { selfPickCandidates: selfPick }),
-        prices,
-        budgets,
-        env,
-        signal: controller.signal,
-        ...(flags.json
+        ...options,
+        signal: interrupt.signal,
+        ...(json
           ? {}
           : {
               onProgress: (p: BenchProgress) => process.stderr.write(progressLine(p, tty)),
@@ -135,10 +78,10 @@ export const benchVerb: Verb = {
                 process.stderr.write(`${tty ? '\r\u001b[2K' : ''}${message}\n`),
             }),
       });
-      if (tty && !flags.json) process.stderr.write('\n');
-      if (!flags.json) process.stderr.write(infraFailureLines(result.reports));
+      if (tty && !json) process.stderr.write('\n');
+      if (!json) process.stderr.write(infraFailureLines(result.reports));
       process.stdout.write(
-        flags.json
+        json
           ? `${JSON.stringify(result.leaderboard, null, 2)}\n`
           : formatLeaderboard(result.leaderboard, result.leaderboardHtml, result.resumed),
       );
@@ -152,6 +95,79 @@ export const benchVerb: Verb = {
     }
   },
 };
+
+/** The command line as the bench to run (all but its signal and progress), refused when it is wrong. */
+function benchOptionsFromArgs(args: string[]): {
+  options: Omit<BenchOptions, 'signal' | 'onProgress' | 'onSetupProgress'>;
+  json: boolean;
+} {
+  const tasks = takeList(args, '--tasks');
+  const models = takeList(tasks.rest, '--model');
+  const flags = parseVerbFlags('bench', models.rest, {
+    'base-url': { type: 'string' },
+    'agent-command': { type: 'string' },
+    workers: { type: 'string', default: '2' },
+    matrix: { type: 'boolean', default: false },
+    review: { type: 'boolean', default: false },
+    'self-pick': { type: 'string' },
+    env: { type: 'string', default: 'sandbox' },
+    price: { type: 'string', multiple: true, default: [] },
+    ...BUDGET_FLAGS,
+    out: { type: 'string' },
+    json: { type: 'boolean', default: false },
+  });
+  if (tasks.list.length === 0) throw withHelpHint('bench', '--tasks DIR... is required');
+  if (models.list.length === 0) throw withHelpHint('bench', '--model M... is required');
+  if (new Set(models.list).size !== models.list.length)
+    throw withHelpHint('bench', 'a --model is given twice');
+  if (flags.out === undefined) throw withHelpHint('bench', '--out DIR is required');
+  const env = scoringEnvironment(flags.env);
+  if (env === undefined)
+    throw withHelpHint(
+      'bench',
+      `--env must be one of ${SCORING_ENVIRONMENTS.join(', ')}, got '${flags.env}'`,
+    );
+  const workers = wholeNumber('bench', 'workers', flags.workers);
+  const budgets = budgetsFromFlags('bench', flags);
+  const selfPick = wholeNumber('bench', 'self-pick', flags['self-pick']);
+  const prices = pricesFromFlags(flags.price);
+  const agentCommand = flags['agent-command'];
+  if (agentCommand !== undefined && (flags.review || selfPick !== undefined))
+    throw withHelpHint(
+      'bench',
+      "--review and --self-pick judge Weave's agent's model, not an --agent-command",
+    );
+  const baseUrl = baseUrlFrom(flags['base-url'], agentCommand === undefined ? DEFAULT_BASE_URL : '');
+  const apiKey = apiKeyFromEnvironment();
+  const options = {
+    taskDirs: tasks.list,
+    models: models.list,
+    baseUrl,
+    ...(apiKey === undefined ? {} : { apiKey }),
+    ...(agentCommand === undefined ? {} : { agentCommand }),
+    workers: workers ?? 2,
+    outDir: path.resolve(flags.out),
+    matrix: flags.matrix,
+    ...(flags.review ? { review: true } : {}),
+    ...(selfPick === undefined ? {} : { selfPickCandidates: selfPick }),
+    prices,
+    budgets,
+    env,
+  };
+  return { options, json: flags.json };
+}
+
+/** `--price MODEL=IN/OUT` (repeatable): USD per million input/output tokens, by model. */
+function pricesFromFlags(texts: readonly string[]): Record<string, Price> {
+  const prices: Record<string, Price> = {};
+  for (const text of texts) {
+    const parsed = parsePrice(text);
+    if (parsed === undefined)
+      throw withHelpHint('bench', `--price must look like MODEL=IN/OUT (USD per 1M tokens), got '${text}'`);
+    prices[parsed.model] = parsed.price;
+  }
+  return prices;
+}
 
 /** Each instance whose environment failed, with why (a failed set-up: its command and last lines). */
 function infraFailureLines(reports: Record<string, EvalReport>): string {

@@ -77,83 +77,23 @@ export const checkVerb: Verb = {
   summary: 'Run every spec test; show pass/fail/error/blocked and what broke against the baseline',
   help: HELP,
   async run(args) {
-    const flags = parseVerbFlags('check', args, {
-      ...WORKSPACE_FLAG,
-      only: { type: 'string', multiple: true },
-      'baseline-ref': { type: 'string' },
-      concurrency: { type: 'string' },
-      repeat: { type: 'string' },
-      retries: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      junit: { type: 'string' },
-      github: { type: 'boolean', default: false },
-      'no-record': { type: 'boolean', default: false },
-      'no-coverage': { type: 'boolean', default: false },
-      'fresh-coverage': { type: 'boolean', default: false },
-      affected: { type: 'boolean', default: false },
-      since: { type: 'string' },
-    });
-    const { concurrency, repeat, retries } = wholeNumberFlags('check', flags, [
-      'concurrency',
-      'repeat',
-      'retries',
-    ]);
-    const only = commaList(flags.only);
-    if (flags.only !== undefined && only?.length === 0)
-      throw new UsageError('--only needs at least one spec id');
+    const { flags, only, numbers } = parseCheckFlags(args);
     const workspaceDir = path.resolve(flags.workspace);
-    if (flags.since !== undefined && !flags.affected) throw new UsageError('--since goes with --affected');
-    if (flags.affected && only !== undefined) throw new UsageError('give --only or --affected, not both');
-    let selected = only;
-    let selection: SelectedAffected | undefined;
-    let anchorProblems: SpecProblem[] = [];
-    if (flags.affected) {
-      try {
-        const since = flags.since ?? 'HEAD';
-        selection = await selectAffected({ workspaceDir, since });
-        selected = selection.affected.map((s) => s.id);
-        anchorProblems = selection.anchorProblems;
-        printSelection(selection);
-        if (selected.length === 0) {
-          printProblems(anchorProblems);
-          process.stderr.write(
-            `weave check: no spec is affected by the changes since ${since}; nothing to run\n`,
-          );
-          return 0;
-        }
-      } catch (error) {
-        // An invalid spec file is reported by checkWorkspace below, like any other run.
-        if (!(error instanceof SpecLoadError)) throw error;
-      }
-    } else {
-      anchorProblems = await anchorProblemsOf(workspaceDir);
-    }
+    const chosen = await chooseSpecs(workspaceDir, flags, only);
+    if (chosen === 'none-affected') return 0;
     const baselineRef = flags['baseline-ref'];
-    if (baselineRef !== undefined) {
-      const root = await gitRoot(workspaceDir);
-      if (root === null)
-        throw new UsageError(`--baseline-ref needs a git repository, and ${flags.workspace} is not in one`);
-      await resolveCommit(root, baselineRef);
-    }
-
-    if (flags.junit !== undefined) {
-      const problem = await unwritableReason(path.resolve(flags.junit));
-      if (problem !== undefined) throw new UsageError(`--junit ${flags.junit}: ${problem}; nothing was run`);
-    }
+    await refuseBeforeRunning(workspaceDir, flags);
 
     const interrupt = trapInterrupts('check', 'stopping (killing running tests)…');
-    const controller = { signal: interrupt.signal };
     const progress = ProgressLine.create();
     let result: CheckResult;
     try {
       result = await checkWorkspace({
         workspaceDir,
-        ...(selected ? { only: selected } : {}),
+        ...(chosen.selected ? { only: chosen.selected } : {}),
         ...(baselineRef !== undefined ? { baselineRef } : {}),
-        ...(concurrency !== undefined ? { concurrency } : {}),
-        ...(repeat !== undefined ? { repeat } : {}),
-        ...(retries !== undefined ? { retries } : {}),
-        signal: controller.signal,
+        ...numbers,
+        signal: interrupt.signal,
         record: !flags['no-record'],
         coverage: !flags['no-record'] && !flags['no-coverage'],
         ...(flags['fresh-coverage'] ? { freshCoverage: true } : {}),
@@ -166,25 +106,118 @@ export const checkVerb: Verb = {
       interrupt.dispose();
     }
 
-    printProblems(result.warnings);
-    for (const warning of result.runStoreWarnings) process.stderr.write(`weave check: warning: ${warning}\n`);
-    printProblems(anchorProblems);
-    if (flags.junit !== undefined) {
-      await fs.writeFile(
-        path.resolve(flags.junit),
-        toJUnitXml(result.run, result.report, annotationPath(result.specFilePath)),
-      );
-    }
-    process.stdout.write(
-      flags.json
-        ? checkJson(result, anchorProblems, selection)
-        : renderCheckReport(result, process.stdout.isTTY === true),
-    );
-    if (flags.github) process.stdout.write(githubAnnotations(result));
-    if (controller.signal.aborted) return interrupt.exitCode() ?? 130;
+    await printCheckResult(result, chosen, flags);
+    if (interrupt.signal.aborted) return interrupt.exitCode() ?? 130;
     return checkFailed(result) ? 1 : 0;
   },
 };
+
+/** Phase 1: the flags, their numbers and --only, and the refusal of flags that do not go together. */
+function parseCheckFlags(args: string[]) {
+  const flags = parseVerbFlags('check', args, {
+    ...WORKSPACE_FLAG,
+    only: { type: 'string', multiple: true },
+    'baseline-ref': { type: 'string' },
+    concurrency: { type: 'string' },
+    repeat: { type: 'string' },
+    retries: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    junit: { type: 'string' },
+    github: { type: 'boolean', default: false },
+    'no-record': { type: 'boolean', default: false },
+    'no-coverage': { type: 'boolean', default: false },
+    'fresh-coverage': { type: 'boolean', default: false },
+    affected: { type: 'boolean', default: false },
+    since: { type: 'string' },
+  });
+  const numbers = wholeNumberFlags('check', flags, ['concurrency', 'repeat', 'retries']);
+  const only = commaList(flags.only);
+  if (flags.only !== undefined && only?.length === 0)
+    throw new UsageError('--only needs at least one spec id');
+  if (flags.since !== undefined && !flags.affected) throw new UsageError('--since goes with --affected');
+  if (flags.affected && only !== undefined) throw new UsageError('give --only or --affected, not both');
+  return { flags, only, numbers };
+}
+
+/** The specs to run (undefined: all), the affected-spec selection behind them, and the anchors that do not resolve. */
+interface ChosenSpecs {
+  selected: string[] | undefined;
+  selection: SelectedAffected | undefined;
+  anchorProblems: SpecProblem[];
+}
+
+/**
+ * Phase 2: --only as given, or with --affected the specs the changes since --since (HEAD) affect, printed;
+ * 'none-affected' when that is none (said on stderr: nothing runs).
+ */
+async function chooseSpecs(
+  workspaceDir: string,
+  flags: { affected: boolean; since?: string | undefined },
+  only: string[] | undefined,
+): Promise<ChosenSpecs | 'none-affected'> {
+  if (!flags.affected)
+    return { selected: only, selection: undefined, anchorProblems: await anchorProblemsOf(workspaceDir) };
+  try {
+    const since = flags.since ?? 'HEAD';
+    const selection = await selectAffected({ workspaceDir, since });
+    const selected = selection.affected.map((s) => s.id);
+    const { anchorProblems } = selection;
+    printSelection(selection);
+    if (selected.length === 0) {
+      printProblems(anchorProblems);
+      process.stderr.write(
+        `weave check: no spec is affected by the changes since ${since}; nothing to run\n`,
+      );
+      return 'none-affected';
+    }
+    return { selected, selection, anchorProblems };
+  } catch (error) {
+    // An invalid spec file is reported by checkWorkspace below, like any other run.
+    if (!(error instanceof SpecLoadError)) throw error;
+    return { selected: only, selection: undefined, anchorProblems: [] };
+  }
+}
+
+/** Phase 3: a --baseline-ref that resolves and a --junit file that can be written, before any test runs. */
+async function refuseBeforeRunning(
+  workspaceDir: string,
+  flags: { workspace: string; 'baseline-ref'?: string | undefined; junit?: string | undefined },
+): Promise<void> {
+  const baselineRef = flags['baseline-ref'];
+  if (baselineRef !== undefined) {
+    const root = await gitRoot(workspaceDir);
+    if (root === null)
+      throw new UsageError(`--baseline-ref needs a git repository, and ${flags.workspace} is not in one`);
+    await resolveCommit(root, baselineRef);
+  }
+  if (flags.junit !== undefined) {
+    const problem = await unwritableReason(path.resolve(flags.junit));
+    if (problem !== undefined) throw new UsageError(`--junit ${flags.junit}: ${problem}; nothing was run`);
+  }
+}
+
+/** Phase 5: the problems on stderr, the JUnit file, the report (or --json) and --github annotations on stdout. */
+async function printCheckResult(
+  result: CheckResult,
+  chosen: ChosenSpecs,
+  flags: { junit?: string | undefined; json: boolean; github: boolean },
+): Promise<void> {
+  printProblems(result.warnings);
+  for (const warning of result.runStoreWarnings) process.stderr.write(`weave check: warning: ${warning}\n`);
+  printProblems(chosen.anchorProblems);
+  if (flags.junit !== undefined) {
+    await fs.writeFile(
+      path.resolve(flags.junit),
+      toJUnitXml(result.run, result.report, annotationPath(result.specFilePath)),
+    );
+  }
+  process.stdout.write(
+    flags.json
+      ? checkJson(result, chosen.anchorProblems, chosen.selection)
+      : renderCheckReport(result, process.stdout.isTTY === true),
+  );
+  if (flags.github) process.stdout.write(githubAnnotations(result));
+}
 
 /** Why the report could not be written to `file`, checked before any test runs (and without creating it). */
 async function unwritableReason(file: string): Promise<string | undefined> {

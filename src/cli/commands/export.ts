@@ -6,9 +6,10 @@ import {
   exportTask,
   HARBOR_SUBDIR,
   type ExportFormat,
+  type ExportOptions,
   type ExportResult,
 } from '../../core/tasks/exportTask';
-import { exportHistory, type HistoryEntry } from '../../core/tasks/exportHistory';
+import { exportHistory, type HistoryEntry, type HistoryOptions } from '../../core/tasks/exportHistory';
 import { describeRunEnvironment } from '../../core/tasks/taskRunner';
 import { parseVerbFlags, wholeNumber, withHelpHint, WORKSPACE_FLAG } from '../flags';
 import type { Verb } from '../verb';
@@ -64,96 +65,119 @@ export const exportVerb: Verb = {
   summary: 'Export the workspace as a verified benchmark task (SWE-bench fields + specs)',
   help: HELP,
   async run(args) {
-    const flags = parseVerbFlags('export', args, {
-      ...WORKSPACE_FLAG,
-      base: { type: 'string' },
-      out: { type: 'string' },
-      dataset: { type: 'string' },
-      'allow-unverified': { type: 'boolean', default: false },
-      'instance-id': { type: 'string' },
-      json: { type: 'boolean', default: false },
-      format: { type: 'string', default: 'both' },
-      'agent-timeout-seconds': { type: 'string' },
-      'harbor-offline': { type: 'boolean', default: false },
-      'from-history': { type: 'string' },
-    });
-    if (!(EXPORT_FORMATS as readonly string[]).includes(flags.format))
-      throw withHelpHint(
-        'export',
-        `--format must be one of ${EXPORT_FORMATS.join(', ')}, got '${flags.format}'`,
-      );
-    const agentTimeout = wholeNumber('export', 'agent-timeout-seconds', flags['agent-timeout-seconds']);
-    if (flags.out === undefined)
-      throw withHelpHint('export', '--out DIR is required (the task folder to write)');
+    const { flags, shared } = parseExportFlags(args);
     const interrupt = trapInterrupts(
       'export',
       'stopping (killing verification runs, removing scratch folders)…',
     );
-    const controller = { signal: interrupt.signal };
     try {
+      const common = { ...shared, signal: interrupt.signal };
       const range = flags['from-history'];
-      if (range !== undefined) {
-        if (flags.base !== undefined || flags['instance-id'] !== undefined)
-          throw withHelpHint(
-            'export',
-            '--from-history takes each commit’s parent as its base and names each task itself',
-          );
-        const entries = await exportHistory({
-          workspaceDir: flags.workspace,
-          range,
-          outDir: flags.out,
-          ...(flags.dataset === undefined ? {} : { datasetFile: flags.dataset }),
-          allowUnverified: flags['allow-unverified'],
-          signal: controller.signal,
-          weaveVersion: WEAVE_VERSION,
-          format: flags.format as ExportFormat,
-          harborAllowInternet: !flags['harbor-offline'],
-          ...(agentTimeout === undefined ? {} : { agentTimeoutSeconds: agentTimeout }),
-          ...(flags.json
-            ? {}
-            : {
-                onCommit: (e: HistoryEntry, i: number, n: number) =>
-                  process.stderr.write(`[${i + 1}/${n}] ${historyLine(e)}\n`),
-              }),
-        });
-        process.stdout.write(
-          flags.json
-            ? `${JSON.stringify(
-                entries.map((e) => ({
-                  commit: e.commit,
-                  subject: e.subject,
-                  ...(e.result ? { task: toJson(e.result) } : { skipped: e.skipped }),
-                })),
-                null,
-                2,
-              )}\n`
-            : formatHistory(entries, flags.out),
-        );
-        return entries.some((e) => e.result !== undefined) ? 0 : 1;
-      }
-      const result = await exportTask({
-        workspaceDir: flags.workspace,
-        outDir: flags.out,
-        ...(flags.base === undefined ? {} : { base: flags.base }),
-        ...(flags.dataset === undefined ? {} : { datasetFile: flags.dataset }),
-        allowUnverified: flags['allow-unverified'],
-        ...(flags['instance-id'] === undefined ? {} : { instanceId: flags['instance-id'] }),
-        signal: controller.signal,
-        weaveVersion: WEAVE_VERSION,
-        format: flags.format as ExportFormat,
-        harborAllowInternet: !flags['harbor-offline'],
-        ...(agentTimeout === undefined ? {} : { agentTimeoutSeconds: agentTimeout }),
-        ...(flags.json ? {} : { onProgress: (m: string) => process.stderr.write(`${m}\n`) }),
-      });
-      process.stdout.write(
-        flags.json ? `${JSON.stringify(toJson(result), null, 2)}\n` : formatResult(result, flags.out),
-      );
-      return result.written ? 0 : 1;
+      if (range !== undefined) return await exportFromHistory({ ...common, range }, flags.json);
+      return await exportWorkingTree(common, flags);
     } finally {
       interrupt.dispose();
     }
   },
 };
+
+/** What both ways of exporting take from the command line. */
+type SharedExportOptions = Pick<
+  ExportOptions,
+  | 'workspaceDir'
+  | 'outDir'
+  | 'datasetFile'
+  | 'allowUnverified'
+  | 'weaveVersion'
+  | 'format'
+  | 'harborAllowInternet'
+  | 'agentTimeoutSeconds'
+>;
+
+/** The flags, refused when wrong, and the options both ways of exporting share. */
+function parseExportFlags(args: string[]) {
+  const flags = parseVerbFlags('export', args, {
+    ...WORKSPACE_FLAG,
+    base: { type: 'string' },
+    out: { type: 'string' },
+    dataset: { type: 'string' },
+    'allow-unverified': { type: 'boolean', default: false },
+    'instance-id': { type: 'string' },
+    json: { type: 'boolean', default: false },
+    format: { type: 'string', default: 'both' },
+    'agent-timeout-seconds': { type: 'string' },
+    'harbor-offline': { type: 'boolean', default: false },
+    'from-history': { type: 'string' },
+  });
+  if (!(EXPORT_FORMATS as readonly string[]).includes(flags.format))
+    throw withHelpHint(
+      'export',
+      `--format must be one of ${EXPORT_FORMATS.join(', ')}, got '${flags.format}'`,
+    );
+  const agentTimeout = wholeNumber('export', 'agent-timeout-seconds', flags['agent-timeout-seconds']);
+  if (flags.out === undefined)
+    throw withHelpHint('export', '--out DIR is required (the task folder to write)');
+  if (flags['from-history'] !== undefined && (flags.base !== undefined || flags['instance-id'] !== undefined))
+    throw withHelpHint(
+      'export',
+      '--from-history takes each commit’s parent as its base and names each task itself',
+    );
+  const shared: SharedExportOptions = {
+    workspaceDir: flags.workspace,
+    outDir: flags.out,
+    ...(flags.dataset === undefined ? {} : { datasetFile: flags.dataset }),
+    allowUnverified: flags['allow-unverified'],
+    weaveVersion: WEAVE_VERSION,
+    format: flags.format as ExportFormat,
+    harborAllowInternet: !flags['harbor-offline'],
+    ...(agentTimeout === undefined ? {} : { agentTimeoutSeconds: agentTimeout }),
+  };
+  return { flags: { ...flags, out: flags.out }, shared };
+}
+
+/** `--from-history RANGE`: a task per commit in RANGE; 0 when at least one was written. */
+async function exportFromHistory(options: HistoryOptions, json: boolean): Promise<number> {
+  const entries = await exportHistory({
+    ...options,
+    ...(json
+      ? {}
+      : {
+          onCommit: (e: HistoryEntry, i: number, n: number) =>
+            process.stderr.write(`[${i + 1}/${n}] ${historyLine(e)}\n`),
+        }),
+  });
+  process.stdout.write(
+    json
+      ? `${JSON.stringify(
+          entries.map((e) => ({
+            commit: e.commit,
+            subject: e.subject,
+            ...(e.result ? { task: toJson(e.result) } : { skipped: e.skipped }),
+          })),
+          null,
+          2,
+        )}\n`
+      : formatHistory(entries, options.outDir),
+  );
+  return entries.some((e) => e.result !== undefined) ? 0 : 1;
+}
+
+/** The working tree against --base as one task; 0 when it was written. */
+async function exportWorkingTree(
+  common: SharedExportOptions & { outDir: string; signal: AbortSignal },
+  flags: { base?: string | undefined; 'instance-id'?: string | undefined; json: boolean; out: string },
+): Promise<number> {
+  const result = await exportTask({
+    ...common,
+    ...(flags.base === undefined ? {} : { base: flags.base }),
+    ...(flags['instance-id'] === undefined ? {} : { instanceId: flags['instance-id'] }),
+    ...(flags.json ? {} : { onProgress: (m: string) => process.stderr.write(`${m}\n`) }),
+  });
+  process.stdout.write(
+    flags.json ? `${JSON.stringify(toJson(result), null, 2)}\n` : formatResult(result, flags.out),
+  );
+  return result.written ? 0 : 1;
+}
 
 function toJson(result: ExportResult): Record<string, unknown> {
   return {

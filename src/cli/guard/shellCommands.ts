@@ -185,87 +185,117 @@ const RUNNERS: Record<string, { valued: string[]; sub?: string[] }> = {
 function unwrap(words: ShellWord[], ctx: CommandContext): ShellWord[] | undefined {
   let rest = words;
   for (let guard = 0; guard < 16 && rest.length > 0; guard++) {
-    const word = rest[0]!;
-    if (!word.exact) return rest;
-    const name = path.basename(word.text);
-    if (name === 'env') {
-      const next = unwrapEnv(rest.slice(1), ctx);
-      if (next === undefined) return undefined;
-      rest = next;
-    } else if (name === 'busybox') {
-      if (rest[1]?.text.startsWith('-')) return undefined;
-      rest = rest.slice(1);
-    } else if (name === 'xargs') {
-      const command = afterOptions(rest.slice(1), [
-        '-a',
-        '-d',
-        '-E',
-        '-e',
-        '-I',
-        '-i',
-        '-L',
-        '-l',
-        '-n',
-        '-P',
-        '-s',
-        '--arg-file',
-        '--delimiter',
-        '--max-args',
-        '--max-procs',
-        '--replace',
-      ]);
-      if (command.length === 0) return undefined; // xargs alone runs echo
-      commandEffects(command, ctx);
-      const inner = unwrap(command, ctx);
-      const innerName = inner?.[0] && path.basename(inner[0].text);
-      // Its arguments come from stdin: a writer fed by xargs writes targets the guard cannot see.
-      if (innerName && !READS.has(innerName))
-        new Uses(ctx).unresolved(`${innerName} …`, `xargs ${innerName} with arguments from stdin`);
-      return undefined;
-    } else if (name === 'flock' && rest.some((w) => w.text === '-c' || w.text === '--command')) {
-      const at = rest.findIndex((w) => w.text === '-c' || w.text === '--command');
-      shellString(rest[at + 1], ctx, 'flock -c');
-      return undefined;
-    } else if (name === 'watch') {
-      const command = afterOptions(rest.slice(1), WRAPPERS.watch!.valued);
-      if (command.every((w) => w.exact)) ctx.shell(command.map((w) => w.text).join(' '), false);
-      else
-        new Uses(ctx).unresolved(
-          command.map((w) => w.text).join(' '),
-          'watch of a command the guard cannot read',
-        );
-      return undefined;
-    } else if (WRAPPERS[name]) {
-      const shape = WRAPPERS[name];
-      const args = rest.slice(1);
-      if (shape.noCommand && args.some((w) => shape.noCommand!.includes(w.text))) return undefined;
-      if (name === 'sudo' || name === 'runuser') chdirOption(args, ['-D', '--chdir'], ctx);
-      if (name === 'time' || name === 'strace' || name === 'ltrace')
-        new Uses(ctx).all(optionValues(args, ['-o', '--output']), 'write', `${name} -o`);
-      rest = afterOptions(args, shape.valued).slice(shape.leading ?? 0);
-    } else if (RUNNERS[name]) {
-      const shape = RUNNERS[name];
-      let args = rest.slice(1);
-      if (name === 'npx' && args.some((w) => w.text === '-c' || w.text === '--call')) {
-        shellString(args[args.findIndex((w) => w.text === '-c' || w.text === '--call') + 1], ctx, 'npx -c');
-        return undefined;
-      }
-      if (name === 'pnpm' || name === 'poetry' || name === 'uv')
-        chdirOption(args, ['-C', '--dir', '--directory', '--project'], ctx);
-      if (shape.sub) {
-        const options = afterOptions(args, shape.valued);
-        const sub = options[0]?.text;
-        if (name === 'yarn' && sub !== undefined && !shape.sub.includes(sub) && !YARN_OWN.has(sub)) {
-          args = options; // `yarn prettier --write …` runs the package's bin
-        } else if (sub !== undefined && shape.sub.includes(sub)) args = options.slice(1);
-        else return rest; // npm install, uv pip …: the runner itself
-      }
-      const command = afterOptions(args, shape.valued);
-      if (command.length === 0) return undefined;
-      rest = [{ ...command[0]!, text: packageBin(command[0]!.text) }, ...command.slice(1)];
-    } else return rest;
+    const step = unwrapOne(rest, ctx);
+    if ('end' in step) return step.end;
+    rest = step.next;
   }
   return rest;
+}
+
+/** One wrapper taken off: the words it runs next, or the end of the chain (`end`: the command, or none). */
+type Unwrapped = { next: ShellWord[] } | { end: ShellWord[] | undefined };
+
+const XARGS_VALUED = [
+  '-a',
+  '-d',
+  '-E',
+  '-e',
+  '-I',
+  '-i',
+  '-L',
+  '-l',
+  '-n',
+  '-P',
+  '-s',
+  '--arg-file',
+  '--delimiter',
+  '--max-args',
+  '--max-procs',
+  '--replace',
+];
+
+/** The first word of `rest` (not empty) as a wrapper: what it runs, or where the chain ends. */
+function unwrapOne(rest: ShellWord[], ctx: CommandContext): Unwrapped {
+  const word = rest[0]!;
+  if (!word.exact) return { end: rest };
+  const name = path.basename(word.text);
+  if (name === 'env') {
+    const next = unwrapEnv(rest.slice(1), ctx);
+    return next === undefined ? { end: undefined } : { next };
+  }
+  if (name === 'busybox') return rest[1]?.text.startsWith('-') ? { end: undefined } : { next: rest.slice(1) };
+  if (name === 'xargs') {
+    xargsEffects(rest.slice(1), ctx);
+    return { end: undefined };
+  }
+  if (name === 'flock' && rest.some((w) => w.text === '-c' || w.text === '--command')) {
+    const at = rest.findIndex((w) => w.text === '-c' || w.text === '--command');
+    shellString(rest[at + 1], ctx, 'flock -c');
+    return { end: undefined };
+  }
+  if (name === 'watch') {
+    const command = afterOptions(rest.slice(1), WRAPPERS.watch!.valued);
+    if (command.every((w) => w.exact)) ctx.shell(command.map((w) => w.text).join(' '), false);
+    else
+      new Uses(ctx).unresolved(
+        command.map((w) => w.text).join(' '),
+        'watch of a command the guard cannot read',
+      );
+    return { end: undefined };
+  }
+  const wrapper = WRAPPERS[name];
+  if (wrapper) return unwrapWrapper(name, wrapper, rest.slice(1), ctx);
+  const runner = RUNNERS[name];
+  if (runner) return unwrapRunner(name, runner, rest, ctx);
+  return { end: rest };
+}
+
+/** `xargs CMD …`: CMD's own effects; a writer fed by xargs writes targets the guard cannot see. */
+function xargsEffects(args: ShellWord[], ctx: CommandContext): void {
+  const command = afterOptions(args, XARGS_VALUED);
+  if (command.length === 0) return; // xargs alone runs echo
+  commandEffects(command, ctx);
+  const inner = unwrap(command, ctx);
+  const innerName = inner?.[0] && path.basename(inner[0].text);
+  // Its arguments come from stdin: a writer fed by xargs writes targets the guard cannot see.
+  if (innerName && !READS.has(innerName))
+    new Uses(ctx).unresolved(`${innerName} …`, `xargs ${innerName} with arguments from stdin`);
+}
+
+/** A wrapper of the WRAPPERS table (timeout, nice, sudo …): its options skipped, -D/-o applied. */
+function unwrapWrapper(name: string, shape: WrapperShape, args: ShellWord[], ctx: CommandContext): Unwrapped {
+  if (shape.noCommand && args.some((w) => shape.noCommand!.includes(w.text))) return { end: undefined };
+  if (name === 'sudo' || name === 'runuser') chdirOption(args, ['-D', '--chdir'], ctx);
+  if (name === 'time' || name === 'strace' || name === 'ltrace')
+    new Uses(ctx).all(optionValues(args, ['-o', '--output']), 'write', `${name} -o`);
+  return { next: afterOptions(args, shape.valued).slice(shape.leading ?? 0) };
+}
+
+/** A package runner (npx, pnpm exec, uv run …): the package's bin it runs, or the runner itself. */
+function unwrapRunner(
+  name: string,
+  shape: { valued: string[]; sub?: string[] },
+  rest: ShellWord[],
+  ctx: CommandContext,
+): Unwrapped {
+  let args = rest.slice(1);
+  if (name === 'npx' && args.some((w) => w.text === '-c' || w.text === '--call')) {
+    shellString(args[args.findIndex((w) => w.text === '-c' || w.text === '--call') + 1], ctx, 'npx -c');
+    return { end: undefined };
+  }
+  if (name === 'pnpm' || name === 'poetry' || name === 'uv')
+    chdirOption(args, ['-C', '--dir', '--directory', '--project'], ctx);
+  if (shape.sub) {
+    const options = afterOptions(args, shape.valued);
+    const sub = options[0]?.text;
+    if (name === 'yarn' && sub !== undefined && !shape.sub.includes(sub) && !YARN_OWN.has(sub)) {
+      args = options; // `yarn prettier --write …` runs the package's bin
+    } else if (sub !== undefined && shape.sub.includes(sub)) args = options.slice(1);
+    else return { end: rest }; // npm install, uv pip …: the runner itself
+  }
+  const command = afterOptions(args, shape.valued);
+  if (command.length === 0) return { end: undefined };
+  return { next: [{ ...command[0]!, text: packageBin(command[0]!.text) }, ...command.slice(1)] };
 }
 
 const YARN_OWN = new Set([

@@ -51,6 +51,25 @@ export function renderMatrixHtml(
   matrix: MatrixResult,
   failuresOf: (target: string) => readonly ToolFailure[] = () => [],
 ): string {
+  return [
+    '<!DOCTYPE html>',
+    '<html lang="en"><head><meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${matrixCsp()}">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1.0">',
+    '<title>Weave: interaction matrix</title>',
+    `<style>${STYLE}</style>`,
+    '</head><body>',
+    '<h1>Interaction matrix</h1>',
+    ...matrixTableLines(matrix),
+    ...flaggedLines(matrix, failuresOf),
+    `<p class="meta">${matrix.runs.length} agent runs in ${(matrix.durationMs / 1000).toFixed(1)} s</p>`,
+    '</body></html>',
+    '',
+  ].join('\n');
+}
+
+/** The heatmap: a row per run (before, each spec alone, all together), a column per spec, and its legend. */
+function matrixTableLines(matrix: MatrixResult): string[] {
   const ids = matrix.specIds;
   const broke = new Set(matrix.brokeBy.map((b) => JSON.stringify([b.solved, b.broke])));
   const cellHtml = (cell: Cell, solved: string | undefined, column: string): string => {
@@ -70,7 +89,25 @@ export function renderMatrixHtml(
     `<tr${rowClass ? ` class="${rowClass}"` : ''}><th scope="row">${escapeHtml(label)}</th>` +
     ids.map((j) => cellHtml(cells?.[j] ?? 'not-run', solved, j)).join('') +
     '</tr>';
+  return [
+    '<p class="legend">Row: what the agent solved; column: each spec’s verdict after that run.</p>',
+    '<table class="matrix"><thead><tr><th scope="col">solved ↓ / spec →</th>',
+    ...ids.map((id) => `<th scope="col">${escapeHtml(id)}</th>`),
+    '</tr></thead><tbody>',
+    row('before', matrix.before),
+    ...ids.map((id, i) => row(`${id} alone`, matrix.alone[id], id, i === 0 ? 'separator' : undefined)),
+    row('all together', matrix.together, undefined, 'separator'),
+    '</tbody></table>',
+    '<p class="legend">✓ pass · ✗ fail · E error · B blocked · - skipped · ~ flaky · · not run; ' +
+      'outlined: the solved spec; ! broken by solving that row’s spec.</p>',
+  ];
+}
 
+/** What the matrix flags: the conclusion, broken pairs, runs that did not finish or left their target, findings. */
+function flaggedLines(
+  matrix: MatrixResult,
+  failuresOf: (target: string) => readonly ToolFailure[],
+): string[] {
   const flags: string[] = [
     ...matrix.brokeBy.map(
       (b) =>
@@ -101,26 +138,7 @@ export function renderMatrixHtml(
         `<li>run <code>${escapeHtml(r.target)}</code>: ${escapeHtml(f.check)}: ${escapeHtml(f.message)}</li>`,
     ),
   );
-
   return [
-    '<!DOCTYPE html>',
-    '<html lang="en"><head><meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${matrixCsp()}">`,
-    '<meta name="viewport" content="width=device-width, initial-scale=1.0">',
-    '<title>Weave: interaction matrix</title>',
-    `<style>${STYLE}</style>`,
-    '</head><body>',
-    '<h1>Interaction matrix</h1>',
-    '<p class="legend">Row: what the agent solved; column: each spec’s verdict after that run.</p>',
-    '<table class="matrix"><thead><tr><th scope="col">solved ↓ / spec →</th>',
-    ...ids.map((id) => `<th scope="col">${escapeHtml(id)}</th>`),
-    '</tr></thead><tbody>',
-    row('before', matrix.before),
-    ...ids.map((id, i) => row(`${id} alone`, matrix.alone[id], id, i === 0 ? 'separator' : undefined)),
-    row('all together', matrix.together, undefined, 'separator'),
-    '</tbody></table>',
-    '<p class="legend">✓ pass · ✗ fail · E error · B blocked · - skipped · ~ flaky · · not run; ' +
-      'outlined: the solved spec; ! broken by solving that row’s spec.</p>',
     '<h2>Flagged interactions</h2>',
     conclusionHtml,
     ...(flags.length > 0 ? [`<ul class="flags">${flags.join('')}</ul>`] : []),
@@ -131,8 +149,5 @@ export function renderMatrixHtml(
       ? ['<h2>Runs that left their target failing</h2>', `<ul>${finishedSilent.join('')}</ul>`]
       : []),
     ...(findings.length > 0 ? ['<h2>Review findings</h2>', `<ul>${findings.join('')}</ul>`] : []),
-    `<p class="meta">${matrix.runs.length} agent runs in ${(matrix.durationMs / 1000).toFixed(1)} s</p>`,
-    '</body></html>',
-    '',
-  ].join('\n');
+  ];
 }

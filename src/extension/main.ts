@@ -4,6 +4,7 @@ import type { AffectedResult } from '../core/selection/affected';
 import * as vscode from 'vscode';
 import { AffectedSelector } from './affected';
 import { AgentResultView } from './agent/agentResultView';
+import { CandidatesView } from './agent/candidatesView';
 import { AnchorAnalyzer } from './anchors';
 import { AuditController } from './audit/auditController';
 import { DraftController } from './draft/draftController';
@@ -46,6 +47,8 @@ export interface WeaveApi {
   readonly panel: SpecsPanel;
   /** The agent result tab (Apply / Discard). */
   readonly agentResults: AgentResultView;
+  /** The comparison tab of "Run N agents" (the ranking, each candidate's diff, Apply). */
+  readonly candidateResults: CandidatesView;
   /** The draft result tab (Accept / Reject). */
   readonly draftResults: DraftController;
   /** The latest completed check. */
@@ -115,6 +118,7 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
     () => vscode.commands.executeCommand<CheckAttempt | undefined>('weave.check'),
     log,
   );
+  const candidateResults = new CandidatesView(folder, documents, agentResults, log);
   const explainDeps = { store, results, anchors, diagnostics, log };
   const { panel, subscription: panelSubscription } = connectPanel(
     context,
@@ -130,6 +134,7 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
     blameDiagnostics,
     documents,
     agentResults,
+    candidateResults,
     results.onDidChange(() => blameDiagnostics.collection.clear()),
     vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new ExplainCodeActions(results), {
       providedCodeActionKinds: ExplainCodeActions.kinds,
@@ -146,6 +151,7 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
       log,
       explain: (specId) => explainBroken(explainDeps, blameDiagnostics, specId),
       agentResults,
+      candidateResults,
     }),
     checkOnSave(store, checks, affected, log),
     vscode.workspace.onDidGrantWorkspaceTrust(() => log.info('folder trusted: checks can run')),
@@ -191,6 +197,7 @@ export function activate(context: vscode.ExtensionContext): WeaveApi | undefined
     lastAffected: () => affected.last,
     panel,
     agentResults,
+    candidateResults,
     draftResults: draft,
     lastRun: () => results.last,
     statusBar: () => statusBar.shown,

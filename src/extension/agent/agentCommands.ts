@@ -14,9 +14,10 @@ import type { AgentRunResult } from '../../core/agent/agentRunResult';
 import { runAgent, type AgentBudgets, type AgentProgress } from '../../core/agent/runAgent';
 import { readContainmentSettings } from '../settings';
 import type { SpecStore } from '../specStore';
-import { API_KEY_SECRET, readAgentSettings } from './agentSettings';
+import { API_KEY_SECRET, readAgentSettings, type AgentSettings } from './agentSettings';
 import {
   candidateClients,
+  candidateModelsOf,
   editorAgentRun,
   modelSettingsOf,
   settingsBudgets,
@@ -73,6 +74,8 @@ export async function setApiKey(context: vscode.ExtensionContext): Promise<void>
 export async function prepareAgentModel(
   context: vscode.ExtensionContext,
   deps: Pick<AgentCommandDeps, 'store' | 'log'>,
+  /** The 'openai' model to prepare when it is not `weave.agent.model` (Run N agents: its first candidate's). */
+  modelFor?: (settings: AgentSettings) => string,
 ): Promise<Prepared | undefined> {
   const loaded = await deps.store.validOrExplain();
   if (!loaded) return undefined;
@@ -82,7 +85,9 @@ export async function prepareAgentModel(
     const client =
       settings.provider === 'vscode-lm'
         ? await createLmModelClient(settings.model ? { id: settings.model } : {})
-        : modelFromSettings(modelSettingsOf(settings, apiKey));
+        : modelFromSettings(
+            modelSettingsOf(modelFor ? { ...settings, model: modelFor(settings) } : settings, apiKey),
+          );
     // A server that is not there fails in about a second, before the agent's first check of every spec.
     if (settings.provider !== 'vscode-lm') await probeModelEndpoint(client.baseURL);
     return { specFile: loaded.result.specFile, client, settings, apiKey };
@@ -124,10 +129,14 @@ async function runWithAgent<T>(
   deps: Pick<AgentCommandDeps, 'store' | 'log'>,
   title: string,
   work: (base: AgentRunBase, prepared: Prepared) => Promise<T>,
-  /** Several runs at once (candidates): the notification holds each run's latest line, not only the newest. */
-  perTarget = false,
+  options: {
+    /** Several runs at once (candidates): the notification holds each run's latest line, not only the newest. */
+    perTarget?: boolean;
+    modelFor?: (settings: AgentSettings) => string;
+  } = {},
 ): Promise<{ value: T; tally: ToolFailureTally } | undefined> {
-  const prepared = await prepareAgentModel(context, deps);
+  const { perTarget = false, modelFor } = options;
+  const prepared = await prepareAgentModel(context, deps, modelFor);
   if (!prepared) return undefined;
   const tally = new ToolFailureTally();
   const value = await vscode.window.withProgress(
@@ -217,13 +226,15 @@ export async function runCandidatesCommand(
   deps: Pick<AgentCommandDeps, 'store' | 'log'> & { candidates: CandidatesView },
   args?: RunCandidatesArgs,
 ): Promise<CandidatesOutcome | undefined> {
+  const asked = (Array.isArray(args?.models) ? args.models : [])
+    .filter((m) => typeof m === 'string' && m.trim() !== '')
+    .map((m) => m.trim());
   const ran = await runWithAgent(
     context,
     deps,
     'Weave: run N agents',
     (base, prepared) => {
       const { models, clientFor } = candidateClients(prepared);
-      const asked = args?.models?.filter((m) => typeof m === 'string' && m.trim() !== '') ?? [];
       const chosen = prepared.settings.provider === 'openai' && asked.length > 0 ? asked : models;
       const count =
         typeof args?.count === 'number' && Number.isInteger(args.count) && args.count >= 1
@@ -237,7 +248,8 @@ export async function runCandidatesCommand(
         modelReview: prepared.settings.modelReview,
       });
     },
-    true,
+    // The model prepared (and probed) first is the first candidate's: weave.agent.model may be unset.
+    { perTarget: true, modelFor: (settings) => asked[0] ?? candidateModelsOf(settings)[0] ?? '' },
   );
   if (!ran) return undefined;
   const { value: outcome, tally } = ran;

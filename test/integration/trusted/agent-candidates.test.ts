@@ -64,7 +64,7 @@ const SCRIPTS: Script[] = [
   },
 ];
 
-const SETTINGS = ['baseUrl', 'model', 'modelReview', 'candidates', 'candidateConcurrency'];
+const SETTINGS = ['baseUrl', 'model', 'candidateModels', 'modelReview', 'candidates', 'candidateConcurrency'];
 
 /** The grid's candidate rows as a person reads them, top to bottom: [candidate, rank, row html]. */
 function gridRows(html: string): Array<[number, number, string]> {
@@ -100,7 +100,9 @@ suite('agent: run N agents, compare, apply one', () => {
     let outcome: CandidatesOutcome | undefined;
     try {
       await config.update('baseUrl', server.baseURL, vscode.ConfigurationTarget.Workspace);
-      await config.update('model', 'scripted-model', vscode.ConfigurationTarget.Workspace);
+      // Only the candidates' models list names a model: weave.agent.model stays unset.
+      await config.update('model', undefined, vscode.ConfigurationTarget.Workspace);
+      await config.update('candidateModels', ['scripted-model'], vscode.ConfigurationTarget.Workspace);
       await config.update('modelReview', false, vscode.ConfigurationTarget.Workspace);
       await config.update('candidates', 4, vscode.ConfigurationTarget.Workspace);
       await config.update('candidateConcurrency', 2, vscode.ConfigurationTarget.Workspace);
@@ -111,6 +113,7 @@ suite('agent: run N agents, compare, apply one', () => {
     assert.ok(outcome, 'Run N agents returned nothing');
     const seeds = new Set(server.chatRequests().map((r) => (r.body as { seed?: number }).seed));
     assert.deepEqual(seeds, new Set([1, 2, 3, 4]), 'each candidate asked with its own seed');
+    assert.deepEqual(new Set(server.chatRequests().map((r) => r.body?.model)), new Set(['scripted-model']));
     const { ranking } = outcome;
     for (const r of outcome.results) assert.equal(r.stopReason, 'finished', r.error);
     assert.deepEqual(ranking.order, [4, 1, 3, 2]);

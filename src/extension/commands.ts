@@ -5,7 +5,16 @@
 import type { AffectedResult } from '../core/selection/affected';
 import * as vscode from 'vscode';
 import type { AffectedSelector } from './affected';
-import { runAll, setApiKey, showMatrix, type AgentCommandDeps, type RunAllArgs } from './agent/agentCommands';
+import {
+  runAll,
+  runCandidatesCommand,
+  setApiKey,
+  showMatrix,
+  type AgentCommandDeps,
+  type RunAllArgs,
+  type RunCandidatesArgs,
+} from './agent/agentCommands';
+import type { CandidatesView } from './agent/candidatesView';
 import type { AuditArgs, AuditController } from './audit/auditController';
 import type { DraftArgs, DraftController } from './draft/draftController';
 import type { CheckAttempt, CheckService } from './checks';
@@ -37,6 +46,7 @@ export interface CommandContext extends FolderlessContext {
   /** Runs blame for a spec and shows the breaking edits (explainBroken.ts). */
   explain(specId: unknown): Promise<unknown>;
   agentResults: AgentCommandDeps['results'];
+  candidateResults: CandidatesView;
 }
 
 /** The commands whose table entry needs nothing, not even a folder. */
@@ -66,6 +76,14 @@ const handlers: Readonly<
   'weave.draft.reject': (ctx) => ctx.draft.reject(),
   'weave.export': (ctx, args) => exportCommand({ folder: ctx.store.folder, log: ctx.log }, args),
   'weave.agent.runAll': (ctx, args) => runAll(ctx.extension, agentDeps(ctx), objectArg<RunAllArgs>(args)),
+  'weave.agent.runCandidates': (ctx, args) =>
+    runCandidatesCommand(
+      ctx.extension,
+      { ...agentDeps(ctx), candidates: ctx.candidateResults },
+      objectArg<RunCandidatesArgs>(args),
+    ),
+  'weave.agent.applyCandidate': (ctx, candidate) => ctx.candidateResults.apply(candidate),
+  'weave.agent.showCandidateChanges': (ctx, candidate) => ctx.candidateResults.showChanges(candidate),
   'weave.agent.matrix': (ctx) => showMatrix(ctx.extension, agentDeps(ctx)),
   'weave.agent.applyResult': (ctx, onlyPath) => ctx.agentResults.apply(onlyPath),
   'weave.agent.openPatch': (ctx) => ctx.agentResults.openPatch(),

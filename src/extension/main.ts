@@ -4,6 +4,7 @@ import type { AffectedResult } from '../core/selection/affected';
 import * as vscode from 'vscode';
 import { AffectedSelector } from './affected';
 import { AgentResultView } from './agent/agentResultView';
+import { CandidatesView } from './agent/candidatesView';
 import { AnchorAnalyzer } from './anchors';
 import { AuditController } from './audit/auditController';
 import { DraftController } from './draft/draftController';
@@ -46,6 +47,8 @@ export interface WeaveApi {
   readonly panel: SpecsPanel;
   /** The agent result tab (Apply / Discard). */
   readonly agentResults: AgentResultView;
+  /** The comparison tab of "Run N agents" (the ranking, each candidate's diff, Apply). */
+  readonly candidateResults: CandidatesView;
   /** The draft result tab (Accept / Reject). */
   readonly draftResults: DraftController;
   /** The latest completed check. */
@@ -170,6 +173,7 @@ interface Views {
   blameDiagnostics: BlameDiagnostics;
   documents: WeaveDocuments;
   agentResults: AgentResultView;
+  candidateResults: CandidatesView;
   panel: SpecsPanel;
 }
 
@@ -189,6 +193,7 @@ function createViews(
     () => vscode.commands.executeCommand<CheckAttempt | undefined>('weave.check'),
     log,
   );
+  const candidateResults = new CandidatesView(folder, documents, agentResults, log);
   const { panel, subscription: panelSubscription } = connectPanel(
     context,
     store,
@@ -198,8 +203,8 @@ function createViews(
     log,
     audit,
   );
-  context.subscriptions.push(panelSubscription, blameDiagnostics, documents, agentResults);
-  return { blameDiagnostics, documents, agentResults, panel };
+  context.subscriptions.push(panelSubscription, blameDiagnostics, documents, agentResults, candidateResults);
+  return { blameDiagnostics, documents, agentResults, candidateResults, panel };
 }
 
 /** Phase 3: the commands, the code actions, check on save and the trust notice. */
@@ -210,7 +215,7 @@ function registerHandlers(
   log: vscode.LogOutputChannel,
 ): void {
   const { store, checks, results, anchors, diagnostics, affected, audit, draft } = services;
-  const { blameDiagnostics, agentResults, panel } = views;
+  const { blameDiagnostics, agentResults, candidateResults, panel } = views;
   const explainDeps = { store, results, anchors, diagnostics, log };
   context.subscriptions.push(
     results.onDidChange(() => blameDiagnostics.collection.clear()),
@@ -229,6 +234,7 @@ function registerHandlers(
       log,
       explain: (specId) => explainBroken(explainDeps, blameDiagnostics, specId),
       agentResults,
+      candidateResults,
     }),
     checkOnSave(store, checks, affected, log),
     vscode.workspace.onDidGrantWorkspaceTrust(() => log.info('folder trusted: checks can run')),
@@ -269,7 +275,7 @@ function weaveApi(
 ): WeaveApi {
   const { store, checks, results, tests, affected, draft, statusBar, diagnostics, specProblems, audit } =
     services;
-  const { panel, agentResults } = views;
+  const { panel, agentResults, candidateResults } = views;
   return {
     folder,
     store,
@@ -283,6 +289,7 @@ function weaveApi(
     lastAffected: () => affected.last,
     panel,
     agentResults,
+    candidateResults,
     draftResults: draft,
     lastRun: () => results.last,
     statusBar: () => statusBar.shown,

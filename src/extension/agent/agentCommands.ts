@@ -1,8 +1,9 @@
-// The agent in VS Code: "Weave: run agent on all constraints", "Weave: show interaction matrix" and
-// "Weave: set API key" (registered by the command table, commands.ts, which also refuses them in an untrusted
+// The agent in VS Code: "Weave: run agent on all constraints", "Weave: run N agents", "Weave: show interaction
+// matrix" and "Weave: set API key" (registered by the command table, commands.ts, which also refuses them in an untrusted
 // folder: an agent runs the folder's spec tests). The core does the work (src/core/agent); this file adds the key
 // from SecretStorage, a cancellable progress notification, the result in a tab that stays until Apply / Discard
-// (agentResultView.ts) with the multi-file diff, and the matrix as a heatmap in an editor tab (matrixView.ts).
+// (agentResultView.ts) with the multi-file diff, N candidates ranked in a comparison tab (candidatesView.ts), and
+// the matrix as a heatmap in an editor tab (matrixView.ts).
 import * as vscode from 'vscode';
 import { ModelError } from '../../core/agent/modelErrors';
 import { probeModelEndpoint } from '../../core/agent/modelProbe';
@@ -14,8 +15,17 @@ import { runAgent, type AgentBudgets, type AgentProgress } from '../../core/agen
 import { readContainmentSettings } from '../settings';
 import type { SpecStore } from '../specStore';
 import { API_KEY_SECRET, readAgentSettings, type AgentSettings } from './agentSettings';
-import { editorAgentRun, modelSettingsOf, settingsBudgets, type Prepared } from './agentSetup';
+import {
+  candidateClients,
+  candidateModelsOf,
+  editorAgentRun,
+  modelSettingsOf,
+  settingsBudgets,
+  type Prepared,
+} from './agentSetup';
 import type { AgentResultView } from './agentResultView';
+import type { CandidatesView } from './candidatesView';
+import { modelCandidatePlans, runCandidates, type CandidatesOutcome } from '../../core/agent/candidates';
 import { createLmModelClient } from './lmModelClient';
 import { showMatrixView } from './matrixView';
 import type { ReviewDecision } from './reviewChanges';
@@ -64,6 +74,8 @@ export async function setApiKey(context: vscode.ExtensionContext): Promise<void>
 export async function prepareAgentModel(
   context: vscode.ExtensionContext,
   deps: Pick<AgentCommandDeps, 'store' | 'log'>,
+  /** The 'openai' model to prepare when it is not `weave.agent.model` (Run N agents: its first candidate's). */
+  modelFor?: (settings: AgentSettings) => string,
 ): Promise<Prepared | undefined> {
   const loaded = await deps.store.validOrExplain();
   if (!loaded) return undefined;
@@ -73,7 +85,9 @@ export async function prepareAgentModel(
     const client =
       settings.provider === 'vscode-lm'
         ? await createLmModelClient(settings.model ? { id: settings.model } : {})
-        : modelFromSettings(modelSettingsOf(settings, apiKey));
+        : modelFromSettings(
+            modelSettingsOf(modelFor ? { ...settings, model: modelFor(settings) } : settings, apiKey),
+          );
     // A server that is not there fails in about a second, before the agent's first check of every spec.
     if (settings.provider !== 'vscode-lm') await probeModelEndpoint(client.baseURL);
     return { specFile: loaded.result.specFile, client, settings, apiKey };
@@ -112,11 +126,17 @@ type AgentRunBase = AgentRunSetup & { signal: AbortSignal };
  */
 async function runWithAgent<T>(
   context: vscode.ExtensionContext,
-  deps: AgentCommandDeps,
+  deps: Pick<AgentCommandDeps, 'store' | 'log'>,
   title: string,
-  work: (base: AgentRunBase, settings: AgentSettings) => Promise<T>,
+  work: (base: AgentRunBase, prepared: Prepared) => Promise<T>,
+  options: {
+    /** Several runs at once (candidates): the notification holds each run's latest line, not only the newest. */
+    perTarget?: boolean;
+    modelFor?: (settings: AgentSettings) => string;
+  } = {},
 ): Promise<{ value: T; tally: ToolFailureTally } | undefined> {
-  const prepared = await prepareAgentModel(context, deps);
+  const { perTarget = false, modelFor } = options;
+  const prepared = await prepareAgentModel(context, deps, modelFor);
   if (!prepared) return undefined;
   const tally = new ToolFailureTally();
   const value = await vscode.window.withProgress(
@@ -124,6 +144,7 @@ async function runWithAgent<T>(
     async (progress, token) => {
       const abort = new AbortController();
       token.onCancellationRequested(() => abort.abort());
+      const latest = new Map<string, string>();
       const onProgress = (e: AgentProgress): void => {
         tally.note(e);
         const text =
@@ -133,7 +154,11 @@ async function runWithAgent<T>(
               ? `step ${e.step}/${e.maxSteps}`
               : `${e.ok ? '✓' : '✗'} ${e.name}: ${e.summary}`;
         deps.log.info(`agent [${e.target}] ${text}`);
-        progress.report({ message: `[${e.target}] ${text}` });
+        latest.set(e.target, text);
+        const message = perTarget
+          ? [...latest].map(([target, line]) => `[${target}] ${line}`).join(' · ')
+          : `[${e.target}] ${text}`;
+        progress.report({ message });
       };
       const setup = await editorAgentRun(prepared, {
         workspaceDir: deps.store.folder.uri.fsPath,
@@ -141,7 +166,7 @@ async function runWithAgent<T>(
         signal: abort.signal,
         onProgress,
       });
-      return work({ ...setup, signal: abort.signal }, prepared.settings);
+      return work({ ...setup, signal: abort.signal }, prepared);
     },
   );
   return { value, tally };
@@ -153,7 +178,7 @@ export async function runAll(
   deps: AgentCommandDeps,
   args?: RunAllArgs,
 ): Promise<AgentRunOutcome | undefined> {
-  const ran = await runWithAgent(context, deps, 'Weave agent: all constraints', (base, settings) =>
+  const ran = await runWithAgent(context, deps, 'Weave agent: all constraints', (base, { settings }) =>
     runAgent({ ...base, target: { kind: 'all' }, modelReview: settings.modelReview }),
   );
   if (!ran) return undefined;
@@ -173,11 +198,68 @@ export async function showMatrix(
   context: vscode.ExtensionContext,
   deps: AgentCommandDeps,
 ): Promise<MatrixResult | undefined> {
-  const ran = await runWithAgent(context, deps, 'Weave agent: interaction matrix', (base, settings) =>
+  const ran = await runWithAgent(context, deps, 'Weave agent: interaction matrix', (base, { settings }) =>
     runMatrix({ ...base, concurrency: settings.matrixConcurrency }),
   );
   if (!ran) return undefined;
   // The heatmap replaces the text table here; the CLI (`weave agent --matrix`) still prints the table and JSON.
   showMatrixView(ran.value, (target) => ran.tally.of(target));
   return ran.value;
+}
+
+/**
+ * Optional argument of `weave.agent.runCandidates`, for tests and scripts (the palette passes nothing and the
+ * settings weave.agent.candidates / candidateModels decide): how many candidates and which models in turn.
+ */
+export interface RunCandidatesArgs {
+  count?: number;
+  models?: string[];
+}
+
+/**
+ * `weave.agent.runCandidates` ("Run N agents"): the core's candidate runner (each candidate a full agent run in
+ * its own sandboxed checkout, models in turn, seed K) with the editor's model settings and key, per-candidate
+ * progress (Cancel stops every candidate), then the comparison tab.
+ */
+export async function runCandidatesCommand(
+  context: vscode.ExtensionContext,
+  deps: Pick<AgentCommandDeps, 'store' | 'log'> & { candidates: CandidatesView },
+  args?: RunCandidatesArgs,
+): Promise<CandidatesOutcome | undefined> {
+  const asked = (Array.isArray(args?.models) ? args.models : [])
+    .filter((m) => typeof m === 'string' && m.trim() !== '')
+    .map((m) => m.trim());
+  const ran = await runWithAgent(
+    context,
+    deps,
+    'Weave: run N agents',
+    (base, prepared) => {
+      const { models, clientFor } = candidateClients(prepared);
+      const chosen = prepared.settings.provider === 'openai' && asked.length > 0 ? asked : models;
+      const count =
+        typeof args?.count === 'number' && Number.isInteger(args.count) && args.count >= 1
+          ? args.count
+          : prepared.settings.candidates;
+      return runCandidates({
+        ...base,
+        target: { kind: 'all' },
+        plans: modelCandidatePlans(count, chosen, clientFor),
+        concurrency: prepared.settings.candidateConcurrency,
+        modelReview: prepared.settings.modelReview,
+      });
+    },
+    // The model prepared (and probed) first is the first candidate's: weave.agent.model may be unset.
+    { perTarget: true, modelFor: (settings) => asked[0] ?? candidateModelsOf(settings)[0] ?? '' },
+  );
+  if (!ran) return undefined;
+  const { value: outcome, tally } = ran;
+  const endings = new Map(
+    outcome.results.map((r, i) => [i + 1, explainEnding(r, tally.of(`cand-${i + 1}`))] as const),
+  );
+  const { ranking } = outcome;
+  deps.log.info(
+    `candidates ${ranking.id}: order ${ranking.order.map((i) => `cand-${i}`).join(', ')}; best ${ranking.best === null ? 'none (all disqualified)' : `cand-${ranking.best}`}`,
+  );
+  await deps.candidates.show(outcome, endings);
+  return outcome;
 }

@@ -4,8 +4,8 @@
 // vscode adapter so plain-Node tests can walk the same path.
 import type { AgentRunRequest, AgentRunSetup } from '../../core/agent/agentRunSetup';
 import { agentRunSetup } from '../../core/agent/agentRunSetup';
-import { DEFAULT_BASE_URL, type ModelClient } from '../../core/agent/modelClient';
-import type { ModelSettings } from '../../core/agent/modelSettings';
+import { DEFAULT_BASE_URL, type ModelClient, type Sampling } from '../../core/agent/modelClient';
+import { modelFromSettings, type ModelSettings } from '../../core/agent/modelSettings';
 import { DEFAULT_BUDGETS, type AgentBudgets } from '../../core/agent/runAgent';
 import type { SpecFile } from '../../shared/specSchema';
 
@@ -19,6 +19,10 @@ export interface AgentSettings {
   timeoutSeconds: number;
   matrixConcurrency: number;
   modelReview: boolean;
+  /** "Weave: Run N agents": how many candidates, which models in turn (empty: `model`), how many at once. */
+  candidates: number;
+  candidateModels: string[];
+  candidateConcurrency: number;
 }
 
 /** One `weave.agent.<key>` setting's value, `fallback` when unset (VS Code's `WorkspaceConfiguration.get`). */
@@ -36,7 +40,22 @@ export function agentSettingsFrom(get: SettingReader): AgentSettings {
     timeoutSeconds: whole('timeoutSeconds', DEFAULT_BUDGETS.timeoutSeconds),
     matrixConcurrency: whole('matrixConcurrency', 2),
     modelReview: get<boolean>('modelReview', true),
+    candidates: whole('candidates', 3),
+    candidateModels: modelNames(get<unknown>('candidateModels', [])),
+    candidateConcurrency: whole('candidateConcurrency', 2),
   };
+}
+
+/** A models list setting as names: non-strings and blanks dropped (a hand-edited settings.json may hold them). */
+function modelNames(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter((m): m is string => typeof m === 'string' && m.trim() !== '').map((m) => m.trim());
+}
+
+/** The models candidate K takes in turn: the `candidateModels` setting, else the one `model`. */
+export function candidateModelsOf(settings: AgentSettings): string[] {
+  if (settings.candidateModels.length > 0) return settings.candidateModels;
+  return settings.model ? [settings.model] : [];
 }
 
 /** The 'openai' provider's model (the 'vscode-lm' one comes from VS Code itself: lmModelClient.ts). */
@@ -75,4 +94,22 @@ export function editorAgentRun(
     apiKey: prepared.apiKey,
     budgets: settingsBudgets(prepared.settings),
   });
+}
+
+/**
+ * The client of each "Run N agents" candidate, from the same settings and key as the prepared one: the 'openai'
+ * provider names the candidate's model and seed; VS Code's Language Model API takes no seed, so every candidate
+ * talks to the one model it chose.
+ */
+export function candidateClients(prepared: Prepared): {
+  models: string[];
+  clientFor: (model: string, sampling: Sampling) => ModelClient;
+} {
+  if (prepared.settings.provider === 'vscode-lm')
+    return { models: [prepared.client.model], clientFor: () => prepared.client };
+  return {
+    models: candidateModelsOf(prepared.settings),
+    clientFor: (model, sampling) =>
+      modelFromSettings({ ...modelSettingsOf({ ...prepared.settings, model }, prepared.apiKey), sampling }),
+  };
 }

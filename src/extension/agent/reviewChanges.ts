@@ -49,8 +49,9 @@ export async function prepareProposal(
   folder: vscode.WorkspaceFolder,
   result: AgentRunResult,
   documents: WeaveDocuments,
+  /** Marks the documents: another view of the same run (the candidates tab) keeps its own copies. */
+  query = `agent=${encodeURIComponent(result.runId)}`,
 ): Promise<Proposal> {
-  const query = `agent=${encodeURIComponent(result.runId)}`;
   const diffs = parseUnifiedDiff(result.patch);
   const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-agent-review-'));
   try {
@@ -85,7 +86,11 @@ export async function prepareProposal(
 }
 
 /** The multi-file diff of the whole proposal, or of one file's change. */
-export async function showProposal(proposal: Proposal, onlyPath?: string): Promise<void> {
+export async function showProposal(
+  proposal: Proposal,
+  onlyPath?: string,
+  title = 'Weave agent',
+): Promise<void> {
   const files = onlyPath ? proposal.files.filter((f) => f.path === onlyPath) : proposal.files;
   const [single] = files;
   if (onlyPath && single) {
@@ -100,7 +105,7 @@ export async function showProposal(proposal: Proposal, onlyPath?: string): Promi
   }
   await vscode.commands.executeCommand(
     'vscode.changes',
-    `Weave agent: ${files.length} file${files.length === 1 ? '' : 's'}`,
+    `${title}: ${files.length} file${files.length === 1 ? '' : 's'}`,
     files.map((f) => f.resource),
   );
 }

@@ -35,6 +35,13 @@ suite('untrusted folder', () => {
     assert.equal(fs.existsSync(workspaceUri('.weave', 'cache', 'audit.json').fsPath), false);
   });
 
+  test('"run N agents" runs no candidate in an untrusted folder', async () => {
+    assert.equal(await vscode.commands.executeCommand('weave.agent.runCandidates', { count: 2 }), undefined);
+    assert.equal(fs.existsSync(marker.fsPath), false, 'a spec test ran');
+    assert.equal(fs.existsSync(workspaceUri('.weave', 'runs').fsPath), false, 'a run was recorded');
+    assert.equal((await weaveApi()).candidateResults.current(), undefined, 'a comparison was shown');
+  });
+
   test('a Test Explorer run skips every spec and runs nothing', async () => {
     const api = await weaveApi();
     await api.testController.resolveHandler?.(undefined);

@@ -20,8 +20,8 @@
 // runs them in order and counts them; the scenarios
 // live in e2ePanelScenarios.ts and e2eChangeScenarios.ts (trusted session, e2eDemoSession.ts) and
 // e2eRestrictedScenarios.ts (untrusted and empty folders).
-// Usage: npm run build && node out/test/vscode/e2e.js [--only adapts]   (prints "N passed, N failed" last; exit 1
-// on failure; --only adapts runs the 40-spec session alone)
+// Usage: npm run build && node out/test/vscode/e2e.js [--only adapts|panel]   (prints "N passed, N failed" last;
+// exit 1 on failure; --only adapts runs the 40-spec session alone, --only panel the demo's panel and form steps)
 // Env: WEAVE_E2E_TIMEOUT_S (whole run, default 900), WEAVE_E2E_HEADED=1 (watch it, with a display).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -68,6 +68,7 @@ async function main(): Promise<number> {
   try {
     sessions = new Sessions();
     if (only === 'adapts') await panelAdaptScenarios(sessions, step);
+    else if (only === 'panel') await trustedSession(sessions, step, (started) => (model = started), false);
     else await allSessions(sessions, step, (started) => (model = started));
   } catch (e) {
     outcomes.push({ name: 'set-up', error: e instanceof Error ? e.message : String(e) });
@@ -88,6 +89,19 @@ async function allSessions(
   step: Step,
   modelStarted: (model: ScriptedServer) => void,
 ): Promise<void> {
+  await trustedSession(sessions, step, modelStarted, true);
+  await untrustedScenarios(sessions, step);
+  await emptyFolderScenarios(sessions, step);
+  await panelAdaptScenarios(sessions, step);
+}
+
+/** The demo (trusted): the panel and form scenarios, then (`withChanges`) the edits, blame and the agent. */
+async function trustedSession(
+  sessions: Sessions,
+  step: Step,
+  modelStarted: (model: ScriptedServer) => void,
+  withChanges: boolean,
+): Promise<void> {
   const model = await startAgentModel();
   modelStarted(model);
   const trusted = await sessions.open('trusted', true, {
@@ -103,12 +117,9 @@ async function allSessions(
   });
   const demo = demoSession(trusted);
   await panelScenarios(demo, step);
-  await changeScenarios(demo, step);
+  if (withChanges) await changeScenarios(demo, step);
   await demo.ui.shoot('e2e-window.png');
   await trusted.close();
-  await untrustedScenarios(sessions, step);
-  await emptyFolderScenarios(sessions, step);
-  await panelAdaptScenarios(sessions, step);
 }
 
 main().then(

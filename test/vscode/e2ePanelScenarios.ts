@@ -116,6 +116,8 @@ export async function panelScenarios(demo: DemoSession, step: Step): Promise<voi
     'the form: unmatched text is not an anchor, test files are picked, id rule in words',
     async () => {
       const { form } = panel;
+      // A filter that the new spec will not match: saving must still show it (the filter is cleared, said so).
+      await panel.filterBox().fill(FAILING_SPEC);
       await panel.button('New spec').click();
       await form.field('Title').fill(NEW_SPEC.title);
       if ((await form.field('Id', true).inputValue()) !== NEW_SPEC.id)
@@ -155,7 +157,7 @@ export async function panelScenarios(demo: DemoSession, step: Step): Promise<voi
   );
 
   await step(
-    'saving writes the spec in the file’s style with comments kept; the Saved note fades',
+    'saving writes the spec in the file’s style with comments kept, reveals it (filter cleared, focused, marked); the Saved note fades',
     async () => {
       await panel.button('Add spec').click();
       await waitUntil(`${NEW_SPEC.id} in specs.json on disk`, 30_000, () =>
@@ -180,8 +182,19 @@ export async function panelScenarios(demo: DemoSession, step: Step): Promise<voi
       const lost = originalComments.filter((c) => !text.includes(c.trim()));
       if (originalComments.length === 0 || lost.length > 0)
         throw new Error(`comments lost: ${lost.join(' | ')}`);
-      await panel.spec(NEW_SPEC.id).item.waitFor({ timeout: 30_000 });
+      const row = panel.spec(NEW_SPEC.id);
+      await row.item.waitFor({ timeout: 30_000 });
       await panel.text(`Saved spec ${NEW_SPEC.id}`).waitFor({ timeout: 5000 });
+      await panel.text('The filter hid it, so it was cleared.').waitFor({ timeout: 5000 });
+      const filterLeft = await panel.filterBox().inputValue();
+      if (filterLeft !== '') throw new Error(`the filter still says "${filterLeft}"`);
+      await waitUntil(
+        `${NEW_SPEC.id} focused`,
+        10_000,
+        async () => (await panel.focusedSpecId()) === NEW_SPEC.id,
+      );
+      if (!(await row.inView())) throw new Error('the new spec is not scrolled into view');
+      if (!(await row.marked())) throw new Error('the new spec is not marked as just saved');
       await ui.shoot('e2e-panel-added.png', 'sidebar');
       await panel.text(`Saved spec ${NEW_SPEC.id}`).waitFor({ state: 'detached', timeout: 15_000 });
     },

@@ -62,6 +62,11 @@ export class SidePanel {
     return this.frame.locator('.spec-list > li .badge').allInnerTexts();
   }
 
+  /** The list's filter box ("Filter specs"). */
+  filterBox(): Locator {
+    return this.frame.getByRole('searchbox', { name: /Filter specs/ });
+  }
+
   /** What has the keyboard focus in the panel: a spec's id, or the tag of another element. */
   async focusedSpecId(): Promise<string | null> {
     return this.frame.locator(':focus').getAttribute('data-spec-id');
@@ -103,6 +108,19 @@ export class SpecRow {
 
   badge(): Promise<string> {
     return this.item.locator('.badge').innerText();
+  }
+
+  /** Whether the row is drawn inside the panel's visible area (not scrolled off it, not hidden). */
+  inView(): Promise<boolean> {
+    return this.item.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      return box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight;
+    });
+  }
+
+  /** Whether the row carries the "just saved" mark. */
+  marked(): Promise<boolean> {
+    return this.item.evaluate((el) => el.classList.contains('just-saved'));
   }
 
   async focus(): Promise<void> {

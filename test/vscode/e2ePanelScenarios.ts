@@ -20,6 +20,9 @@ const NEW_SPEC = {
   dependsOn: 'cache-hit',
 };
 
+/** Code under test that the demo's specs anchor (cache-hit anchors src/cache.js#LruCache.get): no test file. */
+const SOURCE_FILE = 'src/cache.js';
+
 export async function panelScenarios(demo: DemoSession, step: Step): Promise<void> {
   const { specsFile, originalComments, expectedIds, ui } = demo;
   const { palette, problems, editors, testExplorer, panel, statusBar } = ui;
@@ -155,6 +158,27 @@ export async function panelScenarios(demo: DemoSession, step: Step): Promise<voi
       await form.chip(NEW_SPEC.anchor).waitFor({ timeout: 5000 });
       await form.checkDependsOn(NEW_SPEC.dependsOn);
       await ui.shoot('e2e-panel-form.png', 'sidebar');
+    },
+  );
+
+  await step(
+    'the Test files picker warns when a source file a spec anchors is picked as a test (protected)',
+    async () => {
+      const { form } = panel;
+      await form.search('Test files', SOURCE_FILE);
+      await form.waitForOption(SOURCE_FILE.replace('.', '\\.'), 60_000);
+      await form.picker('Test files').press('Enter');
+      await form.chipOf('files', SOURCE_FILE).waitFor({ timeout: 5000 });
+      const warning = form.fieldError('files');
+      await warning.waitFor({ timeout: 5000 });
+      const text = await warning.innerText();
+      const expected = new RegExp(
+        `^Warning: ${SOURCE_FILE} does not look like a test and .*${NEW_SPEC.dependsOn}.* anchor it: as a test file it is protected \\(an agent may never edit it\\)\\. Is it the code under test\\?$`,
+      );
+      if (!expected.test(text)) throw new Error(`test files warning: "${text}"`);
+      await ui.shoot('e2e-form-source-as-test.png', 'sidebar');
+      await form.removeChip('test file', SOURCE_FILE);
+      await warning.waitFor({ state: 'hidden', timeout: 5000 });
     },
   );
 

@@ -220,6 +220,23 @@ export class SpecForm {
       .waitFor({ timeout: timeoutMs });
   }
 
+  /** The issues shown under a field (`err-<name>`: "files", "anchors", "id", …). */
+  fieldError(name: string): Locator {
+    return this.frame.locator(`#err-${name}`);
+  }
+
+  /** Clicks a chip's remove button ("Remove test file …", "Remove anchor …"). */
+  async removeChip(noun: 'test file' | 'anchor', value: string): Promise<void> {
+    await this.frame.getByRole('button', { name: `Remove ${noun} ${value}`, exact: true }).click();
+  }
+
+  /** A chip of one picker's field only (a test file's path can also start an anchor's). */
+  chipOf(picker: 'files' | 'anchors', text: string): Locator {
+    return this.frame
+      .locator('.field', { has: this.frame.locator(`#field-${picker}`) })
+      .locator('.chip', { hasText: text });
+  }
+
   chip(text: string): Locator {
     return this.frame.locator('.chip', { hasText: text });
   }

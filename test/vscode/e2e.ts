@@ -5,8 +5,10 @@
 //     violated spec and the Test Explorer shows the same verdicts (a palette check is a TestRun too);
 //   - the panel: full ids, the assertion as the failure line, one Tab stop with arrow keys, an ELK graph that
 //     fits the width, and its large editor view;
-//   - the form: no silent anchor from unmatched text, test files from a picker, the id rule in words, the spec
-//     written to specs.json in the file's style with comments kept, the "Saved" note fading;
+//   - the form: no silent anchor from unmatched text, test files from a picker (a source file a spec anchors is
+//     warned of), the id rule in words, the spec written to specs.json in the file's style with comments kept,
+//     then revealed in the list (a hiding filter cleared), the "Saved" note fading;
+//   - one schema error in specs.json is one row in Problems (Weave's, with its field and line);
 //   - a breaking edit: one toast for the newly broken spec, "Explain broken spec" puts blame at the hunk; after
 //     the revert "Check affected" clears broken everywhere, and the notification center holds one Weave toast;
 //   - the agent (scripted model): a result tab with real paths and Apply, Apply re-checks; the interaction

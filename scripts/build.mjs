@@ -119,13 +119,18 @@ await esbuild.build({
   logLevel: 'warning',
 });
 
-// 4. JSON Schema of .weave/specs.json, generated from the zod schema
+// 4. JSON Schemas of .weave/specs.json, generated from the zod schema: the whole one, and the one VS Code reads
+// for completion (package.json jsonValidation; src/core/spec/jsonSchema.ts says why it does not validate)
 const schemaModule = path.join(root, 'out/src/core/spec/jsonSchema.js');
 if (fs.existsSync(schemaModule)) {
-  const { specFileJsonSchema } = require(schemaModule);
+  const { specFileJsonSchema, specFileEditingSchema } = require(schemaModule);
   fs.writeFileSync(
     path.join(root, 'dist/specs.schema.json'),
     JSON.stringify(specFileJsonSchema(), null, 2) + '\n',
+  );
+  fs.writeFileSync(
+    path.join(root, 'dist/specs.editing.schema.json'),
+    JSON.stringify(specFileEditingSchema(), null, 2) + '\n',
   );
 }
 console.log(`built ${entries.length} bundles, ${sources.length} transpiled files`);

@@ -3,7 +3,13 @@
 // its commands and settings — not this repository's README, which is for developers. Its screenshot link stays
 // relative (--no-rewrite-relative-links): vsce would otherwise need the package's https home (package.json's
 // `repository`, still a placeholder) to rewrite it, which the Marketplace needs. VS Code's Extensions page loads
-// README images only from http(s) URLs, so an installed VSIX shows the screenshot's alt text until then.
+// README images only from https URLs, so an installed VSIX shows the screenshot's alt text until then. Nothing
+// offline gets past that (code-server 1.139's workbench.js): the page sanitizes the README with media protocols
+// [http, https] (the extension editor's renderMarkdown passes only link protocols, so sanitizeHtml's default
+// holds) and no relative paths, which strips a `data:` PNG and a packaged file's path; its CSP
+// (`img-src https: data:`) then refuses http. Tried: the screenshot inlined as a PNG data URI packaged (vsce
+// accepts it only because this script skips its link rewriting; with rewriting it says "must come from an
+// HTTPS source") and the installed page showed the <img> with an empty src and naturalWidth 0.
 // The bundles in dist/ are self-contained (`--no-dependencies`); .vscodeignore lists what else the VSIX holds.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';

@@ -34,7 +34,8 @@ export interface FormHost {
   /** Resolves to an error message, or undefined once specs.json was written. */
   save(spec: Spec, originalId: string | undefined): Promise<string | undefined>;
   remove(id: string): Promise<string | undefined>;
-  close(announcement?: string): void;
+  /** Back to the list; `saved` is the id of the spec just written, for the list to bring into view. */
+  close(announcement?: string, saved?: string): void;
   persist(snapshot: FormSnapshot): void;
 }
 
@@ -252,6 +253,6 @@ export class SpecForm {
     const error = await this.host.save(result.spec, this.snapshot.originalId);
     this.submit.disabled = false;
     if (error) this.status.textContent = `Not saved: ${error}`;
-    else this.host.close(`Saved spec ${result.spec.id} to specs.json.`);
+    else this.host.close(`Saved spec ${result.spec.id} to specs.json.`, result.spec.id);
   }
 }

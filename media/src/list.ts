@@ -62,6 +62,7 @@ export function renderSpecList(
   actions: ListActions,
   filter: SpecFilter = NO_FILTER,
   onFilter: (filter: SpecFilter) => void = () => undefined,
+  justSaved?: string,
 ): HTMLElement {
   if (state.specs.length === 0) {
     return h(
@@ -80,7 +81,7 @@ export function renderSpecList(
       'aria-label': 'Specs',
       'aria-describedby': 'spec-list-help',
     },
-    ...state.specs.map((spec) => specRow(state, spec, actions)),
+    ...state.specs.map((spec) => specRow(state, spec, actions, spec.id === justSaved)),
   );
   list.addEventListener('keydown', (event) => onKey(list, event, actions));
   list.addEventListener('focusin', (event) => {
@@ -154,12 +155,14 @@ export function renderSpecList(
 /**
  * One spec as a compact row: verdict (icon, and its word where there is room), the id on one line (cut with an
  * ellipsis, whole in the tooltip), then one line with the kind and the failure line or the title. The actions
- * show on hover and keyboard focus; the focused row opens to the title and anchors.
+ * show on hover and keyboard focus; the focused row opens to the title and anchors. The spec the form has just
+ * saved is marked for a few seconds, so the eye finds where it landed.
  */
 function specRow(
   state: ParsedPanelState,
   spec: ParsedPanelState['specs'][number],
   actions: ListActions,
+  justSaved: boolean,
 ): HTMLElement {
   const status = statusOf(state, spec.id);
   const look = STATUS_LOOK[status];
@@ -172,7 +175,7 @@ function specRow(
   return h(
     'li',
     {
-      class: `spec status-${status}`,
+      class: `spec status-${status}${justSaved ? ' just-saved' : ''}`,
       'data-spec-id': spec.id,
       'data-key': `spec:${spec.id}`,
       'data-filter': [spec.id, spec.title, spec.kind, look.label, status].join(' ').toLowerCase(),

@@ -2,7 +2,8 @@
 // It renders the state the extension pushes and sends requests back; every message it receives is checked
 // against src/shared/protocol.ts and a malformed one is reported to the extension's log and ignored. This entry
 // routes the messages, keeps what survives a reload (webview state) and switches between the overview
-// (overview.ts) and the spec form (form.ts), for which it answers the form's requests to the extension.
+// (overview.ts) and the spec form (form.ts), for which it answers the form's requests to the extension. A spec
+// the form saved is brought into view in the list once the state holding it arrives.
 import { z } from 'zod';
 import {
   parseToWebview,
@@ -42,6 +43,11 @@ const app = document.getElementById('app') as HTMLElement;
 let persisted: PersistedState = (vscode.getState() as PersistedState | undefined) ?? {};
 let state: ParsedPanelState | undefined;
 let form: SpecForm | undefined;
+/** The id the form has just written, until a state that holds it is shown (specs.json is re-read after a save). */
+let savedSpec: string | undefined;
+/** The row marked as just saved, for as long as the "Saved spec …" note stays. */
+let justSaved: string | undefined;
+let justSavedTimer: ReturnType<typeof setTimeout> | undefined;
 const requests = new PendingRequests<ToWebview<'symbols'> | ToWebview<'editResult'>>();
 // The view is being torn down (closed, or hidden without retained context): no reply can reach it any more.
 window.addEventListener('pagehide', () => requests.rejectAll('the panel was closed'));
@@ -106,9 +112,39 @@ function render(): void {
         graphOpen: persisted.graphOpen ?? true,
         potentialShown: persisted.potentialShown ?? false,
         filter: persisted.filter ?? NO_FILTER,
+        justSaved,
       },
     ),
   );
+  revealSaved();
+}
+
+/**
+ * A spec added with the form lands wherever specs.json puts it, often below the fold or behind the filter: once
+ * the list holds it, clear a filter that hides it (and say so), scroll to it, give it the focus and mark it.
+ */
+function revealSaved(): void {
+  const id = savedSpec;
+  if (id === undefined || form || !state?.specs.some((s) => s.id === id)) return;
+  savedSpec = undefined;
+  clearTimeout(justSavedTimer);
+  justSaved = id;
+  justSavedTimer = setTimeout(() => {
+    justSaved = undefined;
+    listView.querySelector('.spec.just-saved')?.classList.remove('just-saved');
+  }, ANNOUNCEMENT_MS);
+  if (rowOf(id)?.hidden === true) {
+    persist({ ...persisted, filter: NO_FILTER });
+    announce(`${announcer.textContent ?? ''} The filter hid it, so it was cleared.`.trim());
+  }
+  render(); // draws the mark (and the list unfiltered)
+  const row = rowOf(id);
+  row?.scrollIntoView({ block: 'nearest' });
+  row?.focus();
+}
+
+function rowOf(id: string): HTMLElement | null {
+  return listView.querySelector<HTMLElement>(`.spec-list > li[data-spec-id="${CSS.escape(id)}"]`);
 }
 
 function editSpec(id: string): void {
@@ -118,6 +154,7 @@ function editSpec(id: string): void {
 }
 
 function openForm(snapshot: FormSnapshot): void {
+  savedSpec = undefined;
   persist({ ...persisted, form: snapshot });
   if (!state) return; // opened by the extension before the first state: render() brings it up
   form = new SpecForm(
@@ -139,7 +176,7 @@ function openForm(snapshot: FormSnapshot): void {
           ),
         ),
       remove: (id) => editResult((requestId) => send({ type: 'removeSpec', requestId, id })),
-      close: (announcement) => closeForm(announcement),
+      close: (announcement, saved) => closeForm(announcement, saved),
       persist: (next) => persist({ ...persisted, form: next }),
     },
     snapshot,
@@ -168,14 +205,17 @@ function announce(text: string): void {
   if (text) announcementTimer = setTimeout(() => (announcer.textContent = ''), ANNOUNCEMENT_MS);
 }
 
-function closeForm(announcement?: string): void {
+function closeForm(announcement?: string, saved?: string): void {
   form = undefined;
   persist({ ...persisted, form: undefined });
   formView.replaceChildren();
   formView.hidden = true;
   listView.hidden = false;
   announce(announcement ?? '');
+  savedSpec = saved;
   render();
+  // Revealed already (an edit: the list held the spec): the focus is on its row. Otherwise until it arrives.
+  if (saved !== undefined && savedSpec === undefined) return;
   listView.querySelector<HTMLElement>('[data-key="new-spec"]')?.focus();
 }
 

@@ -29,6 +29,8 @@ export interface OverviewView {
   graphOpen: boolean;
   potentialShown: boolean;
   filter: SpecFilter;
+  /** The spec the form has just saved, marked in the list for a few seconds. */
+  justSaved?: string | undefined;
 }
 
 export function renderOverview(
@@ -141,6 +143,7 @@ export function renderOverview(
         },
         view.filter,
         (filter) => actions.filterChanged(filter),
+        view.justSaved,
       ),
     ),
   );

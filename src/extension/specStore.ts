@@ -177,13 +177,14 @@ export class SpecStore implements vscode.Disposable {
 
   private publishProblems(loaded: LoadedSpecs): void {
     const all = loaded.text === '' ? [] : loaded.result.ok ? loaded.result.warnings : loaded.result.problems;
-    // While the file is open, VS Code's JSON language features already underline its syntax errors: showing
-    // Weave's too would list every one twice in Problems. Schema and reference problems are Weave's alone.
+    // While the file is open, VS Code's JSON language features already underline its syntax errors and trailing
+    // commas: showing Weave's too would list every one twice in Problems. Schema and reference problems are
+    // Weave's alone (the schema VS Code reads does not validate: src/core/spec/jsonSchema.ts).
     const openAsJson = vscode.workspace.textDocuments.some(
       (d) => this.isSpecsDocument(d) && (d.languageId === 'jsonc' || d.languageId === 'json'),
     );
     const problems = openAsJson
-      ? all.filter((p) => !/^(syntax error\b|\d+ more syntax errors)/.test(p.message))
+      ? all.filter((p) => !/^(syntax error\b|\d+ more syntax errors|trailing comma\b)/.test(p.message))
       : all;
     const diagnostics = problems.map((p) => {
       const start = new vscode.Position(Math.max(0, p.line - 1), Math.max(0, p.column - 1));

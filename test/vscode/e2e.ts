@@ -5,8 +5,10 @@
 //     violated spec and the Test Explorer shows the same verdicts (a palette check is a TestRun too);
 //   - the panel: full ids, the assertion as the failure line, one Tab stop with arrow keys, an ELK graph that
 //     fits the width, and its large editor view;
-//   - the form: no silent anchor from unmatched text, test files from a picker, the id rule in words, the spec
-//     written to specs.json in the file's style with comments kept, the "Saved" note fading;
+//   - the form: no silent anchor from unmatched text, test files from a picker (a source file a spec anchors is
+//     warned of), the id rule in words, the spec written to specs.json in the file's style with comments kept,
+//     then revealed in the list (a hiding filter cleared), the "Saved" note fading;
+//   - one schema error in specs.json is one row in Problems (Weave's, with its field and line);
 //   - a breaking edit: one toast for the newly broken spec, "Explain broken spec" puts blame at the hunk; after
 //     the revert "Check affected" clears broken everywhere, and the notification center holds one Weave toast;
 //   - the agent (scripted model): a result tab with real paths and Apply, Apply re-checks; the interaction
@@ -20,8 +22,8 @@
 // runs them in order and counts them; the scenarios
 // live in e2ePanelScenarios.ts and e2eChangeScenarios.ts (trusted session, e2eDemoSession.ts) and
 // e2eRestrictedScenarios.ts (untrusted and empty folders).
-// Usage: npm run build && node out/test/vscode/e2e.js [--only adapts]   (prints "N passed, N failed" last; exit 1
-// on failure; --only adapts runs the 40-spec session alone)
+// Usage: npm run build && node out/test/vscode/e2e.js [--only adapts|panel]   (prints "N passed, N failed" last;
+// exit 1 on failure; --only adapts runs the 40-spec session alone, --only panel the demo's panel and form steps)
 // Env: WEAVE_E2E_TIMEOUT_S (whole run, default 900), WEAVE_E2E_HEADED=1 (watch it, with a display).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -68,6 +70,7 @@ async function main(): Promise<number> {
   try {
     sessions = new Sessions();
     if (only === 'adapts') await panelAdaptScenarios(sessions, step);
+    else if (only === 'panel') await trustedSession(sessions, step, (started) => (model = started), false);
     else await allSessions(sessions, step, (started) => (model = started));
   } catch (e) {
     outcomes.push({ name: 'set-up', error: e instanceof Error ? e.message : String(e) });
@@ -88,6 +91,19 @@ async function allSessions(
   step: Step,
   modelStarted: (model: ScriptedServer) => void,
 ): Promise<void> {
+  await trustedSession(sessions, step, modelStarted, true);
+  await untrustedScenarios(sessions, step);
+  await emptyFolderScenarios(sessions, step);
+  await panelAdaptScenarios(sessions, step);
+}
+
+/** The demo (trusted): the panel and form scenarios, then (`withChanges`) the edits, blame and the agent. */
+async function trustedSession(
+  sessions: Sessions,
+  step: Step,
+  modelStarted: (model: ScriptedServer) => void,
+  withChanges: boolean,
+): Promise<void> {
   const model = await startAgentModel();
   modelStarted(model);
   const trusted = await sessions.open('trusted', true, {
@@ -103,12 +119,9 @@ async function allSessions(
   });
   const demo = demoSession(trusted);
   await panelScenarios(demo, step);
-  await changeScenarios(demo, step);
+  if (withChanges) await changeScenarios(demo, step);
   await demo.ui.shoot('e2e-window.png');
   await trusted.close();
-  await untrustedScenarios(sessions, step);
-  await emptyFolderScenarios(sessions, step);
-  await panelAdaptScenarios(sessions, step);
 }
 
 main().then(

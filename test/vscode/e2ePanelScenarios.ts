@@ -1,6 +1,8 @@
 // The UI end-to-end scenarios of the trusted session that read what Weave shows and add a spec: a palette check
 // with the panel open (queued specs, Problems, the Test Explorer), the panel's ids, failure lines, keyboard use
-// and ELK graph with its large view, then the form and the spec it writes to specs.json.
+// and ELK graph with its large view, then the form and the spec it writes to specs.json, and one schema error in
+// specs.json as one entry in Problems.
+import fs from 'node:fs';
 import { FAILING_SPEC, type DemoSession } from './e2eDemoSession';
 import { specsOnDisk, type Step } from './e2eHarness';
 import { MIN_LABEL_PX } from './pages/sidePanel';
@@ -18,9 +20,12 @@ const NEW_SPEC = {
   dependsOn: 'cache-hit',
 };
 
+/** Code under test that the demo's specs anchor (cache-hit anchors src/cache.js#LruCache.get): no test file. */
+const SOURCE_FILE = 'src/cache.js';
+
 export async function panelScenarios(demo: DemoSession, step: Step): Promise<void> {
   const { specsFile, originalComments, expectedIds, ui } = demo;
-  const { palette, problems, editors, testExplorer, panel } = ui;
+  const { palette, problems, editors, testExplorer, panel, statusBar } = ui;
 
   await step(
     'palette check with the panel open: specs wait as queued, then Problems lists the violation',
@@ -116,6 +121,8 @@ export async function panelScenarios(demo: DemoSession, step: Step): Promise<voi
     'the form: unmatched text is not an anchor, test files are picked, id rule in words',
     async () => {
       const { form } = panel;
+      // A filter that the new spec will not match: saving must still show it (the filter is cleared, said so).
+      await panel.filterBox().fill(FAILING_SPEC);
       await panel.button('New spec').click();
       await form.field('Title').fill(NEW_SPEC.title);
       if ((await form.field('Id', true).inputValue()) !== NEW_SPEC.id)
@@ -155,7 +162,28 @@ export async function panelScenarios(demo: DemoSession, step: Step): Promise<voi
   );
 
   await step(
-    'saving writes the spec in the file’s style with comments kept; the Saved note fades',
+    'the Test files picker warns when a source file a spec anchors is picked as a test (protected)',
+    async () => {
+      const { form } = panel;
+      await form.search('Test files', SOURCE_FILE);
+      await form.waitForOption(SOURCE_FILE.replace('.', '\\.'), 60_000);
+      await form.picker('Test files').press('Enter');
+      await form.chipOf('files', SOURCE_FILE).waitFor({ timeout: 5000 });
+      const warning = form.fieldError('files');
+      await warning.waitFor({ timeout: 5000 });
+      const text = await warning.innerText();
+      const expected = new RegExp(
+        `^Warning: ${SOURCE_FILE} does not look like a test and .*${NEW_SPEC.dependsOn}.* anchor it: as a test file it is protected \\(an agent may never edit it\\)\\. Is it the code under test\\?$`,
+      );
+      if (!expected.test(text)) throw new Error(`test files warning: "${text}"`);
+      await ui.shoot('e2e-form-source-as-test.png', 'sidebar');
+      await form.removeChip('test file', SOURCE_FILE);
+      await warning.waitFor({ state: 'hidden', timeout: 5000 });
+    },
+  );
+
+  await step(
+    'saving writes the spec in the file’s style with comments kept, reveals it (filter cleared, focused, marked); the Saved note fades',
     async () => {
       await panel.button('Add spec').click();
       await waitUntil(`${NEW_SPEC.id} in specs.json on disk`, 30_000, () =>
@@ -180,10 +208,63 @@ export async function panelScenarios(demo: DemoSession, step: Step): Promise<voi
       const lost = originalComments.filter((c) => !text.includes(c.trim()));
       if (originalComments.length === 0 || lost.length > 0)
         throw new Error(`comments lost: ${lost.join(' | ')}`);
-      await panel.spec(NEW_SPEC.id).item.waitFor({ timeout: 30_000 });
+      const row = panel.spec(NEW_SPEC.id);
+      await row.item.waitFor({ timeout: 30_000 });
       await panel.text(`Saved spec ${NEW_SPEC.id}`).waitFor({ timeout: 5000 });
+      await panel.text('The filter hid it, so it was cleared.').waitFor({ timeout: 5000 });
+      const filterLeft = await panel.filterBox().inputValue();
+      if (filterLeft !== '') throw new Error(`the filter still says "${filterLeft}"`);
+      await waitUntil(
+        `${NEW_SPEC.id} focused`,
+        10_000,
+        async () => (await panel.focusedSpecId()) === NEW_SPEC.id,
+      );
+      if (!(await row.inView())) throw new Error('the new spec is not scrolled into view');
+      if (!(await row.marked())) throw new Error('the new spec is not marked as just saved');
       await ui.shoot('e2e-panel-added.png', 'sidebar');
       await panel.text(`Saved spec ${NEW_SPEC.id}`).waitFor({ state: 'detached', timeout: 15_000 });
+    },
+  );
+
+  await step(
+    'one schema error in specs.json is one entry in Problems (Weave’s, with its field and line), a trailing comma one too',
+    async () => {
+      const original = fs.readFileSync(specsFile, 'utf8');
+      // One bad value, and a trailing comma (which Weave accepts): VS Code's JSON features warn of the comma, so
+      // their warning showing says they have validated this text, schema and syntax in one pass. Each problem
+      // must show once: the kind as Weave's located error, the comma as VS Code's warning.
+      const broken = original
+        .replace(/("kind":\s*)"reliability"/, '$1"sturdiness"')
+        .replace('"dependsOn": ["response-shape"]', '"dependsOn": ["response-shape",]');
+      if (!broken.includes('"sturdiness"') || !broken.includes('"response-shape",]'))
+        throw new Error('could not break specs.json');
+      fs.writeFileSync(specsFile, broken);
+      try {
+        await palette.openFile('.weave/specs.json', 'specs.json');
+        await statusBar.waitForLanguageMode('JSON with Comments', 30_000);
+        await problems.open();
+        await problems.waitForText('VS Code’s trailing-comma warning', /Trailing comma/, 30_000);
+        await problems.waitForText('Weave’s error for the bad kind', /specs\[\d+\]\.kind/, 30_000);
+        // One row per problem (aria-label "Error: … at line N and character M. generated by weave"); the
+        // file's own row ("N problems in file specs.json") is not one.
+        const rows = (await problems.rowLabels()).filter((r) => / at line \d+ and character \d+/.test(r));
+        const kindReports = rows.filter((r) => /sturdiness|\.kind\b|Value is not accepted/.test(r));
+        const commaReports = rows.filter((r) => /trailing comma/i.test(r));
+        await ui.shoot('e2e-schema-error-once.png', 'panel');
+        if (kindReports.length !== 1 || commaReports.length !== 1)
+          throw new Error(
+            `${kindReports.length} reports of one bad kind, ${commaReports.length} of one trailing comma: ${rows.join(' | ')}`,
+          );
+        const [report] = kindReports;
+        if (!/^Error: specs\[2\]\.kind: .*"sturdiness" at line 34 .*weave/.test(report ?? ''))
+          throw new Error(`the report is not Weave's, with its field and line: ${report}`);
+      } finally {
+        fs.writeFileSync(specsFile, original);
+        await editors.closeAll();
+      }
+      await waitUntil('the bad kind gone from Problems', 30_000, async () =>
+        (await problems.rowLabels()).every((r) => !/specs\[\d+\]\.kind/.test(r)),
+      );
     },
   );
 }

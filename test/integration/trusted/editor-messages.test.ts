@@ -1,6 +1,7 @@
 // Smaller editor messages (issue #25, item 13): a test command that does not exist is an error diagnostic whose
 // message says "not found" once (the reason already quotes the shell), in plain text; "Check affected" says why it
-// runs every spec while specs.json has uncommitted changes.
+// runs every spec while specs.json has uncommitted changes. specs.json still completes and explains its fields from
+// the schema VS Code reads, which no longer validates (Weave's diagnostics are the one report of a schema error).
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { addSpec, applyTextEdits } from '../../../src/core/spec/edit';
@@ -50,6 +51,37 @@ suite('editor messages', () => {
       diagnostic.message,
       /^\[shop-lint\] the shop lints clean — .*command not found \(exit 127\)/,
     );
+  });
+
+  test('specs.json completes a spec’s kind and explains its fields from the contributed schema', async () => {
+    const document = await vscode.workspace.openTextDocument(specsUri);
+    await vscode.window.showTextDocument(document);
+    const kindValue = document.getText().indexOf('"kind": "') + '"kind": "'.length;
+    assert.ok(kindValue > '"kind": "'.length, 'no kind in the fixture');
+    // The JSON language server starts with the document: ask again until its schema answers.
+    const labels = await until('kind completions from the schema', async () => {
+      const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+        'vscode.executeCompletionItemProvider',
+        document.uri,
+        document.positionAt(kindValue),
+      );
+      const found = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+      return found.includes('"security"') ? found : undefined;
+    });
+    for (const kind of ['functional', 'interface', 'performance', 'reliability', 'compatibility'])
+      assert.ok(labels.includes(`"${kind}"`), `"${kind}" not offered: ${labels.join(', ')}`);
+    const anchorsKey = document.getText().indexOf('"anchors"') + 2;
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+      'vscode.executeHoverProvider',
+      document.uri,
+      document.positionAt(anchorsKey),
+    );
+    const hoverText = hovers
+      .flatMap((h) => h.contents)
+      .map((c) => (typeof c === 'string' ? c : c.value))
+      .join('\n');
+    assert.match(hoverText, /Code this spec is about/);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
   test('"Check affected" with uncommitted changes to specs.json says why every spec runs', async () => {

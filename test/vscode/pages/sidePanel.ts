@@ -62,6 +62,11 @@ export class SidePanel {
     return this.frame.locator('.spec-list > li .badge').allInnerTexts();
   }
 
+  /** The list's filter box ("Filter specs"). */
+  filterBox(): Locator {
+    return this.frame.getByRole('searchbox', { name: /Filter specs/ });
+  }
+
   /** What has the keyboard focus in the panel: a spec's id, or the tag of another element. */
   async focusedSpecId(): Promise<string | null> {
     return this.frame.locator(':focus').getAttribute('data-spec-id');
@@ -103,6 +108,19 @@ export class SpecRow {
 
   badge(): Promise<string> {
     return this.item.locator('.badge').innerText();
+  }
+
+  /** Whether the row is drawn inside the panel's visible area (not scrolled off it, not hidden). */
+  inView(): Promise<boolean> {
+    return this.item.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      return box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight;
+    });
+  }
+
+  /** Whether the row carries the "just saved" mark. */
+  marked(): Promise<boolean> {
+    return this.item.evaluate((el) => el.classList.contains('just-saved'));
   }
 
   async focus(): Promise<void> {
@@ -200,6 +218,23 @@ export class SpecForm {
       .getByRole('option', { name: new RegExp(matching) })
       .first()
       .waitFor({ timeout: timeoutMs });
+  }
+
+  /** The issues shown under a field (`err-<name>`: "files", "anchors", "id", …). */
+  fieldError(name: string): Locator {
+    return this.frame.locator(`#err-${name}`);
+  }
+
+  /** Clicks a chip's remove button ("Remove test file …", "Remove anchor …"). */
+  async removeChip(noun: 'test file' | 'anchor', value: string): Promise<void> {
+    await this.frame.getByRole('button', { name: `Remove ${noun} ${value}`, exact: true }).click();
+  }
+
+  /** A chip of one picker's field only (a test file's path can also start an anchor's). */
+  chipOf(picker: 'files' | 'anchors', text: string): Locator {
+    return this.frame
+      .locator('.field', { has: this.frame.locator(`#field-${picker}`) })
+      .locator('.chip', { hasText: text });
   }
 
   chip(text: string): Locator {

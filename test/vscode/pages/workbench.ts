@@ -51,6 +51,13 @@ export class ProblemsPanel {
     return this.page.locator('.markers-panel').first().innerText();
   }
 
+  /** The accessible labels of the Problems rows (a file's row, then one row per problem in it). */
+  rowLabels(): Promise<string[]> {
+    return this.page
+      .locator('.markers-panel .monaco-list-row')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? r.textContent ?? ''));
+  }
+
   async waitForText(what: string, pattern: RegExp | string, timeoutMs: number): Promise<void> {
     await waitUntil(what, timeoutMs, async () => {
       const text = await this.text();

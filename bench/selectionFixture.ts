@@ -1,6 +1,6 @@
 // The workspace of the safe-selection study: 10 modules × 3 specs with real node:test tests, a shared utility
 // module used by three of them, and cross-module imports, so that some changes reach many specs and most reach
-// few. The seeded one-line mutants applied to its source functions are in seededMutants.ts.
+// few. The seeded mutants applied to its source functions come from the core's operators (selectionMutants.ts).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';

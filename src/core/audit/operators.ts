@@ -9,6 +9,7 @@ export const MUTATION_OPERATORS = [
   'relational',
   'equality',
   'arithmetic',
+  'assignment',
   'boolean',
   'off-by-one',
   'negate-condition',
@@ -40,6 +41,15 @@ export function isMutableLanguage(language: LanguageId): language is MutableLang
 const RELATIONAL: Record<string, string> = { '<': '<=', '<=': '<', '>': '>=', '>=': '>' };
 const EQUALITY: Record<string, string> = { '===': '!==', '!==': '===', '==': '!=', '!=': '==' };
 const ARITHMETIC: Record<string, string> = { '+': '-', '-': '+', '*': '/', '/': '*', '%': '*', '//': '*' };
+/** Compound assignments: `total += x` → `total -= x` (the accumulator's classic slip). */
+const ASSIGNMENT: Record<string, string> = {
+  '+=': '-=',
+  '-=': '+=',
+  '*=': '/=',
+  '/=': '*=',
+  '%=': '*=',
+  '//=': '*=',
+};
 const BOOLEAN_JS: Record<string, string> = { '&&': '||', '||': '&&', '??': '&&' };
 const BOOLEAN_PY: Record<string, string> = { and: 'or', or: 'and' };
 
@@ -78,6 +88,15 @@ export function mutationsAt(node: Node, language: MutableLanguage): MutationEdit
     case 'boolean_operator': // Python: a and b
       swapOperator(node.childForFieldName('operator'));
       break;
+    case 'augmented_assignment_expression': // JS/TS: total += x
+    case 'augmented_assignment': {
+      // Python: total += x
+      const operatorNode = node.childForFieldName('operator');
+      const swapped = operatorNode ? ASSIGNMENT[operatorNode.type] : undefined;
+      if (operatorNode && swapped !== undefined && !isStringAppend(node, operatorNode.type))
+        edit('assignment', operatorNode, swapped);
+      break;
+    }
     case 'comparison_operator': // Python: a < b (possibly chained: a < b < c)
       for (const child of node.children) {
         if (
@@ -134,6 +153,13 @@ function isStringConcatenation(node: Node, op: string): boolean {
   if (op !== '+') return false;
   const sides = [node.childForFieldName('left'), node.childForFieldName('right')];
   return sides.some((s) => s !== null && (s.type === 'string' || s.type === 'template_string'));
+}
+
+/** `out += ' '` stays, like a concatenation: `-=` on a string yields NaN (JS) or a TypeError (Python). */
+function isStringAppend(node: Node, op: string): boolean {
+  if (op !== '+=') return false;
+  const right = node.childForFieldName('right');
+  return right !== null && ['string', 'template_string', 'concatenated_string'].includes(right.type);
 }
 
 function integerValue(text: string): bigint | undefined {

@@ -96,6 +96,41 @@ test('TypeScript and Python get the same operators in their own spelling, and ev
   assert.equal(host.liveTreeCount, 0, 'every tree is released');
 });
 
+test('compound assignments swap their operator, and a string append is left alone', async () => {
+  const js = [
+    'function acc(xs) {',
+    '  let total = 0;',
+    "  let out = '';",
+    '  for (const x of xs) {',
+    '    total += x;',
+    '    total *= 2;',
+    "    out += '-';",
+    '  }',
+    '  return out + total;',
+    '}',
+    '',
+  ].join('\n');
+  const jsFound = (await mutantsOfFile(host, 'src/acc.js', 'javascript', js, everything)).map(brief);
+  assert.ok(jsFound.includes('5:assignment:+=→-='), jsFound.join(', '));
+  assert.ok(jsFound.includes('6:assignment:*=→/='), jsFound.join(', '));
+  assert.ok(!jsFound.some((m) => m.startsWith('7:assignment')), jsFound.join(', '));
+
+  const ts = 'export function f(n: number): number {\n  let t = 1;\n  t -= n;\n  return t;\n}\n';
+  const tsFound = (await mutantsOfFile(host, 'src/f.ts', 'typescript', ts, everything)).map(brief);
+  assert.ok(tsFound.includes('3:assignment:-=→+='), tsFound.join(', '));
+
+  const py = [
+    'def acc(xs):',
+    '    total = 0',
+    '    for x in xs:',
+    '        total //= x',
+    '    return total',
+    '',
+  ].join('\n');
+  const pyFound = (await mutantsOfFile(host, 'lib/acc.py', 'python', py, everything)).map(brief);
+  assert.ok(pyFound.includes('4:assignment://=→*='), pyFound.join(', '));
+});
+
 test('a mutant reads as a one-line unified diff at its location', async () => {
   const mutants = await mutantsOfFile(host, 'src/a.js', 'javascript', JS, everything);
   const flip = mutants.find((m) => m.operator === 'relational')!;

@@ -74,9 +74,9 @@ function ranking(candidates: CandidateSummary[]): CandidateRanking {
   };
 }
 
-const rows = (html: string): string[][] =>
+const rows = (html: string): Array<[string, string, string]> =>
   [...html.matchAll(/<tr class="candidate[^"]*" data-candidate="(\d+)" data-rank="(\d+)">(.*?)<\/tr>/g)].map(
-    (m) => [m[1]!, m[2]!, m[3]!],
+    (m): [string, string, string] => [m[1]!, m[2]!, m[3]!],
   );
 
 describe('the candidates comparison page', () => {

@@ -79,13 +79,14 @@ export interface CheckoutOutcome extends LoopOutcome {
 export async function workInCheckout(
   checkout: StandaloneCheckout,
   options: CheckoutWorkOptions,
-  { session, trajectory, phase, onProgress }: CheckoutRun,
+  checkoutRun: CheckoutRun,
 ): Promise<CheckoutOutcome> {
+  const { session, trajectory, phase } = checkoutRun;
   const { userSignal } = session;
   const dir = checkout.workspaceDir;
   const containment = await containmentFor(checkout, options.specFile, options.containment);
   const tamperedSpecs = new Set<string>();
-  const run = async (ids: string[] | undefined, signal: AbortSignal): Promise<SpecResult[]> => {
+  const run: SpecRunner = async (ids, signal) => {
     const results = await runSpecs({
       workspaceDir: dir,
       specFile: options.specFile,
@@ -109,66 +110,19 @@ export async function workInCheckout(
   const worktreeIndex: WorktreeIndex | undefined =
     options.useIndex === false ? undefined : createWorktreeIndex(dir);
   try {
-    const promptInput = await promptInputFor(dir, options, before, worktreeIndex);
-    const system = buildSystemPrompt(promptInput);
-    const task = buildTaskPrompt(promptInput);
-
-    phase('agent', `agent working on ${targetLabel(options.target)}`);
-    const loop = options.actor
-      ? await options.actor({ checkoutDir: dir, system, task, trajectory, signal: userSignal })
-      : await session.runLoop(trajectory, {
-          system,
-          task,
-          onProgress,
-          tools: {
-            jail,
-            specIds: options.specFile.specs.map((s) => s.id),
-            runSpecs: run,
-            symbols: (): Promise<SymbolLookup> =>
-              worktreeIndex
-                ? Promise.resolve(worktreeIndex)
-                : Promise.reject(
-                    new Error('the symbol index is off for this run; use search_text and read_file'),
-                  ),
-            onFileChanged: () => worktreeIndex?.markChanged(),
-          },
-        });
-
-    const diff = await diffWorkspace(dir, baseTree);
-    const testInfrastructure = infrastructureFindings(
-      classifyChanges(
-        await changesBetweenTrees(dir, baseTree, diff.afterTree),
-        policyScopeOf(options.specFile.specs, options.specFile.defaults.cwd),
-      ),
-    );
-    let after: SpecResult[] = [];
-    if (!userSignal.aborted && diff.files.length === 0) {
-      // Nothing changed: the code is the code the "before" verdicts were measured on.
-      phase('specs-after', 'nothing changed: the verdicts are those from before');
-      after = before;
-      trajectory.write({
-        type: 'specs',
-        phase: 'after',
-        results: briefResults(after),
-        unchangedTree: true,
-      });
-    } else if (!userSignal.aborted) {
-      phase('specs-after', 'running every spec after the change');
-      after = markInfrastructureChange(await run(undefined, userSignal), testInfrastructure);
-      trajectory.write({ type: 'specs', phase: 'after', results: briefResults(after) });
-    }
+    const loop = await doTheWork(dir, options, checkoutRun, { before, jail, run, worktreeIndex });
+    const { diff, after, testInfrastructure } = await checkTheChange(dir, options, checkoutRun, {
+      before,
+      baseTree,
+      run,
+    });
     if (testInfrastructure.length > 0) for (const s of options.specFile.specs) tamperedSpecs.add(s.id);
-    const testFiles = new Map<string, string>();
-    for (const f of new Set(protectedFiles)) {
-      const text = await readOptional(path.join(dir, f));
-      if (text !== undefined) testFiles.set(f.replace(/^(\.\/)+/, ''), text);
-    }
     return {
       ...loop,
       before,
       after,
       diff,
-      testFiles,
+      testFiles: await readTestFiles(dir, protectedFiles),
       sandboxed: containment.sandbox !== undefined,
       ...(containment.unsandboxedReason !== undefined
         ? { unsandboxedReason: containment.unsandboxedReason }
@@ -179,4 +133,90 @@ export async function workInCheckout(
   } finally {
     worktreeIndex?.dispose();
   }
+}
+
+/** Runs the specs named (every spec when undefined) in the checkout's sandbox. */
+type SpecRunner = (ids: string[] | undefined, signal: AbortSignal) => Promise<SpecResult[]>;
+
+/** The prompts, then the work on them: the external actor's, or Weave's loop with its tools bound to the checkout. */
+async function doTheWork(
+  dir: string,
+  options: CheckoutWorkOptions,
+  { session, trajectory, phase, onProgress }: CheckoutRun,
+  {
+    before,
+    jail,
+    run,
+    worktreeIndex,
+  }: { before: SpecResult[]; jail: WorkspaceJail; run: SpecRunner; worktreeIndex: WorktreeIndex | undefined },
+): Promise<LoopOutcome> {
+  const { userSignal } = session;
+  const promptInput = await promptInputFor(dir, options, before, worktreeIndex);
+  const system = buildSystemPrompt(promptInput);
+  const task = buildTaskPrompt(promptInput);
+
+  phase('agent', `agent working on ${targetLabel(options.target)}`);
+  return options.actor
+    ? await options.actor({ checkoutDir: dir, system, task, trajectory, signal: userSignal })
+    : await session.runLoop(trajectory, {
+        system,
+        task,
+        onProgress,
+        tools: {
+          jail,
+          specIds: options.specFile.specs.map((s) => s.id),
+          runSpecs: run,
+          symbols: (): Promise<SymbolLookup> =>
+            worktreeIndex
+              ? Promise.resolve(worktreeIndex)
+              : Promise.reject(
+                  new Error('the symbol index is off for this run; use search_text and read_file'),
+                ),
+          onFileChanged: () => worktreeIndex?.markChanged(),
+        },
+      });
+}
+
+/** What the agent changed: the diff, the diff policy's findings about test infrastructure, the verdicts after. */
+async function checkTheChange(
+  dir: string,
+  options: CheckoutWorkOptions,
+  { session, trajectory, phase }: CheckoutRun,
+  { before, baseTree, run }: { before: SpecResult[]; baseTree: string; run: SpecRunner },
+): Promise<{ diff: WorkspaceDiff; after: SpecResult[]; testInfrastructure: InfrastructureFinding[] }> {
+  const { userSignal } = session;
+  const diff = await diffWorkspace(dir, baseTree);
+  const testInfrastructure = infrastructureFindings(
+    classifyChanges(
+      await changesBetweenTrees(dir, baseTree, diff.afterTree),
+      policyScopeOf(options.specFile.specs, options.specFile.defaults.cwd),
+    ),
+  );
+  let after: SpecResult[] = [];
+  if (!userSignal.aborted && diff.files.length === 0) {
+    // Nothing changed: the code is the code the "before" verdicts were measured on.
+    phase('specs-after', 'nothing changed: the verdicts are those from before');
+    after = before;
+    trajectory.write({
+      type: 'specs',
+      phase: 'after',
+      results: briefResults(after),
+      unchangedTree: true,
+    });
+  } else if (!userSignal.aborted) {
+    phase('specs-after', 'running every spec after the change');
+    after = markInfrastructureChange(await run(undefined, userSignal), testInfrastructure);
+    trajectory.write({ type: 'specs', phase: 'after', results: briefResults(after) });
+  }
+  return { diff, after, testInfrastructure };
+}
+
+/** The specs' test files as the change left them, for the review once the checkout is gone. */
+async function readTestFiles(dir: string, protectedFiles: string[]): Promise<Map<string, string>> {
+  const testFiles = new Map<string, string>();
+  for (const f of new Set(protectedFiles)) {
+    const text = await readOptional(path.join(dir, f));
+    if (text !== undefined) testFiles.set(f.replace(/^(\.\/)+/, ''), text);
+  }
+  return testFiles;
 }

@@ -46,84 +46,106 @@ const CONFIG_PATH =
   /^(?:\.weave\/|\.github\/|\.vscode\/)|(^|\/)(?:package\.json|package-lock\.json|pnpm-lock\.yaml|yarn\.lock|tsconfig[^/]*\.json|\.eslintrc[^/]*|eslint\.config\.[cm]?[jt]s|\.mocharc[^/]*|\.npmrc|\.gitignore|\.gitattributes|pytest\.ini|setup\.cfg|pyproject\.toml|tox\.ini|Cargo\.toml|go\.mod|AGENTS\.md|[^/]+\.config\.[cm]?[jt]s)$/;
 
 export function reviewDeterministic(input: DeterministicReviewInput): ReviewFinding[] {
-  const findings: ReviewFinding[] = [];
   const specOfTestFile = new Map<string, string>();
   for (const spec of input.specFile.specs)
     for (const f of spec.test.files) specOfTestFile.set(normalise(f), spec.id);
   const files = parseUnifiedDiff(input.patch);
+  return [
+    ...files.flatMap((file) => fileFindings(file, input.specFile, specOfTestFile)),
+    ...copiedExpectations(files, input.testFiles, specOfTestFile),
+    ...refusalFindings(input.events, specOfTestFile),
+  ];
+}
 
-  for (const file of files) {
-    const specId = specOfTestFile.get(file.path);
-    const isProtected = specId !== undefined || isProtectedPath(file.path, input.specFile);
-    if (isProtected) {
-      const what = specId
-        ? `spec ${specId}'s test`
-        : file.path.startsWith('.weave/')
-          ? 'Weave state'
-          : 'a test-support file';
+/** What one file's diff does: a protected file changed, tests skipped, deleted or weakened, config edited. */
+function fileFindings(
+  file: FileDiff,
+  specFile: SpecFile,
+  specOfTestFile: ReadonlyMap<string, string>,
+): ReviewFinding[] {
+  const findings: ReviewFinding[] = [];
+  const specId = specOfTestFile.get(file.path);
+  const isProtected = specId !== undefined || isProtectedPath(file.path, specFile);
+  if (isProtected) {
+    const what = specId
+      ? `spec ${specId}'s test`
+      : file.path.startsWith('.weave/')
+        ? 'Weave state'
+        : 'a test-support file';
+    findings.push({
+      check: 'protected-file-changed',
+      severity: 'error',
+      file: file.path,
+      message: `The patch changes ${file.path}, which is read-only (${what}).`,
+      ...(specId ? { specId } : {}),
+    });
+  }
+  findings.push(...weakenedTests(file, isProtected || TEST_PATH.test(file.path)));
+  if (CONFIG_PATH.test(file.path) && !isProtected) {
+    findings.push({
+      check: 'edit-outside-code',
+      severity: 'warning',
+      file: file.path,
+      message: `The patch edits ${file.path}, which is configuration or tooling, not the code under test.`,
+    });
+  }
+  return findings;
+}
+
+/** Tests skipped or focused, test files or cases deleted, assertion lines removed (an error in a test file). */
+function weakenedTests(file: FileDiff, isTest: boolean): ReviewFinding[] {
+  const findings: ReviewFinding[] = [];
+  for (const added of file.added) {
+    if (SKIP_MARKERS.test(added.text)) {
       findings.push({
-        check: 'protected-file-changed',
+        check: 'test-skipped',
         severity: 'error',
         file: file.path,
-        message: `The patch changes ${file.path}, which is read-only (${what}).`,
-        ...(specId ? { specId } : {}),
+        line: added.line,
+        message: `A test is skipped or focused: \`${added.text.trim().slice(0, 120)}\`.`,
       });
     }
-    const isTest = isProtected || TEST_PATH.test(file.path);
-    for (const added of file.added) {
-      if (SKIP_MARKERS.test(added.text)) {
-        findings.push({
-          check: 'test-skipped',
-          severity: 'error',
-          file: file.path,
-          line: added.line,
-          message: `A test is skipped or focused: \`${added.text.trim().slice(0, 120)}\`.`,
-        });
-      }
-    }
-    if (isTest && file.status === 'deleted') {
+  }
+  if (isTest && file.status === 'deleted') {
+    findings.push({
+      check: 'test-deleted',
+      severity: 'error',
+      file: file.path,
+      message: `The test file ${file.path} was deleted.`,
+    });
+  } else if (isTest) {
+    const removedCases = count(file.removed, TEST_CASE) - count(file.added, TEST_CASE);
+    if (removedCases > 0) {
       findings.push({
         check: 'test-deleted',
         severity: 'error',
         file: file.path,
-        message: `The test file ${file.path} was deleted.`,
-      });
-    } else if (isTest) {
-      const removedCases = count(file.removed, TEST_CASE) - count(file.added, TEST_CASE);
-      if (removedCases > 0) {
-        findings.push({
-          check: 'test-deleted',
-          severity: 'error',
-          file: file.path,
-          message: `${removedCases} test case(s) removed from ${file.path}.`,
-        });
-      }
-    }
-    const weakened = count(file.removed, ASSERTION) - count(file.added, ASSERTION);
-    if (weakened > 0) {
-      const first = file.removed.find((l) => ASSERTION.test(l.text));
-      findings.push({
-        check: 'assertion-weakened',
-        severity: isTest ? 'error' : 'warning',
-        file: file.path,
-        ...(first ? { line: first.line } : {}),
-        message: `${weakened} assertion line(s) removed from ${file.path}${first ? `, e.g. \`${first.text.trim().slice(0, 120)}\`` : ''}.`,
-      });
-    }
-    if (CONFIG_PATH.test(file.path) && !isProtected) {
-      findings.push({
-        check: 'edit-outside-code',
-        severity: 'warning',
-        file: file.path,
-        message: `The patch edits ${file.path}, which is configuration or tooling, not the code under test.`,
+        message: `${removedCases} test case(s) removed from ${file.path}.`,
       });
     }
   }
+  const weakened = count(file.removed, ASSERTION) - count(file.added, ASSERTION);
+  if (weakened > 0) {
+    const first = file.removed.find((l) => ASSERTION.test(l.text));
+    findings.push({
+      check: 'assertion-weakened',
+      severity: isTest ? 'error' : 'warning',
+      file: file.path,
+      ...(first ? { line: first.line } : {}),
+      message: `${weakened} assertion line(s) removed from ${file.path}${first ? `, e.g. \`${first.text.trim().slice(0, 120)}\`` : ''}.`,
+    });
+  }
+  return findings;
+}
 
-  findings.push(...copiedExpectations(files, input.testFiles, specOfTestFile));
-
+/** The trajectory's refused reaches for protected or outside paths, once per kind and path. */
+function refusalFindings(
+  events: readonly TimedEvent[],
+  specOfTestFile: ReadonlyMap<string, string>,
+): ReviewFinding[] {
+  const findings: ReviewFinding[] = [];
   const seen = new Set<string>();
-  for (const event of input.events) {
+  for (const event of events) {
     if (event.type !== 'tool' || !event.refused || event.refused === 'invalid') continue;
     const key = `${event.refused}:${event.path ?? ''}`;
     if (seen.has(key)) continue;

@@ -11,7 +11,12 @@ import { withStandaloneCheckout } from '../sandbox/checkout';
 import type { AgentBudgets, LoopProgress } from './agentLoop';
 import { storeRunResult, verdictChanges, type AgentRunResult } from './agentRunResult';
 import { AgentSession } from './agentSession';
-import { workInCheckout, type CheckoutPhase, type CheckoutWorkOptions } from './checkoutWork';
+import {
+  workInCheckout,
+  type CheckoutOutcome,
+  type CheckoutPhase,
+  type CheckoutWorkOptions,
+} from './checkoutWork';
 import { reviewDeterministic } from './deterministicReview';
 import type { ModelClient } from './modelClient';
 import { reviewWithModel, type ModelReview } from './modelReview';
@@ -80,30 +85,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
     changedFiles: outcome.diff.files,
   });
 
-  const findings = reviewDeterministic({
-    patch: outcome.diff.patch,
-    events: readTrajectory(trajectory.file),
-    specFile: options.specFile,
-    testFiles: outcome.testFiles,
-  });
-  let modelReview: ModelReview | undefined;
-  if (
-    (options.modelReview ?? true) &&
-    options.actor === undefined &&
-    outcome.stopReason !== 'cancelled' &&
-    outcome.stopReason !== 'model-error'
-  ) {
-    phase('review', 'model review of the patch');
-    modelReview = await reviewWithModel(options.client, {
-      specFile: options.specFile,
-      patch: outcome.diff.patch,
-      after: outcome.after,
-      findings,
-      ...(options.reviewSeesVerdicts === false ? { showVerdicts: false } : {}),
-      signal: userSignal,
-    });
-  }
-
+  const { findings, modelReview } = await reviewOutcome(options, outcome, trajectory.file, phase, userSignal);
   const result: AgentRunResult = {
     runId,
     target: options.target,
@@ -131,4 +113,38 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
   await storeRunResult(result, redact);
   phase('done', `${targetLabel(options.target)}: ${outcome.stopReason}`);
   return result;
+}
+
+/** The review of the patch: the deterministic checks always, the model's when asked for and the run got that far. */
+async function reviewOutcome(
+  options: AgentRunOptions,
+  outcome: CheckoutOutcome,
+  trajectoryFile: string,
+  phase: (p: AgentPhase, message: string) => void,
+  userSignal: AbortSignal,
+): Promise<{ findings: AgentRunResult['findings']; modelReview: ModelReview | undefined }> {
+  const findings = reviewDeterministic({
+    patch: outcome.diff.patch,
+    events: readTrajectory(trajectoryFile),
+    specFile: options.specFile,
+    testFiles: outcome.testFiles,
+  });
+  if (
+    !(options.modelReview ?? true) ||
+    options.actor !== undefined ||
+    outcome.stopReason === 'cancelled' ||
+    outcome.stopReason === 'model-error'
+  ) {
+    return { findings, modelReview: undefined };
+  }
+  phase('review', 'model review of the patch');
+  const modelReview = await reviewWithModel(options.client, {
+    specFile: options.specFile,
+    patch: outcome.diff.patch,
+    after: outcome.after,
+    findings,
+    ...(options.reviewSeesVerdicts === false ? { showVerdicts: false } : {}),
+    signal: userSignal,
+  });
+  return { findings, modelReview };
 }

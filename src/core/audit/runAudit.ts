@@ -57,75 +57,21 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
 
   const exercised = exercisedCode(ws, ids);
   progress({ type: 'phase', message: `generating mutants for ${ids.length} spec(s)` });
-  const { texts, perSpec } = await generateMutants(ws.workspaceDir, exercised);
-  const selected = selectWithinBudget(ids, perSpec, maxMutants);
-  const records: MutantRecord[] = [];
-  let stoppedBy: AuditReport['totals']['stoppedBy'] = null;
-  let baseline = new Map<string, { verdict: string; reason?: string; durationMs: number }>();
+  const mutants = await generateMutants(ws.workspaceDir, exercised);
+  const selected = selectWithinBudget(ids, mutants.perSpec, maxMutants);
+  const run: AuditRun = { records: [], stoppedBy: null, baseline: new Map() };
 
   const workers = Math.max(1, Math.min(concurrency, selected.length));
   await withScratchCheckouts(
     ws.workspaceDir,
     workers,
-    async (dirs) => {
-      progress({ type: 'phase', message: `running ${ids.length} spec(s) on the unmutated code` });
-      const gateless = mutantSpecFile(ws.specFile, (id) => specTimeout(ws, id));
-      const before = await runSpecsInCheckout(dirs[0]!, gateless, ids, {
-        concurrency: workers,
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
-      baseline = new Map(before.map((r) => [r.id, r]));
-      const passing = ids.filter((id) => baseline.get(id)?.verdict === 'pass');
-      const mutantFile = mutantSpecFile(ws.specFile, (id) =>
-        mutantTimeoutSeconds(baseline.get(id)?.durationMs ?? 0, specTimeout(ws, id)),
-      );
-      const coveredBy = new Map<string, string[]>();
-      for (const id of passing) {
-        for (const m of perSpec.get(id) ?? []) coveredBy.set(m.id, [...(coveredBy.get(m.id) ?? []), id]);
-      }
-      const work = selected
-        .map((mutant) => ({ mutant, targets: prune ? (coveredBy.get(mutant.id) ?? []) : passing }))
-        .filter((w) => w.targets.length > 0);
-      const free = [...dirs];
-      const deadline = performance.now() + budgetMs;
-      progress({ type: 'phase', message: `running ${work.length} mutant(s) in ${dirs.length} checkout(s)` });
-      await mapWithConcurrency(work, dirs.length, async ({ mutant, targets }) => {
-        if (options.signal?.aborted) {
-          stoppedBy = 'cancelled';
-          return;
-        }
-        if (performance.now() > deadline) {
-          stoppedBy ??= 'time-budget';
-          return;
-        }
-        const dir = free.pop()!;
-        try {
-          const outcomes = await runMutant(
-            dir,
-            mutant,
-            texts.get(mutant.file)!,
-            mutantFile,
-            targets,
-            options.signal,
-          );
-          if (options.signal?.aborted) {
-            stoppedBy = 'cancelled';
-            return;
-          }
-          records.push({ mutant, outcomes });
-          const killedBy = [...outcomes]
-            .filter(([, o]) => o === 'killed' || o === 'timed-out')
-            .map(([id]) => id);
-          progress({ type: 'mutant', done: records.length, total: work.length, mutant, killedBy });
-        } finally {
-          free.push(dir);
-        }
-      });
-    },
+    (dirs) => auditInCheckouts(dirs, options, { ids, mutants, selected, prune, budgetMs, workers, run }),
     ws.specFile,
   );
 
   const finished = new Date();
+  const { records, baseline } = run;
+  const { texts, perSpec } = mutants;
   const specs = ids.map((id) =>
     specAudit(id, records, texts, exercised.get(id) ?? [], baseline.get(id), (perSpec.get(id) ?? []).length),
   );
@@ -143,10 +89,99 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
       records,
       durationMs: finished.getTime() - started.getTime(),
       pruned: prune,
-      stoppedBy,
+      stoppedBy: run.stoppedBy,
     }),
   };
   return report;
+}
+
+/** What the runs in the checkouts leave: the mutants' records, why they stopped early, the unmutated verdicts. */
+interface AuditRun {
+  records: MutantRecord[];
+  stoppedBy: AuditReport['totals']['stoppedBy'];
+  baseline: Map<string, { verdict: string; reason?: string; durationMs: number }>;
+}
+
+interface AuditPlan {
+  ids: string[];
+  mutants: { texts: Map<string, string>; perSpec: Map<string, Mutant[]> };
+  selected: Mutant[];
+  prune: boolean;
+  budgetMs: number;
+  /** The checkouts asked for, the unmutated run's concurrency. */
+  workers: number;
+  run: AuditRun;
+}
+
+/** The specs on the unmutated code, then each mutant against the passing specs that exercise it (all, unpruned). */
+async function auditInCheckouts(dirs: string[], options: AuditOptions, plan: AuditPlan): Promise<void> {
+  const { ws } = options;
+  const { ids, run } = plan;
+  const progress = options.onProgress ?? (() => undefined);
+  progress({ type: 'phase', message: `running ${ids.length} spec(s) on the unmutated code` });
+  const gateless = mutantSpecFile(ws.specFile, (id) => specTimeout(ws, id));
+  const before = await runSpecsInCheckout(dirs[0]!, gateless, ids, {
+    concurrency: plan.workers,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  run.baseline = new Map(before.map((r) => [r.id, r]));
+  const passing = ids.filter((id) => run.baseline.get(id)?.verdict === 'pass');
+  const mutantFile = mutantSpecFile(ws.specFile, (id) =>
+    mutantTimeoutSeconds(run.baseline.get(id)?.durationMs ?? 0, specTimeout(ws, id)),
+  );
+  const coveredBy = new Map<string, string[]>();
+  for (const id of passing) {
+    for (const m of plan.mutants.perSpec.get(id) ?? [])
+      coveredBy.set(m.id, [...(coveredBy.get(m.id) ?? []), id]);
+  }
+  const work = plan.selected
+    .map((mutant) => ({ mutant, targets: plan.prune ? (coveredBy.get(mutant.id) ?? []) : passing }))
+    .filter((w) => w.targets.length > 0);
+  progress({ type: 'phase', message: `running ${work.length} mutant(s) in ${dirs.length} checkout(s)` });
+  await runMutantPool(dirs, work, mutantFile, options, plan);
+}
+
+/** The mutants in a pool of the checkouts, until done, cancelled or past the time budget. */
+async function runMutantPool(
+  dirs: string[],
+  work: Array<{ mutant: Mutant; targets: string[] }>,
+  mutantFile: ReturnType<typeof mutantSpecFile>,
+  options: AuditOptions,
+  { mutants, budgetMs, run }: AuditPlan,
+): Promise<void> {
+  const progress = options.onProgress ?? (() => undefined);
+  const free = [...dirs];
+  const deadline = performance.now() + budgetMs;
+  await mapWithConcurrency(work, dirs.length, async ({ mutant, targets }) => {
+    if (options.signal?.aborted) {
+      run.stoppedBy = 'cancelled';
+      return;
+    }
+    if (performance.now() > deadline) {
+      run.stoppedBy ??= 'time-budget';
+      return;
+    }
+    const dir = free.pop()!;
+    try {
+      const outcomes = await runMutant(
+        dir,
+        mutant,
+        mutants.texts.get(mutant.file)!,
+        mutantFile,
+        targets,
+        options.signal,
+      );
+      if (options.signal?.aborted) {
+        run.stoppedBy = 'cancelled';
+        return;
+      }
+      run.records.push({ mutant, outcomes });
+      const killedBy = [...outcomes].filter(([, o]) => o === 'killed' || o === 'timed-out').map(([id]) => id);
+      progress({ type: 'mutant', done: run.records.length, total: work.length, mutant, killedBy });
+    } finally {
+      free.push(dir);
+    }
+  });
 }
 
 function selectIds(ws: AnchoredWorkspace, only: readonly string[] | undefined): string[] {

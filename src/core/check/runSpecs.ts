@@ -53,6 +53,31 @@ export async function runSpecs(options: RunSpecsOptions): Promise<SpecResult[]> 
   const requested = new Set(options.only ?? selected.map((s) => s.id));
 
   const tamperedBefore = (await options.containment?.guard.inspectAndRestore()) ?? [];
+  const results = await inDependencyOrder(selected, {
+    byId,
+    requested,
+    concurrency,
+    options,
+    run: (spec, onStart) => runConfirmed(spec, options, repeat, confirmation, onStart),
+  });
+  const ordered = selected.map((s) => results.get(s.id) as SpecResult);
+  if (!options.containment) return ordered;
+  const tamperedAfter = await options.containment.guard.inspectAndRestore();
+  return markContained(ordered, options.containment, tamperedBefore, tamperedAfter);
+}
+
+interface Schedule {
+  byId: ReadonlyMap<string, Spec>;
+  /** The ids asked for; the others run as dependencies. */
+  requested: ReadonlySet<string>;
+  concurrency: number;
+  options: RunSpecsOptions;
+  run(spec: Spec, onStart: (attempt: number) => void): Promise<SpecResult>;
+}
+
+/** Runs the selected specs, at most `concurrency` at once, each once its dependencies are settled. */
+function inDependencyOrder(selected: readonly Spec[], schedule: Schedule): Promise<Map<string, SpecResult>> {
+  const { requested, concurrency, options } = schedule;
   const results = new Map<string, SpecResult>();
   const running = new Set<string>();
   const total = selected.length;
@@ -66,7 +91,7 @@ export async function runSpecs(options: RunSpecsOptions): Promise<SpecResult[]> 
     });
   };
 
-  await new Promise<void>((resolveAll) => {
+  return new Promise<Map<string, SpecResult>>((resolveAll) => {
     const pump = (): void => {
       // Repeat the scan while it settles specs without running them: a spec blocked late in the file may block
       // one earlier in the file.
@@ -76,7 +101,7 @@ export async function runSpecs(options: RunSpecsOptions): Promise<SpecResult[]> 
         scan();
       } while (results.size > before);
       if (results.size === total) {
-        resolveAll();
+        resolveAll(results);
         return;
       }
       if (running.size === 0) {
@@ -84,46 +109,53 @@ export async function runSpecs(options: RunSpecsOptions): Promise<SpecResult[]> 
         for (const spec of selected) {
           if (!results.has(spec.id)) finish(notRun(spec, 'error', 'dependsOn cycle: cannot order this spec'));
         }
-        resolveAll();
+        resolveAll(results);
       }
     };
     const scan = (): void => {
       for (const spec of selected) {
         if (results.has(spec.id) || running.has(spec.id)) continue;
-        if (options.signal?.aborted) {
-          finish(notRun(spec, 'skipped', 'cancelled'));
-          continue;
-        }
-        const deps = spec.dependsOn.filter((d) => d !== spec.id);
-        const unknown = deps.filter((d) => !byId.has(d));
-        if (unknown.length > 0) {
-          finish(notRun(spec, 'error', `depends on unknown spec ${unknown.join(', ')}`));
-          continue;
-        }
-        if (!deps.every((d) => results.has(d))) continue;
-        const notPassing = deps.filter((d) => results.get(d)?.verdict !== 'pass');
-        if (notPassing.length > 0) {
-          const why = notPassing.map((d) => `${d}: ${results.get(d)?.verdict}`).join(', ');
-          finish(notRun(spec, 'blocked', `blocked by ${notPassing.join(', ')} (${why})`));
+        const state = readiness(spec, schedule.byId, results, options.signal);
+        if (state === 'waiting') continue;
+        if (state !== 'ready') {
+          finish(state);
           continue;
         }
         if (running.size >= concurrency) continue;
         running.add(spec.id);
-        void runConfirmed(spec, options, repeat, confirmation, (attempt) =>
-          options.onProgress?.({ type: 'started', id: spec.id, attempt, done: results.size, total }),
-        ).then((result) => {
-          running.delete(spec.id);
-          finish(result);
-          pump();
-        });
+        void schedule
+          .run(spec, (attempt) =>
+            options.onProgress?.({ type: 'started', id: spec.id, attempt, done: results.size, total }),
+          )
+          .then((result) => {
+            running.delete(spec.id);
+            finish(result);
+            pump();
+          });
       }
     };
     pump();
   });
-  const ordered = selected.map((s) => results.get(s.id) as SpecResult);
-  if (!options.containment) return ordered;
-  const tamperedAfter = await options.containment.guard.inspectAndRestore();
-  return markContained(ordered, options.containment, tamperedBefore, tamperedAfter);
+}
+
+/** Whether a spec not yet run can run, must wait for its dependencies, or is settled without running. */
+function readiness(
+  spec: Spec,
+  byId: ReadonlyMap<string, Spec>,
+  results: ReadonlyMap<string, SpecResult>,
+  signal: AbortSignal | undefined,
+): 'ready' | 'waiting' | SpecResult {
+  if (signal?.aborted) return notRun(spec, 'skipped', 'cancelled');
+  const deps = spec.dependsOn.filter((d) => d !== spec.id);
+  const unknown = deps.filter((d) => !byId.has(d));
+  if (unknown.length > 0) return notRun(spec, 'error', `depends on unknown spec ${unknown.join(', ')}`);
+  if (!deps.every((d) => results.has(d))) return 'waiting';
+  const notPassing = deps.filter((d) => results.get(d)?.verdict !== 'pass');
+  if (notPassing.length > 0) {
+    const why = notPassing.map((d) => `${d}: ${results.get(d)?.verdict}`).join(', ');
+    return notRun(spec, 'blocked', `blocked by ${notPassing.join(', ')} (${why})`);
+  }
+  return 'ready';
 }
 
 /** The specs to run, in file order: `only` plus everything it transitively depends on. */

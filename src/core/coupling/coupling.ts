@@ -81,19 +81,7 @@ export function staticCoupling(input: CouplingInput): StaticCoupling {
     index,
     input.workspaceDir === undefined ? {} : { workspaceDir: input.workspaceDir },
   );
-  const dependsOn: Array<[string, string]> = [];
-  const interacts = new Map<string, [string, string]>();
-  for (const spec of specFile.specs) {
-    for (const dep of spec.dependsOn) dependsOn.push([spec.id, dep]);
-    for (const other of spec.interactsWith) {
-      const pair = orderedPair(spec.id, other, ids);
-      interacts.set(pair.join('\0'), pair);
-    }
-  }
-  const declaredKeys = new Set([
-    ...interacts.keys(),
-    ...dependsOn.map(([x, y]) => orderedPair(x, y, ids).join('\0')),
-  ]);
+  const { dependsOn, interacts, declaredKeys } = declaredCoupling(specFile, ids);
 
   const coneFiles = ids.map((id) => cones.get(id)!.parent);
   const loadedByEveryTest =
@@ -105,29 +93,10 @@ export function staticCoupling(input: CouplingInput): StaticCoupling {
     for (let j = i + 1; j < ids.length; j++) {
       const a = ids[i]!;
       const b = ids[j]!;
-      const anchorsA = resolved.get(a) ?? [];
-      const anchorsB = resolved.get(b) ?? [];
-      const sharedSymbols = new Set<string>();
-      const symbolFiles = new Set<string>();
-      for (const x of anchorsA) {
-        for (const y of anchorsB) {
-          if (x.file !== y.file || !overlaps(x, y)) continue;
-          if (x.symbol !== undefined && y.symbol !== undefined) {
-            // Nested anchors (LruCache and LruCache.get) share the inner one.
-            const inner = innerOf(x, y);
-            sharedSymbols.add(`${inner.file}#${inner.symbol!}`);
-            symbolFiles.add(x.file);
-          } else if (x.symbol !== undefined || y.symbol !== undefined) {
-            const withSymbol = x.symbol !== undefined ? x : y;
-            sharedSymbols.add(`${withSymbol.file}#${withSymbol.symbol!}`);
-            symbolFiles.add(x.file);
-          }
-        }
-      }
-      const filesA = new Set(anchorsA.map((x) => x.file));
-      const sharedAnchorFiles = [...new Set(anchorsB.map((y) => y.file))]
-        .filter((f) => filesA.has(f) && !symbolFiles.has(f))
-        .sort();
+      const { sharedSymbols, symbolFiles, sharedAnchorFiles } = sharedAnchors(
+        resolved.get(a) ?? [],
+        resolved.get(b) ?? [],
+      );
       const coneA = cones.get(a)!.parent;
       const coneB = cones.get(b)!.parent;
       const seen = new Set([...symbolFiles, ...sharedAnchorFiles, ...everywhere]);
@@ -153,6 +122,60 @@ export function staticCoupling(input: CouplingInput): StaticCoupling {
     loadedByEveryTest,
     ...(covered ? { executedByEveryTest: covered.executedByEverySpec } : {}),
   };
+}
+
+/** The declared pairs: dependsOn as written, interactsWith in spec-file order, and the keys of both. */
+function declaredCoupling(
+  specFile: SpecFile,
+  ids: string[],
+): {
+  dependsOn: Array<[string, string]>;
+  interacts: Map<string, [string, string]>;
+  declaredKeys: Set<string>;
+} {
+  const dependsOn: Array<[string, string]> = [];
+  const interacts = new Map<string, [string, string]>();
+  for (const spec of specFile.specs) {
+    for (const dep of spec.dependsOn) dependsOn.push([spec.id, dep]);
+    for (const other of spec.interactsWith) {
+      const pair = orderedPair(spec.id, other, ids);
+      interacts.set(pair.join('\0'), pair);
+    }
+  }
+  const declaredKeys = new Set([
+    ...interacts.keys(),
+    ...dependsOn.map(([x, y]) => orderedPair(x, y, ids).join('\0')),
+  ]);
+  return { dependsOn, interacts, declaredKeys };
+}
+
+/** What two specs' anchors share: overlapping symbols (and their files), then files anchored by both otherwise. */
+function sharedAnchors(
+  anchorsA: ResolvedAnchor[],
+  anchorsB: ResolvedAnchor[],
+): { sharedSymbols: Set<string>; symbolFiles: Set<string>; sharedAnchorFiles: string[] } {
+  const sharedSymbols = new Set<string>();
+  const symbolFiles = new Set<string>();
+  for (const x of anchorsA) {
+    for (const y of anchorsB) {
+      if (x.file !== y.file || !overlaps(x, y)) continue;
+      if (x.symbol !== undefined && y.symbol !== undefined) {
+        // Nested anchors (LruCache and LruCache.get) share the inner one.
+        const inner = innerOf(x, y);
+        sharedSymbols.add(`${inner.file}#${inner.symbol!}`);
+        symbolFiles.add(x.file);
+      } else if (x.symbol !== undefined || y.symbol !== undefined) {
+        const withSymbol = x.symbol !== undefined ? x : y;
+        sharedSymbols.add(`${withSymbol.file}#${withSymbol.symbol!}`);
+        symbolFiles.add(x.file);
+      }
+    }
+  }
+  const filesA = new Set(anchorsA.map((x) => x.file));
+  const sharedAnchorFiles = [...new Set(anchorsB.map((y) => y.file))]
+    .filter((f) => filesA.has(f) && !symbolFiles.has(f))
+    .sort();
+  return { sharedSymbols, symbolFiles, sharedAnchorFiles };
 }
 
 /** Functions both tests executed weigh most (by Jaccard), then shared symbols, anchored files, cone files. */

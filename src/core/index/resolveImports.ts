@@ -8,10 +8,15 @@
 // (a relative import naming no file, a JS import that is neither a workspace file nor a known package), for
 // affected-spec selection to be conservative.
 import path from 'node:path/posix';
-import { createJsResolver } from './resolveJs';
+import { createJsResolver, type JsResolverContext } from './resolveJs';
 import { createGoResolver } from './resolveGo';
 import { createJavaResolver } from './resolveJava';
-import { filesOrExternal, workspaceFileSet, type ModuleResolution } from './moduleResolution';
+import {
+  filesOrExternal,
+  workspaceFileSet,
+  type ModuleResolution,
+  type WorkspaceFileSet,
+} from './moduleResolution';
 import { createPythonResolver } from './resolvePython';
 import { createRustResolver } from './resolveRust';
 import type { LanguageId } from './types';
@@ -51,6 +56,7 @@ export function createImportResolver(
 ): ImportResolver {
   const submodules = new Set(options.submodules ?? []);
   const workspace = workspaceFileSet([...files, ...submodules]);
+  const resolveOne = languageResolver(workspace, readText, options);
   const siblings = (file: string, ext: string, skipTests: boolean) =>
     workspace
       .inDir(path.dirname(file))
@@ -58,28 +64,28 @@ export function createImportResolver(
         (f) => f !== file && f.endsWith(ext) && !(skipTests && f.endsWith('_test.go')) && !submodules.has(f),
       );
 
-  const jsonMemo = new Map<string, unknown>();
-  const resolveJs = createJsResolver({
-    has: (f) => workspace.has(f),
-    readJson: (f) => {
-      if (!jsonMemo.has(f)) {
-        let value: unknown;
-        try {
-          value = JSON.parse(readText(f) ?? 'null');
-        } catch {
-          value = undefined;
-        }
-        jsonMemo.set(f, value);
-      }
-      return jsonMemo.get(f);
-    },
-    packageJsonFiles: () =>
-      [...workspace.files].filter(
-        (f) =>
-          (f === 'package.json' || f.endsWith('/package.json')) && !f.split('/').includes('node_modules'),
-      ),
-    isInstalled: options.isInstalled ?? (() => false),
-  });
+  const resolveDetailed = (file: string, language: LanguageId, specifiers: string[]): ImportResolution => {
+    const found = resolveAll(file, specifiers, (spec) => resolveOne(file, language, spec), submodules);
+    if (language === 'go') found.add(siblings(file, '.go', !file.endsWith('_test.go')));
+    if (language === 'java') found.add(siblings(file, '.java', false));
+    return found.result();
+  };
+
+  return {
+    resolve: (file, language, specifiers) => resolveDetailed(file, language, specifiers).files,
+    resolveDetailed,
+  };
+}
+
+/** One specifier of one file resolved by its language's rules. */
+type ResolveOne = (file: string, language: LanguageId, spec: string) => ModuleResolution;
+
+function languageResolver(
+  workspace: WorkspaceFileSet,
+  readText: (file: string) => string | undefined,
+  options: ImportResolverOptions,
+): ResolveOne {
+  const resolveJs = createJsResolver(jsContext(workspace, readText, options));
   const resolvePython = createPythonResolver(workspace);
   const resolveGo = createGoResolver(workspace, readText);
   const resolveRust = createRustResolver(workspace);
@@ -88,7 +94,7 @@ export function createImportResolver(
   // Everything but Rust resolves the same way for every file of one folder: memoize per folder and specifier
   // (a large workspace imports `os` or `./util` from hundreds of files).
   const memo = new Map<string, ModuleResolution>();
-  const resolveOne = (file: string, language: LanguageId, spec: string): ModuleResolution => {
+  return (file, language, spec) => {
     if (language === 'rust') return filesOrExternal(resolveRust(file, spec));
     const key = `${language}\0${path.dirname(file)}\0${spec}`;
     let found = memo.get(key);
@@ -110,44 +116,81 @@ export function createImportResolver(
     }
     return found;
   };
+}
 
-  const resolveDetailed = (file: string, language: LanguageId, specifiers: string[]): ImportResolution => {
-    const out = new Set<string>();
-    const untraceable: UntraceableImport[] = [];
-    const conditional: Record<string, string> = {};
-    const certain = new Set<string>();
-    const add = (list: string[], notes?: Record<string, string>) => {
-      for (const f of list) {
-        if (f === file) continue;
-        out.add(f);
-        const note = notes?.[f];
-        if (note === undefined) certain.add(f);
-        else conditional[f] ??= note;
-      }
-    };
-    for (const spec of specifiers) {
-      const r = resolveOne(file, language, spec);
-      if (r.kind === 'untraceable') untraceable.push({ specifier: spec, reason: r.reason });
-      if (r.kind !== 'files') continue;
-      for (const submodule of r.files.filter((f) => submodules.has(f))) {
-        untraceable.push({
-          specifier: spec,
-          reason: `${submodule} is a git submodule, which Weave does not trace into`,
-        });
-      }
-      add(
-        r.files.filter((f) => !submodules.has(f)),
-        r.conditional,
-      );
-    }
-    if (language === 'go') add(siblings(file, '.go', !file.endsWith('_test.go')));
-    if (language === 'java') add(siblings(file, '.java', false));
-    for (const f of certain) delete conditional[f];
-    return { files: [...out].sort(), untraceable, conditional };
-  };
-
+/** The JS resolver's view of the workspace: its files, its package.json files parsed once each. */
+function jsContext(
+  workspace: WorkspaceFileSet,
+  readText: (file: string) => string | undefined,
+  options: ImportResolverOptions,
+): JsResolverContext {
+  const jsonMemo = new Map<string, unknown>();
   return {
-    resolve: (file, language, specifiers) => resolveDetailed(file, language, specifiers).files,
-    resolveDetailed,
+    has: (f) => workspace.has(f),
+    readJson: (f) => {
+      if (!jsonMemo.has(f)) {
+        let value: unknown;
+        try {
+          value = JSON.parse(readText(f) ?? 'null');
+        } catch {
+          value = undefined;
+        }
+        jsonMemo.set(f, value);
+      }
+      return jsonMemo.get(f);
+    },
+    packageJsonFiles: () =>
+      [...workspace.files].filter(
+        (f) =>
+          (f === 'package.json' || f.endsWith('/package.json')) && !f.split('/').includes('node_modules'),
+      ),
+    isInstalled: options.isInstalled ?? (() => false),
+  };
+}
+
+/**
+ * One file's specifiers gathered: the files (not the file itself), the untraceable ones (a submodule is one),
+ * and the files only some loaders take, unless another specifier reaches them for certain.
+ */
+function resolveAll(
+  file: string,
+  specifiers: string[],
+  resolve: (spec: string) => ModuleResolution,
+  submodules: ReadonlySet<string>,
+): { add(list: string[]): void; result(): ImportResolution } {
+  const out = new Set<string>();
+  const untraceable: UntraceableImport[] = [];
+  const conditional: Record<string, string> = {};
+  const certain = new Set<string>();
+  const add = (list: string[], notes?: Record<string, string>) => {
+    for (const f of list) {
+      if (f === file) continue;
+      out.add(f);
+      const note = notes?.[f];
+      if (note === undefined) certain.add(f);
+      else conditional[f] ??= note;
+    }
+  };
+  for (const spec of specifiers) {
+    const r = resolve(spec);
+    if (r.kind === 'untraceable') untraceable.push({ specifier: spec, reason: r.reason });
+    if (r.kind !== 'files') continue;
+    for (const submodule of r.files.filter((f) => submodules.has(f))) {
+      untraceable.push({
+        specifier: spec,
+        reason: `${submodule} is a git submodule, which Weave does not trace into`,
+      });
+    }
+    add(
+      r.files.filter((f) => !submodules.has(f)),
+      r.conditional,
+    );
+  }
+  return {
+    add: (list) => add(list),
+    result: () => {
+      for (const f of certain) delete conditional[f];
+      return { files: [...out].sort(), untraceable, conditional };
+    },
   };
 }

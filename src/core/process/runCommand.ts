@@ -110,40 +110,15 @@ async function launch(
   { file, args }: { file: string; args: string[] },
   started: number,
 ): Promise<CommandOutcome> {
-  const capBytes = options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES;
   const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
   const notStarted = (spawnError: string): CommandOutcome => notStartedOutcome(spawnError, started);
   const marker = randomBytes(12).toString('hex');
-  const isWindows = process.platform === 'win32';
-  const env: NodeJS.ProcessEnv = { ...baseEnv, [RUN_MARKER_VARIABLE]: marker };
   const inputs = options.inheritedInputs ?? [];
-  let child: ChildProcess;
-  try {
-    child = spawn(file, args, {
-      cwd: options.cwd,
-      env,
-      shell: file === options.command ? (isWindows ? true : '/bin/sh') : false,
-      // POSIX: own session and process group, so the group can be signalled as a whole.
-      detached: !isWindows,
-      stdio: ['ignore', 'pipe', 'pipe', ...inputs.map(() => 'pipe' as const)],
-      windowsHide: true,
-    });
-  } catch (error) {
-    // spawn throws (rather than emitting 'error') on arguments no process can take, e.g. a NUL byte.
-    return notStarted(`could not start the command: ${(error as Error).message}`);
-  }
+  const child = spawnChild(options, { ...baseEnv, [RUN_MARKER_VARIABLE]: marker }, file, args);
+  if (typeof child === 'string') return notStarted(child);
   const stdout = child.stdout as Readable;
   const stderr = child.stderr as Readable;
-  const capture = new OutputCapture(capBytes, capBytes);
-  stdout.on('data', (chunk: Buffer) => capture.push(chunk));
-  stderr.on('data', (chunk: Buffer) => capture.push(chunk));
-  inputs.forEach((data, i) => {
-    const input = child.stdio[3 + i] as Writable | null;
-    if (!input) return;
-    // A command that closes the descriptor unread (or is gone) is not an error of the run.
-    input.on('error', () => undefined);
-    input.end(data);
-  });
+  const capture = captureOutput(child, options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES, inputs);
 
   const pid = child.pid;
   const spawnFailure = new Promise<string>((resolve) => child.once('error', (e) => resolve(e.message)));
@@ -191,6 +166,45 @@ async function launch(
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** The child started in its own process group, or why it could not be. */
+function spawnChild(
+  options: RunCommandOptions,
+  env: NodeJS.ProcessEnv,
+  file: string,
+  args: string[],
+): ChildProcess | string {
+  const isWindows = process.platform === 'win32';
+  try {
+    return spawn(file, args, {
+      cwd: options.cwd,
+      env,
+      shell: file === options.command ? (isWindows ? true : '/bin/sh') : false,
+      // POSIX: own session and process group, so the group can be signalled as a whole.
+      detached: !isWindows,
+      stdio: ['ignore', 'pipe', 'pipe', ...(options.inheritedInputs ?? []).map(() => 'pipe' as const)],
+      windowsHide: true,
+    });
+  } catch (error) {
+    // spawn throws (rather than emitting 'error') on arguments no process can take, e.g. a NUL byte.
+    return `could not start the command: ${(error as Error).message}`;
+  }
+}
+
+/** stdout and stderr into one bounded capture; each inherited input written to its descriptor and closed. */
+function captureOutput(child: ChildProcess, capBytes: number, inputs: readonly string[]): OutputCapture {
+  const capture = new OutputCapture(capBytes, capBytes);
+  (child.stdout as Readable).on('data', (chunk: Buffer) => capture.push(chunk));
+  (child.stderr as Readable).on('data', (chunk: Buffer) => capture.push(chunk));
+  inputs.forEach((data, i) => {
+    const input = child.stdio[3 + i] as Writable | null;
+    if (!input) return;
+    // A command that closes the descriptor unread (or is gone) is not an error of the run.
+    input.on('error', () => undefined);
+    input.end(data);
+  });
+  return capture;
 }
 
 async function checkDirectory(dir: string): Promise<string | undefined> {

@@ -103,39 +103,10 @@ export function affectedSpecs(input: AffectedInput): AffectedResult {
   const coverageDecidedAll = new Set<string>();
   if (allReasons.length === 0 && traceable.length > 0) {
     for (const spec of specFile.specs) {
-      const decision = input.coverage?.decide(spec.id, traceable);
-      for (const reason of decision?.reasons ?? []) add(spec.id, reason);
-      const staticChanges = decision?.undecided ?? traceable.map((change) => ({ change, why: undefined }));
-      const because = (why: string | undefined): string => (why === undefined ? '' : ` (static: ${why})`);
-      // Coverage decided every change for this spec: its import cone is not needed (nor computed).
-      if (staticChanges.length === 0) {
-        coverageDecidedAll.add(spec.id);
-        continue;
-      }
-      const cone = coneOf(spec.id);
-      if (cone.uncertain.length > 0) {
-        add(
-          spec.id,
-          `its import cone is incomplete (${cone.uncertain[0]!}), so any change may reach it${because(staticChanges[0]!.why)}`,
-        );
-      }
-      for (const { change, why } of staticChanges) {
-        for (const reason of reasonsFor(change, cone, input.resolved?.get(spec.id) ?? [], index)) {
-          add(spec.id, reason + because(why));
-        }
-      }
+      const decided = addChangeReasons(spec.id, traceable, { input, coneOf, add });
+      if (decided) coverageDecidedAll.add(spec.id);
     }
-    // A spec whose dependency breaks turns `blocked`: it can change verdict too.
-    const dependents = dependentsMap(specFile);
-    const queue = specFile.specs.map((s) => s.id).filter((id) => reasons.get(id)!.length > 0);
-    while (queue.length > 0) {
-      const id = queue.shift()!;
-      for (const dependent of dependents.get(id) ?? []) {
-        const fresh = reasons.get(dependent)!.length === 0;
-        add(dependent, `it depends on ${id}, which is affected`);
-        if (fresh) queue.push(dependent);
-      }
-    }
+    addDependents(specFile, reasons, add);
   } else if (allReasons.length > 0) {
     for (const spec of specFile.specs) add(spec.id, 'every spec is selected: a change has unknown impact');
   }
@@ -154,6 +125,57 @@ export function affectedSpecs(input: AffectedInput): AffectedResult {
     ),
   }));
   return { all: allReasons.length > 0, allReasons, affected, unaffected, notSelected, ignored, changes };
+}
+
+/**
+ * Why the traceable changes may affect one spec: coverage's reasons, then the import cone's for what coverage
+ * left undecided. True when coverage decided every change (the cone is then neither needed nor computed).
+ */
+function addChangeReasons(
+  id: string,
+  traceable: ChangedFile[],
+  {
+    input,
+    coneOf,
+    add,
+  }: { input: AffectedInput; coneOf: (id: string) => SpecCone; add: (id: string, reason: string) => void },
+): boolean {
+  const decision = input.coverage?.decide(id, traceable);
+  for (const reason of decision?.reasons ?? []) add(id, reason);
+  const staticChanges = decision?.undecided ?? traceable.map((change) => ({ change, why: undefined }));
+  const because = (why: string | undefined): string => (why === undefined ? '' : ` (static: ${why})`);
+  if (staticChanges.length === 0) return true;
+  const cone = coneOf(id);
+  if (cone.uncertain.length > 0) {
+    add(
+      id,
+      `its import cone is incomplete (${cone.uncertain[0]!}), so any change may reach it${because(staticChanges[0]!.why)}`,
+    );
+  }
+  for (const { change, why } of staticChanges) {
+    for (const reason of reasonsFor(change, cone, input.resolved?.get(id) ?? [], input.index)) {
+      add(id, reason + because(why));
+    }
+  }
+  return false;
+}
+
+/** A spec whose dependency breaks turns `blocked`: it can change verdict too. */
+function addDependents(
+  specFile: SpecFile,
+  reasons: ReadonlyMap<string, string[]>,
+  add: (id: string, reason: string) => void,
+): void {
+  const dependents = dependentsMap(specFile);
+  const queue = specFile.specs.map((s) => s.id).filter((id) => reasons.get(id)!.length > 0);
+  while (queue.length > 0) {
+    const id = queue.shift()!;
+    for (const dependent of dependents.get(id) ?? []) {
+      const fresh = reasons.get(dependent)!.length === 0;
+      add(dependent, `it depends on ${id}, which is affected`);
+      if (fresh) queue.push(dependent);
+    }
+  }
 }
 
 function dependentsMap(specFile: SpecFile): Map<string, string[]> {

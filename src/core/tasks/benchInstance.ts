@@ -30,6 +30,7 @@ import { renderProblemStatement } from './problemStatement';
 import { shQuote } from './specRunsScript';
 import { cloneTaskBase } from './taskBase';
 import type { Task } from './taskFormat';
+import type { SpecFile } from '../../shared/specSchema';
 import { removeTree } from '../deepTrees';
 import { specFileOf } from './taskRecord';
 
@@ -78,90 +79,120 @@ export interface InstanceJob {
 
 export async function runInstance(job: InstanceJob): Promise<InstanceRun> {
   const { task } = job.task;
-  const specFile = specFileOf(task);
   const trajectories = path.join(job.modelDir, 'trajectories');
   await fs.mkdir(trajectories, { recursive: true });
-  const trajectoryName = `trajectories/${safeName(task.instance_id)}`;
-  return withTaskCheckout(job.task, async (checkout, scratch) => {
-    const started = performance.now();
-    if (job.agentCommand !== undefined) {
-      const instruction = renderProblemStatement(task.goal, task.specs, task.spec_test_files);
-      const instructionFile = path.join(scratch, 'instruction.md');
-      await fs.writeFile(instructionFile, instruction);
-      const outcome = await runAgentCommand({
-        command: job.agentCommand,
-        checkout,
-        instructionFile,
-        hiddenDirs: job.hiddenFromAgent ?? [job.task.dir],
-        env: {
-          WEAVE_INSTRUCTION: instruction,
-          WEAVE_TASK_ID: task.instance_id,
-          WEAVE_MODEL: job.model,
-          ...(job.baseUrl === '' ? {} : { WEAVE_BASE_URL: job.baseUrl }),
-        },
-        timeoutMs: job.budgets.timeoutSeconds * 1000,
-        ...(job.signal ? { signal: job.signal } : {}),
-      });
-      const redact = createRedactor([job.apiKey]);
-      await fs.writeFile(path.join(job.modelDir, `${trajectoryName}.log`), redact(outcome.output));
-      const patch = await changesIn(checkout);
-      const testFiles = await readTestFiles(checkout, task);
-      const failed = outcome.timedOut
-        ? `timed out after ${job.budgets.timeoutSeconds} s`
-        : (outcome.spawnError ??
-          (outcome.exitCode === 0 ? undefined : `exited with ${outcome.exitCode ?? outcome.signal}`));
-      return {
-        instance_id: task.instance_id,
-        model: job.model,
-        patch,
-        stop_reason: failed === undefined ? 'finished' : 'agent-command-failed',
-        ...(failed === undefined ? {} : { error: failed }),
-        steps: 0,
-        usage: { prompt_tokens: 0, completion_tokens: 0 },
-        duration_ms: Math.round(performance.now() - started),
-        findings: reviewDeterministic({ patch, events: [], specFile, testFiles }),
-        trajectory: `${trajectoryName}.log`,
-        alone_not_together: null,
-      };
-    }
-    const clientFor = (sampling?: Sampling) =>
-      modelFromSettings({
-        baseUrl: job.baseUrl,
-        model: job.model,
-        apiKey: job.apiKey,
-        noModel: NO_BENCH_MODEL,
-        ...(sampling ? { sampling } : {}),
-      });
-    const common = await agentRunSetup({
-      workspaceDir: checkout,
-      specFile,
-      client: clientFor(),
-      apiKey: job.apiKey,
-      budgets: job.budgets,
-      ...(job.signal ? { signal: job.signal } : {}),
-    });
-    const { result, judged } = await agentCell(job, common, clientFor);
-    await fs.copyFile(result.trajectoryFile, path.join(job.modelDir, `${trajectoryName}.jsonl`));
-    let aloneNotTogether: string[] | null = null;
-    if (job.matrix) {
-      const matrix = await runMatrix({ ...common, concurrency: 1 });
-      aloneNotTogether = matrix.aloneNotTogether;
-    }
-    return {
-      instance_id: task.instance_id,
-      model: job.model,
-      patch: result.patch,
-      stop_reason: result.stopReason,
-      ...(result.error === undefined ? {} : { error: result.error }),
-      steps: result.steps,
-      usage: { prompt_tokens: result.usage.promptTokens, completion_tokens: result.usage.completionTokens },
-      duration_ms: Math.round(performance.now() - started),
-      findings: result.findings,
-      trajectory: `${trajectoryName}.jsonl`,
-      alone_not_together: aloneNotTogether,
-      ...judged,
-    };
+  const cell: CellPlace = {
+    specFile: specFileOf(task),
+    trajectoryName: `trajectories/${safeName(task.instance_id)}`,
+  };
+  return withTaskCheckout(job.task, (checkout, scratch) =>
+    job.agentCommand !== undefined
+      ? commandCell(job, job.agentCommand, cell, checkout, scratch)
+      : weaveCell(job, cell, checkout),
+  );
+}
+
+/** What a cell's two kinds share: the task's spec file, and its trajectory's name (without the extension). */
+interface CellPlace {
+  specFile: SpecFile;
+  trajectoryName: string;
+}
+
+/** An external agent command in the checkout, on the task's instruction; its log is the trajectory. */
+async function commandCell(
+  job: InstanceJob,
+  command: string,
+  { specFile, trajectoryName }: CellPlace,
+  checkout: string,
+  scratch: string,
+): Promise<InstanceRun> {
+  const { task } = job.task;
+  const started = performance.now();
+  const instruction = renderProblemStatement(task.goal, task.specs, task.spec_test_files);
+  const instructionFile = path.join(scratch, 'instruction.md');
+  await fs.writeFile(instructionFile, instruction);
+  const outcome = await runAgentCommand({
+    command,
+    checkout,
+    instructionFile,
+    hiddenDirs: job.hiddenFromAgent ?? [job.task.dir],
+    env: {
+      WEAVE_INSTRUCTION: instruction,
+      WEAVE_TASK_ID: task.instance_id,
+      WEAVE_MODEL: job.model,
+      ...(job.baseUrl === '' ? {} : { WEAVE_BASE_URL: job.baseUrl }),
+    },
+    timeoutMs: job.budgets.timeoutSeconds * 1000,
+    ...(job.signal ? { signal: job.signal } : {}),
   });
+  const redact = createRedactor([job.apiKey]);
+  await fs.writeFile(path.join(job.modelDir, `${trajectoryName}.log`), redact(outcome.output));
+  const patch = await changesIn(checkout);
+  const testFiles = await readTestFiles(checkout, task);
+  const failed = outcome.timedOut
+    ? `timed out after ${job.budgets.timeoutSeconds} s`
+    : (outcome.spawnError ??
+      (outcome.exitCode === 0 ? undefined : `exited with ${outcome.exitCode ?? outcome.signal}`));
+  return {
+    instance_id: task.instance_id,
+    model: job.model,
+    patch,
+    stop_reason: failed === undefined ? 'finished' : 'agent-command-failed',
+    ...(failed === undefined ? {} : { error: failed }),
+    steps: 0,
+    usage: { prompt_tokens: 0, completion_tokens: 0 },
+    duration_ms: Math.round(performance.now() - started),
+    findings: reviewDeterministic({ patch, events: [], specFile, testFiles }),
+    trajectory: `${trajectoryName}.log`,
+    alone_not_together: null,
+  };
+}
+
+/** Weave's agent in the checkout (agentCell), then the interaction matrix when asked for. */
+async function weaveCell(
+  job: InstanceJob,
+  { specFile, trajectoryName }: CellPlace,
+  checkout: string,
+): Promise<InstanceRun> {
+  const { task } = job.task;
+  const started = performance.now();
+  const clientFor = (sampling?: Sampling) =>
+    modelFromSettings({
+      baseUrl: job.baseUrl,
+      model: job.model,
+      apiKey: job.apiKey,
+      noModel: NO_BENCH_MODEL,
+      ...(sampling ? { sampling } : {}),
+    });
+  const common = await agentRunSetup({
+    workspaceDir: checkout,
+    specFile,
+    client: clientFor(),
+    apiKey: job.apiKey,
+    budgets: job.budgets,
+    ...(job.signal ? { signal: job.signal } : {}),
+  });
+  const { result, judged } = await agentCell(job, common, clientFor);
+  await fs.copyFile(result.trajectoryFile, path.join(job.modelDir, `${trajectoryName}.jsonl`));
+  let aloneNotTogether: string[] | null = null;
+  if (job.matrix) {
+    const matrix = await runMatrix({ ...common, concurrency: 1 });
+    aloneNotTogether = matrix.aloneNotTogether;
+  }
+  return {
+    instance_id: task.instance_id,
+    model: job.model,
+    patch: result.patch,
+    stop_reason: result.stopReason,
+    ...(result.error === undefined ? {} : { error: result.error }),
+    steps: result.steps,
+    usage: { prompt_tokens: result.usage.promptTokens, completion_tokens: result.usage.completionTokens },
+    duration_ms: Math.round(performance.now() - started),
+    findings: result.findings,
+    trajectory: `${trajectoryName}.jsonl`,
+    alone_not_together: aloneNotTogether,
+    ...judged,
+  };
 }
 
 /**

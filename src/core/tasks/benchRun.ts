@@ -67,62 +67,28 @@ function asBenchInputError(error: unknown): never {
 
 export async function runBench(options: BenchOptions): Promise<BenchResult> {
   const started = performance.now();
-  if (options.models.length === 0) throw new BenchInputError('give at least one --model');
-  // A model that cannot be reached as configured (no key for a remote endpoint, a bad URL) would fail every one
-  // of its cells after each cell's checkout and set-up: say so before the first (a ModelError, the user's input).
-  if (options.agentCommand === undefined)
-    for (const model of options.models)
-      modelFromSettings({ baseUrl: options.baseUrl, model, apiKey: options.apiKey, noModel: NO_BENCH_MODEL });
-  // Before any agent runs: patches that cannot be scored are not worth making.
-  if (options.env === 'docker') await requireDockerEngine().catch(asBenchInputError);
-  const { tasks, problems } = await loadTasks(options.taskDirs);
-  if (tasks.length === 0) {
-    throw new BenchInputError(
-      `no task found in ${options.taskDirs.join(', ')}${problems.map((p) => `\n  ${p.message}`).join('')}`,
-    );
-  }
+  const tasks = await benchTasks(options);
   const budgets: AgentBudgets = { ...DEFAULT_BUDGETS, ...options.budgets };
   const modelDirs = new Map(options.models.map((m) => [m, path.join(options.outDir, safeName(m))]));
   const cells = options.models.flatMap((model) => tasks.map((task) => ({ model, task })));
   let done = 0;
   let resumed = 0;
   const runs = await mapWithConcurrency(cells, options.workers, async ({ model, task }) => {
-    const modelDir = modelDirs.get(model) as string;
-    const runFile = path.join(modelDir, 'runs', `${safeName(task.task.instance_id)}.json`);
-    const previous = await readRun(runFile);
-    let run: InstanceRun;
-    if (previous !== undefined) {
-      run = previous;
-      resumed++;
-    } else {
-      run = await runInstance({
-        task,
-        model,
-        modelDir,
-        baseUrl: options.baseUrl,
-        ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
-        ...(options.agentCommand === undefined ? {} : { agentCommand: options.agentCommand }),
-        budgets,
-        // Every task folder (gold patches) and the bench's output (other models' predictions).
-        hiddenFromAgent: [...tasks.map((t) => t.dir), path.resolve(options.outDir)],
-        matrix: options.matrix ?? false,
-        ...(options.review ? { review: true } : {}),
-        ...(options.selfPickCandidates === undefined
-          ? {}
-          : { selfPickCandidates: options.selfPickCandidates }),
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
-      // Written last, so an interrupted cell has no record and reruns.
-      await fs.mkdir(path.dirname(runFile), { recursive: true });
-      await fs.writeFile(runFile, `${JSON.stringify(run, null, 2)}\n`);
-    }
+    const { run, previous } = await runCell(options, {
+      model,
+      task,
+      modelDir: modelDirs.get(model) as string,
+      tasks,
+      budgets,
+    });
+    if (previous) resumed++;
     done++;
     options.onProgress?.({
       model,
       instanceId: task.task.instance_id,
       done,
       total: cells.length,
-      resumed: previous !== undefined,
+      resumed: previous,
       run,
     });
     return run;
@@ -131,29 +97,9 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
   const reports: Record<string, EvalReport> = {};
   const runsByModel: Record<string, InstanceRun[]> = {};
   for (const model of options.models) {
-    const modelDir = modelDirs.get(model) as string;
     const mine = runs.filter((r) => r.model === model);
     runsByModel[model] = mine;
-    const predictions = path.join(modelDir, 'predictions.jsonl');
-    await fs.writeFile(
-      predictions,
-      mine
-        .map((r) =>
-          JSON.stringify({ instance_id: r.instance_id, model_name_or_path: model, model_patch: r.patch }),
-        )
-        .join('\n') + '\n',
-    );
-    const report = await evaluate({
-      taskDirs: tasks.map((t: LoadedTask) => t.dir),
-      predictionsFile: predictions,
-      workers: options.workers,
-      logsDir: path.join(modelDir, 'eval-logs'),
-      ...(options.onSetupProgress ? { onSetupProgress: options.onSetupProgress } : {}),
-      ...(options.env === undefined ? {} : { env: options.env }),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    reports[model] = report;
-    await fs.writeFile(path.join(modelDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
+    reports[model] = await evaluateModel(options, model, modelDirs.get(model) as string, mine, tasks);
   }
 
   const leaderboard = buildLeaderboard({
@@ -170,6 +116,85 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
   await fs.writeFile(leaderboardJson, `${JSON.stringify(leaderboard, null, 2)}\n`);
   await fs.writeFile(leaderboardHtml, renderLeaderboardHtml(leaderboard));
   return { leaderboard, reports, leaderboardJson, leaderboardHtml, resumed };
+}
+
+/** The bench's input checked before any agent runs, and its tasks loaded. */
+async function benchTasks(options: BenchOptions): Promise<LoadedTask[]> {
+  if (options.models.length === 0) throw new BenchInputError('give at least one --model');
+  // A model that cannot be reached as configured (no key for a remote endpoint, a bad URL) would fail every one
+  // of its cells after each cell's checkout and set-up: say so before the first (a ModelError, the user's input).
+  if (options.agentCommand === undefined)
+    for (const model of options.models)
+      modelFromSettings({ baseUrl: options.baseUrl, model, apiKey: options.apiKey, noModel: NO_BENCH_MODEL });
+  // Before any agent runs: patches that cannot be scored are not worth making.
+  if (options.env === 'docker') await requireDockerEngine().catch(asBenchInputError);
+  const { tasks, problems } = await loadTasks(options.taskDirs);
+  if (tasks.length === 0) {
+    throw new BenchInputError(
+      `no task found in ${options.taskDirs.join(', ')}${problems.map((p) => `\n  ${p.message}`).join('')}`,
+    );
+  }
+  return tasks;
+}
+
+/** One (model, task) cell: its previous record when there is one, else a fresh run, recorded. */
+async function runCell(
+  options: BenchOptions,
+  cell: { model: string; task: LoadedTask; modelDir: string; tasks: LoadedTask[]; budgets: AgentBudgets },
+): Promise<{ run: InstanceRun; previous: boolean }> {
+  const { model, task, modelDir, tasks, budgets } = cell;
+  const runFile = path.join(modelDir, 'runs', `${safeName(task.task.instance_id)}.json`);
+  const previous = await readRun(runFile);
+  if (previous !== undefined) return { run: previous, previous: true };
+  const run = await runInstance({
+    task,
+    model,
+    modelDir,
+    baseUrl: options.baseUrl,
+    ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+    ...(options.agentCommand === undefined ? {} : { agentCommand: options.agentCommand }),
+    budgets,
+    // Every task folder (gold patches) and the bench's output (other models' predictions).
+    hiddenFromAgent: [...tasks.map((t) => t.dir), path.resolve(options.outDir)],
+    matrix: options.matrix ?? false,
+    ...(options.review ? { review: true } : {}),
+    ...(options.selfPickCandidates === undefined ? {} : { selfPickCandidates: options.selfPickCandidates }),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  // Written last, so an interrupted cell has no record and reruns.
+  await fs.mkdir(path.dirname(runFile), { recursive: true });
+  await fs.writeFile(runFile, `${JSON.stringify(run, null, 2)}\n`);
+  return { run, previous: false };
+}
+
+/** One model's predictions.jsonl written and evaluated; its report.json. */
+async function evaluateModel(
+  options: BenchOptions,
+  model: string,
+  modelDir: string,
+  mine: InstanceRun[],
+  tasks: LoadedTask[],
+): Promise<EvalReport> {
+  const predictions = path.join(modelDir, 'predictions.jsonl');
+  await fs.writeFile(
+    predictions,
+    mine
+      .map((r) =>
+        JSON.stringify({ instance_id: r.instance_id, model_name_or_path: model, model_patch: r.patch }),
+      )
+      .join('\n') + '\n',
+  );
+  const report = await evaluate({
+    taskDirs: tasks.map((t: LoadedTask) => t.dir),
+    predictionsFile: predictions,
+    workers: options.workers,
+    logsDir: path.join(modelDir, 'eval-logs'),
+    ...(options.onSetupProgress ? { onSetupProgress: options.onSetupProgress } : {}),
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  await fs.writeFile(path.join(modelDir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
+  return report;
 }
 
 async function readRun(file: string): Promise<InstanceRun | undefined> {

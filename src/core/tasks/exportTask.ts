@@ -92,18 +92,7 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
     const stage = path.join(scratch, 'task');
     await fs.mkdir(taskRepo);
     await fs.mkdir(stage);
-    const snapshotOptions = {
-      workspaceDir: inputs.workspaceDir,
-      prefix: inputs.repo.prefix,
-      scrubber: inputs.scrubber,
-      skip: inputs.skip,
-      destination: taskRepo,
-    };
-
-    progress(`Snapshotting the base (${inputs.baseRef})…`);
-    const base = await commitBase(inputs, snapshotOptions, stage);
-    progress('Snapshotting the working tree…');
-    const change = await snapshotChange(inputs, snapshotOptions, options.targetCommit, base.excluded);
+    const { base, change } = await snapshotStates(inputs, options, taskRepo, stage);
 
     const specs = inputs.scrubber.scrubValue(taskSpecsOf(inputs.specFile));
     const repoName = inputs.repo.remoteName ?? path.basename(inputs.workspaceDir);
@@ -143,19 +132,10 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
       weaveVersion: options.weaveVersion,
       progress,
     });
-    let harborStage: string | undefined;
-    if (inputs.format !== 'swe') {
-      harborStage = path.join(scratch, 'harbor');
-      progress('Writing the Harbor task and running its contract (oracle, then no agent)…');
-      await stageHarborTask(task, taskRepo, change.protectedPaths, options, harborStage);
-      if (task.verified) {
-        const reasons = await harborContractReasons(harborStage, timeoutMs, options.signal);
-        if (reasons.length > 0) {
-          task.verified = false;
-          task.verification.reasons.push(...inputs.scrubber.scrubValue(reasons));
-        }
-      }
-    }
+    const harborStage =
+      inputs.format === 'swe'
+        ? undefined
+        : await verifiedHarborStage(inputs, options, { task, taskRepo, change, scratch, timeoutMs });
     const result = resultOf(inputs, task, change.excluded, verification.environment);
     if (!task.verified && !options.allowUnverified) return result;
 
@@ -165,6 +145,50 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
   } finally {
     await fs.rm(scratch, { recursive: true, force: true });
   }
+}
+
+/** The two states: the base committed in the task's repository (its files staged as base.bundle), the change. */
+async function snapshotStates(
+  inputs: ExportInputs,
+  options: ExportOptions,
+  taskRepo: string,
+  stage: string,
+): Promise<{ base: BaseState; change: Change }> {
+  const progress = options.onProgress ?? (() => undefined);
+  const snapshotOptions = {
+    workspaceDir: inputs.workspaceDir,
+    prefix: inputs.repo.prefix,
+    scrubber: inputs.scrubber,
+    skip: inputs.skip,
+    destination: taskRepo,
+  };
+  progress(`Snapshotting the base (${inputs.baseRef})…`);
+  const base = await commitBase(inputs, snapshotOptions, stage);
+  progress('Snapshotting the working tree…');
+  const change = await snapshotChange(inputs, snapshotOptions, options.targetCommit, base.excluded);
+  return { base, change };
+}
+
+/** The Harbor task staged and, when the task verified, its contract run: a broken contract unverifies it. */
+async function verifiedHarborStage(
+  inputs: ExportInputs,
+  options: ExportOptions,
+  at: { task: Task; taskRepo: string; change: Change; scratch: string; timeoutMs: number },
+): Promise<string> {
+  const { task, change } = at;
+  const harborStage = path.join(at.scratch, 'harbor');
+  (options.onProgress ?? (() => undefined))(
+    'Writing the Harbor task and running its contract (oracle, then no agent)…',
+  );
+  await stageHarborTask(task, at.taskRepo, change.protectedPaths, options, harborStage);
+  if (task.verified) {
+    const reasons = await harborContractReasons(harborStage, at.timeoutMs, options.signal);
+    if (reasons.length > 0) {
+      task.verified = false;
+      task.verification.reasons.push(...inputs.scrubber.scrubValue(reasons));
+    }
+  }
+  return harborStage;
 }
 
 /** eval.sh, gold.patch and test.patch into the stage, where verification runs them as a harness would. */

@@ -42,37 +42,8 @@ export async function runHarborContract(options: HarborContractOptions): Promise
     solution: path.join(scratch, 'solution'),
     logs: path.join(scratch, 'logs'),
   };
-  const env = {
-    WEAVE_APP_DIR: dirs.app,
-    WEAVE_TESTS_DIR: dirs.tests,
-    WEAVE_SOLUTION_DIR: dirs.solution,
-    WEAVE_LOGS_DIR: dirs.logs,
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_CONFIG_GLOBAL: '/dev/null',
-  };
-  const deadline = Date.now() + options.timeoutMs;
   const outputs: string[] = [];
-  // A set-up step (the Dockerfile's RUN after the COPY) gets the set-up environment and a private HOME, as
-  // eval.sh's set-up does (sandbox/setupEnvironment.ts); the other steps what they got before.
-  const step = async (label: string, command: string, setupHome?: string): Promise<string | undefined> => {
-    const outcome = await runInEnvironment(
-      command,
-      dirs.app,
-      setupHome === undefined
-        ? { env }
-        : { env: { ...env, ...setupVariables(setupHome) }, inheritEnv: false },
-      Math.max(1000, deadline - Date.now()),
-      options.signal,
-    );
-    outputs.push(redactUrlCredentials(`$ ${command}\n${outcome.output}`));
-    if (outcome.exitCode === 0) return undefined;
-    const why = outcome.timedOut
-      ? 'timed out'
-      : (outcome.spawnError ?? `exit code ${outcome.exitCode ?? outcome.signal ?? '?'}`);
-    return redactUrlCredentials(
-      `${label} failed (${why}):\n${indentedTail(outcome.output, SETUP_TAIL_LINES)}`,
-    );
-  };
+  const step = stepRunner(dirs, Date.now() + options.timeoutMs, outputs, options.signal);
   const empty = (failure: string): HarborContractResult => ({
     reward: null,
     rewards: {},
@@ -96,27 +67,80 @@ export async function runHarborContract(options: HarborContractOptions): Promise
     }
     await fs.cp(path.join(harborDir, 'tests'), dirs.tests, { recursive: true });
     await step('tests/test.sh', `sh "${dirs.tests}/test.sh"`);
-    const verifier = path.join(dirs.logs, 'verifier');
-    const text = await fs.readFile(path.join(verifier, 'reward.txt'), 'utf8').catch(() => '');
-    const reward = text.trim() === '' ? null : Number(text.trim());
-    const rewards = (await readJsonFile(path.join(verifier, 'reward.json'))) as
-      Record<string, number> | undefined;
-    const verdicts = (await readJsonFile(path.join(verifier, 'verdicts.json'))) as
-      HarborContractResult['verdicts'] | undefined;
-    return {
-      reward: reward === null || Number.isNaN(reward) ? null : reward,
-      rewards: rewards ?? {},
-      verdicts: verdicts ?? {},
-      ...(reward === null
-        ? {
-            failure: `tests/test.sh wrote no reward:\n${indentedTail(outputs.at(-1) ?? '', SETUP_TAIL_LINES)}`,
-          }
-        : {}),
-      output: outputs.join('\n'),
-    };
+    return await verifierResult(path.join(dirs.logs, 'verifier'), outputs);
   } finally {
     await fs.rm(scratch, { recursive: true, force: true });
   }
+}
+
+/** The scratch folders standing in for Harbor's /app, /tests, /solution and /logs. */
+interface HarborDirs {
+  app: string;
+  tests: string;
+  solution: string;
+  logs: string;
+}
+
+/**
+ * Runs one step in /app before the deadline, its output added to `outputs`; undefined when it succeeded, else
+ * why it failed with its output's tail.
+ */
+function stepRunner(
+  dirs: HarborDirs,
+  deadline: number,
+  outputs: string[],
+  signal: AbortSignal | undefined,
+): (label: string, command: string, setupHome?: string) => Promise<string | undefined> {
+  const env = {
+    WEAVE_APP_DIR: dirs.app,
+    WEAVE_TESTS_DIR: dirs.tests,
+    WEAVE_SOLUTION_DIR: dirs.solution,
+    WEAVE_LOGS_DIR: dirs.logs,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+  };
+  // A set-up step (the Dockerfile's RUN after the COPY) gets the set-up environment and a private HOME, as
+  // eval.sh's set-up does (sandbox/setupEnvironment.ts); the other steps what they got before.
+  return async (label, command, setupHome) => {
+    const outcome = await runInEnvironment(
+      command,
+      dirs.app,
+      setupHome === undefined
+        ? { env }
+        : { env: { ...env, ...setupVariables(setupHome) }, inheritEnv: false },
+      Math.max(1000, deadline - Date.now()),
+      signal,
+    );
+    outputs.push(redactUrlCredentials(`$ ${command}\n${outcome.output}`));
+    if (outcome.exitCode === 0) return undefined;
+    const why = outcome.timedOut
+      ? 'timed out'
+      : (outcome.spawnError ?? `exit code ${outcome.exitCode ?? outcome.signal ?? '?'}`);
+    return redactUrlCredentials(
+      `${label} failed (${why}):\n${indentedTail(outcome.output, SETUP_TAIL_LINES)}`,
+    );
+  };
+}
+
+/** What tests/test.sh left in /logs/verifier: the reward (none is a failure), reward.json, verdicts.json. */
+async function verifierResult(verifier: string, outputs: string[]): Promise<HarborContractResult> {
+  const text = await fs.readFile(path.join(verifier, 'reward.txt'), 'utf8').catch(() => '');
+  const reward = text.trim() === '' ? null : Number(text.trim());
+  const rewards = (await readJsonFile(path.join(verifier, 'reward.json'))) as
+    Record<string, number> | undefined;
+  const verdicts = (await readJsonFile(path.join(verifier, 'verdicts.json'))) as
+    HarborContractResult['verdicts'] | undefined;
+  return {
+    reward: reward === null || Number.isNaN(reward) ? null : reward,
+    rewards: rewards ?? {},
+    verdicts: verdicts ?? {},
+    ...(reward === null
+      ? {
+          failure: `tests/test.sh wrote no reward:\n${indentedTail(outputs.at(-1) ?? '', SETUP_TAIL_LINES)}`,
+        }
+      : {}),
+    output: outputs.join('\n'),
+  };
 }
 
 /** The Dockerfile's RUN steps after the repository is copied in: the project's own set-up. */

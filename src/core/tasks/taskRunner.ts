@@ -117,29 +117,9 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
   const scratchDir = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-eval-'));
   try {
     const checkout = path.join(scratchDir, 'repo');
-    try {
-      await cloneTaskBase(taskDir, input.baseCommit, checkout);
-    } catch (error) {
-      throw new TaskRunError(
-        `could not recreate the base from ${TASK_FILES.baseBundle}: ${(error as Error).message}`,
-      );
-    }
-    const expectedTests = await expectedTestFiles(checkout, path.join(taskDir, TASK_FILES.testPatch), [
-      ...input.specs.flatMap((s) => s.test.files),
-      ...input.protectedFiles,
-    ]);
+    const expectedTests = await checkoutBase(input, taskDir, checkout);
     const testInfrastructure = await predictionInfrastructure(checkout, input.patch, input.specs);
-    // The run sees only its checkout, a read-only harness folder (eval.sh and the prediction) and a log folder:
-    // never the task folder, whose gold.patch a prediction could otherwise read and apply.
-    const harnessDir = path.join(scratchDir, 'harness');
-    const logDir = path.join(scratchDir, 'log');
-    await fs.mkdir(harnessDir);
-    await fs.mkdir(logDir);
-    const evalScript = path.join(harnessDir, TASK_FILES.evalScript);
-    await fs.copyFile(path.join(taskDir, TASK_FILES.evalScript), evalScript);
-    const patchFile = path.join(harnessDir, 'prediction.patch');
-    await fs.writeFile(patchFile, input.patch);
-    const logFile = path.join(logDir, 'eval.log');
+    const { evalScript, patchFile, logDir, logFile } = await harnessFiles(scratchDir, taskDir, input.patch);
     const nonce = randomBytes(16).toString('hex');
     const environment = await runEnvironment();
     const { outcome, specResults } = await runEvalPhases({
@@ -191,6 +171,45 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
   } finally {
     await removeTree(scratchDir);
   }
+}
+
+/** The base recreated from base.bundle in `checkout`; the spec test files as test.patch leaves them. */
+async function checkoutBase(
+  input: TaskRunInput,
+  taskDir: string,
+  checkout: string,
+): Promise<Map<string, string | undefined>> {
+  try {
+    await cloneTaskBase(taskDir, input.baseCommit, checkout);
+  } catch (error) {
+    throw new TaskRunError(
+      `could not recreate the base from ${TASK_FILES.baseBundle}: ${(error as Error).message}`,
+    );
+  }
+  return expectedTestFiles(checkout, path.join(taskDir, TASK_FILES.testPatch), [
+    ...input.specs.flatMap((s) => s.test.files),
+    ...input.protectedFiles,
+  ]);
+}
+
+/**
+ * The run sees only its checkout, a read-only harness folder (eval.sh and the prediction) and a log folder:
+ * never the task folder, whose gold.patch a prediction could otherwise read and apply.
+ */
+async function harnessFiles(
+  scratchDir: string,
+  taskDir: string,
+  patch: string,
+): Promise<{ evalScript: string; patchFile: string; logDir: string; logFile: string }> {
+  const harnessDir = path.join(scratchDir, 'harness');
+  const logDir = path.join(scratchDir, 'log');
+  await fs.mkdir(harnessDir);
+  await fs.mkdir(logDir);
+  const evalScript = path.join(harnessDir, TASK_FILES.evalScript);
+  await fs.copyFile(path.join(taskDir, TASK_FILES.evalScript), evalScript);
+  const patchFile = path.join(harnessDir, 'prediction.patch');
+  await fs.writeFile(patchFile, patch);
+  return { evalScript, patchFile, logDir, logFile: path.join(logDir, 'eval.log') };
 }
 
 /** Why a run stopped before eval.sh finished (for a set-up command that did not finish), if it was stopped. */

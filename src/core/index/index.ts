@@ -4,6 +4,7 @@ export type { Indexer, IndexerOptions, IndexWorkspaceOptions, ParsedDocument } f
 export { WorkspaceIndex } from './workspaceIndex';
 export type { LocatedSymbol } from './workspaceIndex';
 export { languageOfPath } from './languages';
+export { matchAnchors } from './symbolSearch';
 export { documentEditFor } from './documentEdit';
 export type * from './types';
 export { preferNativeParser } from './preferNativeHost';

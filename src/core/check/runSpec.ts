@@ -179,7 +179,7 @@ function commandOptions(
     timeoutMs,
     ...(options.containment
       ? {
-          inheritEnv: false,
+          baseEnv: containedEnvironment(),
           ...(options.containment.sandbox
             ? {
                 launcher: sandboxLauncher(

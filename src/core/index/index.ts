@@ -11,7 +11,7 @@ export { preferNativeParser } from './preferNativeHost';
 export type { ParserPreference } from './preferNativeHost';
 export { indexSomeFiles, openGrowingIndex, type GrowingIndex, type PartialIndex } from './partialIndex';
 export { TreeSitterHost } from './treeSitterHost';
-export { locateGrammars } from './grammarLocation';
+export { locateGrammars } from '../grammarLocation';
 export { ensureCacheIgnored } from './indexCache';
 export { installedPackageProbe } from './jsPackages';
 export { createImportResolver, type ImportResolver, type UntraceableImport } from './resolveImports';

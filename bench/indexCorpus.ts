@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { locateGrammars } from '../src/core/index/grammarLocation';
+import { locateGrammars } from '../src/core/grammarLocation';
 import { loadNativeTreeSitter } from '../src/core/index/nativeTreeSitter';
 
 export const root = path.resolve(__dirname, '../..');

@@ -14,6 +14,7 @@ import { runCommand, type RunCommandOptions } from '../src/core/process/runComma
 import { detectSandbox } from '../src/core/sandbox/bwrap';
 import { withStandaloneCheckout } from '../src/core/sandbox/checkout';
 import { containmentFor } from '../src/core/sandbox/containment';
+import { containedEnvironment } from '../src/core/sandbox/environment';
 import { pidNamespaceLauncher, sandboxLauncher } from '../src/core/sandbox/launchers';
 import { TamperGuard } from '../src/core/sandbox/protectedFiles';
 import { loadSpecFile } from '../src/core/spec/load';
@@ -63,7 +64,7 @@ async function main(): Promise<void> {
         'pid namespace': { ...base, launcher: pidNamespaceLauncher() },
         // What agent and eval runs get: the allowlisted root, the unprivileged uid (and, as root, the hand-over of
         // the checkout to it), limits, and the protected files mounted read-only.
-        sandbox: { ...base, inheritEnv: false, launcher: sandboxLauncher(containment.sandbox) },
+        sandbox: { ...base, baseEnv: containedEnvironment(), launcher: sandboxLauncher(containment.sandbox) },
       };
       const samples: Record<string, number[]> = Object.fromEntries(Object.keys(modes).map((m) => [m, []]));
       for (let round = 0; round < ROUNDS; round++) {

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { loadCoverageView } from '../core/coverage/base';
 import { affectedSpecs, type AffectedResult } from '../core/selection/affected';
-import { changedFilesFromList, changedFilesSince, type ChangedFile } from '../core/selection/changes';
+import { changedFilesFromList, changedFilesSince, type ChangedFile } from '../core/git/changes';
 import type { AnchorAnalyzer } from './anchors';
 import { isValid, type SpecStore } from './specStore';
 

@@ -5,9 +5,8 @@ import { createIndexer, type Indexer, type WorkspaceIndex } from '../core/index'
 import { resolveAnchors, type AnchorResolution } from '../core/anchors/resolve';
 import { readCoverageStore } from '../core/coverage/store';
 import { staticCoupling } from '../core/coupling/coupling';
-import type { SpecProblem } from '../core/spec';
+import { SPEC_FILE_RELATIVE_PATH, type SpecProblem } from '../core/spec';
 import type { SpecFile } from '../shared/specSchema';
-import { SPEC_FILE_RELATIVE_PATH } from '../core/spec/load';
 import type { ValidSpecs } from './specStore';
 
 export interface AnchorLocations {

@@ -2,13 +2,18 @@
 // results recorded in the one ResultsStore that diagnostics, Test Explorer, the status bar and the panel read:
 // each verdict as its spec finishes, then the whole run (a cancelled one too: what finished, and "not run").
 import * as vscode from 'vscode';
-import { checkWorkspace, type CheckProgress, type CheckWorkspaceOptions } from '../core/check/checkWorkspace';
-import type { BaselineReport, RunRecord } from '../core/check/types';
+import {
+  checkWorkspace,
+  type BaselineReport,
+  type CheckProgress,
+  type CheckWorkspaceOptions,
+  type RunRecord,
+} from '../core/check';
 import type { SpecFile } from '../shared/specSchema';
 import type { AnchorLocations, AnchorAnalyzer } from './anchors';
 import type { Activity, ResultsStore, ResultsUpdate } from './results';
 import { readSettings, type WeaveSettings } from './settings';
-import { SPEC_FILE_RELATIVE_PATH } from '../core/spec/load';
+import { SPEC_FILE_RELATIVE_PATH } from '../core/spec';
 import { isValid, type SpecStore, type ValidSpecs } from './specStore';
 import { UNTRUSTED_REASON } from './trust';
 

@@ -22,7 +22,7 @@ import { COMMANDS, MISSING, type CommandId, type Requirement } from './commandTa
 import { exportCommand } from './exportTask';
 import { countResults, hasFailures, statusText } from './views/resultText';
 import { EXPLAIN_COMMAND } from './explainBroken';
-import { detectTestRunner, starterSpecText } from '../core/spec/starter';
+import { detectTestRunner, starterSpecText } from '../core/spec';
 import type { SpecsPanel } from './panel';
 import type { ResultsStore } from './results';
 import type { SpecStore } from './specStore';

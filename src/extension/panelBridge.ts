@@ -10,7 +10,7 @@ import { failureExcerpt } from '../core/check';
 import { matchAnchors, registerSpecsPanel, type SpecsPanel } from './panel';
 import type { ResultsStore } from './results';
 import { readSettings } from './settings';
-import { SPEC_FILE_RELATIVE_PATH } from '../core/spec/load';
+import { SPEC_FILE_RELATIVE_PATH } from '../core/spec';
 import type { SpecStore } from './specStore';
 
 export function connectPanel(

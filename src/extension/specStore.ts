@@ -2,8 +2,7 @@
 // disk or in an editor. Invalid specs become located diagnostics on the file itself, updated as the user types.
 import * as vscode from 'vscode';
 import { plainText } from './plainText';
-import { parseSpecText, type SpecLoadResult } from '../core/spec';
-import { SPEC_FILE_RELATIVE_PATH } from '../core/spec/load';
+import { parseSpecText, SPEC_FILE_RELATIVE_PATH, type SpecLoadResult } from '../core/spec';
 import type { Spec } from '../shared/specSchema';
 const REPARSE_DELAY_MS = 250;
 

@@ -2,7 +2,7 @@
 // store, the panel's anchors and spec file, the agent, export) is handed this one, never `workspaceFolders[0]`.
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { SPEC_FILE_RELATIVE_PATH } from '../core/spec/load';
+import { SPEC_FILE_RELATIVE_PATH } from '../core/spec';
 
 /** The first folder with a spec file, else the first folder (so "init specs" has somewhere to write). */
 export function chooseWeaveFolder(): vscode.WorkspaceFolder | undefined {

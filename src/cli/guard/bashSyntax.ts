@@ -3,7 +3,7 @@
 // reads one command, so the grammar is loaded once, on first use, and every tree is deleted after its walk.
 import path from 'node:path';
 import { Language, Parser, type Node } from 'web-tree-sitter';
-import { locateGrammars } from '../../core/index/grammarLocation';
+import { locateGrammars } from '../../core/grammarLocation';
 
 let parser: Promise<Parser> | undefined;
 

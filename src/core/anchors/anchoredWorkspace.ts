@@ -13,7 +13,8 @@ import {
   type SpecProblem,
 } from '../spec';
 import type { SpecFile } from '../../shared/specSchema';
-import { normalizeWorkspacePath, resolveAnchors, type ResolvedAnchor } from './resolve';
+import { normalizeWorkspacePath } from '../workspacePath';
+import { resolveAnchors, type ResolvedAnchor } from './resolve';
 
 export interface AnchoredWorkspace {
   workspaceDir: string;

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { SpecFile } from '../../shared/specSchema';
 import type { FileIndex, LocatedSymbol, Range, SkippedFile, WorkspaceIndex } from '../index';
 import { parseAnchor, rankedMatches, type SpecLocations, type SpecProblem } from '../spec';
+import { normalizeWorkspacePath } from '../workspacePath';
 
 /** What anchor resolution, affected-spec selection, coupling and blame read from the workspace index. */
 export type IndexView = Pick<
@@ -42,13 +43,6 @@ export interface ResolveAnchorsOptions {
 export interface AnchorResolution {
   resolved: Map<string, ResolvedAnchor[]>;
   problems: SpecProblem[];
-}
-
-/** './src\\a.js' → 'src/a.js'; '.' and '' → ''. */
-export function normalizeWorkspacePath(p: string): string {
-  const slashed = p.trim().replace(/\\/g, '/');
-  if (slashed === '' || slashed === '.' || slashed === './') return '';
-  return path.posix.normalize(slashed).replace(/^\.\//, '').replace(/\/$/, '');
 }
 
 export function resolveAnchors(

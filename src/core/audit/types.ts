@@ -1,6 +1,9 @@
 // The audit's result shapes: what `weave audit --json` prints, what .weave/cache/audit.json stores, and what
 // `weave graph` and the extension read back.
+import type { ObservedInteraction } from '../coupling/observed';
 import type { MutationOperator } from './operators';
+
+export type { ObservedInteraction };
 
 export interface Survivor {
   file: string;
@@ -31,16 +34,6 @@ export interface SpecAudit {
   codeSource: 'anchor' | 'import-cone' | 'none';
   /** Why the spec was not (fully) audited: it does not pass on the current code, it exercises no mutable code. */
   note?: string;
-}
-
-/** A mutant that several specs' tests kill: those specs constrain the same behaviour (observed coupling). */
-export interface ObservedInteraction {
-  a: string;
-  b: string;
-  /** Mutants both killed. */
-  mutants: number;
-  /** A few of them, as file:line operator. */
-  examples: string[];
 }
 
 export interface AuditReport {

@@ -6,7 +6,7 @@ import type { CoverageStore } from '../coverage/types';
 import type { SymbolDef } from '../index';
 import { resolveAnchors, type IndexView, type ResolvedAnchor } from '../anchors/resolve';
 import { specCones, type SpecCone } from '../selection/cones';
-import { describeHunk, type DiffHunk } from '../selection/hunks';
+import { describeHunk, type DiffHunk } from '../git/hunks';
 import type { SpecFile } from '../../shared/specSchema';
 import {
   defaultAttributionCriteria,

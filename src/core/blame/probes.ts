@@ -6,7 +6,7 @@ import path from 'node:path';
 import { effectiveTestSettings, verdictOf, type Verdict } from '../check';
 import { git } from '../git/git';
 import { runCommand } from '../process/runCommand';
-import { buildPatch, type DiffHunk, type ParsedDiff } from '../selection/hunks';
+import { buildPatch, type DiffHunk, type ParsedDiff } from '../git/hunks';
 import type { Spec, SpecFile } from '../../shared/specSchema';
 import { BlameError } from './blameError';
 import { ddmin } from './ddmin';

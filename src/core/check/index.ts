@@ -20,6 +20,7 @@ export { ageText } from '../../shared/runAge';
 export { failureExcerpt } from './failureExcerpt';
 export { isBroken, isUnverifiedPass, isViolation, type ChangesView } from './violations';
 export { CheckInputError, runSpecs, type RunProgress, type RunSpecsOptions } from './runSpecs';
+export type { CommandInstrumentation } from './runSpec';
 export { ensureRunsIgnored, latestCleanRun, listRuns, newRunId, runsDir, saveRun } from './runStore';
 export { effectiveTestSettings } from './testSettings';
 export { ranNoTest, summarize } from './summary';

@@ -4,7 +4,6 @@
 // failure the caller wants confirmed (a new one: it passed in the baseline) is run again, and `flaky` if it passes.
 // runSpecs.ts decides which specs run and when; this module runs one.
 import path from 'node:path';
-import type { CommandInstrumentation } from '../coverage/instrument';
 import { runCommand, type RunCommandOptions } from '../process/runCommand';
 import type { Containment } from '../sandbox/containment';
 import { containedEnvironment } from '../sandbox/environment';
@@ -37,6 +36,17 @@ export interface SpecRunOptions {
     specEnv: Readonly<Record<string, string>>,
     inherited: Readonly<NodeJS.ProcessEnv>,
   ) => Promise<CommandInstrumentation>;
+}
+
+/**
+ * What instrumenting a spec's command adds (per-spec coverage, src/core/coverage/instrument.ts). The shape is
+ * declared here, by the run that applies it: check sits below coverage and does not import it.
+ */
+export interface CommandInstrumentation {
+  /** Added to the command's environment (over the spec's own env). */
+  env: Record<string, string>;
+  /** Directories the command must be able to write even when sandboxed. */
+  writableDirs: string[];
 }
 
 /** Runs a spec `repeat` times in a row (never concurrently with itself: tests may share files). */
@@ -179,7 +189,7 @@ function commandOptions(
     timeoutMs,
     ...(options.containment
       ? {
-          inheritEnv: false,
+          baseEnv: containedEnvironment(),
           ...(options.containment.sandbox
             ? {
                 launcher: sandboxLauncher(

@@ -5,7 +5,7 @@
 // text, JSON or a Mermaid flowchart by `weave graph`.
 import { coveredCoupling } from '../coverage/coupling';
 import type { CoverageStore } from '../coverage/types';
-import type { AuditReport, ObservedInteraction } from '../audit/types';
+import type { ObservedAudit, ObservedInteraction } from './observed';
 import type { SpecFile } from '../../shared/specSchema';
 import type { IndexView, ResolvedAnchor } from '../anchors/resolve';
 import { specCones } from '../selection/cones';
@@ -49,7 +49,7 @@ export interface StaticCoupling {
 /** Adds the last audit's observed interactions (pairs of specs that still exist) beside declared and potential. */
 export function withObservedInteractions(
   coupling: StaticCoupling,
-  audit: AuditReport | undefined,
+  audit: ObservedAudit | undefined,
 ): StaticCoupling {
   if (audit === undefined) return coupling;
   const ids = coupling.specs.map((s) => s.id);

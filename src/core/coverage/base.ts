@@ -1,8 +1,8 @@
 // Where a change starts from, for coverage-based selection: the blob id of each file at the base (`--since
 // REF`: REF's tree; `--files`: the files on disk, the listed ones unknown) and the diff's hunks.
 import type { IndexView } from '../anchors/resolve';
-import { ZERO_CONTEXT } from '../selection/changes';
-import { parseDiff, type DiffHunk } from '../selection/hunks';
+import { ZERO_CONTEXT } from '../git/changes';
+import { parseDiff, type DiffHunk } from '../git/hunks';
 import { git } from '../git/git';
 import { blobHashesAt, fileBlobHash } from './blobHash';
 import { coverageView, type CoverageBase, type CoverageView } from './select';

@@ -7,13 +7,9 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { COVERAGE_ROOT_VARIABLE, NODE_COVERAGE_HOOK_CJS, V8_COVERAGE_DIR_VARIABLE } from './nodeTracer';
 import { SITECUSTOMIZE_PY } from './pythonTracer';
+import type { CommandInstrumentation } from '../check';
 
-export interface CommandInstrumentation {
-  /** Added to the command's environment (over the spec's own env). */
-  env: Record<string, string>;
-  /** Directories the command must be able to write even when sandboxed. */
-  writableDirs: string[];
-}
+export type { CommandInstrumentation };
 
 export interface SpecCoverageDirs {
   v8: string;

@@ -8,8 +8,8 @@
 //    on other content of a file it ran, a new file, or a file its run did not execute (its cone may still
 //    reach it: a lazy import, a browser test) — so coverage only ever narrows inside files a spec ran.
 import type { IndexView } from '../anchors/resolve';
-import type { ChangedFile } from '../selection/changes';
-import type { DiffHunk } from '../selection/hunks';
+import type { ChangedFile } from '../git/changes';
+import type { DiffHunk } from '../git/hunks';
 import { functionUnits } from './collect';
 import { sourceMapHint } from './sourceMaps';
 import type { CoverageStore, FileCoverage, UnitRow } from './types';

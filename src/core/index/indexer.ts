@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Tree } from 'web-tree-sitter';
 import { extractFile } from './extract';
-import { locateGrammars, type GrammarLocation } from './grammarLocation';
+import { locateGrammars, type GrammarLocation } from '../grammarLocation';
 import {
   cacheFingerprint,
   emptyIndexCache,

@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import type { GrammarLocation } from './grammarLocation';
+import type { GrammarLocation } from '../grammarLocation';
 import type { ExtractionQuery, ParseHost, SyntaxTree } from './syntax';
 import { leanNativeQuery, loadNativeAddon } from './nativeMatches';
 import { joinedQuerySource } from './treeSitterHost';

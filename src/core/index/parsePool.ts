@@ -4,7 +4,7 @@
 // 55–90 ms per worker (measured 2026-11-30), paid again for every language a worker touches.
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { GrammarLocation } from './grammarLocation';
+import type { GrammarLocation } from '../grammarLocation';
 import type { ParseJob, ParseOutcome } from './parseFile';
 import type { ParserPreference, ParsersUsed } from './preferNativeHost';
 import type { LanguageId } from './types';

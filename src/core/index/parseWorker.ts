@@ -3,7 +3,7 @@
 // loads, see preferNativeHost.ts), and answers each batch with the outcomes, how many trees it still holds
 // (always 0 unless a tree leaked) and which parser each language it loaded went to.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { GrammarLocation } from './grammarLocation';
+import type { GrammarLocation } from '../grammarLocation';
 import { parseFileJob, type ParseJob, type ParseOutcome } from './parseFile';
 import { PreferNativeHost, type ParserPreference, type ParsersUsed } from './preferNativeHost';
 

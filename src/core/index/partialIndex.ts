@@ -4,7 +4,7 @@
 // missing one, "did you mean" can compare paths, and imports resolve as in a full index.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { locateGrammars } from './grammarLocation';
+import { locateGrammars } from '../grammarLocation';
 import { languageOfPath } from './languages';
 import { indexText } from './parseFile';
 import { TreeSitterHost } from './treeSitterHost';

@@ -1,7 +1,7 @@
 // The parse host of a CLI parse worker: each language is parsed by the native tree-sitter binding when the binding
 // and that language's grammar package load and its queries compile, and by web-tree-sitter otherwise, with the
 // reason recorded (the index reports both: `weave index --json` stats.parser).
-import type { GrammarLocation } from './grammarLocation';
+import type { GrammarLocation } from '../grammarLocation';
 import { loadNativeTreeSitter, type NativeLanguage, type NativeTreeSitterHost } from './nativeTreeSitter';
 import type { ParseHost, ParserKind, ParsingLanguage, SyntaxTree } from './syntax';
 import { TreeSitterHost, type LoadedLanguage } from './treeSitterHost';

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Edit, Language, Parser, Query, type Tree } from 'web-tree-sitter';
 import { languages } from './languages';
-import type { GrammarLocation } from './grammarLocation';
+import type { GrammarLocation } from '../grammarLocation';
 import type { ParseHost } from './syntax';
 import type { DocumentEdit, LanguageId } from './types';
 

@@ -6,17 +6,20 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import { containedEnvironment } from '../sandbox/environment';
 import { OutputCapture } from './outputCapture';
 import { RUN_MARKER_VARIABLE, killProcessTree, processStartTime, treeHasSurvivors } from './processTree';
 
 export interface RunCommandOptions {
   command: string;
   cwd: string;
-  /** Added to (and overriding) the inherited process.env (or the allowlisted part of it, see inheritEnv). */
+  /** Added to (and overriding) the environment the command starts from (baseEnv). */
   env?: Record<string, string>;
-  /** false: start from the allowlisted environment (sandbox/environment.ts), not all of process.env. Default true. */
-  inheritEnv?: boolean;
+  /**
+   * The environment the command starts from; default all of process.env. Contained runs hand over the
+   * allowlisted one (sandbox/environment.ts containedEnvironment()): process sits below sandbox and does not
+   * choose it itself.
+   */
+  baseEnv?: Readonly<NodeJS.ProcessEnv>;
   /** How the command is started (sandbox/launchers.ts: the sandbox, a PID namespace); default `/bin/sh -c`. */
   launcher?: Launcher;
   timeoutMs: number;
@@ -72,8 +75,7 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
   const cwdProblem = await checkDirectory(options.cwd);
   if (cwdProblem) return notStartedOutcome(cwdProblem, started);
 
-  const inherited = options.inheritEnv === false ? containedEnvironment() : process.env;
-  const env: NodeJS.ProcessEnv = { ...inherited, ...options.env };
+  const env: NodeJS.ProcessEnv = { ...(options.baseEnv ?? process.env), ...options.env };
   // Set when Weave itself runs under `node --test`: it would make a spec's own `node --test` report to that
   // outer runner in a binary protocol instead of printing its summary.
   if (options.env?.NODE_TEST_CONTEXT === undefined) delete env.NODE_TEST_CONTEXT;

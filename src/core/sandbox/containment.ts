@@ -2,7 +2,7 @@
 // standalone checkout (or, when the user explicitly opted out of the sandbox, none), the allowlisted
 // environment, and the tamper guard over the checkout's protected files. runSpecs takes one of these.
 import path from 'node:path';
-import { locateEvidenceResources } from '../check/evidence/resources';
+import { locateEvidenceResources } from '../evidenceResources';
 import type { SpecFile } from '../../shared/specSchema';
 import { detectSandbox, type NetworkAccess, type SandboxOptions } from './bwrap';
 import { linkDependenciesUnsandboxed, type StandaloneCheckout } from './checkout';

@@ -9,7 +9,7 @@ import type { SpecFile } from '../../shared/specSchema';
 import type { CoverageView } from '../coverage/select';
 import type { IndexView, ResolvedAnchor } from '../anchors/resolve';
 import { classifyChanges } from './changeKinds';
-import type { ChangedFile } from './changes';
+import type { ChangedFile } from '../git/changes';
 import { specCones, type SpecCone } from './cones';
 import { notSelectedReason, reasonsFor } from './selectionReasons';
 

@@ -3,7 +3,7 @@
 // a grammar, the spec file: it selects every spec), or a traceable change of an indexed source file.
 import path from 'node:path';
 import type { IndexView } from '../anchors/resolve';
-import type { ChangedFile } from './changes';
+import type { ChangedFile } from '../git/changes';
 
 /** Manifests, lockfiles and tool configs: they change how everything builds or runs, so their impact is unknown. */
 const CONFIG_FILE_NAMES = new Set([

@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Spec, SpecFile } from '../../shared/specSchema';
 import { ConeImportResolver } from './coneImports';
-import { normalizeWorkspacePath, type IndexView, type ResolvedAnchor } from '../anchors/resolve';
+import type { IndexView, ResolvedAnchor } from '../anchors/resolve';
+import { normalizeWorkspacePath } from '../workspacePath';
 
 export interface SpecCone {
   id: string;

@@ -11,7 +11,7 @@ import { openGrowingIndex } from '../index';
 import type { SpecProblem } from '../spec';
 import { affectedSpecs, specsLeftToCones, type AffectedResult } from './affected';
 import { classifyChanges } from './changeKinds';
-import { changedFilesFromList, changedFilesSince, changesBetween, type ChangedFile } from './changes';
+import { changedFilesFromList, changedFilesSince, changesBetween, type ChangedFile } from '../git/changes';
 import type { SpecCone } from './cones';
 import { lazySpecCones } from './lazyCones';
 

@@ -3,7 +3,7 @@
 // which specs are selected; this module only explains the decision, so the wording can change without
 // touching the policy.
 import type { IndexView, ResolvedAnchor } from '../anchors/resolve';
-import type { ChangedFile } from './changes';
+import type { ChangedFile } from '../git/changes';
 import { importChain, type SpecCone } from './cones';
 
 /**

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runCommand, type CommandOutcome } from '../process/runCommand';
 import { makeSetupHome, redactUrlCredentials, setupVariables } from '../sandbox/setupEnvironment';
+import { containedEnvironment } from '../sandbox/environment';
 import { SETUP_TAIL_LINES } from './evalLog';
 import { indentedTail, readJsonFile } from './harborOutputs';
 import { HARBOR_FILES, REPO_COPY_LINE } from './harborTask';
@@ -107,7 +108,7 @@ function stepRunner(
       dirs.app,
       setupHome === undefined
         ? { env }
-        : { env: { ...env, ...setupVariables(setupHome) }, inheritEnv: false },
+        : { env: { ...env, ...setupVariables(setupHome) }, baseEnv: containedEnvironment() },
       Math.max(1000, deadline - Date.now()),
       signal,
     );
@@ -160,7 +161,7 @@ export async function setupSteps(harborDir: string): Promise<string[]> {
 function runInEnvironment(
   command: string,
   cwd: string,
-  environment: { env: Record<string, string>; inheritEnv?: boolean },
+  environment: { env: Record<string, string>; baseEnv?: Readonly<NodeJS.ProcessEnv> },
   timeoutMs: number,
   signal: AbortSignal | undefined,
 ): Promise<CommandOutcome> {

@@ -10,6 +10,7 @@ import { runCommand, type CommandOutcome } from '../process/runCommand';
 import { detectSandbox } from '../sandbox/bwrap';
 import { sandboxLauncher } from '../sandbox/launchers';
 import { makeSetupHome, redactUrlCredentials, setupVariables } from '../sandbox/setupEnvironment';
+import { containedEnvironment } from '../sandbox/environment';
 import { git } from '../git/git';
 import type { InfrastructureFinding } from '../sandbox/diffPolicy/classifyChanges';
 import type { SpecResult } from '../check';
@@ -316,7 +317,7 @@ async function runEvalScript(run: EvalScriptRun, invocation: EvalInvocation): Pr
     },
     // A prediction is untrusted code: the allowlisted environment, the scratch folder writable and nothing
     // else, a private PID namespace.
-    inheritEnv: false,
+    baseEnv: containedEnvironment(),
     ...(sandboxed
       ? {
           launcher: sandboxLauncher({

@@ -5,7 +5,7 @@ import type { PanelState } from '../../shared/protocol';
 import { GraphPanel } from './graphPanel';
 import { SPECS_VIEW_ID, SpecsViewProvider, type SpecsPanelDeps } from './specsViewProvider';
 
-export { matchAnchors } from '../../core/index/symbolSearch';
+export { matchAnchors } from '../../core/index';
 export { SPECS_VIEW_ID, type SpecsPanelDeps };
 export type { PanelState };
 

@@ -11,7 +11,7 @@ import {
   SpecEditError,
   updateSpecEdit,
   type SpecTextEdit,
-} from '../../core/spec/specEdits';
+} from '../../core/spec';
 
 export type SpecEditMessage = ToExtension<'addSpec' | 'updateSpec' | 'removeSpec'>;
 

@@ -13,9 +13,8 @@ import {
   type ToWebviewMessage,
 } from '../../shared/protocol';
 import { panelHtml, panelResourceRoots } from './html';
-import { SpecEditError } from '../../core/spec/specEdits';
+import { locateSpecInText, SpecEditError } from '../../core/spec';
 import { applySpecEditMessage } from './specFileEdits';
-import { locateSpecInText } from '../../core/spec/locations';
 
 export const SPECS_VIEW_ID = 'weave.specs';
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { childKey, macOf, RUN_KEY } from '../../../src/core/check/evidence/records';
 import { readEvidence, startEvidence } from '../../../src/core/check/evidence/session';
-import { locateEvidenceResources } from '../../../src/core/check/evidence/resources';
+import { locateEvidenceResources } from '../../../src/core/evidenceResources';
 import { runCommand } from '../../../src/core/process/runCommand';
 
 const cleanup: string[] = [];

@@ -9,7 +9,7 @@ import { checkWorkspace } from '../../../src/core/check/checkWorkspace';
 import { loadCoverageView } from '../../../src/core/coverage/base';
 import type { CoverageDecision } from '../../../src/core/coverage/select';
 import { selectAffected, type SelectedAffected } from '../../../src/core/selection/selectAffected';
-import { changedFilesSince } from '../../../src/core/selection/changes';
+import { changedFilesSince } from '../../../src/core/git/changes';
 import { loadAnchoredWorkspace } from '../../../src/core/anchors/anchoredWorkspace';
 import { git, initRepo, removeDir, repoRoot, tempDir, writeFiles } from '../../support/repos';
 import { LIBRARY, PYTHON_PACKAGE } from './fixtures';

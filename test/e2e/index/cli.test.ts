@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { ParserReport } from '../../../src/core/index';
-import { locateGrammars } from '../../../src/core/index/grammarLocation';
+import { locateGrammars } from '../../../src/core/grammarLocation';
 import { loadNativeTreeSitter } from '../../../src/core/index/nativeTreeSitter';
 import { copyDir, langsFixture, repoRoot, tempDir } from '../../support/indexHelpers';
 

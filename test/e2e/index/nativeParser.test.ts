@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createIndexer, languageOfPath, type WorkspaceIndex } from '../../../src/core/index';
 import { extractFile } from '../../../src/core/index/extract';
-import { locateGrammars } from '../../../src/core/index/grammarLocation';
+import { locateGrammars } from '../../../src/core/grammarLocation';
 import { loadNativeTreeSitter } from '../../../src/core/index/nativeTreeSitter';
 import type { ParseHost, SyntaxTree } from '../../../src/core/index/syntax';
 import { TreeSitterHost } from '../../../src/core/index/treeSitterHost';

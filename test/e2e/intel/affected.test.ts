@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
 import { affectedSpecIds, selectAffected } from '../../../src/core/selection/selectAffected';
-import { ChangeInputError } from '../../../src/core/selection/changes';
+import { ChangeInputError } from '../../../src/core/git/changes';
 import { git, initRepo, removeDir, tempDir, writeFiles } from '../../support/repos';
 
 const spec = (id: string, testFile: string, extra: Record<string, unknown> = {}) => ({

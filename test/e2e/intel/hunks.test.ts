@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { buildPatch, parseDiff } from '../../../src/core/selection/hunks';
+import { buildPatch, parseDiff } from '../../../src/core/git/hunks';
 import { git, initRepo, removeDir, tempDir, writeFiles } from '../../support/repos';
 
 const lines = (n: number, tag = '') =>

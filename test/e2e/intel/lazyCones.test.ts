@@ -9,7 +9,7 @@ import { loadAnchoredWorkspace } from '../../../src/core/anchors/anchoredWorkspa
 import { languageOfPath } from '../../../src/core/index/languages';
 import { affectedSpecs } from '../../../src/core/selection/affected';
 import { selectAffected } from '../../../src/core/selection/selectAffected';
-import { changedFilesSince } from '../../../src/core/selection/changes';
+import { changedFilesSince } from '../../../src/core/git/changes';
 import { specCones } from '../../../src/core/selection/cones';
 import {
   copyWorkspace,

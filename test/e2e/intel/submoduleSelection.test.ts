@@ -8,7 +8,7 @@ import { afterEach, test } from 'node:test';
 import { resolveAnchors } from '../../../src/core/anchors/resolve';
 import { createIndexer } from '../../../src/core/index';
 import { affectedSpecs, type AffectedResult } from '../../../src/core/selection/affected';
-import { changedFilesSince } from '../../../src/core/selection/changes';
+import { changedFilesSince } from '../../../src/core/git/changes';
 import { selectAffected } from '../../../src/core/selection/selectAffected';
 import { loadSpecFile } from '../../../src/core/spec/load';
 import { git, initRepo, removeDir, tempDir, writeFiles } from '../../support/repos';

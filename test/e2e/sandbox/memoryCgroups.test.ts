@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { runCommand } from '../../../src/core/process/runCommand';
+import { containedEnvironment } from '../../../src/core/sandbox/environment';
 import { sandboxLauncher } from '../../../src/core/sandbox/launchers';
 import {
   createMemoryCgroup,
@@ -40,7 +41,7 @@ describe('memory cgroups of sandboxed runs', () => {
         command,
         cwd: checkout,
         timeoutMs: 30_000,
-        inheritEnv: false,
+        baseEnv: containedEnvironment(),
         launcher,
       });
       assert.equal(outcome.exitCode, 0, outcome.output);

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { runCommand } from '../../../src/core/process/runCommand';
+import { containedEnvironment } from '../../../src/core/sandbox/environment';
 import { sandboxLauncher } from '../../../src/core/sandbox/launchers';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -19,7 +20,7 @@ async function sandboxed(
   command: string,
 ): Promise<{ exitCode: number | null; output: string }> {
   const launcher = sandboxLauncher({ checkout, network: 'none' });
-  return runCommand({ command, cwd: checkout, timeoutMs: 30_000, inheritEnv: false, launcher });
+  return runCommand({ command, cwd: checkout, timeoutMs: 30_000, baseEnv: containedEnvironment(), launcher });
 }
 
 describe('the checkout handed to the sandbox’s uid, run after run', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { applyMutant, mutantDiff, mutantsOfFile, type Mutant } from '../../../src/core/audit/mutants';
-import { locateGrammars } from '../../../src/core/index/grammarLocation';
+import { locateGrammars } from '../../../src/core/grammarLocation';
 import { TreeSitterHost } from '../../../src/core/index/treeSitterHost';
 import type { Range } from '../../../src/core/index/types';
 

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { InputError } from '../../../src/core/errors';
 import { CheckInputError } from '../../../src/core/check/runSpecs';
 import { GitError } from '../../../src/core/git/git';
-import { ChangeInputError } from '../../../src/core/selection/changes';
+import { ChangeInputError } from '../../../src/core/git/changes';
 import { SpecLoadError } from '../../../src/core/spec/problems';
 import { BenchInputError } from '../../../src/core/tasks/benchRun';
 import { EvalInputError } from '../../../src/core/tasks/evalTasks';

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { addSummaries } from '../summary';
 import type { TestSummary } from '../types';
 import { RUN_KEY, verifyRecord, type VerifiedRecord } from './records';
-import { locateEvidenceResources, type EvidenceResources } from './resources';
+import { locateEvidenceResources, type EvidenceResources } from '../../evidenceResources';
 
 export const EVIDENCE_DIR_VARIABLE = 'WEAVE_EVIDENCE_DIR';
 /** Names the descriptor (not the secret) on which a hook finds its key. */

@@ -1,6 +1,7 @@
 // Finds the files Weave injects into spec test commands (resources/evidence, copied to dist/evidence by the
 // build) relative to the running file: a bundle in dist/ (dist/cli.js, dist/extension.js) or a transpiled
-// module under out/ (unit tests), whose nearest dist/ is the build's.
+// module under out/ (unit tests), whose nearest dist/ is the build's. In the base, below both users: check's
+// runner evidence injects them, sandbox's containment keeps their folder visible inside.
 import fs from 'node:fs';
 import path from 'node:path';
 

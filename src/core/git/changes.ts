@@ -3,8 +3,8 @@
 // its repository (git's --relative).
 import fs from 'node:fs';
 import path from 'node:path';
-import { assertRevision, git } from '../git/git';
-import { normalizeWorkspacePath } from '../anchors/resolve';
+import { assertRevision, git } from './git';
+import { normalizeWorkspacePath } from '../workspacePath';
 import { unquote } from './hunks';
 import { InputError } from '../errors';
 

@@ -1,6 +1,7 @@
 // Finds the grammars/ folder and web-tree-sitter's runtime .wasm relative to the running file, which is
 // either a bundle in dist/ (dist/cli.js, dist/extension.js, dist/parseWorker.js) or a transpiled module in
-// out/src/core/index/ (unit tests, benches). One resolver for both layouts.
+// out/src/core/ (unit tests, benches). One resolver for both layouts. In the base, not in core/index: the guard
+// (dist/guard.js, run on every tool call) finds the bash grammar without entering the indexer's barrel.
 import fs from 'node:fs';
 import path from 'node:path';
 

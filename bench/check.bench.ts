@@ -21,7 +21,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { checkWorkspace } from '../src/core/check/checkWorkspace';
+import { checkWorkspace } from '../src/core/fullCheck/checkWorkspace';
 import {
   MODULES,
   MODULE_FILES,

@@ -23,7 +23,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadAnchoredWorkspace } from '../src/core/anchors/anchoredWorkspace';
-import { checkWorkspace } from '../src/core/check/checkWorkspace';
+import { checkWorkspace } from '../src/core/fullCheck/checkWorkspace';
 import { runSpecs } from '../src/core/check/runSpecs';
 import type { Verdict } from '../src/core/check/types';
 import { readCoverageStore } from '../src/core/coverage/store';

@@ -2,13 +2,8 @@
 // results recorded in the one ResultsStore that diagnostics, Test Explorer, the status bar and the panel read:
 // each verdict as its spec finishes, then the whole run (a cancelled one too: what finished, and "not run").
 import * as vscode from 'vscode';
-import {
-  checkWorkspace,
-  type BaselineReport,
-  type CheckProgress,
-  type CheckWorkspaceOptions,
-  type RunRecord,
-} from '../core/check';
+import { type BaselineReport, type RunRecord } from '../core/check';
+import { checkWorkspace, type CheckProgress, type CheckWorkspaceOptions } from '../core/fullCheck';
 import type { SpecFile } from '../shared/specSchema';
 import type { AnchorLocations, AnchorAnalyzer } from './anchors';
 import type { Activity, ResultsStore, ResultsUpdate } from './results';

@@ -2,7 +2,6 @@
 // its change against the baseline and the first lines of each failure. checkOutput is the answer for a finished
 // run, shared with the VS Code tool, which runs the check through CheckService instead.
 import {
-  checkWorkspace,
   failureExcerpt,
   formatSeconds,
   isFailing,
@@ -12,6 +11,7 @@ import {
   type SpecResult,
   type Verdict,
 } from '../core/check';
+import { checkWorkspace } from '../core/fullCheck';
 import { affectedSpecIds } from '../core/selection/selectAffected';
 import type { SpecFile } from '../shared/specSchema';
 import { refusalFor, ToolRefusal, type RunningToolOptions, type ToolOutput } from './toolContract';

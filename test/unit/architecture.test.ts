@@ -30,6 +30,7 @@ const LAYER_ORDER: readonly (readonly string[])[] = [
   ['core/model'],
   ['core/blame'],
   ['core/coupling'],
+  ['core/fullCheck'],
   ['core/selection'],
   ['core/coverage'],
   ['core/check'],
@@ -47,6 +48,7 @@ const LAYER_ORDER: readonly (readonly string[])[] = [
 /** index.ts files that are their folder's public surface, and those that are not (with why). */
 const BARRELS = [
   'core/check/index.ts',
+  'core/fullCheck/index.ts',
   'core/index/index.ts',
   'core/spec/index.ts',
   'extension/panel/index.ts',

@@ -4,7 +4,8 @@
 import { trapInterrupts } from '../interrupt';
 import { constants as fsConstants, promises as fs } from 'node:fs';
 import path from 'node:path';
-import { checkWorkspace, isFailing, type CheckProgress, type CheckResult } from '../../core/check';
+import { isFailing } from '../../core/check';
+import { checkWorkspace, type CheckProgress, type CheckResult } from '../../core/fullCheck';
 import { toJUnitXml } from '../output/junit';
 import { gitRoot, resolveCommit } from '../../core/git/git';
 import { selectAffected, type SelectedAffected } from '../../core/selection/selectAffected';

@@ -2,7 +2,8 @@
 // uncommitted ones (changes since HEAD); the affected specs are run (not recorded: a hook's run must not become
 // a baseline) and compared with the baseline. A spec counts as broken when it passed in the baseline and fails
 // now, or, with no baseline recorded yet, when it fails.
-import { checkWorkspace, isFailing } from '../../core/check';
+import { isFailing } from '../../core/check';
+import { checkWorkspace } from '../../core/fullCheck';
 import { affectedSpecIds } from '../../core/selection/selectAffected';
 import { failureLines } from '../../mcp/checkTool';
 

@@ -1,6 +1,7 @@
 // `weave check`'s report on stdout: the verdict table (coloured on a terminal unless NO_COLOR), the last lines of
 // each failing spec's output, the summary line, and the --json document.
-import { formatSeconds, type Change, type CheckResult, type Verdict } from '../../core/check';
+import { formatSeconds, type Change, type Verdict } from '../../core/check';
+import { type CheckResult } from '../../core/fullCheck';
 import type { CoverageSummary } from '../../core/coverage/session';
 import type { SelectedAffected } from '../../core/selection/selectAffected';
 import type { SpecProblem } from '../../core/spec';

@@ -1,6 +1,7 @@
 // `weave check --github`: GitHub Actions workflow commands (::error file=…,line=…::) for failing and broken specs,
 // located at the spec's id in the spec file.
-import type { Change, CheckResult, SpecResult } from '../../core/check';
+import type { Change, SpecResult } from '../../core/check';
+import type { CheckResult } from '../../core/fullCheck';
 import { OUTPUT_TAIL_LINES, tail } from './checkReport';
 import { annotationPath } from './paths';
 

@@ -1,5 +1,5 @@
 // `weave check`'s live progress line on an interactive stderr.
-import type { CheckProgress } from '../../core/check';
+import type { CheckProgress } from '../../core/fullCheck';
 
 /** "[3/8] running cache-hit, hit-rate" on stderr, only on an interactive terminal outside CI. */
 export class ProgressLine {

@@ -1,12 +1,6 @@
-// The check engine's public surface: run spec tests, record runs, compare against baselines.
-export {
-  checkWorkspace,
-  type CheckPhase,
-  type CheckProgress,
-  type CheckResult,
-  type CheckWorkspaceOptions,
-} from './checkWorkspace';
-export { compareToBaseline } from './baseline';
+// The check engine's public surface: run spec tests, record runs, compare against baselines. The full check that
+// composes them with coverage and selection (checkWorkspace) is one layer up, in core/fullCheck.
+export { changeOfResult, compareToBaseline } from './baseline';
 export {
   debugPlanOf,
   debugRuntimeOf,

@@ -14,7 +14,7 @@ import {
   type CommandInstrumentation,
   type SpecCoverageDirs,
 } from './instrument';
-import type { CoveragePlan } from './reuse';
+import type { CoveragePlan } from './types';
 import { coverageDir, ensureCacheIgnored, updateCoverageStore } from './store';
 import type { SpecCoverage, UnitRow } from './types';
 

@@ -58,3 +58,18 @@ export function unitLabel(file: string, units: readonly UnitRow[] | undefined, i
   const row = units?.[index];
   return row === undefined ? `${file} (top level)` : `${file}#${row[0]}`;
 }
+
+/** What a full check records again and what it keeps (planned by fullCheck/coverageReuse.ts). */
+export interface CoveragePlan {
+  /** The workspace's files before this run as a git tree, stored with what the run records (none: not git). */
+  snapshot?: string;
+  /** Specs whose recorded coverage still holds: they run uninstrumented and keep their entries. */
+  reuse: ReadonlySet<string>;
+  /**
+   * Of those, the specs whose every executed file is today's content exactly: their entries move to this run's
+   * snapshot (it describes them as exactly as the old one), so that entries do not spread over many snapshots.
+   */
+  current: ReadonlySet<string>;
+  /** Why the specs with recorded coverage record again anyway (a change of unknown impact, no snapshot). */
+  recordAgainBecause?: string;
+}

@@ -5,7 +5,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { compareToBaseline } from '../../../src/core/check/baseline';
-import { checkWorkspace } from '../../../src/core/check/checkWorkspace';
+import { checkWorkspace } from '../../../src/core/fullCheck/checkWorkspace';
 import {
   MAX_STORED_RUNS,
   latestCleanRun,

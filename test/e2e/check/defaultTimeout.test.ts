@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import { after, describe, it } from 'node:test';
-import { checkWorkspace } from '../../../src/core/check/checkWorkspace';
+import { checkWorkspace } from '../../../src/core/fullCheck/checkWorkspace';
 import { makeRepo } from '../../support/gitRepo';
 
 const cleanup: string[] = [];

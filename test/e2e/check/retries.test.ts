@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { checkWorkspace, type CheckProgress } from '../../../src/core/check/checkWorkspace';
+import { checkWorkspace, type CheckProgress } from '../../../src/core/fullCheck/checkWorkspace';
 import type { Change } from '../../../src/core/check/types';
 import { isBroken } from '../../../src/core/check';
 import { makeRepo } from '../../support/gitRepo';

@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { checkWorkspace } from '../../../src/core/check/checkWorkspace';
+import { checkWorkspace } from '../../../src/core/fullCheck/checkWorkspace';
 import { runSpecs } from '../../../src/core/check/runSpecs';
 import { latestCleanRun, listRuns, MAX_STORED_RUNS, saveRun } from '../../../src/core/check/runStore';
 import type { RunRecord } from '../../../src/core/check/types';

@@ -1,7 +1,7 @@
 // Coverage as evidence of coupling (weave graph, the panel, the agent's prompt) and of blame attribution.
 import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
-import { checkWorkspace } from '../../../src/core/check/checkWorkspace';
+import { checkWorkspace } from '../../../src/core/fullCheck/checkWorkspace';
 import { coveredInteractionMap } from '../../../src/core/coverage/coupling';
 import { readCoverageStore } from '../../../src/core/coverage/store';
 import { blameSpec } from '../../../src/core/blame/blame';

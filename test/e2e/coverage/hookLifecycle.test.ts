@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { checkWorkspace } from '../../../src/core/check/checkWorkspace';
+import { checkWorkspace } from '../../../src/core/fullCheck/checkWorkspace';
 import { readCoverageStore } from '../../../src/core/coverage/store';
 import { REPO_ROOT } from '../../support/paths';
 import { executed } from './fixtures';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { checkWorkspace } from '../../../src/core/check/checkWorkspace';
+import { checkWorkspace } from '../../../src/core/fullCheck/checkWorkspace';
 import { instrumentSpec, writeCoverageHooks } from '../../../src/core/coverage/instrument';
 import { readCoverageStore } from '../../../src/core/coverage/store';
 import { executed } from './fixtures';

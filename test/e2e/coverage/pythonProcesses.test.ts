@@ -3,7 +3,7 @@
 // signal still does what it would have done (a program's own handler still decides).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkWorkspace } from '../../../src/core/check/checkWorkspace';
+import { checkWorkspace } from '../../../src/core/fullCheck/checkWorkspace';
 import { readPythonCoverage } from '../../../src/core/coverage/python';
 import { executed } from './fixtures';
 import { runInstrumented, spec, workspace } from './hookWorkspace';

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, test } from 'node:test';
-import { checkWorkspace } from '../../../src/core/check/checkWorkspace';
+import { checkWorkspace } from '../../../src/core/fullCheck/checkWorkspace';
 import { readCoverageStore } from '../../../src/core/coverage/store';
 import { git, initRepo, removeDir, repoRoot, tempDir, writeFiles } from '../../support/repos';
 import { LIBRARY, PYTHON_PACKAGE, executed } from './fixtures';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, test } from 'node:test';
-import { checkWorkspace, type CheckResult } from '../../../src/core/check/checkWorkspace';
+import { checkWorkspace, type CheckResult } from '../../../src/core/fullCheck/checkWorkspace';
 import { readCoverageStore } from '../../../src/core/coverage/store';
 import { runCli } from '../spec/cliRun';
 import { git, initRepo, removeDir, tempDir, writeFiles } from '../../support/repos';

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { checkWorkspace } from '../../../src/core/check/checkWorkspace';
+import { checkWorkspace } from '../../../src/core/fullCheck/checkWorkspace';
 import { loadCoverageView } from '../../../src/core/coverage/base';
 import type { CoverageDecision } from '../../../src/core/coverage/select';
 import { selectAffected, type SelectedAffected } from '../../../src/core/selection/selectAffected';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { checkWorkspace } from '../../../src/core/check/checkWorkspace';
+import { checkWorkspace } from '../../../src/core/fullCheck/checkWorkspace';
 import { selectAffected } from '../../../src/core/selection/selectAffected';
 import { git, initRepo, removeDir, tempDir } from '../../support/repos';
 import {

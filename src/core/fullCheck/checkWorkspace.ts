@@ -7,16 +7,26 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { gitRoot, headCommit, isClean, resolveCommit } from '../git/git';
-import { planCoverage } from '../coverage/reuse';
+import { planCoverage } from './coverageReuse';
 import { startCoverage, type CoverageSummary } from '../coverage/session';
 import { withWorktree } from '../git/worktree';
 import { detectSandbox } from '../sandbox/bwrap';
 import { loadSpecFile, SpecLoadError, type SpecGraph, type SpecLocations, type SpecProblem } from '../spec';
 import type { SpecFile } from '../../shared/specSchema';
-import { changeOfResult, compareToBaseline } from './baseline';
-import { runSpecs, type RunProgress, type RunSpecsOptions } from './runSpecs';
-import { latestCleanRun, newRunId, saveRun } from './runStore';
-import type { BaselineReport, Change, RunRecord, SpecResult } from './types';
+import {
+  changeOfResult,
+  compareToBaseline,
+  latestCleanRun,
+  newRunId,
+  runSpecs,
+  saveRun,
+  type BaselineReport,
+  type Change,
+  type RunProgress,
+  type RunRecord,
+  type RunSpecsOptions,
+  type SpecResult,
+} from '../check';
 
 export type CheckPhase = 'current' | 'baseline';
 /**

@@ -13,26 +13,12 @@
 import { gitRoot, git } from '../git/git';
 import { workingTreeObject } from '../git/workingTree';
 import { selectAffectedBetween } from '../selection/selectAffected';
-import { blobHashesAt } from './blobHash';
-import { readCoverageStore } from './store';
-import type { CoverageStore } from './types';
+import { blobHashesAt } from '../coverage/blobHash';
+import { readCoverageStore } from '../coverage/store';
+import type { CoveragePlan, CoverageStore } from '../coverage/types';
 
 /** How many recording snapshots are compared at most (each adds two git diffs); older entries record again. */
 const MAX_SNAPSHOTS = 8;
-
-export interface CoveragePlan {
-  /** The workspace's files before this run as a git tree, stored with what the run records (none: not git). */
-  snapshot?: string;
-  /** Specs whose recorded coverage still holds: they run uninstrumented and keep their entries. */
-  reuse: ReadonlySet<string>;
-  /**
-   * Of those, the specs whose every executed file is today's content exactly: their entries move to this run's
-   * snapshot (it describes them as exactly as the old one), so that entries do not spread over many snapshots.
-   */
-  current: ReadonlySet<string>;
-  /** Why the specs with recorded coverage record again anyway (a change of unknown impact, no snapshot). */
-  recordAgainBecause?: string;
-}
 
 export interface PlanCoverageOptions {
   workspaceDir: string;

@@ -57,7 +57,7 @@ const BOOLEAN_PY: Record<string, string> = { and: 'or', or: 'and' };
 export function mutationsAt(node: Node, language: MutableLanguage): MutationEdit[] {
   const python = language === 'python';
   const out: MutationEdit[] = [];
-  const edit = (operator: MutationOperator, target: Node, replacement: string): void => {
+  const edit: Edit = (operator, target, replacement) => {
     out.push({
       operator,
       start: target.startIndex,
@@ -68,6 +68,16 @@ export function mutationsAt(node: Node, language: MutableLanguage): MutationEdit
       column: target.startPosition.column,
     });
   };
+  operatorMutations(node, python, edit);
+  valueMutations(node, python, edit);
+  statementMutations(node, python, edit);
+  return out;
+}
+
+type Edit = (operator: MutationOperator, target: Node, replacement: string) => void;
+
+/** Swapped operators: relational, equality, arithmetic, boolean and compound assignments. */
+function operatorMutations(node: Node, python: boolean, edit: Edit): void {
   const swapOperator = (operatorNode: Node | null): void => {
     if (!operatorNode) return;
     const op = operatorNode.type;
@@ -81,7 +91,6 @@ export function mutationsAt(node: Node, language: MutableLanguage): MutationEdit
       edit('arithmetic', operatorNode, arithmetic);
     else if (boolean !== undefined) edit('boolean', operatorNode, boolean);
   };
-
   switch (node.type) {
     case 'binary_expression': // JS/TS: a < b, a + b, a && b
     case 'binary_operator': // Python: a + b
@@ -107,6 +116,12 @@ export function mutationsAt(node: Node, language: MutableLanguage): MutationEdit
           swapOperator(child);
       }
       break;
+  }
+}
+
+/** Changed values: integers off by one, booleans flipped. */
+function valueMutations(node: Node, python: boolean, edit: Edit): void {
+  switch (node.type) {
     case 'number': // JS/TS
     case 'integer': {
       // Python
@@ -123,6 +138,12 @@ export function mutationsAt(node: Node, language: MutableLanguage): MutationEdit
     case 'false':
       edit('boolean', node, python ? 'True' : 'true');
       break;
+  }
+}
+
+/** Changed statements: negated conditions, returned values dropped, statements deleted. */
+function statementMutations(node: Node, python: boolean, edit: Edit): void {
+  switch (node.type) {
     case 'if_statement':
     case 'while_statement':
     case 'do_statement':
@@ -145,7 +166,6 @@ export function mutationsAt(node: Node, language: MutableLanguage): MutationEdit
       break;
     }
   }
-  return out;
 }
 
 /** `'a' + b` in JS stays: turning a concatenation into a subtraction gives NaN, which every test notices. */

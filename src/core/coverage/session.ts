@@ -81,56 +81,76 @@ export async function startCoverage(
         : instrumentSpec(workspaceDir, hooks, dirsOf(spec.id), specEnv, inherited),
     async finish(results, specIds, signal) {
       try {
-        // Not run (blocked, skipped): its previous coverage stays.
-        const ran = results.flatMap((r) => {
-          const dirs = dirsBySpec.get(r.id);
-          return dirs === undefined ? [] : [{ id: r.id, dirs }];
-        });
-        const raw = new Map<string, RawSpecCoverage>(
-          await Promise.all(
-            ran.map(async ({ id, dirs }) => [id, await readSpecCoverage(dirs, workspaceDir)] as const),
-          ),
-        );
-        const index = await indexCovered(workspaceDir, [...raw.values()].flatMap(coveredFiles), signal);
-        const context = {
-          workspaceDir,
-          files: index.files,
-          units: {} as Record<string, UnitRow[]>,
-          ...(plan.snapshot !== undefined ? { snapshot: plan.snapshot } : {}),
-        };
-        const recorded = new Map<string, SpecCoverage>();
-        const withoutData: string[] = [];
-        for (const [id, data] of raw) {
-          const entry = await collectSpecCoverage(data, context, runId);
-          if (entry) recorded.set(id, entry);
-          else withoutData.push(id);
-        }
-        const savedTo = await updateCoverageStore(
-          workspaceDir,
-          recorded,
-          context.units,
-          withoutData,
+        return await recordRunCoverage(
+          { workspaceDir, runId, plan, dirsBySpec, reused },
+          results,
           specIds,
-          plan.snapshot !== undefined
-            ? { ids: new Set([...reused].filter((id) => plan.current.has(id))), snapshot: plan.snapshot }
-            : undefined,
+          signal,
         );
-        const files = new Set([...recorded.values()].flatMap((c) => Object.keys(c.files)));
-        return {
-          specs: recorded.size,
-          files: files.size,
-          withoutData,
-          reused: results.filter((r) => reused.has(r.id)).map((r) => r.id),
-          ...(plan.recordAgainBecause !== undefined && ran.length > 0
-            ? { recordedAgainBecause: plan.recordAgainBecause }
-            : {}),
-          savedTo,
-        };
       } finally {
         await discard();
       }
     },
     discard,
+  };
+}
+
+/** What a run's instrumented specs left, read, mapped onto the index of what they ran, and saved. */
+async function recordRunCoverage(
+  run: {
+    workspaceDir: string;
+    runId: string;
+    plan: CoveragePlan;
+    dirsBySpec: ReadonlyMap<string, SpecCoverageDirs>;
+    reused: ReadonlySet<string>;
+  },
+  ...[results, specIds, signal]: Parameters<CoverageSession['finish']>
+): Promise<CoverageSummary> {
+  const { workspaceDir, runId, plan, dirsBySpec, reused } = run;
+  // Not run (blocked, skipped): its previous coverage stays.
+  const ran = results.flatMap((r) => {
+    const dirs = dirsBySpec.get(r.id);
+    return dirs === undefined ? [] : [{ id: r.id, dirs }];
+  });
+  const raw = new Map<string, RawSpecCoverage>(
+    await Promise.all(
+      ran.map(async ({ id, dirs }) => [id, await readSpecCoverage(dirs, workspaceDir)] as const),
+    ),
+  );
+  const index = await indexCovered(workspaceDir, [...raw.values()].flatMap(coveredFiles), signal);
+  const context = {
+    workspaceDir,
+    files: index.files,
+    units: {} as Record<string, UnitRow[]>,
+    ...(plan.snapshot !== undefined ? { snapshot: plan.snapshot } : {}),
+  };
+  const recorded = new Map<string, SpecCoverage>();
+  const withoutData: string[] = [];
+  for (const [id, data] of raw) {
+    const entry = await collectSpecCoverage(data, context, runId);
+    if (entry) recorded.set(id, entry);
+    else withoutData.push(id);
+  }
+  const savedTo = await updateCoverageStore(
+    workspaceDir,
+    recorded,
+    context.units,
+    withoutData,
+    specIds,
+    plan.snapshot !== undefined
+      ? { ids: new Set([...reused].filter((id) => plan.current.has(id))), snapshot: plan.snapshot }
+      : undefined,
+  );
+  const files = new Set([...recorded.values()].flatMap((c) => Object.keys(c.files)));
+  return {
+    specs: recorded.size,
+    files: files.size,
+    withoutData,
+    reused: results.filter((r) => reused.has(r.id)).map((r) => r.id),
+    ...(plan.recordAgainBecause !== undefined && ran.length > 0
+      ? { recordedAgainBecause: plan.recordAgainBecause }
+      : {}),
+    savedTo,
   };
 }
 

@@ -57,8 +57,29 @@ export async function planCoverage(options: PlanCoverageOptions): Promise<Covera
   }
   if (options.fresh) return none('--fresh-coverage', snapshot);
 
+  const because: string[] = [];
+  const compared = await snapshotsToCompare(root, store, options.specIds, because);
+  // A stopped check runs nothing: what is planned no longer matters.
+  const reuse =
+    compared.length > 0 && signal?.aborted !== true
+      ? await unaffectedSince(workspaceDir, compared, snapshot, because, signal)
+      : new Set<string>();
+  const current = await keepOnlyWhatGitSnapshots(workspaceDir, snapshot, store, reuse, options.sameContent);
+  return { snapshot, reuse, current, ...(because.length > 0 ? { recordAgainBecause: because[0]! } : {}) };
+}
+
+/**
+ * The specs with recorded coverage, grouped by the snapshot they were recorded at: the newest MAX_SNAPSHOTS
+ * snapshots git still has (the others' specs record again, and `because` says why).
+ */
+async function snapshotsToCompare(
+  root: string,
+  store: CoverageStore,
+  specIds: readonly string[],
+  because: string[],
+): Promise<Array<[string, string[]]>> {
   const groups = new Map<string, { ids: string[]; newest: string }>();
-  for (const id of options.specIds) {
+  for (const id of specIds) {
     const entry = store.specs[id];
     if (entry?.snapshot === undefined) continue;
     const group = groups.get(entry.snapshot) ?? { ids: [], newest: '' };
@@ -66,11 +87,9 @@ export async function planCoverage(options: PlanCoverageOptions): Promise<Covera
     if (entry.recordedAt > group.newest) group.newest = entry.recordedAt;
     groups.set(entry.snapshot, group);
   }
-  const because: string[] = [];
   const newestFirst = [...groups].sort(([, a], [, b]) => (a.newest < b.newest ? 1 : -1));
   if (newestFirst.length > MAX_SNAPSHOTS)
     because.push(`coverage recorded more than ${MAX_SNAPSHOTS} runs ago`);
-  const compared: Array<[string, string[]]> = [];
   const candidates = newestFirst.slice(0, MAX_SNAPSHOTS);
   const present = await Promise.all(
     candidates.map(([from]) =>
@@ -80,41 +99,63 @@ export async function planCoverage(options: PlanCoverageOptions): Promise<Covera
       ),
     ),
   );
+  const compared: Array<[string, string[]]> = [];
   candidates.forEach(([from, group], i) => {
     if (present[i]) compared.push([from, group.ids]);
     else because.push(`git no longer has the snapshot ${from.slice(0, 12)} their coverage was recorded at`);
   });
+  return compared;
+}
+
+/** Of each snapshot's specs, those selection leaves out for the changes from that snapshot to today's. */
+async function unaffectedSince(
+  workspaceDir: string,
+  compared: Array<[string, string[]]>,
+  snapshot: string,
+  because: string[],
+  signal: AbortSignal | undefined,
+): Promise<Set<string>> {
   const reuse = new Set<string>();
-  // A stopped check runs nothing: what is planned no longer matters.
-  if (compared.length > 0 && signal?.aborted !== true) {
-    try {
-      const selections = await selectAffectedBetween(
-        workspaceDir,
-        compared.map(([from]) => from),
-        snapshot,
-        signal,
-      );
-      selections.forEach((selection, i) => {
-        const unaffected = new Set(selection.unaffected);
-        for (const id of compared[i]![1]) if (unaffected.has(id)) reuse.add(id);
-        if (selection.all) because.push(selection.allReasons[0] ?? 'a change has unknown impact');
-      });
-    } catch (error) {
-      because.push(`selection failed (${firstLine(error)})`);
-    }
+  try {
+    const selections = await selectAffectedBetween(
+      workspaceDir,
+      compared.map(([from]) => from),
+      snapshot,
+      signal,
+    );
+    selections.forEach((selection, i) => {
+      const unaffected = new Set(selection.unaffected);
+      for (const id of compared[i]![1]) if (unaffected.has(id)) reuse.add(id);
+      if (selection.all) because.push(selection.allReasons[0] ?? 'a change has unknown impact');
+    });
+  } catch (error) {
+    because.push(`selection failed (${firstLine(error)})`);
   }
+  return reuse;
+}
+
+/**
+ * Drops from `reuse` the specs that ran a file git does not snapshot (ignored files, such as build output a test
+ * runs, change unseen) and, with `sameContent`, those whose files changed; returns the specs whose every file is
+ * today's content.
+ */
+async function keepOnlyWhatGitSnapshots(
+  workspaceDir: string,
+  snapshot: string,
+  store: CoverageStore,
+  reuse: Set<string>,
+  sameContent: boolean | undefined,
+): Promise<Set<string>> {
   const current = new Set<string>();
-  if (reuse.size > 0) {
-    // What git does not snapshot (ignored files: build output a test runs) changes unseen: such a spec records.
-    const blobs = await blobHashesAt(workspaceDir, snapshot).catch(() => new Map<string, string>());
-    for (const id of [...reuse]) {
-      const files = Object.entries(store.specs[id]?.files ?? {});
-      if (files.some(([file]) => !blobs.has(file))) reuse.delete(id);
-      else if (files.every(([file, covered]) => blobs.get(file) === covered.hash)) current.add(id);
-      else if (options.sameContent) reuse.delete(id);
-    }
+  if (reuse.size === 0) return current;
+  const blobs = await blobHashesAt(workspaceDir, snapshot).catch(() => new Map<string, string>());
+  for (const id of [...reuse]) {
+    const files = Object.entries(store.specs[id]?.files ?? {});
+    if (files.some(([file]) => !blobs.has(file))) reuse.delete(id);
+    else if (files.every(([file, covered]) => blobs.get(file) === covered.hash)) current.add(id);
+    else if (sameContent) reuse.delete(id);
   }
-  return { snapshot, reuse, current, ...(because.length > 0 ? { recordAgainBecause: because[0]! } : {}) };
+  return current;
 }
 
 function firstLine(error: unknown): string {

@@ -30,6 +30,7 @@ export const COMMANDS = [
   { id: 'weave.agent.runCandidates', title: 'Run N agents', needs: CHECKED },
   { id: 'weave.agent.applyCandidate', title: "Apply a candidate's change", needs: ['folder'] },
   { id: 'weave.agent.showCandidateChanges', title: "Review a candidate's change", needs: ['folder'] },
+  { id: 'weave.agent.stop', title: 'Stop agent runs', needs: ['folder'] },
   { id: 'weave.agent.matrix', title: 'Show interaction matrix', needs: CHECKED },
   { id: 'weave.agent.applyResult', title: "Apply the agent's change", needs: ['folder'] },
   { id: 'weave.agent.discardResult', title: "Discard the agent's change", needs: ['folder'] },

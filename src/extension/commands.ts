@@ -8,6 +8,7 @@ import type { AffectedSelector } from './affected';
 import {
   runAll,
   runCandidatesCommand,
+  stopAgentRuns,
   setApiKey,
   showMatrix,
   type AgentCommandDeps,
@@ -84,6 +85,7 @@ const handlers: Readonly<
     ),
   'weave.agent.applyCandidate': (ctx, candidate) => ctx.candidateResults.apply(candidate),
   'weave.agent.showCandidateChanges': (ctx, candidate) => ctx.candidateResults.showChanges(candidate),
+  'weave.agent.stop': (ctx) => stopAgentRuns(ctx.log),
   'weave.agent.matrix': (ctx) => showMatrix(ctx.extension, agentDeps(ctx)),
   'weave.agent.applyResult': (ctx, onlyPath) => ctx.agentResults.apply(onlyPath),
   'weave.agent.openPatch': (ctx) => ctx.agentResults.openPatch(),

@@ -117,6 +117,22 @@ export function agentRunLimits(prepared: Prepared): {
   return { budgets: settingsBudgets(prepared.settings), secrets: [prepared.apiKey] };
 }
 
+/** The agent runs going on in this window (single, matrix, candidates): `weave.agent.stop` aborts them all. */
+const runsGoingOn = new Set<AbortController>();
+
+/** `weave.agent.stop`: aborts every agent run of this window, as their notifications' Cancel does; how many. */
+export function stopAgentRuns(log: vscode.LogOutputChannel): number {
+  const count = runsGoingOn.size;
+  for (const run of runsGoingOn) run.abort();
+  log.info(count === 0 ? 'stop agent runs: none is going on' : `stop agent runs: stopping ${count}`);
+  void vscode.window.showInformationMessage(
+    count === 0
+      ? 'Weave: no agent run is going on.'
+      : `Weave: stopping ${count === 1 ? 'the agent run' : `${count} agent runs`}; their checkouts are removed.`,
+  );
+  return count;
+}
+
 /** What runAgent and runMatrix both take from the workspace, the prepared model and the progress notification. */
 type AgentRunBase = AgentRunSetup & { signal: AbortSignal };
 
@@ -144,6 +160,7 @@ async function runWithAgent<T>(
     async (progress, token) => {
       const abort = new AbortController();
       token.onCancellationRequested(() => abort.abort());
+      runsGoingOn.add(abort);
       const latest = new Map<string, string>();
       const onProgress = (e: AgentProgress): void => {
         tally.note(e);
@@ -160,13 +177,17 @@ async function runWithAgent<T>(
           : `[${e.target}] ${text}`;
         progress.report({ message });
       };
-      const setup = await editorAgentRun(prepared, {
-        workspaceDir: deps.store.folder.uri.fsPath,
-        containment: readContainmentSettings(),
-        signal: abort.signal,
-        onProgress,
-      });
-      return work({ ...setup, signal: abort.signal }, prepared);
+      try {
+        const setup = await editorAgentRun(prepared, {
+          workspaceDir: deps.store.folder.uri.fsPath,
+          containment: readContainmentSettings(),
+          signal: abort.signal,
+          onProgress,
+        });
+        return await work({ ...setup, signal: abort.signal }, prepared);
+      } finally {
+        runsGoingOn.delete(abort);
+      }
     },
   );
   return { value, tally };

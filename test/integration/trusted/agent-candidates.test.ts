@@ -11,6 +11,8 @@
 // (equal on every kind). The comparison tab must draw exactly that; Apply of the tamperer is refused; Apply of
 // the second-ranked candidate lands cand-1's three lines in the user's file.
 import assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import os from 'node:os';
 import * as vscode from 'vscode';
 import type { CandidatesOutcome } from '../../../src/core/agent/candidates';
 import { startScriptedServer, type Script, type ScriptStep } from '../../support/scriptedOpenAiServer';
@@ -196,4 +198,58 @@ suite('agent: run N agents, compare, apply one', () => {
     assert.match(api.candidateResults.current()?.html ?? '', /cand-1: applied to your files/);
     assert.equal(api.agentResults.current()?.state, 'applied');
   });
+
+  test('"Stop agent runs" stops every candidate: the held ones end cancelled, the queued one never asks', async function () {
+    this.timeout(300_000);
+    // Every conversation's first request is held open: two candidates wait on the model, the third is queued.
+    const held: Script[] = [1, 2, 3].map((seed) => ({
+      seed,
+      matches: () => true,
+      steps: [{ kind: 'hold' }],
+    }));
+    const server = await startScriptedServer({ scripts: held });
+    const config = vscode.workspace.getConfiguration('weave.agent');
+    const checkoutsBefore = new Set(await sandboxCheckouts());
+    let outcome: CandidatesOutcome | undefined;
+    try {
+      await config.update('baseUrl', server.baseURL, vscode.ConfigurationTarget.Workspace);
+      await config.update('candidateModels', ['scripted-model'], vscode.ConfigurationTarget.Workspace);
+      await config.update('modelReview', false, vscode.ConfigurationTarget.Workspace);
+      await config.update('candidates', 3, vscode.ConfigurationTarget.Workspace);
+      await config.update('candidateConcurrency', 2, vscode.ConfigurationTarget.Workspace);
+      const running = vscode.commands.executeCommand<CandidatesOutcome>('weave.agent.runCandidates');
+      await until(
+        'two candidates waiting on the model',
+        () => server.chatRequests().length >= 2 || undefined,
+      );
+      assert.equal(
+        await vscode.commands.executeCommand('weave.agent.stop'),
+        1,
+        'one run (of three candidates)',
+      );
+      outcome = await running;
+      await until('the held requests closed by the client', () => server.openSockets() === 0);
+    } finally {
+      await server.close();
+    }
+    assert.ok(outcome, 'Run N agents returned nothing');
+    assert.deepEqual(
+      outcome.results.map((r) => r.stopReason),
+      ['cancelled', 'cancelled', 'cancelled'],
+    );
+    assert.equal(server.chatRequests().length, 2, 'the queued candidate asked the model after the stop');
+    assert.deepEqual(
+      (await sandboxCheckouts()).filter((d) => !checkoutsBefore.has(d)),
+      [],
+      'a candidate checkout was left behind',
+    );
+    assert.ok((await readText(math)).includes(BUGGY), 'a stopped candidate changed the user file');
+    assert.equal(await vscode.commands.executeCommand('weave.agent.stop'), 0, 'nothing is left to stop');
+  });
 });
+
+/** The standalone checkouts (sandbox/checkout.ts makes them as weave-sandbox-* in the temp folder). */
+async function sandboxCheckouts(): Promise<string[]> {
+  const names = await fs.readdir(os.tmpdir());
+  return names.filter((n) => n.startsWith('weave-sandbox-'));
+}

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { SpecResult } from '../check';
 import type { SpecFile } from '../../shared/specSchema';
 import { applyMutant, type Mutant } from './mutants';
-import { runSpecsInCheckout } from './scratch';
+import { runSpecsInCheckout, type ScratchCheckout } from './scratch';
 
 export type MutantOutcome = 'killed' | 'survived' | 'timed-out' | 'not-run';
 
@@ -14,14 +14,14 @@ export class CheckoutDriftError extends Error {
 }
 
 export async function runMutant(
-  dir: string,
+  checkout: ScratchCheckout,
   mutant: Mutant,
   originalText: string,
   specFile: SpecFile,
   ids: readonly string[],
   signal?: AbortSignal,
 ): Promise<Map<string, MutantOutcome>> {
-  const file = path.join(dir, mutant.file);
+  const file = path.join(checkout.dir, mutant.file);
   const original = await fs.readFile(file, 'utf8');
   // The mutant's offsets are into the text it was made from: a checkout that differs would get a wrong edit.
   if (original !== originalText)
@@ -29,7 +29,7 @@ export async function runMutant(
   await fs.writeFile(file, applyMutant(original, mutant));
   let results: SpecResult[];
   try {
-    results = await runSpecsInCheckout(dir, specFile, ids, signal ? { signal } : {});
+    results = await runSpecsInCheckout(checkout, specFile, ids, signal ? { signal } : {});
   } finally {
     await fs.writeFile(file, original);
   }

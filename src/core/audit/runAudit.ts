@@ -21,7 +21,7 @@ import {
 } from './report';
 import { mutantsOfFile, type Mutant } from './mutants';
 import { mutantSpecFile, mutantTimeoutSeconds, runMutant } from './mutantRun';
-import { runSpecsInCheckout, withScratchCheckouts } from './scratch';
+import { runSpecsInCheckout, withScratchCheckouts, type ScratchCheckout } from './scratch';
 import type { AuditReport } from './types';
 
 export const DEFAULT_MAX_MUTANTS = 200;
@@ -65,7 +65,8 @@ export async function runAudit(options: AuditOptions): Promise<AuditReport> {
   await withScratchCheckouts(
     ws.workspaceDir,
     workers,
-    (dirs) => auditInCheckouts(dirs, options, { ids, mutants, selected, prune, budgetMs, workers, run }),
+    (checkouts) =>
+      auditInCheckouts(checkouts, options, { ids, mutants, selected, prune, budgetMs, workers, run }),
     ws.specFile,
   );
 
@@ -114,13 +115,17 @@ interface AuditPlan {
 }
 
 /** The specs on the unmutated code, then each mutant against the passing specs that exercise it (all, unpruned). */
-async function auditInCheckouts(dirs: string[], options: AuditOptions, plan: AuditPlan): Promise<void> {
+async function auditInCheckouts(
+  checkouts: ScratchCheckout[],
+  options: AuditOptions,
+  plan: AuditPlan,
+): Promise<void> {
   const { ws } = options;
   const { ids, run } = plan;
   const progress = options.onProgress ?? (() => undefined);
   progress({ type: 'phase', message: `running ${ids.length} spec(s) on the unmutated code` });
   const gateless = mutantSpecFile(ws.specFile, (id) => specTimeout(ws, id));
-  const before = await runSpecsInCheckout(dirs[0]!, gateless, ids, {
+  const before = await runSpecsInCheckout(checkouts[0]!, gateless, ids, {
     concurrency: plan.workers,
     ...(options.signal ? { signal: options.signal } : {}),
   });
@@ -137,22 +142,22 @@ async function auditInCheckouts(dirs: string[], options: AuditOptions, plan: Aud
   const work = plan.selected
     .map((mutant) => ({ mutant, targets: plan.prune ? (coveredBy.get(mutant.id) ?? []) : passing }))
     .filter((w) => w.targets.length > 0);
-  progress({ type: 'phase', message: `running ${work.length} mutant(s) in ${dirs.length} checkout(s)` });
-  await runMutantPool(dirs, work, mutantFile, options, plan);
+  progress({ type: 'phase', message: `running ${work.length} mutant(s) in ${checkouts.length} checkout(s)` });
+  await runMutantPool(checkouts, work, mutantFile, options, plan);
 }
 
 /** The mutants in a pool of the checkouts, until done, cancelled or past the time budget. */
 async function runMutantPool(
-  dirs: string[],
+  checkouts: ScratchCheckout[],
   work: Array<{ mutant: Mutant; targets: string[] }>,
   mutantFile: ReturnType<typeof mutantSpecFile>,
   options: AuditOptions,
   { mutants, budgetMs, run }: AuditPlan,
 ): Promise<void> {
   const progress = options.onProgress ?? (() => undefined);
-  const free = [...dirs];
+  const free = [...checkouts];
   const deadline = performance.now() + budgetMs;
-  await mapWithConcurrency(work, dirs.length, async ({ mutant, targets }) => {
+  await mapWithConcurrency(work, checkouts.length, async ({ mutant, targets }) => {
     if (options.signal?.aborted) {
       run.stoppedBy = 'cancelled';
       return;
@@ -161,10 +166,10 @@ async function runMutantPool(
       run.stoppedBy ??= 'time-budget';
       return;
     }
-    const dir = free.pop()!;
+    const checkout = free.pop()!;
     try {
       const outcomes = await runMutant(
-        dir,
+        checkout,
         mutant,
         mutants.texts.get(mutant.file)!,
         mutantFile,
@@ -179,7 +184,7 @@ async function runMutantPool(
       const killedBy = [...outcomes].filter(([, o]) => o === 'killed' || o === 'timed-out').map(([id]) => id);
       progress({ type: 'mutant', done: run.records.length, total: work.length, mutant, killedBy });
     } finally {
-      free.push(dir);
+      free.push(checkout);
     }
   });
 }

@@ -6,50 +6,47 @@ import { runSpecs, type SpecResult } from '../check';
 import { WORKING_TREE } from '../git/worktree';
 import { withStandaloneCheckout } from '../sandbox/checkout';
 import { containmentFor, type Containment, type ContainmentRequest } from '../sandbox/containment';
-import type { SpecFile } from '../../shared/specSchema';
+import { specFileSchema, type SpecFile } from '../../shared/specSchema';
 
-/** The containment of each open scratch checkout, by its workspace folder. */
-const containments = new Map<string, Containment>();
+/** A scratch checkout and the containment its runs get (the sandbox, the tamper guard's protected set). */
+export interface ScratchCheckout {
+  readonly dir: string;
+  readonly containment: Containment;
+}
 
 /** Opens `count` scratch checkouts of `workspaceDir`'s working state, runs `fn`, removes them all. */
 export async function withScratchCheckouts<T>(
   workspaceDir: string,
   count: number,
-  fn: (dirs: string[]) => Promise<T>,
+  fn: (checkouts: ScratchCheckout[]) => Promise<T>,
   specFile?: SpecFile,
   request: ContainmentRequest = {},
 ): Promise<T> {
-  const open = (dirs: string[]): Promise<T> =>
-    dirs.length >= count
-      ? fn(dirs)
+  const open = (opened: ScratchCheckout[]): Promise<T> =>
+    opened.length >= count
+      ? fn(opened)
       : withStandaloneCheckout(workspaceDir, WORKING_TREE, async (checkout) => {
-          const guarded = specFile ?? { version: 1 as const, goal: '', defaults: DEFAULTS, specs: [] };
-          containments.set(checkout.workspaceDir, await containmentFor(checkout, guarded, request));
-          try {
-            return await open([...dirs, checkout.workspaceDir]);
-          } finally {
-            containments.delete(checkout.workspaceDir);
-          }
+          // Without a spec file (a draft session's first checkout) the protected set is the runner configs alone.
+          const guarded = specFile ?? specFileSchema.parse({ version: 1, goal: '', specs: [] });
+          const containment = await containmentFor(checkout, guarded, request);
+          return open([...opened, { dir: checkout.workspaceDir, containment }]);
         });
   return open([]);
 }
 
-const DEFAULTS = { cwd: '.', env: {}, timeoutSeconds: 120 };
-
 /** Runs the specs `ids` (one after the other: the worker is the unit of parallelism) in a scratch checkout. */
 export function runSpecsInCheckout(
-  dir: string,
+  { dir, containment }: ScratchCheckout,
   specFile: SpecFile,
   ids: readonly string[],
   options: { signal?: AbortSignal; repeat?: number; concurrency?: number } = {},
 ): Promise<SpecResult[]> {
-  const containment = containments.get(dir);
   return runSpecs({
     workspaceDir: dir,
     specFile,
     only: ids,
     concurrency: options.concurrency ?? 1,
-    ...(containment ? { containment } : {}),
+    containment,
     ...(options.repeat !== undefined ? { repeat: options.repeat } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });

@@ -12,7 +12,7 @@ import type { ModelClient } from '../agent/modelClient';
 import type { ModelUsage } from '../agent/modelResponse';
 import { WorkspaceJail } from '../agent/paths';
 import type { SymbolLookup } from '../agent/toolContract';
-import { withScratchCheckouts } from '../audit/scratch';
+import { withScratchCheckouts, type ScratchCheckout } from '../audit/scratch';
 import { ensureRunsIgnored, newRunId } from '../check';
 import { loadAnchoredWorkspace, type AnchoredWorkspace } from '../anchors/anchoredWorkspace';
 import { buildDraftSystemPrompt, buildDraftTask } from './prompt';
@@ -70,8 +70,8 @@ export async function runDraft(options: DraftOptions): Promise<DraftResult> {
     type: 'phase',
     message: 'indexing a scratch checkout of the workspace',
   });
-  const outcome = await withScratchCheckouts(options.workspaceDir, 1, ([dir]) =>
-    draftInCheckout(dir!, { options, session, runId, runDir, started, drafts }),
+  const outcome = await withScratchCheckouts(options.workspaceDir, 1, ([checkout]) =>
+    draftInCheckout(checkout!, { options, session, runId, runDir, started, drafts }),
   );
 
   const result: DraftResult = {
@@ -108,13 +108,13 @@ interface DraftSession {
 
 /** The session in the scratch checkout: index it, run the loop over the draft tools, review the kept set. */
 async function draftInCheckout(
-  checkout: string,
+  checkout: ScratchCheckout,
   { options, session, runId, runDir, started, drafts }: DraftSession,
 ): Promise<{ loop: LoopOutcome; review: DraftSetReview; trajectoryFile: string }> {
   const { userSignal } = session;
   const maxSpecs = options.maxSpecs ?? DEFAULT_MAX_DRAFTS;
   const progress = options.onProgress ?? (() => undefined);
-  const ws = await loadAnchoredWorkspace(checkout, { useCache: false, signal: userSignal });
+  const ws = await loadAnchoredWorkspace(checkout.dir, { useCache: false, signal: userSignal });
   const specFile = options.goal?.trim() ? { ...ws.specFile, goal: options.goal.trim() } : ws.specFile;
   await ensureRunsIgnored(options.workspaceDir);
   const trajectory = session.openTrajectory(path.join(runDir, 'trajectory.jsonl'), {
@@ -125,13 +125,13 @@ async function draftInCheckout(
   const loop = await session.runLoop(trajectory, {
     system: buildDraftSystemPrompt(specFile, maxSpecs),
     task: buildDraftTask(options.goal),
-    toolbox: draftToolbox({ propose: proposalJudge(ws, drafts, options) }),
+    toolbox: draftToolbox({ propose: proposalJudge(ws, checkout, drafts, options) }),
     nudge: 'Use the tools: read the code, then call propose_spec, or finish when you are done.',
     onProgress: (e) => {
       if (e.type === 'step') progress(e);
     },
     tools: {
-      jail: await WorkspaceJail.create(checkout, []),
+      jail: await WorkspaceJail.create(checkout.dir, []),
       specIds: specFile.specs.map((s) => s.id),
       runSpecs: () => Promise.reject(new Error('the draft agent does not run specs; propose_spec verifies')),
       symbols: () => Promise.resolve(symbols),
@@ -171,6 +171,7 @@ function indexSymbols(ws: AnchoredWorkspace): SymbolLookup {
 /** propose_spec: verify the proposal, keep or reject it, and word the verdict for the model. */
 function proposalJudge(
   ws: AnchoredWorkspace,
+  checkout: ScratchCheckout,
   { kept, rejected }: DraftsSoFar,
   options: DraftOptions,
 ): DraftToolHandlers['propose'] {
@@ -186,6 +187,7 @@ function proposalJudge(
     progress({ type: 'phase', message: 'verifying a proposal in the scratch checkout' });
     const verdict = await verifyProposal(proposal, {
       ws,
+      checkout,
       kept,
       maxMutants: options.maxMutantsPerProposal ?? DEFAULT_MUTANTS_PER_PROPOSAL,
       signal,

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { exercisedCode } from '../audit/exercised';
 import { mutantSpecFile, mutantTimeoutSeconds, runMutant } from '../audit/mutantRun';
 import { generateMutants, selectWithinBudget } from '../audit/runAudit';
-import { runSpecsInCheckout } from '../audit/scratch';
+import { runSpecsInCheckout, type ScratchCheckout } from '../audit/scratch';
 import type { SpecResult } from '../check';
 import { resolveAnchors } from '../anchors/resolve';
 import type { AnchoredWorkspace } from '../anchors/anchoredWorkspace';
@@ -22,6 +22,8 @@ import type { KeptDraft, Proposal, RejectedDraft, RejectStage, Verification } fr
 export interface VerifyContext {
   /** The workspace as indexed in the scratch checkout (ws.workspaceDir is the checkout). */
   ws: AnchoredWorkspace;
+  /** That checkout, with the containment its runs get. */
+  checkout: ScratchCheckout;
   /** Drafts kept earlier in the session: the graph and the duplicate check include them. */
   kept: readonly KeptDraft[];
   /** Mutants tried at most before a constraint is called vacuous. */
@@ -78,7 +80,7 @@ export async function verifyProposal(proposal: Proposal, ctx: VerifyContext): Pr
 
   const written = await writeTestFiles(ctx.ws.workspaceDir, proposal.testFiles);
   try {
-    const results = await runSpecsInCheckout(ctx.ws.workspaceDir, candidate, [spec.id], {
+    const results = await runSpecsInCheckout(ctx.checkout, candidate, [spec.id], {
       repeat: 2,
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     });
@@ -192,7 +194,7 @@ async function killsAMutant(
     if (ctx.signal?.aborted) break;
     tried++;
     const outcome = (
-      await runMutant(ctx.ws.workspaceDir, mutant, texts.get(mutant.file)!, runnable, [spec.id], ctx.signal)
+      await runMutant(ctx.checkout, mutant, texts.get(mutant.file)!, runnable, [spec.id], ctx.signal)
     ).get(spec.id);
     const label = `${mutant.file}:${mutant.line} \`${mutant.original}\` → \`${mutant.replacement}\``;
     if (outcome === 'killed' || outcome === 'timed-out')

@@ -301,21 +301,24 @@ export async function panelAdaptScenarios(sessions: Sessions, step: Step): Promi
       await palette.run('Extensions: Show Installed Extensions');
       const item = page.locator('.extensions-viewlet .monaco-list-row', { hasText: 'Weave' }).first();
       await item.waitFor({ timeout: 30_000 });
-      // The list row is drawn before its icon: the img has no src until the extension's icon is resolved, then
-      // loads. Wait for a src that has finished loading (a CI run read the empty src of a fresh row).
-      const icon = await item.locator('img.icon').elementHandle({ timeout: 30_000 });
-      await page.waitForFunction(
-        (img) => {
-          const el = img as HTMLImageElement | null;
-          return el !== null && (el.getAttribute('src') ?? '') !== '' && el.complete;
-        },
-        icon,
-        { timeout: 30_000 },
-      );
-      const listIcon = await item.locator('img.icon').evaluate((img) => ({
-        src: (img as HTMLImageElement).src,
-        width: (img as HTMLImageElement).naturalWidth,
-      }));
+      // The list row is drawn before its icon (the img has no src until the extension's icon is resolved), and the
+      // list may draw the row again, so the icon is read through the locator each time, never through a handle
+      // to one element: a CI run read a fresh row's empty src, and a handle can outlive its row.
+      const readIcon = (): Promise<{ src: string; attribute: string; loaded: boolean; width: number }> =>
+        item.locator('img.icon').first().evaluate((img) => {
+          const el = img as HTMLImageElement;
+          return {
+            src: el.src,
+            attribute: el.getAttribute('src') ?? '',
+            loaded: el.complete,
+            width: el.naturalWidth,
+          };
+        });
+      let listIcon = await readIcon();
+      await waitUntil('the extension icon loaded in the list', 30_000, async () => {
+        listIcon = await readIcon();
+        return listIcon.attribute !== '' && listIcon.loaded && listIcon.width > 0;
+      }).catch(() => undefined); // the check below says what was seen
       if (/defaultIcon|default-icon/i.test(listIcon.src) || listIcon.width !== 128)
         throw new Error(`extension icon ${JSON.stringify(listIcon)}`);
       await item.click();

@@ -42,9 +42,15 @@ export class Palette {
 export class ProblemsPanel {
   constructor(private readonly page: Page) {}
 
-  /** Ctrl+Shift+M. */
+  /**
+   * Shows the Problems panel (Ctrl+Shift+M when it is not showing: the key toggles, and a panel an earlier step
+   * left open and focused would be closed by it).
+   */
   async open(): Promise<void> {
+    const panel = this.page.locator('.markers-panel').first();
+    if (await panel.isVisible()) return;
     await this.page.keyboard.press('Control+Shift+M');
+    await panel.waitFor({ state: 'visible', timeout: 30_000 });
   }
 
   text(): Promise<string> {

@@ -305,15 +305,18 @@ export async function panelAdaptScenarios(sessions: Sessions, step: Step): Promi
       // list may draw the row again, so the icon is read through the locator each time, never through a handle
       // to one element: a CI run read a fresh row's empty src, and a handle can outlive its row.
       const readIcon = (): Promise<{ src: string; attribute: string; loaded: boolean; width: number }> =>
-        item.locator('img.icon').first().evaluate((img) => {
-          const el = img as HTMLImageElement;
-          return {
-            src: el.src,
-            attribute: el.getAttribute('src') ?? '',
-            loaded: el.complete,
-            width: el.naturalWidth,
-          };
-        });
+        item
+          .locator('img.icon')
+          .first()
+          .evaluate((img) => {
+            const el = img as HTMLImageElement;
+            return {
+              src: el.src,
+              attribute: el.getAttribute('src') ?? '',
+              loaded: el.complete,
+              width: el.naturalWidth,
+            };
+          });
       let listIcon = await readIcon();
       await waitUntil('the extension icon loaded in the list', 30_000, async () => {
         listIcon = await readIcon();

@@ -28,7 +28,7 @@ export interface CollectContext {
   files: ReadonlyMap<string, FileIndex>;
   /** Filled with the unit table of every content seen. */
   units: Record<string, UnitRow[]>;
-  /** The run's snapshot tree (reuse.ts), stored with every entry it records. */
+  /** The run's snapshot tree (fullCheck/coverageReuse.ts), stored with every entry it records. */
   snapshot?: string;
   /** Each file as read after the run, shared by the specs of the run: most specs load the same files. */
   sources?: Map<string, Promise<RunSource | undefined>>;

@@ -1,7 +1,7 @@
 // Coverage for one check run: each spec's command is instrumented into its own raw directory under
 // .weave/cache/coverage/raw/<run id>/, and when the run is over the raw data is mapped to the tree-sitter
 // definitions of the files, merged into the store, and deleted. Specs whose recorded coverage still holds
-// (reuse.ts) run uninstrumented and keep their entries.
+// (fullCheck/coverageReuse.ts) run uninstrumented and keep their entries.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { SpecResult } from '../check';
@@ -25,7 +25,7 @@ export interface CoverageSummary {
   files: number;
   /** Specs that ran but left none (no instrumented process, or killed before it could write). */
   withoutData: string[];
-  /** Specs that ran uninstrumented because no change since their recorded coverage reaches it (reuse.ts). */
+  /** Specs that ran uninstrumented because no change since their recorded coverage reaches it (fullCheck/coverageReuse.ts). */
   reused: string[];
   /** Why specs with recorded coverage recorded again, when some did for a reason beyond their own changes. */
   recordedAgainBecause?: string;

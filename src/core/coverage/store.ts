@@ -31,7 +31,7 @@ export async function readCoverageStore(workspaceDir: string): Promise<CoverageS
 
 /**
  * Replaces the entries of `recorded`, forgets `dropped` (specs that ran but left no data), moves the kept entries
- * of `moved` to its snapshot (reuse.ts), writes atomically.
+ * of `moved` to its snapshot (fullCheck/coverageReuse.ts), writes atomically.
  */
 export async function updateCoverageStore(
   workspaceDir: string,

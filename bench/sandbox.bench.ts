@@ -69,7 +69,13 @@ async function main(): Promise<void> {
       const samples: Record<string, number[]> = Object.fromEntries(Object.keys(modes).map((m) => [m, []]));
       for (let round = 0; round < ROUNDS; round++) {
         for (const [mode, options] of Object.entries(modes)) {
-          samples[mode]!.push(await timed(() => runCommand(options)));
+          samples[mode]!.push(
+            await timed(async () => {
+              // A run that failed fast would look cheap: every measured run must have run the command.
+              const outcome = await runCommand(options);
+              if (outcome.exitCode !== 0) throw new Error(`${mode} run failed: ${outcome.output}`);
+            }),
+          );
         }
       }
       const plain = median(samples.plain!);

@@ -60,6 +60,12 @@ export interface Launcher {
 export interface Launch {
   file: string;
   args: string[];
+  /**
+   * Starts the launch line itself instead of runCommand (the sandbox hands over a process it started and placed
+   * ahead of the run): a child in its own process group with stdio `ignore, pipe, pipe` and one pipe per inherited
+   * input, whose environment is `env`; undefined lets runCommand spawn `file` with `args` as usual.
+   */
+  spawn?(env: NodeJS.ProcessEnv, inheritedInputs: number): ChildProcess | undefined;
   /** Once the command's whole tree is gone (outcome undefined: it could not be started): a limit it hit, if any. */
   finish(outcome: CommandOutcome | undefined): Promise<string | undefined>;
 }
@@ -109,14 +115,15 @@ function notStartedOutcome(spawnError: string, started: number, cancelled = fals
 async function launch(
   options: RunCommandOptions,
   baseEnv: NodeJS.ProcessEnv,
-  { file, args }: { file: string; args: string[] },
+  line: Omit<Launch, 'finish'>,
   started: number,
 ): Promise<CommandOutcome> {
   const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
   const notStarted = (spawnError: string): CommandOutcome => notStartedOutcome(spawnError, started);
   const marker = randomBytes(12).toString('hex');
   const inputs = options.inheritedInputs ?? [];
-  const child = spawnChild(options, { ...baseEnv, [RUN_MARKER_VARIABLE]: marker }, file, args);
+  const env = { ...baseEnv, [RUN_MARKER_VARIABLE]: marker };
+  const child = line.spawn?.(env, inputs.length) ?? spawnChild(options, env, line.file, line.args);
   if (typeof child === 'string') return notStarted(child);
   const stdout = child.stdout as Readable;
   const stderr = child.stderr as Readable;

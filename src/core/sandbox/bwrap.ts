@@ -92,6 +92,27 @@ function probeBwrap(): Promise<SandboxAvailability> {
 
 /** bwrap's arguments that run `/bin/sh -c command` in `cwd` contained as `options` say. */
 export function sandboxArguments(options: SandboxOptions, cwd: string, command: string): string[] {
+  return [
+    ...sandboxSetupArguments(options, cwd),
+    ...sandboxCommandArguments('/bin/sh', [sandboxedShellText(options, command)]),
+  ];
+}
+
+/** What the sandboxed shell runs: the limits, then the command (on one line, so its line numbers stay the command's). */
+export function sandboxedShellText(options: SandboxOptions, command: string): string {
+  return limitPrologue(options.limits ?? DEFAULT_SANDBOX_LIMITS) + command;
+}
+
+/**
+ * The end of bwrap's arguments: `program -c …args`, started as the sandbox's unprivileged uid. The limits are set by
+ * the command's own shell, after the switch to that uid and before the command's first line.
+ */
+export function sandboxCommandArguments(shell: string, shellArgs: readonly string[]): string[] {
+  return ['--', ...dropPrivilegeArguments(runsAsRoot()), shell, '-c', ...shellArgs];
+}
+
+/** bwrap's options (everything before the command) that contain a run in `cwd` as `options` say. */
+export function sandboxSetupArguments(options: SandboxOptions, cwd: string): string[] {
   const asRoot = runsAsRoot();
   const limits = options.limits ?? DEFAULT_SANDBOX_LIMITS;
   const args = [...identityArguments(asRoot), '--tmpfs', '/', ...systemRootArguments()];
@@ -130,10 +151,7 @@ export function sandboxArguments(options: SandboxOptions, cwd: string, command: 
   args.push('--setenv', 'GIT_CONFIG_VALUE_0', '*');
   args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try');
   if (options.network === 'none') args.push('--unshare-net');
-  args.push('--die-with-parent', '--new-session', '--chdir', cwd, '--');
-  // The limits are set by the command's own shell, after the switch to the unprivileged uid and before the
-  // command's first line (on that line, so the shell's line numbers in messages stay the command's).
-  args.push(...dropPrivilegeArguments(asRoot), '/bin/sh', '-c', limitPrologue(limits) + command);
+  args.push('--die-with-parent', '--new-session', '--chdir', cwd);
   return args;
 }
 

@@ -5,7 +5,14 @@
 // cgroup (the launch line joins it before bwrap starts), and afterwards name the limit a failed run ran into.
 import path from 'node:path';
 import type { CommandOutcome, Launch, Launcher } from '../process/runCommand';
-import { pidNamespaceArguments, sandboxArguments, type SandboxOptions } from './bwrap';
+import {
+  pidNamespaceArguments,
+  sandboxCommandArguments,
+  sandboxedShellText,
+  sandboxSetupArguments,
+  type SandboxOptions,
+} from './bwrap';
+import { prepareNext, takePrepared } from './preparedSandbox';
 import { DEPENDENCY_DIRS } from './checkout';
 import { createMemoryCgroup } from './memoryCgroup';
 import { DEFAULT_SANDBOX_LIMITS, resourceLimitHit } from './resourceLimits';
@@ -17,17 +24,26 @@ export function sandboxLauncher(options: SandboxOptions): Launcher {
     async start(command: string, cwd: string): Promise<Launch> {
       await grantSandboxWrites(options);
       const limits = options.limits ?? DEFAULT_SANDBOX_LIMITS;
-      const memoryGroup = await createMemoryCgroup(limits.memoryBytes);
-      const args = sandboxArguments(options, cwd, command);
+      const prepared = await takePrepared(limits.memoryBytes);
+      const memoryGroup = prepared?.group ?? (await createMemoryCgroup(limits.memoryBytes));
+      const setup = sandboxSetupArguments(options, cwd);
+      const shellText = sandboxedShellText(options, command);
+      const args = [...setup, ...sandboxCommandArguments('/bin/sh', [shellText])];
       return {
-        // The shell moves itself into the run's cgroup first, so bwrap and all it starts are inside from their
-        // first instruction (moving a pid after spawn would race the sandbox's own forks).
+        // Without a process prepared in the group, the shell moves itself into the run's cgroup first, so bwrap
+        // and all it starts are inside from their first instruction (moving a pid after spawn would race the
+        // sandbox's own forks).
         ...(memoryGroup
           ? {
               file: '/bin/sh',
               args: ['-c', 'echo $$ > "$0" && exec "$@"', memoryGroup.procsFile, 'bwrap', ...args],
             }
           : { file: 'bwrap', args }),
+        spawn(env: NodeJS.ProcessEnv, inheritedInputs: number) {
+          // The next run's process, started and moved into its group while this run runs.
+          if (memoryGroup) setImmediate(() => prepareNext(limits.memoryBytes, inheritedInputs));
+          return prepared?.start(env, inheritedInputs, setup, shellText);
+        },
         async finish(outcome: CommandOutcome | undefined): Promise<string | undefined> {
           const { outOfMemory } = (await memoryGroup?.finish()) ?? { outOfMemory: false };
           if (!outcome || outcome.spawnError !== undefined) return undefined;

@@ -5,8 +5,9 @@
 // enforced by Linux. The kernel's OOM killer then ends the run inside its group only, and the group's event counter
 // says that it did, so the verdict can name the cause.
 //
-// A group's life is kept off the run's critical path: the next run's group is made while this one runs (a spare),
-// and a finished group is removed in the background. Removal has to wait: when bwrap has exited, the kernel may still
+// A group's life is kept off the run's critical path: making one costs ~0.5 ms, but moving a process into it costs
+// ~10 ms on cgroup v1 (measured), so the next run's process is started and moved into its group while this run runs
+// (preparedSandbox.ts), and a finished group is removed in the background. Removal has to wait: when bwrap has exited, the kernel may still
 // be tearing its PID namespace down and the group refuses rmdir (EBUSY) for a while. Removing it once and ignoring
 // the error leaked a group on about one run in eight, and memory cgroups that are never removed pile up in the kernel.
 // Groups are named after the Weave process that made them, so one that a killed process left behind is removed by
@@ -33,8 +34,6 @@ const GROUP_PREFIX = 'weave-run-';
 const REMOVAL_PATIENCE_MS = 10_000;
 
 let hierarchy: Hierarchy | null | undefined;
-/** A group made ahead for the next run, by its limit (one spare: runs of one process share their limit). */
-let spare: { limitBytes: number; dir: Promise<string | undefined> } | undefined;
 /** Removals still under way; `memoryCgroupsSettled()` waits for them. */
 const removals = new Set<Promise<void>>();
 
@@ -42,16 +41,7 @@ const removals = new Set<Promise<void>>();
 export async function createMemoryCgroup(limitBytes: number): Promise<RunCgroup | undefined> {
   const found = usableHierarchy();
   if (found === null) return undefined;
-  // Taken and replaced before any await, so runs started together never share a group.
-  const previous = spare;
-  const taken = previous?.limitBytes === limitBytes ? previous.dir : makeGroup(found, limitBytes);
-  if (previous && previous.limitBytes !== limitBytes)
-    void previous.dir.then((unused) => {
-      if (unused !== undefined) removeInBackground(unused);
-    });
-  // The next run's group, made while this one runs.
-  spare = { limitBytes, dir: makeGroup(found, limitBytes) };
-  const dir = await taken;
+  const dir = await makeGroup(found, limitBytes);
   if (dir === undefined) return undefined;
   return {
     procsFile: path.join(dir, 'cgroup.procs'),
@@ -71,7 +61,7 @@ export async function memoryCgroupsSettled(): Promise<void> {
   while (removals.size > 0) await Promise.all([...removals]);
 }
 
-/** The groups a Weave process (this one by default) has under Weave's cgroup, a spare included; for tests. */
+/** The groups a Weave process (this one by default) has under Weave's cgroup, a prepared run's included; for tests. */
 export function memoryCgroupsOf(pid: number = process.pid): string[] {
   const found = usableHierarchy();
   if (found === null) return [];
@@ -88,7 +78,7 @@ function usableHierarchy(): Hierarchy | null {
     hierarchy = findHierarchy();
     if (hierarchy !== null) {
       sweepDeadProcessesGroups(hierarchy.base);
-      process.once('exit', removeSpareNow);
+      process.once('exit', removeEmptyGroupsNow);
     }
   }
   return hierarchy;
@@ -137,8 +127,8 @@ async function removeWhenEmpty(dir: string): Promise<void> {
   }
 }
 
-/** At exit: the spare was never used; remove it if it was made (a synchronous rmdir, all `exit` allows). */
-function removeSpareNow(): void {
+/** At exit: remove what is empty now (a synchronous rmdir, all `exit` allows); the next process sweeps the rest. */
+function removeEmptyGroupsNow(): void {
   const found = hierarchy;
   if (!found) return;
   for (const name of memoryCgroupsOf()) {

@@ -47,7 +47,7 @@ describe('memory cgroups of sandboxed runs', () => {
       assert.equal(outcome.exitCode, 0, outcome.output);
     }
     await memoryCgroupsSettled();
-    // What may remain is the spare made for a next run, never a finished run's group.
+    // What may remain is the group of the process prepared for a next run, never a finished run's group.
     assert.ok(memoryCgroupsOf().length <= 1, `left behind: ${memoryCgroupsOf().join(', ')}`);
   });
 
@@ -83,7 +83,7 @@ describe('memory cgroups of sandboxed runs', () => {
     );
     assert.equal(killed.signal, 'SIGKILL', killed.stderr);
     const pid = Number(killed.stdout.trim());
-    // Its run's group and the spare it made ahead are left over.
+    // Its run's group and the one it prepared for a next run are left over.
     assert.ok(memoryCgroupsOf(pid).length >= 1, 'the killed process left no group to sweep');
     execFileSync(process.execPath, ['-e', `require(${JSON.stringify(MODULE)}).createMemoryCgroup(64 << 20)`]);
     assert.deepEqual(memoryCgroupsOf(pid), []);

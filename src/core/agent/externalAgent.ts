@@ -9,8 +9,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runCommand } from '../process/runCommand';
-import { detectSandbox } from '../sandbox/bwrap';
-import { pidNamespaceLauncher } from '../sandbox/launchers';
+import { userCommandLauncher } from '../sandbox/sandboxPolicy';
 import { removeTree } from '../deepTrees';
 import type { LoopOutcome } from './agentLoop';
 import type { CheckoutActor } from './checkoutWork';
@@ -35,12 +34,12 @@ export function externalAgentActor(agent: ExternalAgent): CheckoutActor {
     try {
       const instructionFile = path.join(scratch, 'instruction.md');
       await fs.writeFile(instructionFile, instruction);
-      const sandbox = await detectSandbox();
+      const launcher = await userCommandLauncher(agent.hiddenDirs);
       const outcome = await runCommand({
         command: `( ${agent.command} ) < '${instructionFile.replace(/'/g, `'\\''`)}'`,
         cwd: checkoutDir,
         env: { WEAVE_INSTRUCTION: instruction },
-        ...(sandbox.available ? { launcher: pidNamespaceLauncher(agent.hiddenDirs) } : {}),
+        ...(launcher ? { launcher } : {}),
         timeoutMs: agent.timeoutMs,
         signal,
       });

@@ -10,7 +10,7 @@ import { gitRoot, headCommit, isClean, resolveCommit } from '../git/git';
 import { planCoverage } from './coverageReuse';
 import { startCoverage, type CoverageSummary } from '../coverage/session';
 import { withWorktree } from '../git/worktree';
-import { detectSandbox } from '../sandbox/bwrap';
+import { pidNamespaceAvailable } from '../sandbox/sandboxPolicy';
 import { loadSpecFile, SpecLoadError, type SpecGraph, type SpecLocations, type SpecProblem } from '../spec';
 import type { SpecFile } from '../../shared/specSchema';
 import {
@@ -169,7 +169,7 @@ async function planCheck(
     ...(options.repeat !== undefined ? { repeat: options.repeat } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.outputCapBytes !== undefined ? { outputCapBytes: options.outputCapBytes } : {}),
-    pidNamespace: options.pidNamespace ?? (await detectSandbox()).available,
+    pidNamespace: options.pidNamespace ?? (await pidNamespaceAvailable()),
   };
   // The tree's state before the tests run (tests may write files): that is the state the run describes, and
   // the one the coverage it records is kept with (the plan snapshots it; all three only read the tree).

@@ -4,7 +4,8 @@
 import path from 'node:path';
 import { locateEvidenceResources } from '../evidenceResources';
 import type { SpecFile } from '../../shared/specSchema';
-import { detectSandbox, type NetworkAccess, type SandboxOptions } from './bwrap';
+import type { NetworkAccess, SandboxOptions } from './bwrap';
+import { requireSandbox } from './sandboxPolicy';
 import { linkDependenciesUnsandboxed, type StandaloneCheckout } from './checkout';
 import { TamperGuard } from './protectedFiles';
 
@@ -24,10 +25,7 @@ export interface ContainmentRequest {
   forceUnsandboxed?: boolean;
 }
 
-/** The sandbox is missing and the user did not opt out: nothing is executed. */
-export class SandboxUnavailableError extends Error {
-  override name = 'SandboxUnavailableError';
-}
+export { SandboxUnavailableError } from './sandboxPolicy';
 
 export async function containmentFor(
   checkout: StandaloneCheckout,
@@ -35,18 +33,10 @@ export async function containmentFor(
   request: ContainmentRequest = {},
 ): Promise<Containment> {
   const guard = await TamperGuard.create(checkout.workspaceDir, specFile);
-  const availability = request.forceUnsandboxed
-    ? { available: false, reason: 'the sandbox was turned off (--no-sandbox)' }
-    : await detectSandbox();
-  if (!availability.available) {
-    if (!request.allowUnsandboxed && !request.forceUnsandboxed) {
-      throw new SandboxUnavailableError(
-        `${availability.reason ?? 'no sandbox'}. Weave runs agent and prediction code only inside a sandbox; ` +
-          'to run it unsandboxed anyway, pass --no-sandbox (VS Code: setting weave.sandbox.allowUnsandboxed).',
-      );
-    }
+  const decision = await requireSandbox('flags', request);
+  if (!decision.sandboxed) {
     await linkDependenciesUnsandboxed(checkout);
-    return { guard, unsandboxedReason: availability.reason ?? 'unsandboxed' };
+    return { guard, unsandboxedReason: decision.reason };
   }
   return {
     guard,

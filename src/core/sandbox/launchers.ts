@@ -18,7 +18,7 @@ import { createMemoryCgroup } from './memoryCgroup';
 import { DEFAULT_SANDBOX_LIMITS, resourceLimitHit } from './resourceLimits';
 import { grantWrites } from './writeGrants';
 
-/** Runs each command inside bubblewrap as `options` say (the caller checked detectSandbox()). */
+/** Runs each command inside bubblewrap as `options` say (the caller asked requireSandbox(), sandboxPolicy.ts). */
 export function sandboxLauncher(options: SandboxOptions): Launcher {
   return {
     async start(command: string, cwd: string): Promise<Launch> {

@@ -22,8 +22,7 @@ import { createRedactor } from '../agent/redact';
 import { reviewDeterministic, type ReviewFinding } from '../agent/deterministicReview';
 import { runAgent, type AgentBudgets } from '../agent/runAgent';
 import { runCommand, type CommandOutcome } from '../process/runCommand';
-import { detectSandbox } from '../sandbox/bwrap';
-import { pidNamespaceLauncher } from '../sandbox/launchers';
+import { userCommandLauncher } from '../sandbox/sandboxPolicy';
 import type { LoadedTask } from './evalTasks';
 import { git } from '../git/git';
 import { renderProblemStatement } from './problemStatement';
@@ -321,12 +320,12 @@ interface AgentCommandRun {
  * other model's prediction to copy.
  */
 async function runAgentCommand(run: AgentCommandRun): Promise<CommandOutcome> {
-  const availability = await detectSandbox();
+  const launcher = await userCommandLauncher(run.hiddenDirs);
   return runCommand({
     command: `( ${run.command} ) < ${shQuote(run.instructionFile)}`,
     cwd: run.checkout,
     env: run.env,
-    ...(availability.available ? { launcher: pidNamespaceLauncher(run.hiddenDirs) } : {}),
+    ...(launcher ? { launcher } : {}),
     timeoutMs: run.timeoutMs,
     ...(run.signal ? { signal: run.signal } : {}),
   });

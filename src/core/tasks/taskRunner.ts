@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runCommand, type CommandOutcome } from '../process/runCommand';
-import { detectSandbox } from '../sandbox/bwrap';
+import { requireSandbox, SandboxUnavailableError } from '../sandbox/sandboxPolicy';
 import { sandboxLauncher } from '../sandbox/launchers';
 import { makeSetupHome, redactUrlCredentials, setupVariables } from '../sandbox/setupEnvironment';
 import { containedEnvironment } from '../sandbox/environment';
@@ -339,13 +339,12 @@ async function runEvalScript(run: EvalScriptRun, invocation: EvalInvocation): Pr
 
 /** The sandbox when it works here; unsandboxed only when the user allowed it (WEAVE_ALLOW_UNSANDBOXED=1). */
 async function runEnvironment(): Promise<RunEnvironment> {
-  const availability = await detectSandbox();
-  if (availability.available) return 'sandbox';
-  if (process.env.WEAVE_ALLOW_UNSANDBOXED === '1') return 'unsandboxed';
-  throw new TaskRunError(
-    `${availability.reason ?? 'no sandbox'}: predictions run only inside a sandbox ` +
-      '(set WEAVE_ALLOW_UNSANDBOXED=1 to run them unsandboxed anyway)',
-  );
+  try {
+    return (await requireSandbox('environment')).sandboxed ? 'sandbox' : 'unsandboxed';
+  } catch (error) {
+    if (error instanceof SandboxUnavailableError) throw new TaskRunError(error.message);
+    throw error;
+  }
 }
 
 /** Each protected file's content on base + test.patch (undefined: absent), computed in a private index. */

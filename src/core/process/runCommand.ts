@@ -66,12 +66,19 @@ export interface Launch {
    * input, whose environment is `env`; undefined lets runCommand spawn `file` with `args` as usual.
    */
   spawn?(env: NodeJS.ProcessEnv, inheritedInputs: number): ChildProcess | undefined;
+  /**
+   * Whether `outcome` is the launcher's own failure before the command started, one a new attempt can get past
+   * (bwrap copying the host's mounts while another program mounts or unmounts): then runCommand starts it again.
+   */
+  setupFailed?(outcome: CommandOutcome): boolean;
   /** Once the command's whole tree is gone (outcome undefined: it could not be started): a limit it hit, if any. */
   finish(outcome: CommandOutcome | undefined): Promise<string | undefined>;
 }
 
 export const DEFAULT_OUTPUT_CAP_BYTES = 256 * 1024;
 const DEFAULT_KILL_GRACE_MS = 2000;
+/** Starts of one command at most, when its launcher's set-up failed (Launch.setupFailed). */
+const SETUP_ATTEMPTS = 3;
 /** After the tree is gone the pipes close at once; this only guards against a descendant we could not find. */
 const PIPE_CLOSE_GRACE_MS = 1000;
 
@@ -85,17 +92,20 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
   // Set when Weave itself runs under `node --test`: it would make a spec's own `node --test` report to that
   // outer runner in a binary protocol instead of printing its summary.
   if (options.env?.NODE_TEST_CONTEXT === undefined) delete env.NODE_TEST_CONTEXT;
-  const line = options.launcher
-    ? await options.launcher.start(options.command, options.cwd)
-    : { file: options.command, args: [], finish: () => Promise.resolve(undefined) };
-  let outcome: CommandOutcome | undefined;
-  let resourceLimit: string | undefined;
-  try {
-    outcome = await launch(options, env, line, started);
-  } finally {
-    resourceLimit = await line.finish(outcome);
+  for (let attempt = 1; ; attempt++) {
+    const line: Launch = options.launcher
+      ? await options.launcher.start(options.command, options.cwd)
+      : { file: options.command, args: [], finish: () => Promise.resolve(undefined) };
+    let outcome: CommandOutcome | undefined;
+    let resourceLimit: string | undefined;
+    try {
+      outcome = await launch(options, env, line, started);
+    } finally {
+      resourceLimit = await line.finish(outcome);
+    }
+    if (attempt < SETUP_ATTEMPTS && !options.signal?.aborted && line.setupFailed?.(outcome)) continue;
+    return resourceLimit ? { ...outcome, resourceLimit } : outcome;
   }
-  return resourceLimit ? { ...outcome, resourceLimit } : outcome;
 }
 
 function notStartedOutcome(spawnError: string, started: number, cancelled = false): CommandOutcome {

@@ -65,9 +65,19 @@ export function pidNamespaceLauncher(hiddenDirs: readonly string[] = []): Launch
       Promise.resolve({
         file: 'bwrap',
         args: pidNamespaceArguments(cwd, command, hiddenDirs),
+        setupFailed: bwrapMountRace,
         finish: () => Promise.resolve(undefined),
       }),
   };
+}
+
+/**
+ * bwrap failed while copying the host's mount tree (`--bind / /` binds every submount, and one that another program
+ * unmounts meanwhile — a Docker container stopping — fails with EINVAL or ENOENT) before the command started: its
+ * one line of output is bwrap's own. Seen in CI beside the Docker engine the Harbor tests start.
+ */
+export function bwrapMountRace(outcome: CommandOutcome): boolean {
+  return outcome.exitCode === 1 && /^bwrap: Can't [^\n]*mount[^\n]*$/.test(outcome.output.trim());
 }
 
 /** `options` with further writable folders (a run's evidence and coverage folders). */

@@ -59,7 +59,7 @@ export async function takePrepared(limitBytes: number): Promise<PreparedRun | un
 
 /** Prepares the next run's process (in the background) unless one with the same shape waits already. */
 export function prepareNext(limitBytes: number, inheritedInputs: number): void {
-  // dash opens descriptors 0–9 only, and a waiting process must not take a descriptor a run could need.
+  // Runs hand over one input (the evidence key); a shape beyond a few is not worth a process kept waiting.
   if (waiting !== undefined || inheritedInputs > 6) return;
   const next = prepare(limitBytes, inheritedInputs).catch(() => undefined);
   waiting = next;

@@ -9,11 +9,9 @@ import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { WORKING_TREE, withWorktree } from '../src/core/git/worktree';
+import { WORKING_TREE, withCopiedWorkspace } from '../src/core/workspace';
 import { runCommand, type RunCommandOptions } from '../src/core/process/runCommand';
 import { detectSandbox } from '../src/core/sandbox/bwrap';
-import { withStandaloneCheckout } from '../src/core/sandbox/checkout';
-import { containmentFor } from '../src/core/sandbox/containment';
 import { containedEnvironment } from '../src/core/sandbox/environment';
 import { pidNamespaceLauncher, sandboxLauncher } from '../src/core/sandbox/launchers';
 import { TamperGuard } from '../src/core/sandbox/protectedFiles';
@@ -55,55 +53,71 @@ async function main(): Promise<void> {
   try {
     const loaded = await loadSpecFile(repo);
     if (!loaded.ok) throw new Error('demo specs do not load');
-    await withStandaloneCheckout(repo, WORKING_TREE, async (checkout) => {
-      const base: RunCommandOptions = { command: COMMAND, cwd: checkout.workspaceDir, timeoutMs: 30_000 };
-      const containment = await containmentFor(checkout, loaded.specFile);
-      if (!containment.sandbox) throw new Error('no sandbox options');
-      const modes: Record<string, RunCommandOptions> = {
-        plain: base,
-        'pid namespace': { ...base, launcher: pidNamespaceLauncher() },
-        // What agent and eval runs get: the allowlisted root, the unprivileged uid (and, as root, the hand-over of
-        // the checkout to it), limits, and the protected files mounted read-only.
-        sandbox: { ...base, baseEnv: containedEnvironment(), launcher: sandboxLauncher(containment.sandbox) },
-      };
-      const samples: Record<string, number[]> = Object.fromEntries(Object.keys(modes).map((m) => [m, []]));
-      for (let round = 0; round < ROUNDS; round++) {
-        for (const [mode, options] of Object.entries(modes)) {
-          samples[mode]!.push(
-            await timed(async () => {
-              // A run that failed fast would look cheap: every measured run must have run the command.
-              const outcome = await runCommand(options);
-              if (outcome.exitCode !== 0) throw new Error(`${mode} run failed: ${outcome.output}`);
-            }),
+    await withCopiedWorkspace(
+      repo,
+      { kind: 'standalone', ref: WORKING_TREE, contain: { specFile: loaded.specFile } },
+      async (checkout) => {
+        const base: RunCommandOptions = { command: COMMAND, cwd: checkout.dir, timeoutMs: 30_000 };
+        const { containment } = checkout;
+        if (!containment.sandbox) throw new Error('no sandbox options');
+        const modes: Record<string, RunCommandOptions> = {
+          plain: base,
+          'pid namespace': { ...base, launcher: pidNamespaceLauncher() },
+          // What agent and eval runs get: the allowlisted root, the unprivileged uid (and, as root, the hand-over of
+          // the checkout to it), limits, and the protected files mounted read-only.
+          sandbox: {
+            ...base,
+            baseEnv: containedEnvironment(),
+            launcher: sandboxLauncher(containment.sandbox),
+          },
+        };
+        const samples: Record<string, number[]> = Object.fromEntries(Object.keys(modes).map((m) => [m, []]));
+        for (let round = 0; round < ROUNDS; round++) {
+          for (const [mode, options] of Object.entries(modes)) {
+            samples[mode]!.push(
+              await timed(async () => {
+                // A run that failed fast would look cheap: every measured run must have run the command.
+                const outcome = await runCommand(options);
+                if (outcome.exitCode !== 0) throw new Error(`${mode} run failed: ${outcome.output}`);
+              }),
+            );
+          }
+        }
+        const plain = median(samples.plain!);
+        console.log(`per spec run (\`${COMMAND}\`), median of ${ROUNDS} interleaved rounds:`);
+        for (const [mode, values] of Object.entries(samples)) {
+          const m = median(values);
+          console.log(
+            `  ${mode.padEnd(14)} ${m.toFixed(1).padStart(7)} ms   overhead vs plain ${(m - plain).toFixed(1).padStart(6)} ms`,
           );
         }
-      }
-      const plain = median(samples.plain!);
-      console.log(`per spec run (\`${COMMAND}\`), median of ${ROUNDS} interleaved rounds:`);
-      for (const [mode, values] of Object.entries(samples)) {
-        const m = median(values);
-        console.log(
-          `  ${mode.padEnd(14)} ${m.toFixed(1).padStart(7)} ms   overhead vs plain ${(m - plain).toFixed(1).padStart(6)} ms`,
-        );
-      }
-      const overhead = median(samples.sandbox!) - plain;
-      console.log(`  goal: sandbox overhead ≤ 15 ms per spec run → ${overhead <= 15 ? 'met' : 'NOT met'}`);
+        const overhead = median(samples.sandbox!) - plain;
+        console.log(`  goal: sandbox overhead ≤ 15 ms per spec run → ${overhead <= 15 ? 'met' : 'NOT met'}`);
 
-      const guard = await TamperGuard.create(checkout.workspaceDir, loaded.specFile);
-      const inspections: number[] = [];
-      for (let i = 0; i < ROUNDS; i++) inspections.push(await timed(() => guard.inspectAndRestore()));
-      console.log(
-        `tamper guard inspect + restore (demo, per contained batch): ${median(inspections).toFixed(1)} ms`,
-      );
-    });
+        const guard = await TamperGuard.create(checkout.dir, loaded.specFile);
+        const inspections: number[] = [];
+        for (let i = 0; i < ROUNDS; i++) inspections.push(await timed(() => guard.inspectAndRestore()));
+        console.log(
+          `tamper guard inspect + restore (demo, per contained batch): ${median(inspections).toFixed(1)} ms`,
+        );
+      },
+    );
 
     await measureWriteGrants();
 
     const standalone: number[] = [];
     const worktree: number[] = [];
     for (let i = 0; i < Math.min(ROUNDS, 10); i++) {
-      standalone.push(await timed(() => withStandaloneCheckout(repo, WORKING_TREE, () => Promise.resolve())));
-      worktree.push(await timed(() => withWorktree(repo, WORKING_TREE, () => Promise.resolve())));
+      standalone.push(
+        await timed(() =>
+          withCopiedWorkspace(repo, { kind: 'standalone', ref: WORKING_TREE }, () => Promise.resolve()),
+        ),
+      );
+      worktree.push(
+        await timed(() =>
+          withCopiedWorkspace(repo, { kind: 'worktree', ref: WORKING_TREE }, () => Promise.resolve()),
+        ),
+      );
     }
     console.log(
       `checkout per agent run (demo): standalone ${median(standalone).toFixed(0)} ms vs git worktree ` +

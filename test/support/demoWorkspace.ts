@@ -91,7 +91,7 @@ export function extraWorktrees(root: string): string[] {
     .slice(1);
 }
 
-/** Scratch checkouts left in the temp folder by withWorktree. */
+/** Scratch copies (core/workspace: worktree and standalone kinds) left in the temp folder. */
 export function leftoverCheckouts(): string[] {
   return fs
     .readdirSync(os.tmpdir())

@@ -51,6 +51,7 @@ const BARRELS = [
   'core/fullCheck/index.ts',
   'core/index/index.ts',
   'core/spec/index.ts',
+  'core/workspace/index.ts',
   'extension/panel/index.ts',
 ];
 const NOT_BARRELS: Record<string, string> = {

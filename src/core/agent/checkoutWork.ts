@@ -12,8 +12,8 @@ import {
 } from '../sandbox/diffPolicy/classifyChanges';
 import { policyScopeOf } from '../sandbox/diffPolicy/scope';
 import { changesBetweenTrees } from '../sandbox/diffPolicy/treeChanges';
-import type { StandaloneCheckout } from '../sandbox/checkout';
-import { containmentFor, type ContainmentRequest } from '../sandbox/containment';
+import type { ContainedCopy } from '../workspace';
+import type { ContainmentRequest } from '../sandbox/containment';
 import type { SpecFile } from '../../shared/specSchema';
 import type { LoopOutcome, LoopProgress } from './agentLoop';
 import { briefResults } from './agentRunResult';
@@ -77,14 +77,13 @@ export interface CheckoutOutcome extends LoopOutcome {
 }
 
 export async function workInCheckout(
-  checkout: StandaloneCheckout,
+  checkout: ContainedCopy,
   options: CheckoutWorkOptions,
   checkoutRun: CheckoutRun,
 ): Promise<CheckoutOutcome> {
   const { session, trajectory, phase } = checkoutRun;
   const { userSignal } = session;
-  const dir = checkout.workspaceDir;
-  const containment = await containmentFor(checkout, options.specFile, options.containment);
+  const { dir, containment } = checkout;
   const tamperedSpecs = new Set<string>();
   const run: SpecRunner = async (ids, signal) => {
     const results = await runSpecs({

@@ -5,9 +5,7 @@
 import { runSpecs, type SpecResult } from '../check';
 import type { MatrixCell } from '../../shared/matrixCells';
 import { mapWithConcurrency } from '../process/boundedPool';
-import { WORKING_TREE } from '../git/worktree';
-import { withStandaloneCheckout } from '../sandbox/checkout';
-import { containmentFor } from '../sandbox/containment';
+import { WORKING_TREE, withCopiedWorkspace } from '../workspace';
 import type { AgentRunResult } from './agentRunResult';
 import { runAgent, type AgentProgress, type AgentRunOptions, type StopReason } from './runAgent';
 
@@ -71,14 +69,18 @@ export async function runMatrix(options: MatrixOptions): Promise<MatrixResult> {
 export function verdictsBeforeChange(
   options: Pick<AgentRunOptions, 'workspaceDir' | 'specFile' | 'containment' | 'signal' | 'specConcurrency'>,
 ): Promise<SpecResult[]> {
-  return withStandaloneCheckout(options.workspaceDir, WORKING_TREE, async (checkout) =>
-    runSpecs({
-      workspaceDir: checkout.workspaceDir,
-      specFile: options.specFile,
-      containment: await containmentFor(checkout, options.specFile, options.containment),
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.specConcurrency ? { concurrency: options.specConcurrency } : {}),
-    }),
+  const contain = { specFile: options.specFile, ...options.containment };
+  return withCopiedWorkspace(
+    options.workspaceDir,
+    { kind: 'standalone', ref: WORKING_TREE, contain },
+    (copy) =>
+      runSpecs({
+        workspaceDir: copy.dir,
+        specFile: options.specFile,
+        containment: copy.containment,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.specConcurrency ? { concurrency: options.specConcurrency } : {}),
+      }),
   );
 }
 

@@ -6,8 +6,7 @@
 // patch touches them, can never be applied (applyPolicy.ts).
 import path from 'node:path';
 import { ensureRunsIgnored, newRunId } from '../check';
-import { WORKING_TREE } from '../git/worktree';
-import { withStandaloneCheckout } from '../sandbox/checkout';
+import { WORKING_TREE, withCopiedWorkspace } from '../workspace';
 import type { AgentBudgets, LoopProgress } from './agentLoop';
 import { storeRunResult, verdictChanges, type AgentRunResult } from './agentRunResult';
 import { AgentSession } from './agentSession';
@@ -72,8 +71,11 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
   const phase = (p: AgentPhase, message: string): void => progress({ type: 'phase', phase: p, message });
 
   phase('worktree', 'creating a standalone sandboxed checkout');
-  const outcome = await withStandaloneCheckout(options.workspaceDir, WORKING_TREE, (checkout) =>
-    workInCheckout(checkout, options, { session, trajectory, phase, onProgress: progress }),
+  const contain = { specFile: options.specFile, ...options.containment };
+  const outcome = await withCopiedWorkspace(
+    options.workspaceDir,
+    { kind: 'standalone', ref: WORKING_TREE, contain },
+    (copy) => workInCheckout(copy, options, { session, trajectory, phase, onProgress: progress }),
   );
 
   trajectory.write({

@@ -3,10 +3,12 @@
 // one call that runs spec tests in them — contained like the agent's runs (src/core/sandbox): the code under
 // audit may be an agent's, and a draft's test is a model's.
 import { runSpecs, type SpecResult } from '../check';
-import { WORKING_TREE } from '../git/worktree';
-import { withStandaloneCheckout } from '../sandbox/checkout';
-import { containmentFor, type Containment, type ContainmentRequest } from '../sandbox/containment';
+import type { Containment, ContainmentRequest } from '../sandbox/containment';
+import { WORKING_TREE, withCopiedWorkspace } from '../workspace';
 import { specFileSchema, type SpecFile } from '../../shared/specSchema';
+
+/** A spec file with no specs: what a draft session's first checkout guards (the runner configs alone). */
+const NO_SPECS: SpecFile = specFileSchema.parse({ version: 1, goal: '', specs: [] });
 
 /** A scratch checkout and the containment its runs get (the sandbox, the tamper guard's protected set). */
 export interface ScratchCheckout {
@@ -25,12 +27,12 @@ export async function withScratchCheckouts<T>(
   const open = (opened: ScratchCheckout[]): Promise<T> =>
     opened.length >= count
       ? fn(opened)
-      : withStandaloneCheckout(workspaceDir, WORKING_TREE, async (checkout) => {
+      : withCopiedWorkspace(
+          workspaceDir,
           // Without a spec file (a draft session's first checkout) the protected set is the runner configs alone.
-          const guarded = specFile ?? specFileSchema.parse({ version: 1, goal: '', specs: [] });
-          const containment = await containmentFor(checkout, guarded, request);
-          return open([...opened, { dir: checkout.workspaceDir, containment }]);
-        });
+          { kind: 'standalone', ref: WORKING_TREE, contain: { specFile: specFile ?? NO_SPECS, ...request } },
+          ({ dir, containment }) => open([...opened, { dir, containment }]),
+        );
   return open([]);
 }
 

@@ -5,11 +5,10 @@
 // specs anchored there. The user's working tree, index and refs are never written: the working tree is
 // snapshotted through a private index file, and every probe runs in a throw-away `git worktree`.
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { latestCleanRun, type Verdict } from '../check';
 import { git, gitRoot, resolveCommit } from '../git/git';
-import { withWorktree } from '../git/worktree';
+import { withCopiedWorkspace } from '../workspace';
 import { loadSpecFile, SpecLoadError } from '../spec';
 import type { Spec, SpecFile } from '../../shared/specSchema';
 import type { IndexView } from '../anchors/resolve';
@@ -72,12 +71,13 @@ export async function blameSpec(options: BlameOptions): Promise<BlameResult> {
     prefix === '' ? repoPath : repoPath.slice(prefix.length + 1);
   const { pinned, candidates } = partitionHunks(diff, spec, toWorkspace, prefix, baseline.commit);
 
-  const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-blame-'));
-  try {
-    return await withWorktree(workspaceDir, baseline.commit, async (workspaceInCheckout) => {
+  // The probes' patch files go in the copy's temp folder, beside the worktree (never inside it: `git clean`).
+  return withCopiedWorkspace(
+    workspaceDir,
+    { kind: 'worktree', ref: baseline.commit },
+    async ({ dir: workspaceInCheckout, root: checkoutRoot, scratch }) => {
       const found = await findBreakingHunks({
-        checkoutRoot:
-          prefix === '' ? workspaceInCheckout : workspaceInCheckout.slice(0, -(prefix.length + 1)),
+        checkoutRoot,
         workspaceInCheckout,
         scratch,
         diff,
@@ -108,10 +108,8 @@ export async function blameSpec(options: BlameOptions): Promise<BlameResult> {
         brokenVerdict: found.brokenVerdict,
         explanation: hunks.map((h) => explain(h, spec.id)),
       };
-    });
-  } finally {
-    await fs.rm(scratch, { recursive: true, force: true });
-  }
+    },
+  );
 }
 
 async function loadBlamedSpec(

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { gitRoot, headCommit, isClean, resolveCommit } from '../git/git';
 import { planCoverage } from './coverageReuse';
 import { startCoverage, type CoverageSummary } from '../coverage/session';
-import { withWorktree } from '../git/worktree';
+import { withCopiedWorkspace } from '../workspace';
 import { pidNamespaceAvailable } from '../sandbox/sandboxPolicy';
 import { loadSpecFile, SpecLoadError, type SpecGraph, type SpecLocations, type SpecProblem } from '../spec';
 import type { SpecFile } from '../../shared/specSchema';
@@ -258,7 +258,7 @@ async function runBaselineRef(
   options: CheckWorkspaceOptions,
 ): Promise<RunRecord> {
   const baseCommit = await resolveCommit((await gitRoot(workspaceDir)) ?? workspaceDir, ref);
-  return withWorktree(workspaceDir, baseCommit, async (dir) => {
+  return withCopiedWorkspace(workspaceDir, { kind: 'worktree', ref: baseCommit }, async ({ dir }) => {
     await layOverCurrentSpecs(workspaceDir, dir, loaded.file, loaded.specFile);
     const baseStarted = new Date();
     const baseResults = await runSpecs({

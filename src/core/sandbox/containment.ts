@@ -1,12 +1,12 @@
 // What "contained" means for one run on behalf of an agent or a prediction: the bubblewrap options for its
-// standalone checkout (or, when the user explicitly opted out of the sandbox, none), the allowlisted
-// environment, and the tamper guard over the checkout's protected files. runSpecs takes one of these.
+// standalone copy (core/workspace makes it; or, when the user explicitly opted out of the sandbox, none), the
+// allowlisted environment, and the tamper guard over the copy's protected files. runSpecs takes one of these.
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { locateEvidenceResources } from '../evidenceResources';
 import type { SpecFile } from '../../shared/specSchema';
 import type { NetworkAccess, SandboxOptions } from './bwrap';
 import { requireSandbox } from './sandboxPolicy';
-import { linkDependenciesUnsandboxed, type StandaloneCheckout } from './checkout';
 import { TamperGuard } from './protectedFiles';
 
 export interface Containment {
@@ -27,8 +27,20 @@ export interface ContainmentRequest {
 
 export { SandboxUnavailableError } from './sandboxPolicy';
 
+/** A standalone copy of a workspace as the sandbox sees it (core/workspace's standalone kind). */
+export interface ContainedTree {
+  /** The workspace folder's counterpart inside the copy. */
+  workspaceDir: string;
+  /** The copy's top folder (its own repository root): the only writable tree inside the sandbox. */
+  root: string;
+  /** The user's repository root (or the workspace outside git): hidden inside the sandbox. */
+  userRoot: string;
+  /** The user's dependency folders (DEPENDENCY_DIRS) and their empty mount points in the copy. */
+  dependencies: ReadonlyArray<{ source: string; target: string }>;
+}
+
 export async function containmentFor(
-  checkout: StandaloneCheckout,
+  checkout: ContainedTree,
   specFile: SpecFile,
   request: ContainmentRequest = {},
 ): Promise<Containment> {
@@ -60,4 +72,17 @@ export function weaveInstallationBinds(): Array<{ source: string; target: string
   const evidenceDir = path.dirname(locateEvidenceResources().nodeHook);
   const build = path.basename(path.dirname(evidenceDir)) === 'dist' ? path.dirname(evidenceDir) : evidenceDir;
   return [{ source: build, target: build }];
+}
+
+/**
+ * For an explicitly unsandboxed run, and a copy nobody contains: the dependency folders as symlinks, since
+ * nothing binds them. (In the sandbox the empty mount points stay and bwrap shows the real folders read-only.)
+ */
+export async function linkDependenciesUnsandboxed(
+  checkout: Pick<ContainedTree, 'dependencies'>,
+): Promise<void> {
+  for (const { source, target } of checkout.dependencies) {
+    await fs.rm(target, { recursive: true, force: true });
+    await fs.symlink(source, target, 'junction');
+  }
 }

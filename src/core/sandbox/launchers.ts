@@ -13,7 +13,7 @@ import {
   type SandboxOptions,
 } from './bwrap';
 import { prepareNext, takePrepared } from './preparedSandbox';
-import { DEPENDENCY_DIRS } from './checkout';
+import { DEPENDENCY_DIRS } from './dependencyDirs';
 import { createMemoryCgroup } from './memoryCgroup';
 import { DEFAULT_SANDBOX_LIMITS, resourceLimitHit } from './resourceLimits';
 import { grantWrites } from './writeGrants';

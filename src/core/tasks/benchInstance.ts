@@ -8,7 +8,6 @@
 // plus $WEAVE_TASK_ID, $WEAVE_MODEL (the --model it stands for) and $WEAVE_BASE_URL when given. Whatever it
 // leaves changed in the checkout (untracked files included) is its patch; it gets the agent time budget.
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { agentRunSetup, type AgentRunSetup } from '../agent/agentRunSetup';
 import type { AgentRunResult } from '../agent/agentRunResult';
@@ -27,10 +26,9 @@ import type { LoadedTask } from './evalTasks';
 import { git } from '../git/git';
 import { renderProblemStatement } from './problemStatement';
 import { shQuote } from './specRunsScript';
-import { cloneTaskBase } from './taskBase';
-import type { Task } from './taskFormat';
+import { TASK_FILES, type Task } from './taskFormat';
 import type { SpecFile } from '../../shared/specSchema';
-import { removeTree } from '../deepTrees';
+import { withCopiedWorkspace } from '../workspace';
 import { specFileOf } from './taskRecord';
 
 /** What a bench cell says when no model is named (the CLI's --model is required, so this is a caller's bug). */
@@ -267,11 +265,10 @@ async function withTaskCheckout<T>(
   loaded: LoadedTask,
   fn: (checkout: string, scratch: string) => Promise<T>,
 ): Promise<T> {
-  const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-bench-'));
-  try {
-    const checkout = path.join(scratch, 'repo');
+  const bundle = path.join(loaded.dir, TASK_FILES.baseBundle);
+  const request = { kind: 'bundle', ref: loaded.task.base_commit, tempPrefix: 'weave-bench-' } as const;
+  return withCopiedWorkspace(bundle, request, async ({ dir: checkout, scratch }) => {
     const inCheckout = { isolated: true };
-    await cloneTaskBase(loaded.dir, loaded.task.base_commit, checkout);
     if (loaded.task.test_patch.trim() !== '') {
       await git(['apply', '--whitespace=nowarn', '-'], checkout, {
         ...inCheckout,
@@ -280,10 +277,8 @@ async function withTaskCheckout<T>(
       await git(['add', '-A'], checkout, inCheckout);
       await git(['commit', '-q', '--no-verify', '-m', 'task tests'], checkout, inCheckout);
     }
-    return await fn(checkout, scratch);
-  } finally {
-    await removeTree(scratch);
-  }
+    return fn(checkout, scratch);
+  });
 }
 
 async function changesIn(checkout: string): Promise<string> {

@@ -4,7 +4,6 @@
 // folder is always removed.
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { runCommand, type CommandOutcome } from '../process/runCommand';
 import { requireSandbox, SandboxUnavailableError } from '../sandbox/sandboxPolicy';
@@ -18,11 +17,10 @@ import { parseEvalLog, type ParsedEvalLog } from './evalLog';
 import { evidenceRunsLog, runSpecsWithEvidence, withEvidenceVerdicts } from './evidenceSpecRuns';
 import { EVAL_PHASES, type EvalPhase } from './evalScript';
 import { predictionInfrastructure } from './predictionPolicy';
-import { cloneTaskBase } from './taskBase';
 import { watchSetup } from './setupProgress';
 import { NONCE_VARIABLE, shQuote } from './specRunsScript';
 import { TASK_FILES, type TaskSpec } from './taskFormat';
-import { removeTree } from '../deepTrees';
+import { copyWorkspace, withCopiedWorkspace, type CopiedWorkspace } from '../workspace';
 
 export interface TaskRunInput {
   taskDir: string;
@@ -68,14 +66,11 @@ export async function classifyPredictionAgainstBase(
   specs: readonly TaskSpec[],
 ): Promise<InfrastructureFinding[]> {
   if (patch.trim() === '') return [];
-  const scratchDir = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-classify-'));
-  try {
-    const checkout = path.join(scratchDir, 'repo');
-    await cloneTaskBase(taskDir, baseCommit, checkout);
-    return await predictionInfrastructure(checkout, patch, specs);
-  } finally {
-    await removeTree(scratchDir);
-  }
+  return withCopiedWorkspace(
+    path.join(taskDir, TASK_FILES.baseBundle),
+    { kind: 'bundle', ref: baseCommit, tempPrefix: 'weave-classify-' },
+    ({ dir }) => predictionInfrastructure(dir, patch, specs),
+  );
 }
 
 export interface TaskRunResult {
@@ -115,10 +110,13 @@ export function taskTimeoutSeconds(specs: readonly TaskSpec[], setupCommands: re
 
 export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> {
   const taskDir = path.resolve(input.taskDir);
-  const scratchDir = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-eval-'));
+  const base = await checkoutBase(input, taskDir);
+  const { dir: checkout, scratch: scratchDir } = base;
   try {
-    const checkout = path.join(scratchDir, 'repo');
-    const expectedTests = await checkoutBase(input, taskDir, checkout);
+    const expectedTests = await expectedTestFiles(checkout, path.join(taskDir, TASK_FILES.testPatch), [
+      ...input.specs.flatMap((s) => s.test.files),
+      ...input.protectedFiles,
+    ]);
     const testInfrastructure = await predictionInfrastructure(checkout, input.patch, input.specs);
     const { evalScript, patchFile, logDir, logFile } = await harnessFiles(scratchDir, taskDir, input.patch);
     const nonce = randomBytes(16).toString('hex');
@@ -170,27 +168,23 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
       ...(specResults === undefined ? {} : { specResults }),
     };
   } finally {
-    await removeTree(scratchDir);
+    await base.dispose();
   }
 }
 
-/** The base recreated from base.bundle in `checkout`; the spec test files as test.patch leaves them. */
-async function checkoutBase(
-  input: TaskRunInput,
-  taskDir: string,
-  checkout: string,
-): Promise<Map<string, string | undefined>> {
+/** The base recreated from base.bundle in a scratch folder of its own (harness and log folders go beside it). */
+async function checkoutBase(input: TaskRunInput, taskDir: string): Promise<CopiedWorkspace> {
   try {
-    await cloneTaskBase(taskDir, input.baseCommit, checkout);
+    return await copyWorkspace(path.join(taskDir, TASK_FILES.baseBundle), {
+      kind: 'bundle',
+      ref: input.baseCommit,
+      tempPrefix: 'weave-eval-',
+    });
   } catch (error) {
     throw new TaskRunError(
       `could not recreate the base from ${TASK_FILES.baseBundle}: ${(error as Error).message}`,
     );
   }
-  return expectedTestFiles(checkout, path.join(taskDir, TASK_FILES.testPatch), [
-    ...input.specs.flatMap((s) => s.test.files),
-    ...input.protectedFiles,
-  ]);
 }
 
 /**

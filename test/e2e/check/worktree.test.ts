@@ -1,4 +1,4 @@
-// withWorktree and the git helpers on real temp repositories: the user's tree (uncommitted changes included) is
+// copyWorkspace's 'worktree' kind and the git helpers on real temp repositories: the user's tree (uncommitted changes included) is
 // byte-identical afterwards, the checkout is gone, a subfolder workspace maps into the checkout.
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { gitRoot, headCommit, isClean } from '../../../src/core/git/git';
-import { WORKING_TREE, withWorktree } from '../../../src/core/git/worktree';
+import { WORKING_TREE, withCopiedWorkspace, type CopiedWorkspace } from '../../../src/core/workspace';
 import { gitIn, makeRepo, snapshot, writeFiles } from '../../support/gitRepo';
 
 const cleanup: string[] = [];
@@ -36,7 +36,12 @@ describe('git helpers', () => {
   });
 });
 
-describe('withWorktree', () => {
+/** A worktree copy of `dir` at `ref` for `fn`'s duration, `fn` given the workspace's counterpart in it. */
+function withWorktree<T>(dir: string, ref: string, fn: (dirInCopy: string) => Promise<T>): Promise<T> {
+  return withCopiedWorkspace(dir, { kind: 'worktree', ref }, (copy: CopiedWorkspace) => fn(copy.dir));
+}
+
+describe('copyWorkspace: worktree', () => {
   it('checks out a ref of a subfolder workspace without touching the user tree, and removes it', async () => {
     const repo = await makeRepo({ 'ws/lib.js': 'v1\n', 'ws/keep.txt': 'k\n', 'README.md': 'r\n' });
     cleanup.push(repo);

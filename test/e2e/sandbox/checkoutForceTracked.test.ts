@@ -7,8 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { WORKING_TREE } from '../../../src/core/git/worktree';
-import { withStandaloneCheckout } from '../../../src/core/sandbox/checkout';
+import { WORKING_TREE, withCopiedWorkspace } from '../../../src/core/workspace';
 import { makeRepo } from '../../support/gitRepo';
 
 const repos: string[] = [];
@@ -28,7 +27,7 @@ describe('standalone checkouts and files tracked despite .gitignore', () => {
     git(repo, 'add', '-f', 'build/config.js');
     git(repo, 'commit', '-qm', 'check in the generated config');
     fs.writeFileSync(path.join(repo, 'build/output.js'), 'generated\n'); // ignored, untracked
-    await withStandaloneCheckout(repo, WORKING_TREE, async (checkout) => {
+    await withCopiedWorkspace(repo, { kind: 'standalone', ref: WORKING_TREE }, async (checkout) => {
       assert.equal(git(checkout.root, 'ls-files', 'build').trim(), 'build/config.js');
       assert.equal(fs.existsSync(path.join(checkout.root, 'build/output.js')), false);
       fs.writeFileSync(path.join(checkout.root, 'build/config.js'), 'module.exports = { port: 2 };\n');

@@ -9,10 +9,8 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { runSpecs } from '../../../src/core/check/runSpecs';
 import type { SpecResult } from '../../../src/core/check/types';
-import { WORKING_TREE } from '../../../src/core/git/worktree';
+import { WORKING_TREE, withCopiedWorkspace } from '../../../src/core/workspace';
 import type { NetworkAccess } from '../../../src/core/sandbox/bwrap';
-import { withStandaloneCheckout } from '../../../src/core/sandbox/checkout';
-import { containmentFor } from '../../../src/core/sandbox/containment';
 import { loadSpecFile } from '../../../src/core/spec/load';
 import { makeRepo, snapshot } from '../../support/gitRepo';
 
@@ -56,20 +54,26 @@ async function contained(c: Case): Promise<{ result: SpecResult; repo: string; u
   const before = await snapshot(repo);
   const loaded = await loadSpecFile(repo);
   assert.ok(loaded.ok);
-  const result = await withStandaloneCheckout(repo, WORKING_TREE, async (checkout) => {
-    const containment = await containmentFor(checkout, loaded.specFile, {
-      network: c.network ?? 'none',
-      ...(c.forceUnsandboxed ? { forceUnsandboxed: true } : {}),
-    });
-    const [r] = await runSpecs({
-      workspaceDir: checkout.workspaceDir,
-      specFile: loaded.specFile,
-      containment,
-    });
-    // The guard restored the checkout: what the next run sees is the pristine protected set.
-    assert.equal(await fs.readFile(path.join(checkout.workspaceDir, 'test/t.test.js'), 'utf8'), PASSING_TEST);
-    return r as SpecResult;
-  });
+  const contain = {
+    specFile: loaded.specFile,
+    network: c.network ?? 'none',
+    ...(c.forceUnsandboxed ? { forceUnsandboxed: true } : {}),
+  };
+  const result = await withCopiedWorkspace(
+    repo,
+    { kind: 'standalone', ref: WORKING_TREE, contain },
+    async (checkout) => {
+      const { containment } = checkout;
+      const [r] = await runSpecs({
+        workspaceDir: checkout.dir,
+        specFile: loaded.specFile,
+        containment,
+      });
+      // The guard restored the checkout: what the next run sees is the pristine protected set.
+      assert.equal(await fs.readFile(path.join(checkout.dir, 'test/t.test.js'), 'utf8'), PASSING_TEST);
+      return r as SpecResult;
+    },
+  );
   const untouched = JSON.stringify([...(await snapshot(repo))]) === JSON.stringify([...before]);
   return { result, repo, untouched };
 }

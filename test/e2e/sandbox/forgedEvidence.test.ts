@@ -9,9 +9,7 @@ import { after, describe, test } from 'node:test';
 import { compareToBaseline } from '../../../src/core/check/baseline';
 import { runSpecs } from '../../../src/core/check/runSpecs';
 import type { RunRecord, SpecResult } from '../../../src/core/check/types';
-import { WORKING_TREE } from '../../../src/core/git/worktree';
-import { withStandaloneCheckout } from '../../../src/core/sandbox/checkout';
-import { containmentFor } from '../../../src/core/sandbox/containment';
+import { WORKING_TREE, withCopiedWorkspace } from '../../../src/core/workspace';
 import { loadSpecFile } from '../../../src/core/spec/load';
 import { specFileSchema } from '../../../src/shared/specSchema';
 import { makeRepo } from '../../support/gitRepo';
@@ -82,16 +80,20 @@ async function contained(
   repos.push(repo);
   const loaded = await loadSpecFile(repo);
   assert.ok(loaded.ok);
-  return withStandaloneCheckout(repo, WORKING_TREE, async (checkout) => {
-    const containment = await containmentFor(checkout, loaded.specFile, { network: 'none' });
-    assert.ok(containment.sandbox, 'these cases need the sandbox (bubblewrap)');
-    const [r] = await runSpecs({
-      workspaceDir: checkout.workspaceDir,
-      specFile: loaded.specFile,
-      containment,
-    });
-    return r as SpecResult;
-  });
+  return withCopiedWorkspace(
+    repo,
+    { kind: 'standalone', ref: WORKING_TREE, contain: { specFile: loaded.specFile, ...{ network: 'none' } } },
+    async (checkout) => {
+      const { containment } = checkout;
+      assert.ok(containment.sandbox, 'these cases need the sandbox (bubblewrap)');
+      const [r] = await runSpecs({
+        workspaceDir: checkout.dir,
+        specFile: loaded.specFile,
+        containment,
+      });
+      return r as SpecResult;
+    },
+  );
 }
 
 const node = (add: string, more: Record<string, string> = {}): Promise<SpecResult> =>

@@ -12,9 +12,7 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { runSpecs } from '../../../src/core/check/runSpecs';
 import type { SpecResult } from '../../../src/core/check/types';
-import { WORKING_TREE } from '../../../src/core/git/worktree';
-import { withStandaloneCheckout } from '../../../src/core/sandbox/checkout';
-import { containmentFor } from '../../../src/core/sandbox/containment';
+import { WORKING_TREE, withCopiedWorkspace } from '../../../src/core/workspace';
 import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from '../../../src/core/sandbox/resourceLimits';
 import { loadSpecFile } from '../../../src/core/spec/load';
 import { makeRepo, snapshot } from '../../support/gitRepo';
@@ -64,12 +62,16 @@ async function attack(a: Attack): Promise<{ results: SpecResult[]; untouched: bo
   const before = await snapshot(repo);
   const loaded = await loadSpecFile(repo);
   assert.ok(loaded.ok);
-  const results = await withStandaloneCheckout(repo, WORKING_TREE, async (checkout) => {
-    const containment = await containmentFor(checkout, loaded.specFile, { network: 'none' });
-    assert.ok(containment.sandbox, 'bubblewrap must work on this machine');
-    if (a.limits) containment.sandbox.limits = a.limits;
-    return runSpecs({ workspaceDir: checkout.workspaceDir, specFile: loaded.specFile, containment });
-  });
+  const results = await withCopiedWorkspace(
+    repo,
+    { kind: 'standalone', ref: WORKING_TREE, contain: { specFile: loaded.specFile, ...{ network: 'none' } } },
+    async (checkout) => {
+      const { containment } = checkout;
+      assert.ok(containment.sandbox, 'bubblewrap must work on this machine');
+      if (a.limits) containment.sandbox.limits = a.limits;
+      return runSpecs({ workspaceDir: checkout.dir, specFile: loaded.specFile, containment });
+    },
+  );
   const untouched = JSON.stringify([...(await snapshot(repo))]) === JSON.stringify([...before]);
   return { results, untouched };
 }

@@ -130,6 +130,12 @@ function taskkill(pid: number): Promise<void> {
  * Kills the command's whole tree: SIGTERM to its process group and every process found by findTreePids, then
  * after `graceMs` SIGKILL to whatever is left, repeating the search until nothing is found (a process may fork
  * while we kill). `rootPid` is the leader of its own process group (spawned detached).
+ *
+ * A process once found stays ours until it is dead: inside a sandbox's PID namespace the command runs in a
+ * session of its own and without the marker (the sandbox clears the environment), so it is found only as a
+ * descendant — and once bubblewrap is killed, the namespace's processes are re-parented away while the kernel
+ * tears them down. Under load that takes a while; without remembering them, the kill would end (and `weave`
+ * exit) while one of them still ran.
  */
 export async function killProcessTree(
   rootPid: number,
@@ -141,9 +147,16 @@ export async function killProcessTree(
     await taskkill(rootPid);
     return;
   }
+  const seen = new Map<number, number>(); // pid → start time, so a reused pid is not mistaken for ours
+  const stillOurs = (): number[] => {
+    for (const pid of findTreePids(rootPid, markerValue, rootStartTime)) {
+      if (!seen.has(pid)) seen.set(pid, processStartTime(pid) ?? -1);
+    }
+    return [...seen].filter(([pid, started]) => isSameProcessAlive(pid, started)).map(([pid]) => pid);
+  };
   const signalAll = (signal: NodeJS.Signals): number[] => {
     signalQuietly(-rootPid, signal);
-    const pids = findTreePids(rootPid, markerValue, rootStartTime);
+    const pids = stillOurs();
     for (const pid of pids) signalQuietly(pid, signal);
     return pids;
   };
@@ -151,14 +164,25 @@ export async function killProcessTree(
   signalAll('SIGTERM');
   const deadline = Date.now() + graceMs;
   while (Date.now() < deadline) {
-    if (gone(findTreePids(rootPid, markerValue, rootStartTime))) return;
+    if (gone(stillOurs())) return;
     await delay(25);
   }
-  // signalAll returns what it found before killing: an empty result means nothing was left to kill.
-  for (let round = 0; round < 20; round++) {
+  // signalAll returns what it found before killing: an empty result means nothing was left to kill. A killed
+  // process is gone within milliseconds on an idle machine; the bound is for a machine under heavy load.
+  const killDeadline = Date.now() + SIGKILL_WAIT_MS;
+  do {
     if (gone(signalAll('SIGKILL'))) return;
     await delay(10);
-  }
+  } while (Date.now() < killDeadline);
+}
+
+/** How long to keep killing and looking after SIGKILL before giving up on a process that will not die. */
+const SIGKILL_WAIT_MS = 5_000;
+
+/** `pid` is alive and still the process that started at `startTime` (-1: unknown, any process counts). */
+function isSameProcessAlive(pid: number, startTime: number): boolean {
+  if (!isProcessAlive(pid)) return false;
+  return startTime === -1 || processStartTime(pid) === startTime;
 }
 
 function groupExists(pgid: number): boolean {

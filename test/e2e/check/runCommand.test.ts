@@ -79,6 +79,22 @@ describe('runCommand', () => {
     assert.deepEqual(alive([daemon as number]), []);
   });
 
+  it('kills a process that left the tree after the kill began (no marker, own session, ignores SIGTERM)', async () => {
+    const pidFile = path.join(dir, 'stubborn.pids');
+    const out = await runCommand({
+      // While the shell lives this process is its child; SIGTERM kills the shell, and the process, re-parented,
+      // in a session of its own and with no marker in its environment, is found by nothing but having been seen.
+      // (So does a sandboxed command look once bubblewrap is killed.)
+      command: `env -i setsid sh -c 'trap "" TERM; exec sleep 1000' & echo $! > ${pidFile}; sleep 1000`,
+      cwd: dir,
+      timeoutMs: 700,
+      killGraceMs: 300,
+    });
+    assert.equal(out.timedOut, true);
+    const [stubborn] = await readPids(pidFile, 1);
+    assert.deepEqual(alive([stubborn as number]), []);
+  });
+
   it('leaves nothing running after a normal exit either', async () => {
     const pidFile = path.join(dir, 'leftover.pids');
     const out = await runCommand({

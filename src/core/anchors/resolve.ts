@@ -95,39 +95,61 @@ function resolveOne(
   knownFiles: () => readonly string[],
 ): OneResult {
   const parsed = parseAnchor(anchor);
-  const anchorPath = normalizeWorkspacePath(parsed.file);
-  const symbol = parsed.symbol;
-  const indexed = index.files.get(anchorPath);
-
+  const file = normalizeWorkspacePath(parsed.file);
+  const indexed = index.files.get(file);
   if (indexed === undefined) {
-    const skip = skipped.get(anchorPath);
-    const onDisk = skip !== undefined || existsFile(workspaceDir, anchorPath);
-    if (!onDisk) {
-      const near = rankedMatches(anchorPath, knownFiles(), '/');
-      const hint = near.length > 0 ? ` (did you mean ${near.join(', ')}?)` : '';
-      return {
-        problem: `anchor file ${anchorPath} does not exist in the workspace${hint}`,
-        severity: 'error',
-        fallback: [],
-      };
-    }
-    const whole = { anchor, file: anchorPath, range: wholeFileRange(workspaceDir, anchorPath, undefined) };
-    if (symbol === undefined) return { anchors: [whole] };
-    const why = skip ? skippedReason(skip) : 'no tree-sitter grammar for this kind of file';
+    return resolveUnindexed(
+      { anchor, file, symbol: parsed.symbol },
+      skipped.get(file),
+      workspaceDir,
+      knownFiles,
+    );
+  }
+  if (parsed.symbol === undefined) {
+    return { anchors: [{ anchor, file, range: wholeFileRange(workspaceDir, file, indexed) }] };
+  }
+  return resolveSymbol({ anchor, file, symbol: parsed.symbol }, index, indexed);
+}
+
+interface AnchorParts {
+  anchor: string;
+  file: string;
+  symbol: string | undefined;
+}
+
+/** An anchor into a file the index does not hold: missing (an error), or not parsed (the whole file). */
+function resolveUnindexed(
+  { anchor, file, symbol }: AnchorParts,
+  skip: SkippedFile | undefined,
+  workspaceDir: string | undefined,
+  knownFiles: () => readonly string[],
+): OneResult {
+  if (skip === undefined && !existsFile(workspaceDir, file)) {
+    const near = rankedMatches(file, knownFiles(), '/');
+    const hint = near.length > 0 ? ` (did you mean ${near.join(', ')}?)` : '';
     return {
-      problem: `cannot resolve symbol ${symbol} in ${anchorPath}: ${why}; the anchor covers the whole file`,
-      severity: 'warning',
-      fallback: [whole],
+      problem: `anchor file ${file} does not exist in the workspace${hint}`,
+      severity: 'error',
+      fallback: [],
     };
   }
+  const whole = { anchor, file, range: wholeFileRange(workspaceDir, file, undefined) };
+  if (symbol === undefined) return { anchors: [whole] };
+  const why = skip ? skippedReason(skip) : 'no tree-sitter grammar for this kind of file';
+  return {
+    problem: `cannot resolve symbol ${symbol} in ${file}: ${why}; the anchor covers the whole file`,
+    severity: 'warning',
+    fallback: [whole],
+  };
+}
 
-  if (symbol === undefined) {
-    return {
-      anchors: [{ anchor, file: anchorPath, range: wholeFileRange(workspaceDir, anchorPath, indexed) }],
-    };
-  }
-
-  const matches = index.findSymbol(symbol, anchorPath);
+/** An anchor to a symbol of an indexed file: its definitions, or why there are none or several names. */
+function resolveSymbol(
+  { anchor, file, symbol }: AnchorParts & { symbol: string },
+  index: IndexView,
+  indexed: FileIndex,
+): OneResult {
+  const matches = index.findSymbol(symbol, file);
   if (matches.length === 0) {
     const near = rankedMatches(
       symbol,
@@ -143,11 +165,7 @@ function resolveOne(
               .map((s) => s.qualifiedName)
               .join(', ')})`
           : ' (no symbol is defined there)';
-    return {
-      problem: `symbol ${symbol} is not defined in ${anchorPath}${hint}`,
-      severity: 'error',
-      fallback: [],
-    };
+    return { problem: `symbol ${symbol} is not defined in ${file}${hint}`, severity: 'error', fallback: [] };
   }
   const byName = groupByQualifiedName(matches);
   if (byName.length > 1) {

@@ -33,32 +33,13 @@ export function verdictOf(
   unfinishedRunners: readonly string[] = [],
 ): VerdictWithReason {
   const unseen = { evidence: 'exit-code' } as const;
-  if (outcome.cancelled) return { verdict: 'skipped', reason: 'cancelled', ...unseen };
-  if (outcome.spawnError !== undefined) return { verdict: 'error', reason: outcome.spawnError, ...unseen };
-  if (outcome.timedOut)
-    return { verdict: 'error', reason: `timed out after ${formatSeconds(timeoutMs)}`, ...unseen };
+  const stopped = stoppedBeforeResults(outcome, timeoutMs);
+  if (stopped) return { ...stopped, ...unseen };
   const printed = summarize(outcome.output);
   const summary = runnerResults ?? printed;
-  const seen = summary
-    ? { evidence: runnerResults ? ('runner' as const) : ('summary' as const), summary }
-    : unseen;
-  if (outcome.exitCode === null) {
-    return { verdict: 'error', reason: `killed by ${outcome.signal ?? 'a signal'}`, ...seen };
-  }
-  if (outcome.exitCode === 127) {
-    return {
-      verdict: 'error',
-      reason: `command not found (exit 127)${lastLineHint(outcome.output)}`,
-      ...seen,
-    };
-  }
-  if (outcome.exitCode === 126) {
-    return {
-      verdict: 'error',
-      reason: `command not executable (exit 126)${lastLineHint(outcome.output)}`,
-      ...seen,
-    };
-  }
+  const seen: Seen = summary ? { evidence: runnerResults ? 'runner' : 'summary', summary } : unseen;
+  const broken = processFailure(outcome);
+  if (broken) return { ...broken, ...seen };
   if (unfinishedRunners.length > 0) {
     // What the runner itself reported (that it started, never that it finished) is what this rests on.
     return {
@@ -72,6 +53,37 @@ export function verdictOf(
     if (outcome.exitCode === 0) return { verdict: 'pass', reason: UNVERIFIED_PASS, ...unseen };
     return { verdict: 'fail', reason: `exit code ${outcome.exitCode}`, ...unseen };
   }
+  return { ...whatTheTestsSaid(outcome, summary, printed), ...seen };
+}
+
+type Seen = Pick<VerdictWithReason, 'evidence' | 'summary'>;
+type Decided = Pick<VerdictWithReason, 'verdict' | 'reason'>;
+
+/** Runs that produced no result worth reading: cancelled, never started, timed out. */
+function stoppedBeforeResults(outcome: CommandOutcome, timeoutMs: number): Decided | undefined {
+  if (outcome.cancelled) return { verdict: 'skipped', reason: 'cancelled' };
+  if (outcome.spawnError !== undefined) return { verdict: 'error', reason: outcome.spawnError };
+  if (outcome.timedOut) return { verdict: 'error', reason: `timed out after ${formatSeconds(timeoutMs)}` };
+  return undefined;
+}
+
+/** The process itself failed (a signal, command not found or not executable), whatever its output says. */
+function processFailure(outcome: CommandOutcome): Decided | undefined {
+  if (outcome.exitCode === null)
+    return { verdict: 'error', reason: `killed by ${outcome.signal ?? 'a signal'}` };
+  if (outcome.exitCode === 127)
+    return { verdict: 'error', reason: `command not found (exit 127)${lastLineHint(outcome.output)}` };
+  if (outcome.exitCode === 126)
+    return { verdict: 'error', reason: `command not executable (exit 126)${lastLineHint(outcome.output)}` };
+  return undefined;
+}
+
+/** The verdict from the tests' results (`summary`: the runner's, else the printed one). */
+function whatTheTestsSaid(
+  outcome: CommandOutcome,
+  summary: TestSummary,
+  printed: TestSummary | undefined,
+): Decided {
   // The runner's results win, but a failure printed by a run the hooks did not see (another runner, a tool
   // that replaced PYTHONPATH) still counts: evidence may only make a verdict stricter.
   const failing = summary.failed > 0 ? summary : printed && printed.failed > 0 ? printed : undefined;
@@ -80,13 +92,12 @@ export function verdictOf(
       outcome.exitCode === 0
         ? `${tally(failing)}, although the command exited 0`
         : `exit code ${outcome.exitCode}: ${tally(failing)}`;
-    return { verdict: 'fail', reason: why, ...seen };
+    return { verdict: 'fail', reason: why };
   }
   if ((summary.collectionErrors ?? 0) > 0) {
     const errors = `${summary.collectionErrors} test file${summary.collectionErrors === 1 ? '' : 's'} could not be loaded (${summary.runner})`;
-    if (ranNoTest(summary))
-      return { verdict: 'error', reason: `0 tests ran: collection error, ${errors}`, ...seen };
-    return { verdict: 'fail', reason: `collection error: ${errors}`, ...seen };
+    if (ranNoTest(summary)) return { verdict: 'error', reason: `0 tests ran: collection error, ${errors}` };
+    return { verdict: 'fail', reason: `collection error: ${errors}` };
   }
   if (ranNoTest(summary)) {
     const skipped = summary.skipped > 0 ? `, ${summary.skipped} skipped` : '';
@@ -94,14 +105,12 @@ export function verdictOf(
     return {
       verdict: 'error',
       reason: `ran no test (${summary.runner}: 0 passed, 0 failed${skipped}${what})`,
-      ...seen,
     };
   }
-  if (outcome.exitCode === 0) return { verdict: 'pass', ...seen };
+  if (outcome.exitCode === 0) return { verdict: 'pass' };
   return {
     verdict: 'fail',
     reason: `exit code ${outcome.exitCode}: ${summary.passed} passed (${summary.runner})`,
-    ...seen,
   };
 }
 

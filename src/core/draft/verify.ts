@@ -41,11 +41,25 @@ const LOAD_FAILURE =
 export async function verifyProposal(proposal: Proposal, ctx: VerifyContext): Promise<VerifyOutcome> {
   const rawId = (proposal.spec as { id?: unknown } | null)?.id;
   const id = typeof rawId === 'string' && rawId !== '' ? rawId : '(no id)';
-  const reject = (stage: RejectStage, reason: string): VerifyOutcome => ({
-    kept: false,
-    rejected: { id, stage, reason },
-  });
+  const checked = await checkBeforeRunning(proposal, ctx);
+  const decided = 'stage' in checked ? checked : await runTheProposal(proposal, ctx, checked);
+  return 'stage' in decided ? { kept: false, rejected: { id, ...decided } } : decided;
+}
 
+interface Rejection {
+  stage: RejectStage;
+  reason: string;
+}
+
+interface Checked {
+  /** The spec file with the proposal added (its last spec). */
+  candidate: SpecFile;
+  spec: Spec;
+  anchored: ReturnType<typeof resolveAnchors>;
+}
+
+/** What is decided without running anything: a valid spec, its test files, anchors that resolve, not a duplicate. */
+async function checkBeforeRunning(proposal: Proposal, ctx: VerifyContext): Promise<Rejection | Checked> {
   const base = ctx.ws.specFile;
   const existing = [...base.specs, ...ctx.kept.map((k) => k.spec)];
   const candidateText = JSON.stringify(
@@ -59,25 +73,37 @@ export async function verifyProposal(proposal: Proposal, ctx: VerifyContext): Pr
     const problems = parsed.problems
       .filter((p) => p.severity === 'error')
       .map((p) => `${p.path.replace(`specs[${index}]`, 'spec') || 'spec'}: ${p.message}`);
-    return reject('invalid', `not a valid spec: ${problems.join('; ')}`);
+    return { stage: 'invalid', reason: `not a valid spec: ${problems.join('; ')}` };
   }
   const candidate = parsed.specFile;
   const spec = candidate.specs.at(-1)!;
 
   const fileProblem = await testFileProblem(proposal, spec, ctx.ws.workspaceDir);
-  if (fileProblem) return reject('test-files', fileProblem);
+  if (fileProblem) return { stage: 'test-files', reason: fileProblem };
 
   if (spec.anchors.length === 0)
-    return reject('anchors', 'no anchors: name the code this spec constrains (a file, or file#Symbol)');
+    return {
+      stage: 'anchors',
+      reason: 'no anchors: name the code this spec constrains (a file, or file#Symbol)',
+    };
   const anchored = resolveAnchors({ ...candidate, specs: [spec] }, ctx.ws.index, {
     workspaceDir: ctx.ws.workspaceDir,
   });
   const anchorErrors = anchored.problems.filter((p) => p.severity === 'error').map((p) => p.message);
-  if (anchorErrors.length > 0) return reject('anchors', `anchors do not resolve: ${anchorErrors.join('; ')}`);
+  if (anchorErrors.length > 0)
+    return { stage: 'anchors', reason: `anchors do not resolve: ${anchorErrors.join('; ')}` };
 
   const duplicate = duplicateOf(spec, existing);
-  if (duplicate) return reject('duplicate', duplicate);
+  if (duplicate) return { stage: 'duplicate', reason: duplicate };
+  return { candidate, spec, anchored };
+}
 
+/** Runs the proposal's test twice in the scratch checkout; a pass must also kill a mutant of its anchors. */
+async function runTheProposal(
+  proposal: Proposal,
+  ctx: VerifyContext,
+  { candidate, spec, anchored }: Checked,
+): Promise<Rejection | VerifyOutcome> {
   const written = await writeTestFiles(ctx.ws.workspaceDir, proposal.testFiles);
   try {
     const results = await runSpecsInCheckout(ctx.checkout, candidate, [spec.id], {
@@ -86,7 +112,7 @@ export async function verifyProposal(proposal: Proposal, ctx: VerifyContext): Pr
     });
     const result = results.find((r) => r.id === spec.id)!;
     const verdict = verdictProblem(result);
-    if (verdict) return reject(verdict.stage, verdict.reason);
+    if (verdict) return verdict;
     const summary = result.summary!;
     const verification: Verification = {
       verdict: result.verdict as 'pass' | 'fail',
@@ -100,7 +126,7 @@ export async function verifyProposal(proposal: Proposal, ctx: VerifyContext): Pr
     if (result.verdict === 'pass') {
       const vacuity = await killsAMutant(ctx, candidate, spec, anchored.resolved, result.durationMs);
       Object.assign(verification, vacuity.counts);
-      if (!vacuity.killed) return reject('vacuous', vacuity.reason);
+      if (!vacuity.killed) return { stage: 'vacuous', reason: vacuity.reason };
     }
     return {
       kept: true,

@@ -146,13 +146,33 @@ async function withModelReview(
   draftIds: ReadonlySet<string>,
   signal: AbortSignal | undefined,
 ): Promise<DraftSetReview> {
+  const answer = await askForReview(client, goal, specs, draftIds, signal);
+  if ('error' in answer) return { ...review, model: { ok: false, error: answer.error } };
+  let parsed: ModelReview;
+  try {
+    parsed = modelSchema.parse(JSON.parse(stripFence(answer.content ?? '')));
+  } catch {
+    return { ...review, model: { ok: false, error: 'The model review was not JSON matching the schema.' } };
+  }
+  return mergeModelReview(review, parsed, specs);
+}
+
+type ModelReview = z.infer<typeof modelSchema>;
+
+/** One model turn over the goal and the spec list (drafts marked); its text, or the model's error. */
+async function askForReview(
+  client: ModelClient,
+  goal: string,
+  specs: Spec[],
+  draftIds: ReadonlySet<string>,
+  signal: AbortSignal | undefined,
+): Promise<{ content: string | null } | { error: string }> {
   const list = specs
     .map(
       (s) =>
         `- ${s.id}${draftIds.has(s.id) ? ' [draft]' : ''} (${s.kind}): ${s.statement} — interactsWith: ${s.interactsWith.join(', ') || 'none'}; anchors: ${s.anchors.join(', ') || 'none'}`,
     )
     .join('\n');
-  let content: string | null;
   try {
     const turn = await client.complete({
       messages: [
@@ -168,19 +188,14 @@ async function withModelReview(
       responseFormat: zodResponseFormat(modelSchema, 'draft_review'),
       ...(signal ? { signal } : {}),
     });
-    content = turn.content;
+    return { content: turn.content };
   } catch (error) {
-    return {
-      ...review,
-      model: { ok: false, error: error instanceof ModelError ? error.message : String(error) },
-    };
+    return { error: error instanceof ModelError ? error.message : String(error) };
   }
-  let parsed: z.infer<typeof modelSchema>;
-  try {
-    parsed = modelSchema.parse(JSON.parse(stripFence(content ?? '')));
-  } catch {
-    return { ...review, model: { ok: false, error: 'The model review was not JSON matching the schema.' } };
-  }
+}
+
+/** The deterministic review with the model's findings added: known, distinct specs only, no pair twice. */
+function mergeModelReview(review: DraftSetReview, parsed: ModelReview, specs: Spec[]): DraftSetReview {
   const known = new Set(specs.map((s) => s.id));
   const pairKnown = (e: { a: string; b: string }): boolean => known.has(e.a) && known.has(e.b) && e.a !== e.b;
   const key = (e: { a: string; b: string }): string => [e.a, e.b].sort().join('\0');

@@ -101,34 +101,9 @@ export function matrixFrom(
     else together = verdictsOf(r.after);
   }
   const beforeCells = verdictsOf(before);
-  const brokeBy: MatrixResult['brokeBy'] = [];
-  for (const i of specIds) {
-    for (const j of specIds) {
-      const cell = alone[i]?.[j];
-      if (
-        i !== j &&
-        beforeCells[j] === 'pass' &&
-        (cell === 'fail' || cell === 'error' || cell === 'tampered')
-      )
-        brokeBy.push({ solved: i, broke: j });
-    }
-  }
+  const brokeBy = brokenPairs(specIds, beforeCells, alone);
   const aloneNotTogether = specIds.filter((j) => alone[j]?.[j] === 'pass' && together[j] !== 'pass');
-  const inconclusive: MatrixResult['inconclusive'] = [];
-  for (const r of results) {
-    const target = r.target.kind === 'all' ? 'all' : r.target.id;
-    const unsolved =
-      r.target.kind === 'all'
-        ? specIds.filter((id) => together[id] !== 'pass')
-        : alone[r.target.id]?.[r.target.id] === 'pass'
-          ? []
-          : [r.target.id];
-    if (r.stopReason !== 'finished') {
-      inconclusive.push({ target, reason: `${r.stopReason}${r.error ? `: ${r.error}` : ''}` });
-    } else if (unsolved.length > 0) {
-      inconclusive.push({ target, reason: `finished without making ${unsolved.join(', ')} pass` });
-    }
-  }
+  const inconclusive = inconclusiveRuns(results, specIds, alone, together);
   return {
     specIds,
     before: beforeCells,
@@ -151,4 +126,50 @@ export function matrixFrom(
     })),
     durationMs: Math.round(durationMs),
   };
+}
+
+/** (i, j): solving i alone broke j, which passed before. */
+function brokenPairs(
+  specIds: string[],
+  beforeCells: Record<string, Cell>,
+  alone: Record<string, Record<string, Cell>>,
+): MatrixResult['brokeBy'] {
+  const brokeBy: MatrixResult['brokeBy'] = [];
+  for (const i of specIds) {
+    for (const j of specIds) {
+      const cell = alone[i]?.[j];
+      if (
+        i !== j &&
+        beforeCells[j] === 'pass' &&
+        (cell === 'fail' || cell === 'error' || cell === 'tampered')
+      )
+        brokeBy.push({ solved: i, broke: j });
+    }
+  }
+  return brokeBy;
+}
+
+/** Runs that prove nothing: stopped before finishing, or finished with their target still not passing. */
+function inconclusiveRuns(
+  results: AgentRunResult[],
+  specIds: string[],
+  alone: Record<string, Record<string, Cell>>,
+  together: Record<string, Cell>,
+): MatrixResult['inconclusive'] {
+  const inconclusive: MatrixResult['inconclusive'] = [];
+  for (const r of results) {
+    const target = r.target.kind === 'all' ? 'all' : r.target.id;
+    const unsolved =
+      r.target.kind === 'all'
+        ? specIds.filter((id) => together[id] !== 'pass')
+        : alone[r.target.id]?.[r.target.id] === 'pass'
+          ? []
+          : [r.target.id];
+    if (r.stopReason !== 'finished') {
+      inconclusive.push({ target, reason: `${r.stopReason}${r.error ? `: ${r.error}` : ''}` });
+    } else if (unsolved.length > 0) {
+      inconclusive.push({ target, reason: `finished without making ${unsolved.join(', ')} pass` });
+    }
+  }
+  return inconclusive;
 }

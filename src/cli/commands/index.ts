@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createIndexer } from '../../core/index';
-import type { ParserReport, SkippedFile } from '../../core/index';
+import type { ParserReport, SkippedFile, WorkspaceIndex } from '../../core/index';
 import { parseVerbFlags, UsageError, wholeNumber, WORKSPACE_FLAG } from '../flags';
 import type { Verb } from '../verb';
 
@@ -53,51 +53,10 @@ export const indexVerb: Verb = {
     });
     try {
       const index = await indexer.indexWorkspace();
-      const { stats } = index;
-      if (flags.json) {
-        const files = [...index.files.values()].map((f) => ({
-          path: f.path,
-          language: f.language,
-          sizeBytes: f.sizeBytes,
-          symbols: f.symbols.length,
-          imports: f.imports,
-          hasSyntaxErrors: f.hasSyntaxErrors,
-          ...(flags.symbols
-            ? {
-                symbolList: f.symbols.map((s) => ({
-                  qualifiedName: s.qualifiedName,
-                  name: s.name,
-                  kind: s.kind,
-                  line: s.range.start.line + 1,
-                  endLine: s.range.end.line + 1,
-                })),
-              }
-            : {}),
-        }));
-        const report = {
-          workspace: workspaceDir,
-          stats,
-          languages: stats.byLanguage,
-          files,
-          skipped: index.skipped,
-        };
-        process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-        return 0;
-      }
-      const languages = Object.entries(stats.byLanguage)
-        .sort(([, a], [, b]) => b - a)
-        .map(([language, n]) => `${language} ${n}`)
-        .join(', ');
-      const withErrors = [...index.files.values()].filter((f) => f.hasSyntaxErrors).length;
-      const lines = [
-        `indexed ${stats.files} files (${formatBytes(stats.bytes)}) in ${stats.durationMs} ms` +
-          ` — ${stats.symbols} symbols, ${stats.cacheHits} from cache`,
-        `languages: ${languages || 'none'}`,
-        describeParser(stats.parser),
-      ];
-      if (withErrors > 0) lines.push(`${withErrors} file(s) with syntax errors (indexed anyway)`);
-      lines.push(...describeSkipped(index.skipped));
-      process.stdout.write(`${lines.join('\n')}\n`);
+      const output = flags.json
+        ? `${JSON.stringify(indexReport(index, workspaceDir, flags.symbols), null, 2)}\n`
+        : `${summaryLines(index).join('\n')}\n`;
+      process.stdout.write(output);
       return 0;
     } catch (error) {
       process.stderr.write(`weave index: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -107,6 +66,50 @@ export const indexVerb: Verb = {
     }
   },
 };
+
+/** `weave index --json`: the stats, and every file with its counts (and its symbols with --symbols). */
+function indexReport(index: WorkspaceIndex, workspaceDir: string, withSymbols: boolean): object {
+  const { stats } = index;
+  const files = [...index.files.values()].map((f) => ({
+    path: f.path,
+    language: f.language,
+    sizeBytes: f.sizeBytes,
+    symbols: f.symbols.length,
+    imports: f.imports,
+    hasSyntaxErrors: f.hasSyntaxErrors,
+    ...(withSymbols
+      ? {
+          symbolList: f.symbols.map((s) => ({
+            qualifiedName: s.qualifiedName,
+            name: s.name,
+            kind: s.kind,
+            line: s.range.start.line + 1,
+            endLine: s.range.end.line + 1,
+          })),
+        }
+      : {}),
+  }));
+  return { workspace: workspaceDir, stats, languages: stats.byLanguage, files, skipped: index.skipped };
+}
+
+/** `weave index`'s text: files, size, time, symbols, languages, the parser that ran, syntax errors, skips. */
+function summaryLines(index: WorkspaceIndex): string[] {
+  const { stats } = index;
+  const languages = Object.entries(stats.byLanguage)
+    .sort(([, a], [, b]) => b - a)
+    .map(([language, n]) => `${language} ${n}`)
+    .join(', ');
+  const withErrors = [...index.files.values()].filter((f) => f.hasSyntaxErrors).length;
+  const lines = [
+    `indexed ${stats.files} files (${formatBytes(stats.bytes)}) in ${stats.durationMs} ms` +
+      ` — ${stats.symbols} symbols, ${stats.cacheHits} from cache`,
+    `languages: ${languages || 'none'}`,
+    describeParser(stats.parser),
+  ];
+  if (withErrors > 0) lines.push(`${withErrors} file(s) with syntax errors (indexed anyway)`);
+  lines.push(...describeSkipped(index.skipped));
+  return lines;
+}
 
 /** Counts per reason; files are listed except for the (usually long, uninteresting) unknown-language ones. */
 function describeSkipped(skipped: SkippedFile[]): string[] {

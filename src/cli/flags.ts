@@ -32,6 +32,21 @@ export function parseVerbFlags<O extends Options>(verb: string, args: string[], 
   }
 }
 
+/** The parsed flags and the positional arguments (for verbs that take some, like `weave blame SPEC-ID`). */
+export function parseVerbArgs<O extends Options>(
+  verb: string,
+  args: string[],
+  options: O,
+): { flags: Values<O>; positionals: string[] } {
+  try {
+    const parsed = parseArgs({ args, options, strict: true, allowPositionals: true });
+    return { flags: parsed.values as Values<O>, positionals: parsed.positionals };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw withHelpHint(verb, message);
+  }
+}
+
 /** A whole-number flag's bounds: at least `min` (default 1), at most `max` when there is one. */
 export interface WholeNumberBounds {
   min?: number;

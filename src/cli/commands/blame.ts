@@ -1,11 +1,10 @@
 // `weave blame SPEC`: which edit broke a spec, by delta debugging over the diff hunks in a scratch worktree.
 import { trapInterrupts } from '../interrupt';
 import path from 'node:path';
-import { BlameError, blameSpec, DEFAULT_BLAME_MAX_RUNS } from '../../core/blame/blame';
+import { BlameError, blameSpec, DEFAULT_BLAME_MAX_RUNS, type BlameResult } from '../../core/blame/blame';
 import { indexWorkspace } from '../../core/anchors/anchoredWorkspace';
-import { parseArgs } from 'node:util';
 import { reportInputError } from '../output/inputErrors';
-import { UsageError, wholeNumber, WORKSPACE_FLAG } from '../flags';
+import { parseVerbArgs, UsageError, wholeNumber, WORKSPACE_FLAG } from '../flags';
 import type { Verb } from '../verb';
 
 const HELP = `Usage: weave blame SPEC [--workspace DIR] [--baseline-ref REF] [--max-runs N] [--json]
@@ -34,24 +33,12 @@ export const blameVerb: Verb = {
   summary: 'Find the edit that broke a spec (delta debugging over the diff, in a scratch worktree)',
   help: HELP,
   async run(args) {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args,
-        options: {
-          ...WORKSPACE_FLAG,
-          'baseline-ref': { type: 'string' },
-          'max-runs': { type: 'string' },
-          json: { type: 'boolean', default: false },
-        },
-        strict: true,
-        allowPositionals: true,
-      });
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      throw new UsageError(`${message}\nRun 'weave blame --help' for its options.`);
-    }
-    const { values: flags, positionals } = parsed;
+    const { flags, positionals } = parseVerbArgs('blame', args, {
+      ...WORKSPACE_FLAG,
+      'baseline-ref': { type: 'string' },
+      'max-runs': { type: 'string' },
+      json: { type: 'boolean', default: false },
+    });
     if (positionals.length !== 1)
       throw new UsageError(`name exactly one spec id (got ${positionals.length})\nRun 'weave blame --help'.`);
     const maxRuns = wholeNumber('blame', 'max-runs', flags['max-runs'], { min: 2 }) ?? DEFAULT_BLAME_MAX_RUNS;
@@ -73,21 +60,7 @@ export const blameVerb: Verb = {
             );
         },
       });
-      if (flags.json) {
-        process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-        return 0;
-      }
-      const base = result.baseline.ref ?? `recorded run ${result.baseline.runId ?? ''}`;
-      process.stdout.write(
-        `${result.specId} is broken (${result.brokenVerdict}) since ${base} (${result.baseline.commit.slice(0, 12)}): ` +
-          `${result.hunks.length} of ${result.totalHunks} hunk${result.totalHunks === 1 ? '' : 's'} ` +
-          `${result.minimal ? 'break it' : 'still break it (run budget reached: not minimal, raise --max-runs)'}, ` +
-          `found in ${result.runs} runs\n\n`,
-      );
-      for (const [i, hunk] of result.hunks.entries()) {
-        process.stdout.write(`${result.explanation[i] ?? ''}\n`);
-        process.stdout.write(`${indent(hunk.diff)}\n\n`);
-      }
+      process.stdout.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : blameText(result));
       return 0;
     } catch (error) {
       if (error instanceof BlameError) {
@@ -102,6 +75,21 @@ export const blameVerb: Verb = {
     }
   },
 };
+
+/** What `weave blame` prints: the verdict since the baseline, then each breaking hunk with why and its diff. */
+function blameText(result: BlameResult): string {
+  const base = result.baseline.ref ?? `recorded run ${result.baseline.runId ?? ''}`;
+  let text =
+    `${result.specId} is broken (${result.brokenVerdict}) since ${base} (${result.baseline.commit.slice(0, 12)}): ` +
+    `${result.hunks.length} of ${result.totalHunks} hunk${result.totalHunks === 1 ? '' : 's'} ` +
+    `${result.minimal ? 'break it' : 'still break it (run budget reached: not minimal, raise --max-runs)'}, ` +
+    `found in ${result.runs} runs\n\n`;
+  for (const [i, hunk] of result.hunks.entries()) {
+    text += `${result.explanation[i] ?? ''}\n`;
+    text += `${indent(hunk.diff)}\n\n`;
+  }
+  return text;
+}
 
 function indent(text: string): string {
   return text

@@ -40,67 +40,84 @@ export function debugPlanOf(
   python: PythonDebugSupport,
 ): DebugPlan {
   const settings = effectiveTestSettings(spec, defaults);
-  const cwd = path.resolve(workspaceDir, settings.cwd);
-  const name = `Weave: debug ${spec.id}`;
+  const launch: LaunchBasics = {
+    name: `Weave: debug ${spec.id}`,
+    cwd: path.resolve(workspaceDir, settings.cwd),
+    env: settings.env,
+  };
   const command = spec.test.command;
   const runtime = debugRuntimeOf(command);
-  if (runtime === 'node') {
-    return {
-      kind: 'launch',
-      runtime,
-      configuration: {
-        type: 'node',
-        request: 'launch',
-        name,
-        cwd,
-        env: settings.env,
-        // The spec's own command line, unchanged: the debugger's bootloader reaches each Node process it starts.
-        runtimeExecutable: '/bin/sh',
-        runtimeArgs: ['-c', command],
-        autoAttachChildProcesses: true,
-        console: 'internalConsole',
-        outputCapture: 'std',
-        skipFiles: ['<node_internals>/**'],
-      },
-    };
-  }
-  if (runtime === 'python') {
-    const target = pythonTarget(command);
-    if (!target)
-      return {
-        kind: 'unsupported',
-        runtime,
-        message: `Weave: the Python spec ${spec.id} runs "${command}", which is not one Python module or script (e.g. "python -m pytest …" or "pytest …"), so it cannot be started under debugpy; run it with the Run profile instead.`,
-      };
-    const missing = [
-      python.debugpyModule ? undefined : 'the debugpy module (python3 -m pip install debugpy)',
-      python.debugType ? undefined : 'the Python Debugger extension (ms-python.debugpy)',
-    ].filter((m): m is string => m !== undefined);
-    if (missing.length > 0 || !python.debugType)
-      return {
-        kind: 'unsupported',
-        runtime,
-        message: `Weave: debugging the Python spec ${spec.id} needs ${missing.join(' and ')}; not installed here. Run it with the Run profile instead.`,
-      };
-    return {
-      kind: 'launch',
-      runtime,
-      configuration: {
-        type: python.debugType,
-        request: 'launch',
-        name,
-        cwd,
-        env: settings.env,
-        ...target,
-        console: 'internalConsole',
-        justMyCode: true,
-      },
-    };
-  }
+  if (runtime === 'node') return nodePlan(command, launch);
+  if (runtime === 'python') return pythonPlan(spec.id, command, launch, python);
   return {
     kind: 'unsupported',
     runtime,
     message: `Weave: the spec ${spec.id} runs "${command}": Weave debugs Node (node, npm, npx, vitest, jest, mocha) and Python (python, pytest) commands; run it with the Run profile instead.`,
+  };
+}
+
+/** What every launch configuration of a spec carries. */
+interface LaunchBasics {
+  name: string;
+  cwd: string;
+  env: Record<string, string>;
+}
+
+function nodePlan(command: string, launch: LaunchBasics): DebugPlan {
+  return {
+    kind: 'launch',
+    runtime: 'node',
+    configuration: {
+      type: 'node',
+      request: 'launch',
+      ...launch,
+      // The spec's own command line, unchanged: the debugger's bootloader reaches each Node process it starts.
+      runtimeExecutable: '/bin/sh',
+      runtimeArgs: ['-c', command],
+      autoAttachChildProcesses: true,
+      console: 'internalConsole',
+      outputCapture: 'std',
+      skipFiles: ['<node_internals>/**'],
+    },
+  };
+}
+
+/** debugpy's launch of the command's one module or script, when debugpy and the Python Debugger are here. */
+function pythonPlan(
+  specId: string,
+  command: string,
+  launch: LaunchBasics,
+  python: PythonDebugSupport,
+): DebugPlan {
+  const runtime = 'python';
+  const target = pythonTarget(command);
+  if (!target)
+    return {
+      kind: 'unsupported',
+      runtime,
+      message: `Weave: the Python spec ${specId} runs "${command}", which is not one Python module or script (e.g. "python -m pytest …" or "pytest …"), so it cannot be started under debugpy; run it with the Run profile instead.`,
+    };
+  const missing = [
+    python.debugpyModule ? undefined : 'the debugpy module (python3 -m pip install debugpy)',
+    python.debugType ? undefined : 'the Python Debugger extension (ms-python.debugpy)',
+  ].filter((m): m is string => m !== undefined);
+  if (missing.length > 0 || !python.debugType)
+    return {
+      kind: 'unsupported',
+      runtime,
+      message: `Weave: debugging the Python spec ${specId} needs ${missing.join(' and ')}; not installed here. Run it with the Run profile instead.`,
+    };
+  return {
+    kind: 'launch',
+    runtime,
+    configuration: {
+      type: python.debugType,
+      request: 'launch',
+      ...launch,
+      ...target,
+      console: 'internalConsole',
+      justMyCode: true,
+    },
   };
 }
 

@@ -29,10 +29,38 @@ export async function pythonRunner(
   workspaceDir: string,
   probe: PythonProbe = canImport,
 ): Promise<DetectedRunner | undefined> {
-  const read = (name: string): Promise<string | undefined> => readText(path.join(workspaceDir, name));
-  const [pytestIni, dotPytestIni, pyproject, setupCfg, toxIni] = await Promise.all(
-    ['pytest.ini', '.pytest.ini', 'pyproject.toml', 'setup.cfg', 'tox.ini'].map(read),
+  const project = await readPythonProject(workspaceDir);
+  const pytestReason = await pytestEvidence(workspaceDir, project);
+  const usesUnittest = project.sources.some((s) =>
+    /\bunittest\.TestCase\b|^\s*from\s+unittest\s+import\b/m.test(s),
   );
+  if (!pytestReason && !usesUnittest) return undefined;
+
+  const { configs, sources, testFiles } = project;
+  const env = {
+    ...toxSetenv(configs['tox.ini']),
+    ...(await srcLayoutEnv(workspaceDir, sources, configs['tox.ini'], configs['pyproject.toml'])),
+  };
+  const found: FoundPython = {
+    workspaceDir,
+    probe,
+    candidates: [...(await virtualenvPythons(workspaceDir)), 'python3', '/usr/bin/python3', 'python'],
+    withEnv: Object.keys(env).length > 0 ? { env } : {},
+    testFiles,
+  };
+  return pytestReason ? pytestRunner(found, pytestReason, configs) : unittestRunner(found);
+}
+
+const PYTEST_CONFIGS = ['pytest.ini', '.pytest.ini', 'pyproject.toml', 'setup.cfg', 'tox.ini'] as const;
+type PytestConfigs = Record<(typeof PYTEST_CONFIGS)[number], string | undefined>;
+
+/** The files that say how a Python project tests: its configs, requirements, test files and their sources. */
+async function readPythonProject(
+  workspaceDir: string,
+): Promise<{ configs: PytestConfigs; requirements: string; testFiles: string[]; sources: string[] }> {
+  const read = (name: string): Promise<string | undefined> => readText(path.join(workspaceDir, name));
+  const texts = await Promise.all(PYTEST_CONFIGS.map(read));
+  const configs = Object.fromEntries(PYTEST_CONFIGS.map((name, i) => [name, texts[i]])) as PytestConfigs;
   const requirements = (
     await Promise.all(['requirements-dev.txt', 'requirements-test.txt', 'requirements.txt'].map(read))
   ).join('\n');
@@ -40,10 +68,20 @@ export async function pythonRunner(
   const sources = await Promise.all(
     testFiles.slice(0, MAX_FILES_READ).map(async (f) => (await read(f)) ?? ''),
   );
+  return { configs, requirements, testFiles, sources };
+}
 
-  const pytestReason =
-    (pytestIni !== undefined && 'pytest.ini') ||
-    (dotPytestIni !== undefined && '.pytest.ini') ||
+/** Why this project uses pytest (the first sign found), or undefined. */
+async function pytestEvidence(
+  workspaceDir: string,
+  { configs, requirements, sources }: Awaited<ReturnType<typeof readPythonProject>>,
+): Promise<string | undefined> {
+  const pyproject = configs['pyproject.toml'];
+  const setupCfg = configs['setup.cfg'];
+  const toxIni = configs['tox.ini'];
+  return (
+    (configs['pytest.ini'] !== undefined && 'pytest.ini') ||
+    (configs['.pytest.ini'] !== undefined && '.pytest.ini') ||
     (pyproject !== undefined &&
       /^\[tool\.pytest|\bpytest\b/m.test(pyproject) &&
       'pytest in pyproject.toml') ||
@@ -52,46 +90,54 @@ export async function pythonRunner(
     (/^\s*pytest\b/im.test(requirements) && 'pytest in requirements') ||
     ((await exists(path.join(workspaceDir, 'conftest.py'))) && 'conftest.py') ||
     (sources.some((s) => /^\s*(?:import|from)\s+pytest\b/m.test(s)) && 'tests that import pytest') ||
-    undefined;
-  const usesUnittest = sources.some((s) => /\bunittest\.TestCase\b|^\s*from\s+unittest\s+import\b/m.test(s));
-  if (!pytestReason && !usesUnittest) return undefined;
+    undefined
+  );
+}
 
-  const env = { ...toxSetenv(toxIni), ...(await srcLayoutEnv(workspaceDir, sources, toxIni, pyproject)) };
-  const withEnv = Object.keys(env).length > 0 ? { env } : {};
-  const candidates = [...(await virtualenvPythons(workspaceDir)), 'python3', '/usr/bin/python3', 'python'];
-  if (pytestReason) {
-    const python = await firstThat(candidates, (p) => probe(p, 'pytest', workspaceDir));
-    const pytest = `${python ?? 'python3'} -m pytest -q`;
-    // Options in addopts of plugins that Python cannot import would make every run a usage error (exit 4).
-    const addopts = readAddopts({
-      'pytest.ini': pytestIni,
-      '.pytest.ini': dotPytestIni,
-      'pyproject.toml': pyproject,
-      'tox.ini': toxIni,
-      'setup.cfg': setupCfg,
-    });
-    const rewrite =
-      python && addopts
-        ? await rewriteAddopts(addopts, (module) => probe(python, module, workspaceDir), python)
-        : undefined;
-    const command = rewrite ? `${pytest} ${rewrite.override}` : pytest;
-    return {
-      runner: 'pytest',
-      command,
-      reason: `${pytestReason}${python ? '' : '; no Python found here can import pytest: install it'}`,
-      ...withEnv,
-      ...(rewrite ? { notes: [rewrite.note] } : {}),
-      testFiles,
-      commandForFile: (f) => `${command} ${f}`,
-    };
-  }
-  const python = (await firstThat(candidates, (p) => probe(p, 'unittest', workspaceDir))) ?? 'python3';
+/** What both runners' commands are built from: where Pythons are looked for, and the environment they need. */
+interface FoundPython {
+  workspaceDir: string;
+  probe: PythonProbe;
+  candidates: string[];
+  withEnv: { env?: Record<string, string> };
+  testFiles: string[];
+}
+
+async function pytestRunner(
+  found: FoundPython,
+  reason: string,
+  configs: PytestConfigs,
+): Promise<DetectedRunner> {
+  const { workspaceDir, probe } = found;
+  const python = await firstThat(found.candidates, (p) => probe(p, 'pytest', workspaceDir));
+  const pytest = `${python ?? 'python3'} -m pytest -q`;
+  // Options in addopts of plugins that Python cannot import would make every run a usage error (exit 4).
+  const addopts = readAddopts(configs);
+  const rewrite =
+    python && addopts
+      ? await rewriteAddopts(addopts, (module) => probe(python, module, workspaceDir), python)
+      : undefined;
+  const command = rewrite ? `${pytest} ${rewrite.override}` : pytest;
+  return {
+    runner: 'pytest',
+    command,
+    reason: `${reason}${python ? '' : '; no Python found here can import pytest: install it'}`,
+    ...found.withEnv,
+    ...(rewrite ? { notes: [rewrite.note] } : {}),
+    testFiles: found.testFiles,
+    commandForFile: (f) => `${command} ${f}`,
+  };
+}
+
+async function unittestRunner(found: FoundPython): Promise<DetectedRunner> {
+  const { workspaceDir, probe, testFiles } = found;
+  const python = (await firstThat(found.candidates, (p) => probe(p, 'unittest', workspaceDir))) ?? 'python3';
   const discover = await unittestDiscovery(workspaceDir, testFiles);
   return {
     runner: 'unittest',
     command: `${python} -m unittest ${discover}`,
     reason: 'unittest.TestCase tests and no pytest configuration',
-    ...withEnv,
+    ...found.withEnv,
     testFiles,
     commandForFile: (f) => `${python} -m unittest ${discover} -p ${path.posix.basename(f)}`,
   };

@@ -44,66 +44,83 @@ export async function readV8Coverage(dir: string, workspaceDir: string): Promise
   const out = new Map<string, V8FileRun>();
   const names = (await fs.readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.json'));
   for (const name of names) {
-    let scripts: V8Script[];
-    let maps: SourceMapCache;
-    try {
-      const parsed = JSON.parse(await fs.readFile(path.join(dir, name), 'utf8')) as {
-        result?: unknown;
-        'source-map-cache'?: unknown;
-      };
-      if (!Array.isArray(parsed.result)) continue;
-      scripts = parsed.result as V8Script[];
-      // The hook writes the maps of one process's transformed scripts next to its coverage, after it.
-      const mapsFile = path.join(dir, name.replace(/\.json$/, '.maps.json'));
-      const side = names.includes(path.basename(mapsFile)) ? await readMapsFile(mapsFile) : undefined;
-      const cache = side ?? parsed['source-map-cache'];
-      maps = typeof cache === 'object' && cache !== null ? (cache as SourceMapCache) : {};
-    } catch {
-      continue; // a process killed while writing leaves half a file: it says nothing reliable
-    }
-    for (const script of scripts) {
+    const file = await readCoverageFile(dir, name, names);
+    if (file === undefined) continue;
+    for (const script of file.scripts) {
       const rel = workspaceFileOf(script.url, workspaceDir);
       if (rel === undefined || !Array.isArray(script.functions)) continue;
-      const known = out.get(rel);
-      const entry: V8FileRun = known ?? {
-        executedStarts: [],
-        executedRanges: [],
-        processes: [],
-        sourceLength: 0,
-      };
-      const ranges: V8Range[] = [];
-      let length = 0;
-      for (const fn of script.functions) {
-        const first = fn.ranges[0];
-        if (first === undefined) continue;
-        if (first.startOffset === 0 && fn.functionName === '') {
-          length = Math.max(length, first.endOffset);
-        } else if (first.count > 0) {
-          entry.executedStarts.push(first.startOffset);
-          entry.executedRanges.push([first.startOffset, first.endOffset]);
-        }
-        ranges.push(...fn.ranges);
-      }
-      const reported = maps[script.url];
-      const map =
-        typeof reported?.url === 'string'
-          ? {
-              url: reported.url,
-              ...(Array.isArray(reported.lineLengths) &&
-              reported.lineLengths.every((n) => typeof n === 'number')
-                ? { lineLengths: reported.lineLengths as number[] }
-                : {}),
-            }
-          : undefined;
-      if (known !== undefined && (known.sourceLength !== length || known.sourceMap?.url !== map?.url))
-        entry.mixed = true;
-      entry.sourceLength = Math.max(entry.sourceLength, length);
-      if (map !== undefined && entry.sourceMap === undefined) entry.sourceMap = map;
-      entry.processes.push(ranges);
-      out.set(rel, entry);
+      out.set(rel, addScriptRun(out.get(rel), script, sourceMapOf(file.maps[script.url])));
     }
   }
   return out;
+}
+
+/** One process's coverage file and its scripts' source maps; undefined when half-written or not coverage. */
+async function readCoverageFile(
+  dir: string,
+  name: string,
+  names: readonly string[],
+): Promise<{ scripts: V8Script[]; maps: SourceMapCache } | undefined> {
+  try {
+    const parsed = JSON.parse(await fs.readFile(path.join(dir, name), 'utf8')) as {
+      result?: unknown;
+      'source-map-cache'?: unknown;
+    };
+    if (!Array.isArray(parsed.result)) return undefined;
+    // The hook writes the maps of one process's transformed scripts next to its coverage, after it.
+    const mapsFile = path.join(dir, name.replace(/\.json$/, '.maps.json'));
+    const side = names.includes(path.basename(mapsFile)) ? await readMapsFile(mapsFile) : undefined;
+    const cache = side ?? parsed['source-map-cache'];
+    const maps = typeof cache === 'object' && cache !== null ? (cache as SourceMapCache) : {};
+    return { scripts: parsed.result as V8Script[], maps };
+  } catch {
+    return undefined; // a process killed while writing leaves half a file: it says nothing reliable
+  }
+}
+
+/** The map V8 reported for a script, when its shape is the one Node writes. */
+function sourceMapOf(reported: SourceMapCache[string] | undefined): V8FileRun['sourceMap'] {
+  if (typeof reported?.url !== 'string') return undefined;
+  const { lineLengths } = reported;
+  return {
+    url: reported.url,
+    ...(Array.isArray(lineLengths) && lineLengths.every((n) => typeof n === 'number')
+      ? { lineLengths: lineLengths as number[] }
+      : {}),
+  };
+}
+
+/** `known` (what other processes ran of the file) with one more process's run of `script` added. */
+function addScriptRun(
+  known: V8FileRun | undefined,
+  script: V8Script,
+  map: V8FileRun['sourceMap'],
+): V8FileRun {
+  const entry: V8FileRun = known ?? {
+    executedStarts: [],
+    executedRanges: [],
+    processes: [],
+    sourceLength: 0,
+  };
+  const ranges: V8Range[] = [];
+  let length = 0;
+  for (const fn of script.functions) {
+    const first = fn.ranges[0];
+    if (first === undefined) continue;
+    if (first.startOffset === 0 && fn.functionName === '') {
+      length = Math.max(length, first.endOffset);
+    } else if (first.count > 0) {
+      entry.executedStarts.push(first.startOffset);
+      entry.executedRanges.push([first.startOffset, first.endOffset]);
+    }
+    ranges.push(...fn.ranges);
+  }
+  if (known !== undefined && (known.sourceLength !== length || known.sourceMap?.url !== map?.url))
+    entry.mixed = true;
+  entry.sourceLength = Math.max(entry.sourceLength, length);
+  if (map !== undefined && entry.sourceMap === undefined) entry.sourceMap = map;
+  entry.processes.push(ranges);
+  return entry;
 }
 
 /** The `source-map-cache` of a maps file; undefined when it is half-written (its process was killed). */

@@ -17,8 +17,7 @@ import { REPO_ROOT } from '../support/paths';
 /**
  * Highest rank first; a rank is the folders (under src/) that share it. `core/*.ts` is the base: the files
  * directly in src/core (errors.ts; the one verdict list and small helpers such as definedOnly belong there).
- * `core/workspace` and `core/model` are declared before they exist (issue #28: one way to copy a workspace, the
- * model client and its errors out of core/agent).
+ * `core/workspace` is declared before it exists (issue #28: one way to copy a workspace).
  */
 const LAYER_ORDER: readonly (readonly string[])[] = [
   ['cli', 'extension'],
@@ -50,6 +49,7 @@ const BARRELS = [
   'core/check/index.ts',
   'core/fullCheck/index.ts',
   'core/index/index.ts',
+  'core/model/index.ts',
   'core/spec/index.ts',
   'extension/panel/index.ts',
 ];

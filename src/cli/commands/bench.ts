@@ -2,8 +2,7 @@
 // (core/tasks/benchRun.ts). Progress on stderr (one updating line on a TTY), the leaderboard table on stdout.
 import { trapInterrupts } from '../interrupt';
 import path from 'node:path';
-import { DEFAULT_BASE_URL } from '../../core/agent/modelClient';
-import { ModelError } from '../../core/agent/modelErrors';
+import { DEFAULT_BASE_URL, ModelError } from '../../core/model';
 import { runBench, type BenchOptions, type BenchProgress } from '../../core/tasks/benchRun';
 import type { EvalReport } from '../../core/tasks/evalReport';
 import { scoringEnvironment, SCORING_ENVIRONMENTS } from '../../core/tasks/dockerScoring';

@@ -6,7 +6,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_BUDGETS, type AgentBudgets } from '../agent/runAgent';
 import { mapWithConcurrency } from '../process/boundedPool';
-import { modelFromSettings } from '../agent/modelSettings';
+import { modelFromSettings } from '../model';
 import { NO_BENCH_MODEL, runInstance, safeName, type InstanceRun } from './benchInstance';
 import { evaluate, loadTasks, type EvalReport, type LoadedTask } from './evalTasks';
 import { buildLeaderboard, renderLeaderboardHtml, type Leaderboard, type Price } from './leaderboard';

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
 import { test } from 'node:test';
-import { ModelError } from '../../../src/core/agent/modelErrors';
-import { probeModelEndpoint } from '../../../src/core/agent/modelProbe';
+import { ModelError } from '../../../src/core/model/modelErrors';
+import { probeModelEndpoint } from '../../../src/core/model/modelProbe';
 
 async function listen(server: net.Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

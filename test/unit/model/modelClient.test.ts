@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, describe, test } from 'node:test';
-import { createModelClient, type ModelClient } from '../../../src/core/agent/modelClient';
-import { ModelError } from '../../../src/core/agent/modelErrors';
+import { createModelClient, type ModelClient } from '../../../src/core/model/modelClient';
+import { ModelError } from '../../../src/core/model/modelErrors';
 import {
   everyConversation,
   startScriptedServer,

@@ -16,7 +16,7 @@ import { ModelError, modelFromSettings, type ModelClient, type Sampling } from '
 import type { AgentTarget } from '../../core/agent/prompt';
 import { DEFAULT_BUDGETS } from '../../core/agent/runAgent';
 import { PatchApplyError } from '../../core/agent/workspacePatch';
-import { parsePrice } from '../../core/tasks/leaderboard';
+import { parsePrice } from '../../core/tasks/bench/leaderboard';
 import { UsageError } from '../flags';
 import { trapInterrupts } from '../interrupt';
 import { apiKeyFromEnvironment, modelSettingsFromFlags, type ModelFlagValues } from '../modelFlags';

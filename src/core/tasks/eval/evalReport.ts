@@ -1,9 +1,9 @@
 // The report `weave eval` writes (SWE-bench's report shape plus Weave's spec-level fields) and its summary over
 // every instance.
-import type { Verdict } from '../check';
-import { SPEC_KINDS, type SpecKind } from '../../shared/specSchema';
-import type { PatchMethod } from './evalLog';
-import type { InputProblem, Prediction } from './predictions';
+import type { Verdict } from '../../check';
+import { SPEC_KINDS, type SpecKind } from '../../../shared/specSchema';
+import type { PatchMethod } from '../run/evalLog';
+import type { InputProblem, Prediction } from '../predictions';
 
 export interface TestsStatusGroup {
   success: string[];

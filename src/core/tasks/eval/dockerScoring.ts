@@ -5,11 +5,16 @@
 // shape eval.sh's log parses to, so the report is built by the same code as with --env sandbox.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { Verdict } from '../check';
-import { HARBOR_SUBDIR } from './exportInputs';
-import { buildHarborImage, harborImageTag, runHarborInDocker, DockerBuildError } from './harborDocker';
+import type { Verdict } from '../../check';
+import { HARBOR_SUBDIR } from '../export/exportInputs';
+import {
+  buildHarborImage,
+  harborImageTag,
+  runHarborInDocker,
+  DockerBuildError,
+} from '../harbor/harborDocker';
 import type { LoadedTask } from './taskFolders';
-import { classifyPredictionAgainstBase, TaskRunError, type TaskRunResult } from './taskRunner';
+import { classifyPredictionAgainstBase, TaskRunError, type TaskRunResult } from '../run/taskRunner';
 
 /** Where predictions are scored: bubblewrap around eval.sh (default), or the task's Docker image. */
 export const SCORING_ENVIRONMENTS = ['sandbox', 'docker'] as const;

@@ -6,15 +6,15 @@
 // mounted read-only, no network. A pass then needs the test runner's signed results: one that rests on a summary
 // or the exit code is `unverified` and never resolves, and a forged results file or a replaced assertion is
 // `tampered`. The runs are written to the log in eval.sh's marker format, so the log reads like any other.
-import { runSpecs, type SpecResult } from '../check';
-import { weaveInstallationBinds, type Containment } from '../sandbox/containment';
-import { TamperGuard } from '../sandbox/protectedFiles';
-import type { SpecFile } from '../../shared/specSchema';
+import { runSpecs, type SpecResult } from '../../check';
+import { weaveInstallationBinds, type Containment } from '../../sandbox/containment';
+import { TamperGuard } from '../../sandbox/protectedFiles';
+import type { SpecFile } from '../../../shared/specSchema';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { SETUP_VENV } from './environmentSetup';
+import { SETUP_VENV } from '../environmentSetup';
 import type { ParsedEvalLog, ParsedSpecRun } from './evalLog';
-import type { TaskSpec } from './taskFormat';
+import type { TaskSpec } from '../taskFormat';
 
 export interface EvidenceSpecPhase {
   /** The work tree eval.sh's prepare phase left (patch, test.patch and set-up applied). */

@@ -2,11 +2,11 @@
 // the tasks; "broken" is the share of constraints that passed before the change and fail after it
 // (PASS_TO_FAIL over every spec that passed on base + test.patch, in instances that ran); review flags count
 // instances whose patch or trajectory the deterministic review flagged, by family.
-import type { FindingCheck } from '../agent/deterministicReview';
-import type { Comparison } from '../agent/judgement';
-import type { SpecKind } from '../../shared/specSchema';
+import type { FindingCheck } from '../../agent/deterministicReview';
+import type { Comparison } from '../../agent/judgement';
+import type { SpecKind } from '../../../shared/specSchema';
 import type { InstanceRun } from './benchInstance';
-import type { EvalReport, KindSummary } from './evalTasks';
+import type { EvalReport, KindSummary } from '../eval/evalTasks';
 
 /** USD per million tokens. */
 export interface Price {

@@ -7,10 +7,10 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runCommand, type CommandOutcome } from '../process/runCommand';
-import { makeSetupHome, redactUrlCredentials, setupVariables } from '../sandbox/setupEnvironment';
-import { containedEnvironment } from '../sandbox/environment';
-import { SETUP_TAIL_LINES } from './evalLog';
+import { runCommand, type CommandOutcome } from '../../process/runCommand';
+import { makeSetupHome, redactUrlCredentials, setupVariables } from '../../sandbox/setupEnvironment';
+import { containedEnvironment } from '../../sandbox/environment';
+import { SETUP_TAIL_LINES } from '../run/evalLog';
 import { indentedTail, readJsonFile } from './harborOutputs';
 import { HARBOR_FILES, REPO_COPY_LINE } from './harborTask';
 

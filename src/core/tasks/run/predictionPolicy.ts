@@ -4,18 +4,18 @@
 // contents eval.sh will lay down. Spec test files and .weave/ are left out: eval.sh puts the task's own back
 // before the specs run, and the report already lists them (edits_spec_tests).
 import path from 'node:path';
-import { git } from '../git/git';
+import { git } from '../../git/git';
 import {
   classifyChanges,
   infrastructureFindings,
   needsContent,
   type FileChange,
   type InfrastructureFinding,
-} from '../sandbox/diffPolicy/classifyChanges';
-import { policyScopeOf } from '../sandbox/diffPolicy/scope';
-import { changesBetweenTrees } from '../sandbox/diffPolicy/treeChanges';
-import { filesTouchedBy } from './predictions';
-import { isSpecTestPath, type TaskSpec } from './taskFormat';
+} from '../../sandbox/diffPolicy/classifyChanges';
+import { policyScopeOf } from '../../sandbox/diffPolicy/scope';
+import { changesBetweenTrees } from '../../sandbox/diffPolicy/treeChanges';
+import { filesTouchedBy } from '../predictions';
+import { isSpecTestPath, type TaskSpec } from '../taskFormat';
 
 /** The prediction's test-infrastructure changes on the base at `checkout` (HEAD); empty when there are none. */
 export async function predictionInfrastructure(

@@ -4,7 +4,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { realpathSync } from 'node:fs';
-import { detectSecrets, redactDetected, scannableText, SECRET_RULES } from '../secrets/secretDetector';
+import { detectSecrets, redactDetected, scannableText, SECRET_RULES } from '../../secrets/secretDetector';
 
 export type ExclusionReason =
   'secret file name' | 'secret-like content' | 'not a regular file' | 'export output';

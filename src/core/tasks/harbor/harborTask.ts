@@ -18,13 +18,13 @@
 // container: harborContract.ts verifies every export that way.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { stringifyToml } from '../toml';
-import { git } from '../git/git';
+import { stringifyToml } from '../../toml';
+import { git } from '../../git/git';
 import { HARBOR_REWARD_SCRIPT } from './harborRewardScript';
-import type { Runtime } from './projectFacts';
-import { renderProblemStatement } from './problemStatement';
-import { nonceFromRandom, renderSpecRuns, shQuote } from './specRunsScript';
-import type { Task } from './taskFormat';
+import type { Runtime } from '../projectFacts';
+import { renderProblemStatement } from '../problemStatement';
+import { nonceFromRandom, renderSpecRuns, shQuote } from '../run/specRunsScript';
+import type { Task } from '../taskFormat';
 
 export const HARBOR_FILES = {
   config: 'task.toml',

@@ -1,9 +1,9 @@
 // Potential interactions for the task: INTEL's static coupling (shared anchored symbols and files, shared
 // test import cones), computed on the exported target tree so every path is workspace-relative.
-import { createIndexer } from '../index';
-import { resolveAnchors } from '../anchors/resolve';
-import { staticCoupling } from '../coupling/coupling';
-import type { SpecFile } from '../../shared/specSchema';
+import { createIndexer } from '../../index/index';
+import { resolveAnchors } from '../../anchors/resolve';
+import { staticCoupling } from '../../coupling/coupling';
+import type { SpecFile } from '../../../shared/specSchema';
 
 export interface TaskInteraction {
   specs: [string, string];

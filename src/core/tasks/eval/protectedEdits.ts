@@ -3,10 +3,10 @@
 // a test-support file the patch creates where the task had none (a new conftest.py, a new helper in a test
 // folder: the sandbox's rule, protectedFiles.ts) is not in that list, nothing removes it, and evalInstance does
 // not let the instance resolve — the same rule as a contained run that creates one (tampered).
-import { isProtectedPath } from '../sandbox/protectedFiles';
-import { filesTouchedBy } from './predictions';
-import { isSpecTestPath, protectedFilesOf, type Task } from './taskFormat';
-import { specFileOf } from './taskRecord';
+import { isProtectedPath } from '../../sandbox/protectedFiles';
+import { filesTouchedBy } from '../predictions';
+import { isSpecTestPath, protectedFilesOf, type Task } from '../taskFormat';
+import { specFileOf } from '../export/taskRecord';
 
 export interface ProtectedEdits {
   /** Spec test files or .weave/ (reset before the specs run). */

@@ -4,17 +4,17 @@
 // (with its line number) or an instance entry with an error. With --env docker each prediction is scored in
 // its task's Harbor image instead (dockerScoring.ts).
 import { promises as fs } from 'node:fs';
-import { InputError } from '../errors';
+import { InputError } from '../../errors';
 import os from 'node:os';
 import path from 'node:path';
-import { mapWithConcurrency } from '../process/boundedPool';
+import { mapWithConcurrency } from '../../process/boundedPool';
 import { TaskImages, type ScoringEnvironment } from './dockerScoring';
 import { evaluateInstance } from './evalInstance';
-import { DockerUnavailableError, requireDockerEngine } from './harborDocker';
+import { DockerUnavailableError, requireDockerEngine } from '../harbor/harborDocker';
 import { summarize, type EvalReport, type InstanceReport } from './evalReport';
-import { parsePredictions, type InputProblem, type Prediction } from './predictions';
+import { parsePredictions, type InputProblem, type Prediction } from '../predictions';
 import { loadTasks, type LoadedTask } from './taskFolders';
-import { TASK_FILES } from './taskFormat';
+import { TASK_FILES } from '../taskFormat';
 
 export type { EvalReport, InstanceReport, KindSummary, TestsStatus, TestsStatusGroup } from './evalReport';
 export { loadTasks, type LoadedTask } from './taskFolders';

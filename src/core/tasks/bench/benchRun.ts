@@ -4,15 +4,15 @@
 // exists is not rerun (delete it to rerun that cell); evaluation is repeated, which is cheap next to agent runs.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_BUDGETS, type AgentBudgets } from '../agent/runAgent';
-import { mapWithConcurrency } from '../process/boundedPool';
-import { modelFromSettings } from '../model';
+import { DEFAULT_BUDGETS, type AgentBudgets } from '../../agent/runAgent';
+import { mapWithConcurrency } from '../../process/boundedPool';
+import { modelFromSettings } from '../../model';
 import { NO_BENCH_MODEL, runInstance, safeName, type InstanceRun } from './benchInstance';
-import { evaluate, loadTasks, type EvalReport, type LoadedTask } from './evalTasks';
+import { evaluate, loadTasks, type EvalReport, type LoadedTask } from '../eval/evalTasks';
 import { buildLeaderboard, renderLeaderboardHtml, type Leaderboard, type Price } from './leaderboard';
-import { InputError } from '../errors';
-import type { ScoringEnvironment } from './dockerScoring';
-import { DockerUnavailableError, requireDockerEngine } from './harborDocker';
+import { InputError } from '../../errors';
+import type { ScoringEnvironment } from '../eval/dockerScoring';
+import { DockerUnavailableError, requireDockerEngine } from '../harbor/harborDocker';
 
 export interface BenchOptions {
   taskDirs: string[];

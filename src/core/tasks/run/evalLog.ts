@@ -3,10 +3,10 @@
 // (verdictOf): a recognised summary with zero tests is an error, never a pass; and `dependsOn` means what it
 // means in `weave check` (runSpecs): a spec whose dependency did not pass is blocked, whatever its own test did.
 // Only markers carrying the run's nonce count: a forged one printed by code under test is plain output.
-import { verdictOf, type Verdict } from '../check';
-import { redactUrlCredentials } from '../sandbox/setupEnvironment';
+import { verdictOf, type Verdict } from '../../check';
+import { redactUrlCredentials } from '../../sandbox/setupEnvironment';
 import { escapeRegExp, markerPattern } from './specRunsScript';
-import type { TaskSpec } from './taskFormat';
+import type { TaskSpec } from '../taskFormat';
 
 export type PatchMethod = 'git-apply' | 'git-apply-3way' | 'patch-fuzz' | 'none';
 

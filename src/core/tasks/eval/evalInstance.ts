@@ -4,8 +4,8 @@
 // resolves the task (never when the patch changes test infrastructure: sandbox/diffPolicy).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { describeInfrastructureChange } from '../sandbox/diffPolicy/classifyChanges';
-import { describeSetupFailure, type ParsedEvalLog } from './evalLog';
+import { describeInfrastructureChange } from '../../sandbox/diffPolicy/classifyChanges';
+import { describeSetupFailure, type ParsedEvalLog } from '../run/evalLog';
 import {
   emptyStatus,
   PATCH_FAILED_ERROR,
@@ -14,17 +14,17 @@ import {
   type TestsStatusGroup,
 } from './evalReport';
 import { runTaskInDocker, type TaskImages } from './dockerScoring';
-import type { Prediction } from './predictions';
+import type { Prediction } from '../predictions';
 import { protectedEditsOf } from './protectedEdits';
 import type { LoadedTask } from './taskFolders';
-import { protectedFilesOf, type Task } from './taskFormat';
+import { protectedFilesOf, type Task } from '../taskFormat';
 import {
   interruptionOf,
   runTaskPatch,
   TaskRunError,
   taskTimeoutSeconds,
   type TaskRunResult,
-} from './taskRunner';
+} from '../run/taskRunner';
 
 export interface InstanceRunOptions {
   /** Per instance; default: the sum of the task's spec timeouts plus set-up allowance. */

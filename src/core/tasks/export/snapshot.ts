@@ -6,7 +6,7 @@
 // between them stay exact.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { git, longRunningGit, splitNul } from '../git/git';
+import { git, longRunningGit, splitNul } from '../../git/git';
 import { containsSecret, isSecretFileName, isText, type ExcludedFile, type PathScrubber } from './hygiene';
 
 export interface SnapshotOptions {

@@ -3,16 +3,16 @@
 // and secrets.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { effectiveTestSettings } from '../check';
-import { withTest } from '../spec';
-import type { SpecFile } from '../../shared/specSchema';
+import { effectiveTestSettings } from '../../check';
+import { withTest } from '../../spec';
+import type { SpecFile } from '../../../shared/specSchema';
 import { ExportInputError, type ExportInputs } from './exportInputs';
 import type { Verification } from './exportVerification';
 import { redactSecrets, type ExcludedFile } from './hygiene';
 import { potentialInteractions } from './interactions';
-import { renderHints, renderProblemStatement } from './problemStatement';
-import { projectVersion } from './projectFacts';
-import { TASK_FILES, TASK_FORMAT, type Task, type TaskSpec } from './taskFormat';
+import { renderHints, renderProblemStatement } from '../problemStatement';
+import { projectVersion } from '../projectFacts';
+import { TASK_FILES, TASK_FORMAT, type Task, type TaskSpec } from '../taskFormat';
 
 /** The spec file's specs as a task carries them: the file's defaults applied, paths workspace-relative. */
 export function taskSpecsOf(specFile: SpecFile): TaskSpec[] {

@@ -8,7 +8,7 @@
 //   …the spec test's own output…
 //   <<<<< WEAVE[N] SPEC END <id> exit=<code> timed_out=<0|1> seconds=<n>
 //   >>>>> WEAVE[N] EVAL END exit=<code>
-import type { TaskSpec } from './taskFormat';
+import type { TaskSpec } from '../taskFormat';
 import { NONCE_VARIABLE, nonceFromEnvironment, printMarker, renderSpecRuns, shQuote } from './specRunsScript';
 
 export { shQuote } from './specRunsScript';

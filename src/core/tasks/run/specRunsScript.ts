@@ -7,8 +7,8 @@
 // variable and with the value on file descriptor 3, so no process of the run has it in its environment (not
 // even in /proc/<pid>/environ of the script itself). test.sh makes its own from /dev/urandom and keeps it in an
 // unexported shell variable. Either way the spec tests, the patch and the set-up commands never see it.
-import { SETUP_VENV } from './environmentSetup';
-import type { TaskSpec } from './taskFormat';
+import { SETUP_VENV } from '../environmentSetup';
+import type { TaskSpec } from '../taskFormat';
 
 export const NONCE_VARIABLE = 'WEAVE_MARKER_NONCE';
 

@@ -9,8 +9,8 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { environmentSetupCommands } from './environmentSetup';
-import { renderEvalScript } from './evalScript';
+import { environmentSetupCommands } from '../environmentSetup';
+import { renderEvalScript } from '../run/evalScript';
 import {
   ExportInputError,
   HARBOR_ENTRIES,
@@ -21,12 +21,12 @@ import {
 } from './exportInputs';
 import { commitBase, snapshotChange, type BaseState, type Change } from './exportStates';
 import { harborContractReasons, verifyPatches } from './exportVerification';
-import { DEFAULT_AGENT_TIMEOUT_SECONDS, writeHarborTask } from './harborTask';
+import { DEFAULT_AGENT_TIMEOUT_SECONDS, writeHarborTask } from '../harbor/harborTask';
 import type { ExcludedFile } from './hygiene';
-import { detectRuntime } from './projectFacts';
-import { TASK_FILES, toDatasetLine, type Task, type TaskSpec } from './taskFormat';
+import { detectRuntime } from '../projectFacts';
+import { TASK_FILES, toDatasetLine, type Task, type TaskSpec } from '../taskFormat';
 import { describeTask, instanceIdFor, taskSpecsOf } from './taskRecord';
-import { taskTimeoutSeconds, type RunEnvironment } from './taskRunner';
+import { taskTimeoutSeconds, type RunEnvironment } from '../run/taskRunner';
 
 export { EXPORT_FORMATS, ExportInputError, HARBOR_SUBDIR, type ExportFormat } from './exportInputs';
 

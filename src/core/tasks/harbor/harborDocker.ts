@@ -9,12 +9,12 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runCommand, type CommandOutcome } from '../process/runCommand';
-import type { PatchMethod } from './evalLog';
+import { runCommand, type CommandOutcome } from '../../process/runCommand';
+import type { PatchMethod } from '../run/evalLog';
 import type { HarborContractResult } from './harborContract';
 import { indentedTail, readJsonFile } from './harborOutputs';
 import { HARBOR_FILES, HARBOR_WORKDIR } from './harborTask';
-import { shQuote } from './specRunsScript';
+import { shQuote } from '../run/specRunsScript';
 
 /** What runs in the agent stage: nothing, Harbor's oracle, or a prediction's patch. */
 export type HarborAgentStage = { kind: 'none' } | { kind: 'oracle' } | { kind: 'patch'; patch: string };

@@ -6,7 +6,7 @@
 // only spec tests yields no task, with the reason. Output: DIR/tasks/<sha12>/ (SWE-bench shape),
 // DIR/harbor/<sha12>/ (Harbor shape: `harbor run -p DIR/harbor`) and optionally one dataset line per task.
 import path from 'node:path';
-import { assertRevision, git, GitError } from '../git/git';
+import { assertRevision, git, GitError } from '../../git/git';
 import { exportTask, ExportInputError, type ExportOptions, type ExportResult } from './exportTask';
 
 export interface HistoryOptions extends Omit<

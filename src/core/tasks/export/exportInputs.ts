@@ -3,16 +3,16 @@
 // a folder it may write. Every problem here is bad input (ExportInputError, exit code 2), found before any
 // scratch folder exists.
 import { promises as fs } from 'node:fs';
-import { InputError } from '../errors';
+import { InputError } from '../../errors';
 import os from 'node:os';
 import path from 'node:path';
-import { assertRevision, git, GitError, isClean } from '../git/git';
-import { formatProblem, loadSpecFile } from '../spec';
-import type { SpecFile } from '../../shared/specSchema';
+import { assertRevision, git, GitError, isClean } from '../../git/git';
+import { formatProblem, loadSpecFile } from '../../spec';
+import type { SpecFile } from '../../../shared/specSchema';
 import type { ExportOptions } from './exportTask';
-import { HARBOR_FILES } from './harborTask';
+import { HARBOR_FILES } from '../harbor/harborTask';
 import { PathScrubber, repoNameFromRemote } from './hygiene';
-import { TASK_FILES } from './taskFormat';
+import { TASK_FILES } from '../taskFormat';
 
 /** Which shapes to write: SWE-bench's task folder, Harbor's, or both (Harbor's then in <out>/harbor). */
 export type ExportFormat = 'swe' | 'harbor' | 'both';

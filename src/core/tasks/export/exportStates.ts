@@ -3,12 +3,12 @@
 // (the code) and test.patch (the protected set: spec tests, .weave/, test-support files and helpers).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { git, splitNul } from '../git/git';
-import { isKeyedManifest, isProtectedPath, protectedPaths } from '../sandbox/protectedFiles';
+import { git, splitNul } from '../../git/git';
+import { isKeyedManifest, isProtectedPath, protectedPaths } from '../../sandbox/protectedFiles';
 import { ExportInputError, type ExportInputs } from './exportInputs';
 import type { ExcludedFile } from './hygiene';
 import { snapshotCommit, snapshotWorkingTree, type SnapshotOptions } from './snapshot';
-import { BASE_BRANCH, isSpecTestPath, TASK_FILES } from './taskFormat';
+import { BASE_BRANCH, isSpecTestPath, TASK_FILES } from '../taskFormat';
 import { dedupeExcluded, specTestFilesOf } from './taskRecord';
 
 // Scratch repositories commit reproducibly and never with the user's configuration.

@@ -1,10 +1,10 @@
 // Verification of an exported task, exactly as a harness would run it: every spec on base + test.patch and with
 // the gold patch (through the written eval.sh and base.bundle), classified into FAIL_TO_PASS / PASS_TO_PASS or
 // reasons the task does not verify; and for the Harbor shape its contract (the oracle scores 1, no agent < 1).
-import { describeSetupFailure } from './evalLog';
-import { runHarborContract } from './harborContract';
-import type { SpecOutcome, TaskSpec } from './taskFormat';
-import { interruptionOf, runTaskPatch, type RunEnvironment, type TaskRunResult } from './taskRunner';
+import { describeSetupFailure } from '../run/evalLog';
+import { runHarborContract } from '../harbor/harborContract';
+import type { SpecOutcome, TaskSpec } from '../taskFormat';
+import { interruptionOf, runTaskPatch, type RunEnvironment, type TaskRunResult } from '../run/taskRunner';
 
 export interface VerificationReason {
   spec: string;

@@ -3,9 +3,9 @@
 // stop; a task missing base.bundle or eval.sh is kept, to be reported as an error entry.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { HARBOR_FILES } from './harborTask';
-import type { InputProblem } from './predictions';
-import { TASK_FILES, taskSchema, type Task } from './taskFormat';
+import { HARBOR_FILES } from '../harbor/harborTask';
+import type { InputProblem } from '../predictions';
+import { TASK_FILES, taskSchema, type Task } from '../taskFormat';
 
 export interface LoadedTask {
   dir: string;

@@ -14,7 +14,7 @@
 // Environment: WEAVE_BENCH_AGENT_STEPS (default 50), WEAVE_BENCH_AGENT_CONCURRENCY (default "2,4"),
 // WEAVE_BENCH_AGENT_PARTS (default "matrix,overhead,candidates": which measures to run).
 import os from 'node:os';
-import { createModelClient, type ModelClient } from '../src/core/agent/modelClient';
+import { createModelClient, type ModelClient } from '../src/core/model/modelClient';
 import { runMatrix } from '../src/core/agent/matrix';
 import { modelCandidatePlans, runCandidates } from '../src/core/agent/candidates';
 import { runAgent, type AgentProgress } from '../src/core/agent/runAgent';

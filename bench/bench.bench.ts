@@ -6,9 +6,9 @@ import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runBench, type BenchResult } from '../src/core/tasks/benchRun';
-import { evaluate } from '../src/core/tasks/evalTasks';
-import { exportTask } from '../src/core/tasks/exportTask';
+import { runBench, type BenchResult } from '../src/core/tasks/bench/benchRun';
+import { evaluate } from '../src/core/tasks/eval/evalTasks';
+import { exportTask } from '../src/core/tasks/export/exportTask';
 import { startScriptedServer } from '../test/support/scriptedOpenAiServer';
 import { disableCacheSteps, fixSecretCachingSteps } from '../test/e2e/agent/demoScripts';
 

@@ -8,8 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { exportTask } from '../src/core/tasks/exportTask';
-import { evaluate } from '../src/core/tasks/evalTasks';
+import { exportTask } from '../src/core/tasks/export/exportTask';
+import { evaluate } from '../src/core/tasks/eval/evalTasks';
 
 const TASKS = Number(process.env.WEAVE_BENCH_TASKS ?? 20);
 const examples = path.resolve(__dirname, '../../examples');

@@ -1,8 +1,12 @@
 // The model flags `weave agent`, `weave draft` and `weave bench` share: which OpenAI-compatible endpoint and
 // model (flags first, then the environment), the key (only ever from the environment), and the budgets.
-import { DEFAULT_BASE_URL, type ModelClient } from '../core/agent/modelClient';
-import { ModelError } from '../core/agent/modelErrors';
-import { modelFromSettings, type ModelSettings } from '../core/agent/modelSettings';
+import {
+  DEFAULT_BASE_URL,
+  ModelError,
+  modelFromSettings,
+  type ModelClient,
+  type ModelSettings,
+} from '../core/model';
 import type { AgentBudgets } from '../core/agent/runAgent';
 import { UsageError, wholeNumberFlags } from './flags';
 

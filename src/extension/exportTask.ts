@@ -1,11 +1,11 @@
-// "Weave: export workspace as benchmark task" (weave.export): the VS Code face of core/tasks/exportTask.
+// "Weave: export workspace as benchmark task" (weave.export): the VS Code face of core/tasks/export/exportTask.
 // Picks an output folder (or takes it from the command argument), shows progress (cancellable: every test
 // process is killed), then a summary — or, when the task does not verify, the per-spec reasons with an offer to
 // write it anyway (marked unverified).
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { exportTask, ExportInputError, type ExportResult } from '../core/tasks/exportTask';
-import { describeRunEnvironment } from '../core/tasks/taskRunner';
+import { exportTask, ExportInputError, type ExportResult } from '../core/tasks/export/exportTask';
+import { describeRunEnvironment } from '../core/tasks/run/taskRunner';
 
 export interface ExportCommandDeps {
   /** The workspace folder to export (the one holding .weave/specs.json). */

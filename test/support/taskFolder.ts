@@ -2,7 +2,7 @@
 // directly rather than through a whole export; and task folders per prediction for tests that run `weave eval`.
 import fsSync, { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { renderEvalScript } from '../../src/core/tasks/evalScript';
+import { renderEvalScript } from '../../src/core/tasks/run/evalScript';
 import { TASK_FILES, type TaskSpec } from '../../src/core/tasks/taskFormat';
 import { gitIn } from './gitRepo';
 

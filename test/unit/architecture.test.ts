@@ -17,13 +17,19 @@ import { REPO_ROOT } from '../support/paths';
 /**
  * Highest rank first; a rank is the folders (under src/) that share it. `core/*.ts` is the base: the files
  * directly in src/core (errors.ts; the one verdict list and small helpers such as definedOnly belong there).
- * `core/workspace` and `core/model` are declared before they exist (issue #28: one way to copy a workspace, the
- * model client and its errors out of core/agent).
+ * `core/tasks` is split by job, each subfolder a folder of the order; `core/tasks/*.ts`, the files directly in
+ * it, is the task format they all share. `core/workspace` is declared before it exists (issue #28: one way to
+ * copy a workspace).
  */
 const LAYER_ORDER: readonly (readonly string[])[] = [
   ['cli', 'extension'],
   ['mcp'],
-  ['core/tasks'],
+  ['core/tasks/bench'],
+  ['core/tasks/eval'],
+  ['core/tasks/export'],
+  ['core/tasks/harbor'],
+  ['core/tasks/run'],
+  ['core/tasks/*.ts'],
   ['core/draft'],
   ['core/audit'],
   ['core/agent'],
@@ -50,6 +56,7 @@ const BARRELS = [
   'core/check/index.ts',
   'core/fullCheck/index.ts',
   'core/index/index.ts',
+  'core/model/index.ts',
   'core/spec/index.ts',
   'core/workspace/index.ts',
   'extension/panel/index.ts',
@@ -69,7 +76,9 @@ const rankOf = new Map<string, number>(
 function folderOf(file: string): string {
   const parts = file.split('/');
   if (parts[0] !== 'core') return parts[0]!;
-  return parts.length === 2 ? 'core/*.ts' : `core/${parts[1]!}`;
+  if (parts.length === 2) return 'core/*.ts';
+  if (parts[1] === 'tasks') return parts.length === 3 ? 'core/tasks/*.ts' : `core/tasks/${parts[2]!}`;
+  return `core/${parts[1]!}`;
 }
 
 function sourceFiles(): string[] {

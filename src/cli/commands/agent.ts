@@ -3,7 +3,7 @@
 // matrix) to stdout, or one JSON document with --json.
 import { trapInterrupts } from '../interrupt';
 import path from 'node:path';
-import { DEFAULT_BASE_URL } from '../../core/agent/modelClient';
+import { DEFAULT_BASE_URL, ModelError, probeModelEndpoint } from '../../core/model';
 import { runMatrix } from '../../core/agent/matrix';
 import { formatMatrix } from '../output/matrixTable';
 import type { AgentRunResult } from '../../core/agent/agentRunResult';
@@ -13,8 +13,6 @@ import { applyAgentResult, applyRefusal } from '../../core/agent/applyPolicy';
 import type { ContainmentRequest } from '../../core/sandbox/containment';
 import { gitRoot, headCommit } from '../../core/git/git';
 import { PatchApplyError } from '../../core/agent/workspacePatch';
-import { ModelError } from '../../core/agent/modelErrors';
-import { probeModelEndpoint } from '../../core/agent/modelProbe';
 import { loadSpecFile, SpecLoadError, type SpecFile } from '../../core/spec';
 import { parseVerbFlags, UsageError, wholeNumber, WORKSPACE_FLAG } from '../flags';
 import {

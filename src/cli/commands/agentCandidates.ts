@@ -12,13 +12,11 @@ import {
   type CandidatesOutcome,
 } from '../../core/agent/candidates';
 import { externalAgentActor, externalAgentIdentity } from '../../core/agent/externalAgent';
-import type { ModelClient, Sampling } from '../../core/agent/modelClient';
-import { ModelError } from '../../core/agent/modelErrors';
-import { modelFromSettings } from '../../core/agent/modelSettings';
+import { ModelError, modelFromSettings, type ModelClient, type Sampling } from '../../core/model';
 import type { AgentTarget } from '../../core/agent/prompt';
 import { DEFAULT_BUDGETS } from '../../core/agent/runAgent';
 import { PatchApplyError } from '../../core/agent/workspacePatch';
-import { parsePrice } from '../../core/tasks/leaderboard';
+import { parsePrice } from '../../core/tasks/bench/leaderboard';
 import { UsageError } from '../flags';
 import { trapInterrupts } from '../interrupt';
 import { apiKeyFromEnvironment, modelSettingsFromFlags, type ModelFlagValues } from '../modelFlags';

@@ -1,13 +1,13 @@
 // `weave bench`: several models (or an external agent command) over many exported tasks, scored and ranked
-// (core/tasks/benchRun.ts). Progress on stderr (one updating line on a TTY), the leaderboard table on stdout.
+// (core/tasks/bench/benchRun.ts). Progress on stderr (one updating line on a TTY), the leaderboard table on
+// stdout.
 import { trapInterrupts } from '../interrupt';
 import path from 'node:path';
-import { DEFAULT_BASE_URL } from '../../core/agent/modelClient';
-import { ModelError } from '../../core/agent/modelErrors';
-import { runBench, type BenchOptions, type BenchProgress } from '../../core/tasks/benchRun';
-import type { EvalReport } from '../../core/tasks/evalReport';
-import { scoringEnvironment, SCORING_ENVIRONMENTS } from '../../core/tasks/dockerScoring';
-import { parsePrice, type Leaderboard, type Price } from '../../core/tasks/leaderboard';
+import { DEFAULT_BASE_URL, ModelError } from '../../core/model';
+import { runBench, type BenchOptions, type BenchProgress } from '../../core/tasks/bench/benchRun';
+import type { EvalReport } from '../../core/tasks/eval/evalReport';
+import { scoringEnvironment, SCORING_ENVIRONMENTS } from '../../core/tasks/eval/dockerScoring';
+import { parsePrice, type Leaderboard, type Price } from '../../core/tasks/bench/leaderboard';
 import { parseVerbFlags, takeList, UsageError, wholeNumber, withHelpHint } from '../flags';
 import { apiKeyFromEnvironment, baseUrlFrom, BUDGET_FLAGS, budgetsFromFlags } from '../modelFlags';
 import type { Verb } from '../verb';

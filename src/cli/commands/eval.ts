@@ -1,9 +1,14 @@
-// `weave eval`: scores predictions on exported tasks and writes a SWE-bench-shaped report (core/tasks/evalTasks.ts).
+// `weave eval`: scores predictions on exported tasks and writes a SWE-bench-shaped report (core/tasks/eval/evalTasks.ts).
 import { trapInterrupts } from '../interrupt';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { defaultWorkers, evaluate, type EvalReport, type InstanceReport } from '../../core/tasks/evalTasks';
-import { scoringEnvironment, SCORING_ENVIRONMENTS } from '../../core/tasks/dockerScoring';
+import {
+  defaultWorkers,
+  evaluate,
+  type EvalReport,
+  type InstanceReport,
+} from '../../core/tasks/eval/evalTasks';
+import { scoringEnvironment, SCORING_ENVIRONMENTS } from '../../core/tasks/eval/dockerScoring';
 import { parseVerbFlags, takeList, wholeNumber, withHelpHint } from '../flags';
 import type { Verb } from '../verb';
 

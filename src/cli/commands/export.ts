@@ -1,4 +1,4 @@
-// `weave export`: the workspace as a verified benchmark task folder (core/tasks/exportTask.ts).
+// `weave export`: the workspace as a verified benchmark task folder (core/tasks/export/exportTask.ts).
 import { trapInterrupts } from '../interrupt';
 import path from 'node:path';
 import {
@@ -8,9 +8,9 @@ import {
   type ExportFormat,
   type ExportOptions,
   type ExportResult,
-} from '../../core/tasks/exportTask';
-import { exportHistory, type HistoryEntry, type HistoryOptions } from '../../core/tasks/exportHistory';
-import { describeRunEnvironment } from '../../core/tasks/taskRunner';
+} from '../../core/tasks/export/exportTask';
+import { exportHistory, type HistoryEntry, type HistoryOptions } from '../../core/tasks/export/exportHistory';
+import { describeRunEnvironment } from '../../core/tasks/run/taskRunner';
 import { parseVerbFlags, wholeNumber, withHelpHint, WORKSPACE_FLAG } from '../flags';
 import type { Verb } from '../verb';
 

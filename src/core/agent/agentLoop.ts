@@ -1,8 +1,6 @@
 // The model/tool loop of one agent run: ask the model, run the tools it called, feed the results back,
 // until it calls finish or a budget (steps, tokens, wall time) or the user's cancel stops it.
-import type { ChatMessage, ModelClient, ModelTurn } from './modelClient';
-import { ModelError } from './modelErrors';
-import type { ModelUsage } from './modelResponse';
+import { ModelError, type ChatMessage, type ModelClient, type ModelTurn, type ModelUsage } from '../model';
 import type { ToolContext } from './toolContract';
 import { AGENT_TOOLBOX, type Toolbox } from './toolbox';
 import { truncateText, type TrajectoryWriter } from './trajectory';

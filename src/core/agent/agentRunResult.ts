@@ -8,7 +8,7 @@ import type { InfrastructureFinding } from '../sandbox/diffPolicy/classifyChange
 import type { SpecFile } from '../../shared/specSchema';
 import type { StopReason } from './agentLoop';
 import type { ReviewFinding } from './deterministicReview';
-import type { ModelUsage } from './modelResponse';
+import type { ModelUsage } from '../model';
 import type { ModelReview } from './modelReview';
 import type { AgentTarget } from './prompt';
 

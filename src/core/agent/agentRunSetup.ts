@@ -6,7 +6,7 @@ import { coveredInteractionMap } from '../coverage/coupling';
 import { readCoverageStore } from '../coverage/store';
 import type { ContainmentRequest } from '../sandbox/containment';
 import type { SpecFile } from '../../shared/specSchema';
-import type { ModelClient } from './modelClient';
+import type { ModelClient } from '../model';
 import type { AgentBudgets, AgentProgress, AgentRunOptions } from './runAgent';
 
 export interface AgentRunRequest {

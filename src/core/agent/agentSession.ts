@@ -2,7 +2,7 @@
 // defaults, a redactor for its secrets, a trajectory that starts with the run's model and budgets, and the
 // model/tool loop bound to them, the user's cancel and the wall-time budget.
 import { runAgentLoop, type AgentBudgets, type LoopInput, type LoopOutcome } from './agentLoop';
-import type { ModelClient } from './modelClient';
+import type { ModelClient } from '../model';
 import { createRedactor } from './redact';
 import { TrajectoryWriter } from './trajectory';
 

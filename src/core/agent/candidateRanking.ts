@@ -13,7 +13,7 @@ import type { AgentRunResult } from './agentRunResult';
 import { applyRefusal } from './applyPolicy';
 import type { ReviewFinding } from './deterministicReview';
 import type { Judgement } from './judgement';
-import type { ModelUsage } from './modelResponse';
+import type { ModelUsage } from '../model';
 import type { SpecReview } from './modelReview';
 
 export type Cell = Verdict | 'not-run';

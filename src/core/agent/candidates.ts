@@ -23,7 +23,7 @@ import {
 import type { CheckoutActor } from './checkoutWork';
 import { askSelfPick, measureJudgement, type SelfPick } from './judgement';
 import { verdictsBeforeChange } from './matrix';
-import type { ModelClient, Sampling } from './modelClient';
+import type { ModelClient, Sampling } from '../model';
 import { createRedactor } from './redact';
 import { agentRunsDir, runAgent, type AgentRunOptions } from './runAgent';
 

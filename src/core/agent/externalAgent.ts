@@ -13,8 +13,7 @@ import { userCommandLauncher } from '../sandbox/sandboxPolicy';
 import { removeTree } from '../deepTrees';
 import type { LoopOutcome } from './agentLoop';
 import type { CheckoutActor } from './checkoutWork';
-import type { ModelClient } from './modelClient';
-import { ModelError } from './modelErrors';
+import { ModelError, type ModelClient } from '../model';
 
 export interface ExternalAgent {
   command: string;

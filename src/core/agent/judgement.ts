@@ -10,8 +10,7 @@ import { zodResponseFormat } from 'openai/helpers/zod';
 import { z } from 'zod';
 import type { SpecFile } from '../../shared/specSchema';
 import { compareCandidates, type CandidateSummary } from './candidateRanking';
-import type { ModelClient } from './modelClient';
-import { ModelError } from './modelErrors';
+import { ModelError, type ModelClient } from '../model';
 import { truncateText } from './trajectory';
 
 export interface ReviewAccuracy {

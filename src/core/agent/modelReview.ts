@@ -7,8 +7,7 @@ import { z } from 'zod';
 import type { SpecResult } from '../check';
 import type { SpecFile } from '../../shared/specSchema';
 import type { ReviewFinding } from './deterministicReview';
-import type { ModelClient } from './modelClient';
-import { ModelError } from './modelErrors';
+import { ModelError, type ModelClient } from '../model';
 import { truncateText } from './trajectory';
 
 const SPEC_REVIEW_VERDICTS = ['satisfied', 'violated', 'unclear'] as const;

@@ -17,7 +17,7 @@ import {
   type CheckoutWorkOptions,
 } from './checkoutWork';
 import { reviewDeterministic } from './deterministicReview';
-import type { ModelClient } from './modelClient';
+import type { ModelClient } from '../model';
 import { reviewWithModel, type ModelReview } from './modelReview';
 import { targetLabel } from './prompt';
 import { readTrajectory } from './trajectory';

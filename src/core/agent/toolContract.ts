@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { SpecResult } from '../check';
 import type { SymbolDef } from '../index';
-import type { ToolSpec } from './modelClient';
+import type { ToolSpec } from '../model';
 import type { WorkspaceJail } from './paths';
 
 /** The index as the tools see it; unavailable indexes throw with a reason. */

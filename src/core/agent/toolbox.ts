@@ -3,7 +3,7 @@
 // call (malformed JSON, wrong fields, unknown tool, refused path) becomes an error result the model can read
 // and correct, never an exception that ends the run. Every path goes through the WorkspaceJail.
 import type { z } from 'zod';
-import type { ToolSpec } from './modelClient';
+import type { ToolSpec } from '../model';
 import { PathRefusal } from './paths';
 import {
   TOOL_NAMES,

@@ -4,8 +4,7 @@
 // the model's are validated against the schema and the known spec ids.
 import { zodResponseFormat } from 'openai/helpers/zod';
 import { z } from 'zod';
-import type { ModelClient } from '../agent/modelClient';
-import { ModelError } from '../agent/modelErrors';
+import { ModelError, type ModelClient } from '../model';
 import { resolveAnchors } from '../anchors/resolve';
 import { staticCoupling } from '../coupling/coupling';
 import type { AnchoredWorkspace } from '../anchors/anchoredWorkspace';

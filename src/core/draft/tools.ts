@@ -2,7 +2,7 @@
 // proposal is verified before it counts, and the verdict is the tool's result, so the model can revise) and
 // `finish`. Nothing here writes the user's files.
 import { z } from 'zod';
-import type { ToolSpec } from '../agent/modelClient';
+import type { ToolSpec } from '../model';
 import { READ_TOOL_NAMES, toolSpecs, type ToolOutcome } from '../agent/toolContract';
 import { runTool, type Toolbox } from '../agent/toolbox';
 import { specSchema } from '../../shared/specSchema';

@@ -5,9 +5,7 @@
 // (agentResultView.ts) with the multi-file diff, N candidates ranked in a comparison tab (candidatesView.ts), and
 // the matrix as a heatmap in an editor tab (matrixView.ts).
 import * as vscode from 'vscode';
-import { ModelError } from '../../core/agent/modelErrors';
-import { probeModelEndpoint } from '../../core/agent/modelProbe';
-import { modelFromSettings } from '../../core/agent/modelSettings';
+import { ModelError, modelFromSettings, probeModelEndpoint } from '../../core/model';
 import type { AgentRunSetup } from '../../core/agent/agentRunSetup';
 import { runMatrix, type MatrixResult } from '../../core/agent/matrix';
 import type { AgentRunResult } from '../../core/agent/agentRunResult';

@@ -4,8 +4,13 @@
 // vscode adapter so plain-Node tests can walk the same path.
 import type { AgentRunRequest, AgentRunSetup } from '../../core/agent/agentRunSetup';
 import { agentRunSetup } from '../../core/agent/agentRunSetup';
-import { DEFAULT_BASE_URL, type ModelClient, type Sampling } from '../../core/agent/modelClient';
-import { modelFromSettings, type ModelSettings } from '../../core/agent/modelSettings';
+import {
+  DEFAULT_BASE_URL,
+  modelFromSettings,
+  type ModelClient,
+  type ModelSettings,
+  type Sampling,
+} from '../../core/model';
 import { DEFAULT_BUDGETS, type AgentBudgets } from '../../core/agent/runAgent';
 import type { SpecFile } from '../../shared/specSchema';
 

@@ -2,8 +2,13 @@
 // ModelClient port, so the same loop, tools and review run on it. The chat-completions messages the core keeps
 // are translated turn by turn; VS Code reports no token usage, so tokens are counted with countTokens.
 import * as vscode from 'vscode';
-import type { ChatMessage, CompletionRequest, ModelClient, ModelTurn } from '../../core/agent/modelClient';
-import { ModelError } from '../../core/agent/modelErrors';
+import {
+  ModelError,
+  type ChatMessage,
+  type CompletionRequest,
+  type ModelClient,
+  type ModelTurn,
+} from '../../core/model';
 
 export async function createLmModelClient(selector: vscode.LanguageModelChatSelector): Promise<ModelClient> {
   const [model] = await vscode.lm.selectChatModels(selector);

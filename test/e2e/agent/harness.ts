@@ -2,7 +2,7 @@
 // assertion that a run left nothing behind.
 import assert from 'node:assert/strict';
 import { holdsWithin } from '../../support/polling';
-import { createModelClient } from '../../../src/core/agent/modelClient';
+import { createModelClient } from '../../../src/core/model/modelClient';
 import type { AgentRunOptions } from '../../../src/core/agent/runAgent';
 import { loadSpecFile } from '../../../src/core/spec/load';
 import type { SpecFile } from '../../../src/shared/specSchema';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { holdsWithin } from '../../support/polling';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { createModelClient } from '../../../src/core/agent/modelClient';
+import { createModelClient } from '../../../src/core/model/modelClient';
 import { acceptDrafts } from '../../../src/core/draft/accept';
 import { DRAFT_SYSTEM_PROMPT_START } from '../../../src/core/draft/prompt';
 import { DRAFT_REVIEW_PROMPT_START } from '../../../src/core/draft/review';

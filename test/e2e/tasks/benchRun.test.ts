@@ -7,8 +7,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runBench, type BenchResult } from '../../../src/core/tasks/benchRun';
-import { exportTask } from '../../../src/core/tasks/exportTask';
+import { runBench, type BenchResult } from '../../../src/core/tasks/bench/benchRun';
+import { exportTask } from '../../../src/core/tasks/export/exportTask';
 import {
   startScriptedServer,
   type ScriptedServer,

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import { after, test } from 'node:test';
-import { runTaskPatch } from '../../../src/core/tasks/taskRunner';
+import { runTaskPatch } from '../../../src/core/tasks/run/taskRunner';
 import { makeRepo } from '../../support/gitRepo';
 import { nodeTaskSpec, taskFolderOf } from '../../support/taskFolder';
 

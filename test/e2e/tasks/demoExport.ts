@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { exportTask, type ExportResult } from '../../../src/core/tasks/exportTask';
+import { exportTask, type ExportResult } from '../../../src/core/tasks/export/exportTask';
 import { applyPatch, makeDemoRepo, readPatch, treeFingerprint, type DemoRepo } from '../../support/demoRepo';
 
 // Built by concatenation so the repository itself holds no secret-looking literal.

@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { detectSandbox } from '../../../src/core/sandbox/bwrap';
-import { runTaskPatch } from '../../../src/core/tasks/taskRunner';
+import { runTaskPatch } from '../../../src/core/tasks/run/taskRunner';
 import { gitIn, makeRepo } from '../../support/gitRepo';
 import { nodeTaskSpec, taskFolderOf } from '../../support/taskFolder';
 

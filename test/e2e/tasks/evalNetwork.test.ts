@@ -8,7 +8,7 @@ import { createServer, type Socket } from 'node:net';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { detectSandbox } from '../../../src/core/sandbox/bwrap';
-import { runTaskPatch } from '../../../src/core/tasks/taskRunner';
+import { runTaskPatch } from '../../../src/core/tasks/run/taskRunner';
 import { gitIn, makeRepo } from '../../support/gitRepo';
 import { until } from '../../support/polling';
 import { nodeTaskSpec, taskFolderOf } from '../../support/taskFolder';

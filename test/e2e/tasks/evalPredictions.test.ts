@@ -7,8 +7,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ExportResult } from '../../../src/core/tasks/exportTask';
-import { evaluate, type EvalReport } from '../../../src/core/tasks/evalTasks';
+import type { ExportResult } from '../../../src/core/tasks/export/exportTask';
+import { evaluate, type EvalReport } from '../../../src/core/tasks/eval/evalTasks';
 import { readPatch } from '../../support/demoRepo';
 import { exportDemoWithSurroundings, type DemoExport } from './demoExport';
 import {

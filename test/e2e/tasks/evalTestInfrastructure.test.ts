@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { evaluate, type EvalReport } from '../../../src/core/tasks/evalTasks';
-import { exportTask } from '../../../src/core/tasks/exportTask';
+import { evaluate, type EvalReport } from '../../../src/core/tasks/eval/evalTasks';
+import { exportTask } from '../../../src/core/tasks/export/exportTask';
 import { applyPatch, makeDemoRepo, readPatch, treeFingerprint, type DemoRepo } from '../../support/demoRepo';
 import {
   demoPackageJsonWith,

@@ -6,8 +6,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { exportTask, ExportInputError } from '../../../src/core/tasks/exportTask';
-import { evaluate } from '../../../src/core/tasks/evalTasks';
+import { exportTask, ExportInputError } from '../../../src/core/tasks/export/exportTask';
+import { evaluate } from '../../../src/core/tasks/eval/evalTasks';
 import { CLI, applyPatch, git, makeDemoRepo, readPatch, treeFingerprint } from '../../support/demoRepo';
 
 describe('weave export: choices and refusals', () => {

@@ -6,8 +6,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { evaluate } from '../../../src/core/tasks/evalTasks';
-import { runHarborContract } from '../../../src/core/tasks/harborContract';
+import { evaluate } from '../../../src/core/tasks/eval/evalTasks';
+import { runHarborContract } from '../../../src/core/tasks/harbor/harborContract';
 import { CLI, type DemoRepo } from '../../support/demoRepo';
 import { makePythonHistoryRepo } from './fixtureRepos';
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ExportResult } from '../../../src/core/tasks/exportTask';
+import type { ExportResult } from '../../../src/core/tasks/export/exportTask';
 import { taskSchema } from '../../../src/core/tasks/taskFormat';
 import { exportedTexts, type DemoRepo } from '../../support/demoRepo';
 import {

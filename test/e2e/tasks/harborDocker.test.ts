@@ -12,15 +12,15 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runBench } from '../../../src/core/tasks/benchRun';
-import { exportTask } from '../../../src/core/tasks/exportTask';
-import { evaluate } from '../../../src/core/tasks/evalTasks';
+import { runBench } from '../../../src/core/tasks/bench/benchRun';
+import { exportTask } from '../../../src/core/tasks/export/exportTask';
+import { evaluate } from '../../../src/core/tasks/eval/evalTasks';
 import {
   buildHarborImage,
   harborImageTag,
   runHarborInDocker,
   type HarborAgentStage,
-} from '../../../src/core/tasks/harborDocker';
+} from '../../../src/core/tasks/harbor/harborDocker';
 import { startDockerEngine, type DockerEngine } from '../../support/dockerEngine';
 import { makeJsHelperFixture, makePythonHelperFixture } from '../../support/helperFixtures';
 import { CLI, type DemoRepo } from '../../support/demoRepo';

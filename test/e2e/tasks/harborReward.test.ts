@@ -7,8 +7,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseEvalLog } from '../../../src/core/tasks/evalLog';
-import { HARBOR_REWARD_SCRIPT } from '../../../src/core/tasks/harborRewardScript';
+import { parseEvalLog } from '../../../src/core/tasks/run/evalLog';
+import { HARBOR_REWARD_SCRIPT } from '../../../src/core/tasks/harbor/harborRewardScript';
 import type { TaskSpec } from '../../../src/core/tasks/taskFormat';
 
 const NONCE = 'c0ffee00c0ffee00c0ffee00c0ffee00';

@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { exportTask, type ExportResult } from '../../../src/core/tasks/exportTask';
-import { evaluate } from '../../../src/core/tasks/evalTasks';
-import { runHarborContract } from '../../../src/core/tasks/harborContract';
+import { exportTask, type ExportResult } from '../../../src/core/tasks/export/exportTask';
+import { evaluate } from '../../../src/core/tasks/eval/evalTasks';
+import { runHarborContract } from '../../../src/core/tasks/harbor/harborContract';
 import type { Task } from '../../../src/core/tasks/taskFormat';
 import { applyPatch } from '../../support/demoRepo';
 import {

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'jsonc-parser';
 import * as vscode from 'vscode';
-import type { ExportResult } from '../../../src/core/tasks/exportTask';
+import type { ExportResult } from '../../../src/core/tasks/export/exportTask';
 import { taskSchema } from '../../../src/core/tasks/taskFormat';
 import { fixtureFilesForSuite, readText, weaveApi, workspaceUri } from '../helpers';
 

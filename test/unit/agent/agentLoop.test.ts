@@ -18,8 +18,8 @@ import type {
   CompletionRequest,
   ModelClient,
   ModelTurn,
-} from '../../../src/core/agent/modelClient';
-import { ModelError } from '../../../src/core/agent/modelErrors';
+} from '../../../src/core/model/modelClient';
+import { ModelError } from '../../../src/core/model/modelErrors';
 import { WorkspaceJail } from '../../../src/core/agent/paths';
 import { runTool } from '../../../src/core/agent/toolbox';
 import type { ToolContext } from '../../../src/core/agent/toolContract';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { agentRunFromFlags } from '../../../src/cli/commands/agent';
 import type { AgentRunSetup } from '../../../src/core/agent/agentRunSetup';
-import { modelFromSettings } from '../../../src/core/agent/modelSettings';
+import { modelFromSettings } from '../../../src/core/model/modelSettings';
 import { buildSystemPrompt, buildTaskPrompt, type AgentTarget } from '../../../src/core/agent/prompt';
 import { promptInputFor } from '../../../src/core/agent/promptInput';
 import { DEFAULT_BUDGETS } from '../../../src/core/agent/runAgent';

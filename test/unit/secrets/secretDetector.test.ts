@@ -10,7 +10,7 @@ import {
   scannableText,
   SECRET_RULES,
 } from '../../../src/core/secrets/secretDetector';
-import { containsSecret, isSecretFileName, redactSecrets } from '../../../src/core/tasks/hygiene';
+import { containsSecret, isSecretFileName, redactSecrets } from '../../../src/core/tasks/export/hygiene';
 import { createRedactor } from '../../../src/core/agent/redact';
 import type * as SecretlintCore from '@secretlint/core' with { 'resolution-mode': 'import' };
 

@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { createRedactor } from '../../../src/core/agent/redact';
 import { TOKEN_RULE_SOURCES } from '../../../src/core/secrets/customRules';
 import { detectSecrets } from '../../../src/core/secrets/secretDetector';
-import { containsSecret, isSecretFileName } from '../../../src/core/tasks/hygiene';
+import { containsSecret, isSecretFileName } from '../../../src/core/tasks/export/hygiene';
 
 /** `length` characters cycling through `alphabet` from `seed`: varied like a real token, the same every run. */
 function body(alphabet: string, length: number, seed = 7): string {

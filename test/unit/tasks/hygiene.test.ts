@@ -7,9 +7,9 @@ import {
   isSecretFileName,
   redactSecrets,
   repoNameFromRemote,
-} from '../../../src/core/tasks/hygiene';
+} from '../../../src/core/tasks/export/hygiene';
 import { filesTouchedBy, parsePredictions } from '../../../src/core/tasks/predictions';
-import { parseEvalLog } from '../../../src/core/tasks/evalLog';
+import { parseEvalLog } from '../../../src/core/tasks/run/evalLog';
 import type { TaskSpec } from '../../../src/core/tasks/taskFormat';
 
 describe('bench hygiene', () => {

@@ -12,8 +12,8 @@ import {
   redactUrlCredentials,
   setupVariables,
 } from '../../../src/core/sandbox/setupEnvironment';
-import { describeSetupFailure, parseEvalLog, SETUP_TAIL_LINES } from '../../../src/core/tasks/evalLog';
-import { runningSetupCommand, watchSetup } from '../../../src/core/tasks/setupProgress';
+import { describeSetupFailure, parseEvalLog, SETUP_TAIL_LINES } from '../../../src/core/tasks/run/evalLog';
+import { runningSetupCommand, watchSetup } from '../../../src/core/tasks/run/setupProgress';
 
 const USER_ENV: NodeJS.ProcessEnv = {
   PATH: '/usr/bin:/bin',

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadTasks } from '../../../src/core/tasks/taskFolders';
+import { loadTasks } from '../../../src/core/tasks/eval/taskFolders';
 
 async function harborTaskIn(dir: string): Promise<void> {
   await fs.mkdir(path.join(dir, 'tests'), { recursive: true });

@@ -5,8 +5,18 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { nodeVersionProblem } from './check-node.mjs';
 
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
+// Run directly (not only through `npm test`), a layer on an older Node would fail test by test with no word why.
+const versionProblem = nodeVersionProblem(
+  process.versions.node,
+  JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).engines.node,
+);
+if (versionProblem !== undefined) {
+  console.error(versionProblem);
+  process.exit(1);
+}
 const args = process.argv.slice(2);
 const layerAt = args.indexOf('--layer');
 const layer = layerAt === -1 ? 'unit' : args.splice(layerAt, 2)[1];

@@ -5,6 +5,8 @@
 //   - the yardstick: the native `tree-sitter` 0.25.1 Node binding parsing the same files in one thread, in a
 //     plain loop (trees are freed only when V8 collects their wrappers) and in a loop that yields and forces a
 //     GC after every ~2 MB parsed (both are reported; ARCHITECTURE.md "Notes");
+//   - the ceiling: the same worker threads on the same native host doing nothing but read + parse, and read +
+//     parse + the extraction query (indexCeiling.ts), so the cold index's ratio has its upper bound beside it;
 //   - Weave warm index (nothing changed: served from the on-disk cache), in a fresh process each time;
 //   - incremental re-parse after one-character edits in a 2 MB TypeScript file (tree compared with a fresh parse);
 //   - what the first `weave check` and the first `weave affected` index with a small spec set (indexFirstCheck.ts),
@@ -19,6 +21,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { CeilingResult } from './indexCeiling';
 import { assembleCorpus, corpusDir, nativeBindingProblem, root } from './indexCorpus';
 import type { FirstCheckResult } from './indexFirstCheck';
 import {
@@ -62,11 +65,25 @@ async function main(): Promise<number> {
   const warm = Array.from({ length: warmRuns }, () => child<WarmResult>('warm'));
   const plain = nativeAvailable ? child<NativeResult>('native-plain') : undefined;
   const gced = nativeAvailable ? child<NativeResult>('native-gc', ['--expose-gc']) : undefined;
+  const ceiling = nativeAvailable ? child<CeilingResult>('ceiling') : undefined;
+  const ceilingQuery = nativeAvailable ? child<CeilingResult>('ceiling-query') : undefined;
   const inc = child<IncrementalResult>('incremental');
   const first = child<FirstCheckResult>('first-check');
   const loadAfter = os.loadavg()[0]!;
 
-  printIndexReport({ cold, coldWasm, warm, plain, gced, inc, first, loadBefore, loadAfter });
+  printIndexReport({
+    cold,
+    coldWasm,
+    warm,
+    plain,
+    gced,
+    ceiling,
+    ceilingQuery,
+    inc,
+    first,
+    loadBefore,
+    loadAfter,
+  });
   if (cold.liveTrees !== 0) console.log(`LEAK: ${cold.liveTrees} trees alive after the cold index`);
   if (coldWasm.liveTrees !== 0)
     console.log(`LEAK: ${coldWasm.liveTrees} trees alive after the WASM cold index`);

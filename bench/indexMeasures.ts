@@ -1,11 +1,12 @@
 // The index bench's measurements (index.bench.ts runs each in its own child process, so one measurement's memory
 // does not inflate another's RSS, and prints what they return): Weave's cold index as the CLI runs it (parse
 // workers on the native binding) and with web-tree-sitter, the warm index, the native binding's single-thread
-// parse of the same files (the yardstick), incremental re-parse after one-character edits, and the first check.
+// parse of the same files (the yardstick), the ceiling (indexCeiling.ts), incremental re-parse after one-character edits, and the first check.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createIndexer, documentEditFor, type ParserPreference } from '../src/core/index';
+import { measureCeiling } from './indexCeiling';
 import { corpusDir, root, workDir } from './indexCorpus';
 import { measureFirstCheck } from './indexFirstCheck';
 
@@ -196,6 +197,14 @@ export async function runMeasure(measure: string): Promise<unknown> {
       return measureNative('plain');
     case 'native-gc':
       return measureNative('gc');
+    case 'ceiling':
+    case 'ceiling-query':
+      return measureCeiling(
+        corpusDir,
+        JSON.parse(fs.readFileSync(fileListPath, 'utf8')) as string[],
+        workers,
+        measure === 'ceiling-query',
+      );
     case 'incremental':
       return measureIncremental();
     case 'first-check':

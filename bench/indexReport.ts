@@ -1,6 +1,7 @@
 // The index bench's report (index.bench.ts): Weave's figures beside the native binding's from the same run, each
 // against its goal, as two tables (the index measures; the first check and first affected).
 import os from 'node:os';
+import type { CeilingResult } from './indexCeiling';
 import type { FirstCheckResult } from './indexFirstCheck';
 import {
   workers,
@@ -21,6 +22,9 @@ export interface IndexMeasurements {
   /** The native binding's plain loop and its yield + GC loop; undefined when the binding is not installed. */
   plain: NativeResult | undefined;
   gced: NativeResult | undefined;
+  /** The same workers doing only read + parse, and read + parse + query; undefined without the binding. */
+  ceiling: CeilingResult | undefined;
+  ceilingQuery: CeilingResult | undefined;
   inc: IncrementalResult;
   first: FirstCheckResult;
   /** The 1-minute load average before and after the measurements. */
@@ -129,6 +133,7 @@ export function printIndexReport(measurements: IndexMeasurements): void {
       '',
     ],
   ]);
+  printCeiling(measurements, (mbps) => `${against(mbps)}`, throughput);
   const nativeMs = plain?.ms ?? NaN;
   const nativeCpuMs = plain?.cpuMs ?? NaN;
   const share = (ms: number, cpuMs: number) =>
@@ -163,4 +168,31 @@ export function printIndexReport(measurements: IndexMeasurements): void {
     ),
   ]);
   if (cold.liveTrees !== 0) console.log(`LEAK: ${cold.liveTrees} trees alive after the cold index`);
+}
+
+/**
+ * The cold index beside its ceiling: the same workers doing nothing but read + parse (what any extraction must
+ * add to), and read + parse + the extraction query (the floor of query-based extraction).
+ */
+function printCeiling(
+  { cold, ceiling, ceilingQuery }: IndexMeasurements,
+  against: (mbps: number) => string,
+  throughput: (r: Timed & { bytes: number }) => string,
+): void {
+  if (!ceiling || !ceilingQuery) return;
+  const rate = (r: Timed & { bytes: number }) => mb(r.bytes) / (r.ms / 1000);
+  console.log(
+    `\nceiling: ${workers} workers on Weave's native host, same run, against the native binding's 1 thread:`,
+  );
+  printTable([
+    ['workers doing', 'MB/s', 'against native 1 thread', 'peak RSS (MB)'],
+    ['read + parse only', throughput(ceiling), against(rate(ceiling)), ceiling.maxRssMb.toFixed(0)],
+    [
+      'read + parse + extraction query (no extraction)',
+      throughput(ceilingQuery),
+      against(rate(ceilingQuery)),
+      ceilingQuery.maxRssMb.toFixed(0),
+    ],
+    ['Weave cold index (above)', throughput(cold), against(rate(cold)), cold.maxRssMb.toFixed(0)],
+  ]);
 }

@@ -3,9 +3,12 @@
 // Query.matches turns every captured node into a JavaScript node object registered in the tree's node cache
 // (a weak handle plus a finalizer per node, which V8 must later run) and sends a capture-name string per capture.
 // This module calls the same native matcher (`_matches`, ts_query_cursor in C) and:
-//   - builds plain node objects of the binding's own node classes without registering them in the node cache
-//     (the cache only keeps node identity across calls, which extraction never compares; a node object holds
-//     its tree, so the tree outlives it);
+//   - builds, per captured node, a small CapturedNode instead of a node object of the binding's classes, not
+//     registered in the node cache (the cache only keeps node identity across calls, which extraction never
+//     compares; a captured node holds its tree, so the tree outlives it). Most captures are only asked where
+//     they start and their text: the start is in the node's transfer fields (TSNode.context, what the binding's
+//     own getters read in C), the end takes one native call; anything else goes to a binding node made on first
+//     use (issue #26: the binding's node constructor and getters were ~10% of a worker's time, 2026-12-03);
 //   - disables the `@reference.*` captures in C: extraction reads only their name (is this match a reference?),
 //     never their node, so the pattern's capture name is put back in JavaScript without a node crossing
 //     Node-API (the match's name node stands in for it);
@@ -25,6 +28,8 @@ const errorSymbol = 0xffff;
 /** The parts of the binding (its native addon and the classes index.js wraps around it) the matcher uses. */
 interface NativeAddon {
   nodeTransferArray: Uint32Array;
+  /** The native node methods index.js's node getters call, each on the node in the transfer array. */
+  NodeMethods: { endIndex(tree: unknown): number };
 }
 type NodeClass = new (tree: unknown) => Record<number, number>;
 interface NativeQuery {
@@ -37,6 +42,7 @@ interface NativeQuery {
 interface NativeTree {
   rootNode: Record<number, number>;
   language: { nodeSubclasses: NodeClass[] };
+  getText(node: { startIndex: number; endIndex: number }): string;
 }
 interface Capture {
   name: string;
@@ -143,10 +149,8 @@ function matchesOf(
     // fields in the transfer array.
     if (typeof value === 'number') {
       const NodeType = value === errorSymbol ? syntaxNodeClass : (classes[value] ?? syntaxNodeClass);
-      const fresh = new NodeType(tree);
-      for (let k = 0; k < nodeFieldCount; k++) fresh[k] = transfer[offset + k]!;
+      built[i] = new CapturedNode(tree, NodeType, addon, transfer, offset);
       offset += nodeFieldCount;
-      built[i] = fresh as unknown as SyntaxNode;
     } else {
       built[i] = value as unknown as SyntaxNode;
     }
@@ -167,4 +171,113 @@ function matchesOf(
     results.push({ captures });
   }
   return results;
+}
+
+/** The node types whose class names the type in the binding (its prototype's `type`); others ask natively. */
+const typeOfClass = new WeakMap<NodeClass, string | null>();
+function classType(NodeType: NodeClass): string | undefined {
+  let type = typeOfClass.get(NodeType);
+  if (type === undefined) {
+    const own = Object.getOwnPropertyDescriptor(NodeType.prototype, 'type')?.value as unknown;
+    type = typeof own === 'string' ? own : null;
+    typeOfClass.set(NodeType, type);
+  }
+  return type ?? undefined;
+}
+
+/**
+ * A captured node: its transfer fields (node id, TSNode.context) and its binding class. `startIndex` and
+ * `startPosition` are read from the fields as the binding's C getters compute them (UTF-16 input: byte offsets
+ * and columns are twice the code-unit counts), `endIndex` with one native call, `text` as the binding's
+ * tree.getText; the rest from a binding node built on first use.
+ */
+class CapturedNode implements SyntaxNode {
+  private readonly f0: number;
+  private readonly f1: number;
+  private readonly f2: number;
+  private readonly f3: number;
+  private readonly f4: number;
+  private readonly f5: number;
+  private end = -1;
+  private node: SyntaxNode | undefined;
+
+  constructor(
+    private readonly tree: NativeTree,
+    private readonly NodeType: NodeClass,
+    private readonly addon: NativeAddon,
+    transfer: Uint32Array,
+    offset: number,
+  ) {
+    this.f0 = transfer[offset]!;
+    this.f1 = transfer[offset + 1]!;
+    this.f2 = transfer[offset + 2]!;
+    this.f3 = transfer[offset + 3]!;
+    this.f4 = transfer[offset + 4]!;
+    this.f5 = transfer[offset + 5]!;
+  }
+
+  get startIndex(): number {
+    return this.f2 >>> 1;
+  }
+
+  get startPosition(): { row: number; column: number } {
+    return { row: this.f3, column: this.f4 >>> 1 };
+  }
+
+  get endIndex(): number {
+    if (this.end < 0) {
+      const transfer = this.addon.nodeTransferArray;
+      transfer[0] = this.f0;
+      transfer[1] = this.f1;
+      transfer[2] = this.f2;
+      transfer[3] = this.f3;
+      transfer[4] = this.f4;
+      transfer[5] = this.f5;
+      this.end = this.addon.NodeMethods.endIndex(this.tree);
+    }
+    return this.end;
+  }
+
+  get text(): string {
+    return this.tree.getText(this);
+  }
+
+  get type(): string {
+    return classType(this.NodeType) ?? this.bindingNode().type;
+  }
+
+  get endPosition() {
+    return this.bindingNode().endPosition;
+  }
+
+  get parent() {
+    return this.bindingNode().parent;
+  }
+
+  get hasError() {
+    return this.bindingNode().hasError;
+  }
+
+  childForFieldName(fieldName: string) {
+    return this.bindingNode().childForFieldName(fieldName);
+  }
+
+  toString(): string {
+    return this.bindingNode().toString();
+  }
+
+  /** The same node as an object of the binding's class (not registered in its node cache). */
+  private bindingNode(): SyntaxNode {
+    if (!this.node) {
+      const fresh = new this.NodeType(this.tree);
+      fresh[0] = this.f0;
+      fresh[1] = this.f1;
+      fresh[2] = this.f2;
+      fresh[3] = this.f3;
+      fresh[4] = this.f4;
+      fresh[5] = this.f5;
+      this.node = fresh as unknown as SyntaxNode;
+    }
+    return this.node;
+  }
 }

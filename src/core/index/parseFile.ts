@@ -1,7 +1,7 @@
 // Reads, checks and indexes one file in the current thread (a parse worker or, for small jobs, the main
 // thread). Imports are resolved later, on the main thread, against the whole workspace's file list.
 import { createHash } from 'node:crypto';
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
 import { extractFile } from './extract';
 import type { ParseHost } from './syntax';
 import type { FileIndex, LanguageId, SkippedFile } from './types';
@@ -26,10 +26,21 @@ export function contentHash(content: Buffer | string): string {
   return createHash('sha256').update(content).digest('hex');
 }
 
-export async function parseFileJob(host: ParseHost, job: ParseJob): Promise<ParseOutcome> {
+/**
+ * How a file is read: asynchronously on the main thread (the extension host must not block), synchronously in a
+ * parse worker, which has nothing else to do meanwhile: an async read there costs four thread-pool round trips
+ * per file (open, stat, read, close) during which the worker sits idle (issue #26 profile, 2026-12-03).
+ */
+export type ReadMode = 'async' | 'sync';
+
+export async function parseFileJob(
+  host: ParseHost,
+  job: ParseJob,
+  read: ReadMode = 'async',
+): Promise<ParseOutcome> {
   let content: Buffer;
   try {
-    content = await fs.readFile(job.absPath);
+    content = read === 'sync' ? fs.readFileSync(job.absPath) : await fs.promises.readFile(job.absPath);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ELOOP') return { kind: 'skipped', skipped: { path: job.path, reason: 'symlink-loop' } };

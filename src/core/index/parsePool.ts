@@ -1,7 +1,8 @@
 // Runs parse jobs on a pool of worker threads (parseWorker.ts), in small batches that each worker pulls when it
 // is free, largest files first so one big file does not leave the other workers idle at the end. A worker
 // prefers batches of languages it has already loaded: loading a language and compiling its queries costs
-// 55–90 ms per worker (measured 2026-11-30), paid again for every language a worker touches.
+// 55–90 ms per worker (measured 2026-11-30), paid again for every language a worker touches. Each worker holds
+// two batches at a time, so it never waits for the main thread between them.
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { GrammarLocation } from '../grammarLocation';
@@ -38,7 +39,8 @@ export async function parseInWorkers(
     await new Promise<void>((resolve, reject) => {
       const loadedBy = new Map<Worker, Set<LanguageId>>();
       const loadedAnywhere = new Set<LanguageId>();
-      let running = 0;
+      /** Batches sent and not answered yet, over all workers. */
+      let outstanding = 0;
       const onAbort = () => reject(options.signal?.reason ?? new Error('indexing was cancelled'));
       if (options.signal?.aborted) return onAbort();
       options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -47,12 +49,13 @@ export async function parseInWorkers(
         loadedBy.set(worker, loaded);
         const batch = nextBatch(queues, loaded, loadedAnywhere);
         if (batch === undefined) {
-          if (--running === 0) {
+          if (outstanding === 0) {
             options.signal?.removeEventListener('abort', onAbort);
             resolve();
           }
           return;
         }
+        outstanding++;
         const message: WorkerBatch = { jobs: batch };
         worker.postMessage(message);
       };
@@ -60,8 +63,8 @@ export async function parseInWorkers(
         const data: WorkerData = { location: options.location, parser: options.parser };
         const worker = new Worker(script, { workerData: data });
         workers.push(worker);
-        running++;
         worker.on('message', (reply: WorkerReply) => {
+          outstanding--;
           outcomes.push(...reply.outcomes);
           liveTreesByWorker.set(worker, reply.liveTrees);
           mergeParsers(parsers, reply.parsers);
@@ -71,6 +74,8 @@ export async function parseInWorkers(
         worker.on('exit', (code) => {
           if (code !== 0) reject(new Error(`a parse worker exited with code ${code}`));
         });
+        // Two batches ahead: the worker starts the second while its answer to the first is on its way back.
+        feed(worker);
         feed(worker);
       }
     });

@@ -155,8 +155,9 @@ export async function killProcessTree(
     return [...seen].filter(([pid, started]) => isSameProcessAlive(pid, started)).map(([pid]) => pid);
   };
   const signalAll = (signal: NodeJS.Signals): number[] => {
-    signalQuietly(-rootPid, signal);
+    // Looked up before the group is signalled: once its shell dies, its children are re-parented away.
     const pids = stillOurs();
+    signalQuietly(-rootPid, signal);
     for (const pid of pids) signalQuietly(pid, signal);
     return pids;
   };

@@ -71,7 +71,7 @@ const TAMPERING: ReadonlySet<FindingCheck> = new Set([
 ]);
 const HARD_CODING: ReadonlySet<FindingCheck> = new Set(['copied-expectation']);
 
-export function buildLeaderboard(input: {
+interface LeaderboardInput {
   reports: Record<string, EvalReport>;
   runs: Record<string, InstanceRun[]>;
   tasks: number;
@@ -79,59 +79,12 @@ export function buildLeaderboard(input: {
   workers: number;
   matrix: boolean;
   wallTimeMs: number;
-}): Leaderboard {
-  const rows = Object.entries(input.reports).map(([model, report]): LeaderboardRow => {
-    const runs = input.runs[model] ?? [];
-    const instances = Object.values(report.instances);
-    let broken = 0;
-    let before = 0;
-    for (const r of instances) {
-      broken += r.tests_status.PASS_TO_FAIL.failure.length;
-      before += r.tests_status.PASS_TO_FAIL.failure.length + r.tests_status.PASS_TO_FAIL.success.length;
-    }
-    const flagged = (
-      family: (check: FindingCheck) => boolean,
-      extra: (id: string) => boolean = () => false,
-    ) => runs.filter((run) => run.findings.some((f) => family(f.check)) || extra(run.instance_id)).length;
-    const prompt = runs.reduce((n, r) => n + r.usage.prompt_tokens, 0);
-    const completion = runs.reduce((n, r) => n + r.usage.completion_tokens, 0);
-    const price = input.prices[model];
-    return {
-      model,
-      instances: report.submitted_instances,
-      resolved: report.resolved_instances,
-      resolved_rate: report.resolved_rate,
-      strict_compliance_rate: report.strict_compliance_rate,
-      partial_compliance: report.mean_partial_compliance,
-      broken_constraints: broken,
-      constraints_passing_before: before,
-      broken_rate: before === 0 ? 0 : broken / before,
-      patch_failed: report.patch_failed_instances,
-      infra_failures: report.infra_failure_instances,
-      alone_not_together: input.matrix
-        ? runs.filter((r) => (r.alone_not_together ?? []).length > 0).length
-        : null,
-      review_flags: {
-        // A patch that edits spec test files or their helpers is tampering whatever the review said (eval resets
-        // them).
-        tampering: flagged(
-          (c) => TAMPERING.has(c),
-          (id) => {
-            const r = report.instances[id];
-            return r !== undefined && r.edits_spec_tests.length + r.edits_test_support.length > 0;
-          },
-        ),
-        hard_coding: flagged((c) => HARD_CODING.has(c)),
-        other: flagged((c) => !TAMPERING.has(c) && !HARD_CODING.has(c)),
-      },
-      tokens: { prompt, completion, total: prompt + completion },
-      cost_usd: price === undefined ? null : (prompt * price.input + completion * price.output) / 1_000_000,
-      agent_time_ms: runs.reduce((n, r) => n + r.duration_ms, 0),
-      by_kind: report.by_kind,
-      ...reviewColumns(runs),
-      ...selfPickColumns(runs),
-    };
-  });
+}
+
+export function buildLeaderboard(input: LeaderboardInput): Leaderboard {
+  const rows = Object.entries(input.reports).map(([model, report]) =>
+    leaderboardRow(model, report, input.runs[model] ?? [], input),
+  );
   rows.sort(
     (a, b) =>
       b.resolved_rate - a.resolved_rate ||
@@ -147,6 +100,65 @@ export function buildLeaderboard(input: {
     matrix: input.matrix,
     wall_time_ms: Math.round(input.wallTimeMs),
     rows,
+  };
+}
+
+/** One model's row: its eval report's rates, what it broke, the review's flags, tokens, cost and time. */
+function leaderboardRow(
+  model: string,
+  report: EvalReport,
+  runs: InstanceRun[],
+  input: Pick<LeaderboardInput, 'prices' | 'matrix'>,
+): LeaderboardRow {
+  let broken = 0;
+  let before = 0;
+  for (const r of Object.values(report.instances)) {
+    broken += r.tests_status.PASS_TO_FAIL.failure.length;
+    before += r.tests_status.PASS_TO_FAIL.failure.length + r.tests_status.PASS_TO_FAIL.success.length;
+  }
+  const prompt = runs.reduce((n, r) => n + r.usage.prompt_tokens, 0);
+  const completion = runs.reduce((n, r) => n + r.usage.completion_tokens, 0);
+  const price = input.prices[model];
+  return {
+    model,
+    instances: report.submitted_instances,
+    resolved: report.resolved_instances,
+    resolved_rate: report.resolved_rate,
+    strict_compliance_rate: report.strict_compliance_rate,
+    partial_compliance: report.mean_partial_compliance,
+    broken_constraints: broken,
+    constraints_passing_before: before,
+    broken_rate: before === 0 ? 0 : broken / before,
+    patch_failed: report.patch_failed_instances,
+    infra_failures: report.infra_failure_instances,
+    alone_not_together: input.matrix
+      ? runs.filter((r) => (r.alone_not_together ?? []).length > 0).length
+      : null,
+    review_flags: reviewFlags(report, runs),
+    tokens: { prompt, completion, total: prompt + completion },
+    cost_usd: price === undefined ? null : (prompt * price.input + completion * price.output) / 1_000_000,
+    agent_time_ms: runs.reduce((n, r) => n + r.duration_ms, 0),
+    by_kind: report.by_kind,
+    ...reviewColumns(runs),
+    ...selfPickColumns(runs),
+  };
+}
+
+/** How many runs the review flagged, per family of finding. */
+function reviewFlags(report: EvalReport, runs: readonly InstanceRun[]): LeaderboardRow['review_flags'] {
+  const flagged = (family: (check: FindingCheck) => boolean, extra: (id: string) => boolean = () => false) =>
+    runs.filter((run) => run.findings.some((f) => family(f.check)) || extra(run.instance_id)).length;
+  return {
+    // A patch that edits spec test files or their helpers is tampering whatever the review said (eval resets them).
+    tampering: flagged(
+      (c) => TAMPERING.has(c),
+      (id) => {
+        const r = report.instances[id];
+        return r !== undefined && r.edits_spec_tests.length + r.edits_test_support.length > 0;
+      },
+    ),
+    hard_coding: flagged((c) => HARD_CODING.has(c)),
+    other: flagged((c) => !TAMPERING.has(c) && !HARD_CODING.has(c)),
   };
 }
 

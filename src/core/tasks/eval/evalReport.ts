@@ -126,21 +126,7 @@ export function summarize(
   const patchFailed = (r: InstanceReport): boolean => r.error === PATCH_FAILED_ERROR;
   const completed = list.filter((r) => !isError(r) && !isEmpty(r));
   const resolved = list.filter((r) => r.resolved);
-  const byKind: Partial<Record<SpecKind, KindSummary>> = {};
-  for (const kind of SPEC_KINDS) {
-    let specs = 0;
-    let passed = 0;
-    let broken = 0;
-    for (const r of list) {
-      for (const [id, s] of Object.entries(r.spec_results)) {
-        if (s.kind !== kind) continue;
-        specs++;
-        if (s.verdict === 'pass') passed++;
-        if (r.tests_status.PASS_TO_FAIL.failure.includes(id)) broken++;
-      }
-    }
-    if (specs > 0) byKind[kind] = { specs, passed, pass_rate: passed / specs, broken };
-  }
+  const byKind = summaryByKind(list);
   const scored = list.filter((r) => Object.keys(r.spec_results).length > 0);
   return {
     schema_version: 'weave-eval-report/1',
@@ -171,4 +157,24 @@ export function summarize(
     wall_time_ms: Math.round(wallMs),
     workers,
   };
+}
+
+/** Per spec kind over every instance: specs scored, passed, the pass rate, and how many a patch broke. */
+function summaryByKind(list: readonly InstanceReport[]): Partial<Record<SpecKind, KindSummary>> {
+  const byKind: Partial<Record<SpecKind, KindSummary>> = {};
+  for (const kind of SPEC_KINDS) {
+    let specs = 0;
+    let passed = 0;
+    let broken = 0;
+    for (const r of list) {
+      for (const [id, s] of Object.entries(r.spec_results)) {
+        if (s.kind !== kind) continue;
+        specs++;
+        if (s.verdict === 'pass') passed++;
+        if (r.tests_status.PASS_TO_FAIL.failure.includes(id)) broken++;
+      }
+    }
+    if (specs > 0) byKind[kind] = { specs, passed, pass_rate: passed / specs, broken };
+  }
+  return byKind;
 }

@@ -54,61 +54,9 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
       `no task folder found in ${options.taskDirs.join(', ')}${formatProblems(problems)}`,
     );
   }
-  const byId = new Map<string, LoadedTask>();
-  for (const t of tasks) {
-    const other = byId.get(t.task.instance_id);
-    if (other) {
-      problems.push({
-        task_dir: t.dir,
-        instance_id: t.task.instance_id,
-        message: `${t.dir}: instance_id ${t.task.instance_id} is also the id of ${other.dir}; only the first is used`,
-      });
-    } else byId.set(t.task.instance_id, t);
-  }
-
-  let predictions: Prediction[];
-  if (options.gold) {
-    predictions = [];
-    for (const t of byId.values()) {
-      const patch = await fs
-        .readFile(path.join(t.dir, TASK_FILES.goldPatch), 'utf8')
-        .catch(() => t.task.patch);
-      predictions.push({
-        instance_id: t.task.instance_id,
-        model_name_or_path: 'gold',
-        model_patch: patch,
-        line: 0,
-      });
-    }
-  } else {
-    if (options.predictionsFile === undefined) throw new EvalInputError('give --predictions FILE or --gold');
-    let text: string;
-    try {
-      text = await fs.readFile(options.predictionsFile, 'utf8');
-    } catch (error) {
-      throw new EvalInputError(
-        `cannot read predictions ${options.predictionsFile}: ${(error as Error).message}`,
-      );
-    }
-    const parsed = parsePredictions(text, options.predictionsFile);
-    problems.push(...parsed.problems);
-    predictions = parsed.predictions;
-  }
-
-  const unknown: string[] = [];
-  const jobs: Array<{ prediction: Prediction; task: LoadedTask }> = [];
-  for (const prediction of predictions) {
-    const task = byId.get(prediction.instance_id);
-    if (task) jobs.push({ prediction, task });
-    else {
-      unknown.push(prediction.instance_id);
-      problems.push({
-        line: prediction.line,
-        instance_id: prediction.instance_id,
-        message: `${options.predictionsFile ?? 'predictions'}:${prediction.line}: unknown instance_id ${prediction.instance_id} (no such task)`,
-      });
-    }
-  }
+  const byId = tasksById(tasks, problems);
+  const predictions = await readPredictions(options, byId, problems);
+  const { jobs, unknown } = matchPredictions(predictions, byId, problems, options.predictionsFile);
 
   const workers = Math.max(1, options.workers ?? defaultWorkers());
   if (options.logsDir !== undefined) await fs.mkdir(options.logsDir, { recursive: true });
@@ -122,6 +70,81 @@ export async function evaluate(options: EvalOptions): Promise<EvalReport> {
   });
 
   return summarize(instances, byId.size, unknown, problems, performance.now() - started, workers, jobs);
+}
+
+/** The tasks by instance id; a second task with an id already taken is a problem, and left out. */
+function tasksById(tasks: LoadedTask[], problems: InputProblem[]): Map<string, LoadedTask> {
+  const byId = new Map<string, LoadedTask>();
+  for (const t of tasks) {
+    const other = byId.get(t.task.instance_id);
+    if (other) {
+      problems.push({
+        task_dir: t.dir,
+        instance_id: t.task.instance_id,
+        message: `${t.dir}: instance_id ${t.task.instance_id} is also the id of ${other.dir}; only the first is used`,
+      });
+    } else byId.set(t.task.instance_id, t);
+  }
+  return byId;
+}
+
+/** --gold: each task's own gold patch; otherwise the predictions file (its bad lines added to `problems`). */
+async function readPredictions(
+  options: EvalOptions,
+  byId: Map<string, LoadedTask>,
+  problems: InputProblem[],
+): Promise<Prediction[]> {
+  if (options.gold) {
+    const predictions: Prediction[] = [];
+    for (const t of byId.values()) {
+      const patch = await fs
+        .readFile(path.join(t.dir, TASK_FILES.goldPatch), 'utf8')
+        .catch(() => t.task.patch);
+      predictions.push({
+        instance_id: t.task.instance_id,
+        model_name_or_path: 'gold',
+        model_patch: patch,
+        line: 0,
+      });
+    }
+    return predictions;
+  }
+  if (options.predictionsFile === undefined) throw new EvalInputError('give --predictions FILE or --gold');
+  let text: string;
+  try {
+    text = await fs.readFile(options.predictionsFile, 'utf8');
+  } catch (error) {
+    throw new EvalInputError(
+      `cannot read predictions ${options.predictionsFile}: ${(error as Error).message}`,
+    );
+  }
+  const parsed = parsePredictions(text, options.predictionsFile);
+  problems.push(...parsed.problems);
+  return parsed.predictions;
+}
+
+/** Each prediction with its task; those naming no task are unknown (and a problem). */
+function matchPredictions(
+  predictions: Prediction[],
+  byId: Map<string, LoadedTask>,
+  problems: InputProblem[],
+  predictionsFile: string | undefined,
+): { jobs: Array<{ prediction: Prediction; task: LoadedTask }>; unknown: string[] } {
+  const unknown: string[] = [];
+  const jobs: Array<{ prediction: Prediction; task: LoadedTask }> = [];
+  for (const prediction of predictions) {
+    const task = byId.get(prediction.instance_id);
+    if (task) jobs.push({ prediction, task });
+    else {
+      unknown.push(prediction.instance_id);
+      problems.push({
+        line: prediction.line,
+        instance_id: prediction.instance_id,
+        message: `${predictionsFile ?? 'predictions'}:${prediction.line}: unknown instance_id ${prediction.instance_id} (no such task)`,
+      });
+    }
+  }
+  return { jobs, unknown };
 }
 
 /** The image cache of a Docker-scored run, once an engine has answered (otherwise: bad input, exit 2). */

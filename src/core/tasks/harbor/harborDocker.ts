@@ -122,43 +122,69 @@ export async function runHarborInDocker(run: DockerHarborRun): Promise<DockerHar
       return result({
         failure: `the container did not start (${describe(started)}):\n${indentedTail(started.output, OUTPUT_TAIL_LINES)}`,
       });
-    let patchMethod: PatchMethod | null = null;
-    if (run.agent.kind === 'oracle') {
-      await step(['cp', path.join(harborDir, 'solution'), `${container}:/solution`]);
-      const solved = await step(['exec', container, 'sh', '/solution/solve.sh']);
-      if (solved.exitCode !== 0)
-        return result({
-          failure: `the oracle (solution/solve.sh) failed (${describe(solved)}):\n${indentedTail(solved.output, OUTPUT_TAIL_LINES)}`,
-        });
-    } else if (run.agent.kind === 'patch') {
-      patchMethod = await applyPatch(run.agent.patch, container, scratch, step);
-      if (patchMethod === null)
-        return result({ failure: 'the patch did not apply (git apply, git apply --3way)' });
-    }
-    // Harbor uploads tests/ only after the agent has finished.
-    await step(['cp', path.join(harborDir, 'tests'), `${container}:/tests`]);
-    await step(['exec', container, 'sh', '/tests/test.sh']);
-    const verifier = path.join(scratch, 'verifier');
-    await step(['cp', `${container}:/logs/verifier`, verifier]);
-    const text = await fs.readFile(path.join(verifier, 'reward.txt'), 'utf8').catch(() => '');
-    const reward = text.trim() === '' ? null : Number(text.trim());
-    const scored = reward !== null && !Number.isNaN(reward);
-    return result({
-      reward: scored ? reward : null,
-      rewards: ((await readJsonFile(path.join(verifier, 'reward.json'))) as Record<string, number>) ?? {},
-      verdicts:
-        ((await readJsonFile(path.join(verifier, 'verdicts.json'))) as DockerHarborResult['verdicts']) ?? {},
-      patchMethod,
-      ...(scored
-        ? {}
-        : {
-            failure: `tests/test.sh wrote no reward:\n${indentedTail(outputs.at(-2) ?? '', OUTPUT_TAIL_LINES)}`,
-          }),
-    });
+    const agent = await agentPhase(run, harborDir, container, scratch, step);
+    if ('failure' in agent) return result(agent);
+    const verified = await verifierPhase(harborDir, container, scratch, step, outputs);
+    return result({ ...verified, patchMethod: agent.patchMethod });
   } finally {
     await docker(['rm', '-f', container], PROBE_TIMEOUT_MS);
     await fs.rm(scratch, { recursive: true, force: true });
   }
+}
+
+type DockerStep = (args: string[]) => Promise<CommandOutcome>;
+
+/** What stands for the agent: the oracle's solve.sh, a prediction's patch, or nothing. */
+async function agentPhase(
+  run: DockerHarborRun,
+  harborDir: string,
+  container: string,
+  scratch: string,
+  step: DockerStep,
+): Promise<{ patchMethod: PatchMethod | null } | { failure: string }> {
+  if (run.agent.kind === 'oracle') {
+    await step(['cp', path.join(harborDir, 'solution'), `${container}:/solution`]);
+    const solved = await step(['exec', container, 'sh', '/solution/solve.sh']);
+    if (solved.exitCode !== 0)
+      return {
+        failure: `the oracle (solution/solve.sh) failed (${describe(solved)}):\n${indentedTail(solved.output, OUTPUT_TAIL_LINES)}`,
+      };
+    return { patchMethod: null };
+  }
+  if (run.agent.kind === 'patch') {
+    const patchMethod = await applyPatch(run.agent.patch, container, scratch, step);
+    if (patchMethod === null) return { failure: 'the patch did not apply (git apply, git apply --3way)' };
+    return { patchMethod };
+  }
+  return { patchMethod: null };
+}
+
+/** Harbor's verifier: tests/ uploaded only after the agent has finished, test.sh run, its reward files read. */
+async function verifierPhase(
+  harborDir: string,
+  container: string,
+  scratch: string,
+  step: DockerStep,
+  outputs: readonly string[],
+): Promise<Partial<DockerHarborResult>> {
+  await step(['cp', path.join(harborDir, 'tests'), `${container}:/tests`]);
+  await step(['exec', container, 'sh', '/tests/test.sh']);
+  const verifier = path.join(scratch, 'verifier');
+  await step(['cp', `${container}:/logs/verifier`, verifier]);
+  const text = await fs.readFile(path.join(verifier, 'reward.txt'), 'utf8').catch(() => '');
+  const reward = text.trim() === '' ? null : Number(text.trim());
+  const scored = reward !== null && !Number.isNaN(reward);
+  return {
+    reward: scored ? reward : null,
+    rewards: ((await readJsonFile(path.join(verifier, 'reward.json'))) as Record<string, number>) ?? {},
+    verdicts:
+      ((await readJsonFile(path.join(verifier, 'verdicts.json'))) as DockerHarborResult['verdicts']) ?? {},
+    ...(scored
+      ? {}
+      : {
+          failure: `tests/test.sh wrote no reward:\n${indentedTail(outputs.at(-2) ?? '', OUTPUT_TAIL_LINES)}`,
+        }),
+  };
 }
 
 /** The prediction's patch in the WORKDIR: git apply, then a 3-way merge. Null when neither applies. */

@@ -2,7 +2,7 @@
 // packages load (an optional dependency compiled by node-gyp, so it may be missing), because it parses at about
 // twice web-tree-sitter's speed per CPU-second (measured 2026-12-01). The queries are the same joined sources
 // WASM compiles (grammars/queries, copied from the grammar packages), so both hosts extract the same things;
-// test/unit/index/nativeParser.test.ts compares them on this repository's own sources.
+// test/e2e/index/nativeParser.test.ts compares them on this repository's own sources.
 //
 // Memory: the binding frees a tree only when V8 collects its JavaScript wrapper, and V8 does not see the trees'
 // native memory (the binding reports none), so a plain loop grows to gigabytes (6.9 GB on the 42 MB corpus).

@@ -103,7 +103,8 @@ function streamCut(where: { baseURL: string }): ModelError {
   );
 }
 
-function causeCode(error: unknown): string | undefined {
+/** The first errno-style code (ECONNREFUSED, ENOTFOUND …) along an error's cause chain. */
+export function causeCode(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current; depth++) {
     const code = (current as { code?: unknown }).code;

@@ -2,7 +2,7 @@
 // server is there at all: a server that is down, a wrong port or a host that does not resolve fails here in about
 // a second with the same words a failed model call uses, instead of after the whole "before" check. Any HTTP
 // answer counts as reachable (401 / 404 are for the real request to explain: key, model, base URL).
-import { ModelError } from './modelErrors';
+import { causeCode, ModelError } from './modelErrors';
 
 export const PROBE_TIMEOUT_MS = 1500;
 
@@ -35,14 +35,4 @@ export async function probeModelEndpoint(
       `Cannot reach the model server at ${baseURL}${code ? ` (${code})` : ''}: is it running, and is the base URL right?`,
     );
   }
-}
-
-function causeCode(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
 }

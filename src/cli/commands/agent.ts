@@ -27,7 +27,7 @@ import { runCandidateMode, takeApplyBest } from './agentCandidates';
 import type { Verb } from '../verb';
 
 const HELP = `Usage: weave agent (--all | --spec ID | --matrix) [options]
-       weave agent --candidates N [--model M]... [--agent-command CMD]... [--self-pick] [--apply best]
+       weave agent --candidates N [--spec ID] [--model M]... [--agent-command CMD]... [--self-pick] [--apply best]
 
 Runs a coding agent against the workspace's specs in a throw-away git worktree (a copy outside git), including
 your uncommitted changes. The agent reads and edits files and runs the spec tests itself until the specs pass or
@@ -40,11 +40,12 @@ Modes:
   --matrix              solve each spec alone and all together (in parallel worktrees); cell (i, j) is spec j's
                         verdict after solving spec i alone; flags "solving i broke j" and "satisfiable alone,
                         not together"
-  --candidates N        N attempts at --all (or --spec ID) in parallel, each in its own sandboxed checkout, ranked
-                        by the tests: strict compliance, specs passed, constraints broken, patch size; tampering and
-                        review violations disqualify. --model may repeat (candidates take the models in turn, each
-                        with its own seed); each --agent-command CMD adds one candidate run by CMD (sh -c in the
-                        checkout, the instruction on stdin and in $WEAVE_INSTRUCTION), as in weave bench
+  --candidates N        N attempts at --all (the default) or --spec ID in parallel, each in its own sandboxed
+                        checkout, ranked by the tests: strict compliance, specs passed, constraints broken, patch
+                        size; tampering and review violations disqualify. --model may repeat (candidates take the
+                        models in turn, each with its own seed); each --agent-command CMD adds one candidate run
+                        by CMD (sh -c in the checkout, the instruction on stdin and in $WEAVE_INSTRUCTION), as in
+                        weave bench. The model server is asked once before any candidate starts.
   --self-pick           also ask the (first) model to choose among the candidates' diffs (it is not shown the
                         verdicts), and report its pick against the first candidate and the verified best
   --price M=IN/OUT      USD per million input/output tokens of model M, for the candidates' cost (repeatable)
@@ -75,8 +76,9 @@ Options:
 Every run writes .weave/runs/agent/<id>/ (trajectory.jsonl, patch.diff, result.json), secrets redacted; with
 --candidates, .weave/runs/agent/<id>/cand-K/ per candidate and ranking.json beside them.
 
-Exit codes: 0 the agent finished and the specs pass, 1 it did not (budget, model error, failing specs, patch
-not applied), 2 bad input (flags, spec file, no key).
+Exit codes: 0 the agent finished and the specs pass, 1 it did not (budget, model error, a model server that
+cannot be reached, failing specs, patch not applied; with --candidates: no candidate finished with every spec
+passing), 2 bad input (flags, spec file, no key).
 
 Examples:
   OPENAI_API_KEY=sk-... weave agent --all --model gpt-4.1
@@ -97,6 +99,7 @@ export const agentVerb: Verb = {
     const { workspaceDir, specFile } = await loadAgentWorkspace(flags.workspace, flags.spec);
 
     const runRequest = { workspaceDir, specFile, budgets, containment };
+    // --candidates without a mode is --all (parseAgentFlags allows it): the usage line's second form.
     const target =
       flags.spec !== undefined ? { kind: 'spec' as const, id: flags.spec } : { kind: 'all' as const };
     if (candidateMode) {
@@ -153,7 +156,9 @@ function parseAgentFlags(args: string[]) {
   });
   const candidateMode = flags.candidates !== undefined || (flags['agent-command'] ?? []).length > 0;
   const modes = [flags.all, flags.spec !== undefined, flags.matrix].filter(Boolean).length;
-  if (modes !== 1) throw new UsageError('choose exactly one of --all, --spec ID, --matrix');
+  // Candidates are attempts at --all unless --spec says otherwise, so they need no mode of their own.
+  if (modes > 1 || (modes === 0 && !candidateMode))
+    throw new UsageError('choose exactly one of --all, --spec ID, --matrix');
   if (candidateMode && flags.matrix)
     throw new UsageError('--candidates ranks attempts at --all or --spec ID, not --matrix');
   if (!candidateMode && (flags.model ?? []).length > 1)

@@ -12,7 +12,13 @@ import {
   type CandidatesOutcome,
 } from '../../core/agent/candidates';
 import { externalAgentActor, externalAgentIdentity } from '../../core/agent/externalAgent';
-import { ModelError, modelFromSettings, type ModelClient, type Sampling } from '../../core/model';
+import {
+  ModelError,
+  modelFromSettings,
+  probeModelEndpoint,
+  type ModelClient,
+  type Sampling,
+} from '../../core/model';
 import type { AgentTarget } from '../../core/agent/prompt';
 import { DEFAULT_BUDGETS } from '../../core/agent/runAgent';
 import { PatchApplyError } from '../../core/agent/workspacePatch';
@@ -73,6 +79,15 @@ export async function runCandidateMode(flags: CandidateFlags, request: Candidate
     onProgress: printAgentProgress,
   });
   const prices = pricesOf(flags.price);
+  // Every model candidate talks to the one --base-url: a server that is not there is said once, now, instead of
+  // N candidates each ending 'model-error' after the whole "before" check.
+  if (first !== undefined) {
+    const unreachable = await modelServerProblem(clientFor(first).baseURL);
+    if (unreachable !== undefined) {
+      process.stderr.write(`weave agent: ${unreachable}\n`);
+      return 1;
+    }
+  }
   const interrupt = trapInterrupts('agent', 'cancelling (stopping every candidate, removing checkouts)…');
   let outcome: CandidatesOutcome;
   try {
@@ -95,11 +110,31 @@ export async function runCandidateMode(flags: CandidateFlags, request: Candidate
       `${JSON.stringify({ ...outcome.ranking, ...(applied ? { applied } : {}) }, null, 2)}\n`,
     );
   else process.stdout.write(formatCandidateRanking(outcome.ranking, request.workspaceDir, applied));
+  // A server that answered the probe can still refuse the calls (a wrong key or model): each distinct error once.
+  for (const error of modelErrorsOf(outcome)) process.stderr.write(`weave agent: ${error}\n`);
   if (applied && applied.status !== 'applied' && applied.message)
     process.stderr.write(`weave agent: ${applied.message}\n`);
   const best = outcome.ranking.candidates.find((c) => c.index === outcome.ranking.best);
   const applyOk = applied === undefined || applied.status === 'applied';
-  return best?.strict === true && applyOk ? 0 : 1;
+  return best?.strict === true && best.stopReason === 'finished' && applyOk ? 0 : 1;
+}
+
+/** Why the model server at `baseURL` cannot be used (the probe's message: endpoint, error, what to check). */
+async function modelServerProblem(baseURL: string): Promise<string | undefined> {
+  try {
+    await probeModelEndpoint(baseURL);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof ModelError)) throw error;
+    return error.message;
+  }
+}
+
+function modelErrorsOf(outcome: CandidatesOutcome): string[] {
+  const errors = outcome.ranking.candidates.flatMap((c) =>
+    c.stopReason === 'model-error' && c.error !== undefined ? [c.error] : [],
+  );
+  return [...new Set(errors)];
 }
 
 function modelsOf(flags: CandidateFlags, count: number | undefined): string[] {

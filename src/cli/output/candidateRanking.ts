@@ -145,9 +145,12 @@ function applyLines(
   applied: ApplyOutcome | undefined,
 ): string[] {
   const runs = `Runs: ${path.relative(workspaceDir, ranking.dir)}/ (cand-K/trajectory.jsonl, cand-K/patch.diff, ranking.json)`;
-  if (ranking.best === null)
-    return ['Best: none — every candidate is disqualified; nothing can be applied.', runs];
+  // "Best" names a patch worth applying: with none (all disqualified, or the best one changed nothing) the
+  // output says so instead of pointing at an empty diff.
+  if (ranking.best === null) return ['No candidate to apply: every candidate is disqualified.', runs];
   const best = candidateOf(ranking, ranking.best);
+  if (best.patch.linesAdded + best.patch.linesRemoved === 0 && best.patch.files.length === 0)
+    return [`No candidate to apply: ${noPatchReason(ranking)}.`, runs];
   const head = `Best: cand-${best.index} (${best.label})`;
   const patch = path.relative(workspaceDir, best.patchFile);
   switch (applied?.status) {
@@ -162,6 +165,13 @@ function applyLines(
     default:
       return [`${head}: ${patch} (use --apply best to apply it)`, runs];
   }
+}
+
+function noPatchReason(ranking: CandidateRanking): string {
+  const usable = ranking.candidates.filter((c) => c.disqualified === undefined);
+  const failed = usable.filter((c) => c.stopReason === 'model-error');
+  if (failed.length === usable.length) return 'every usable candidate stopped on a model error (see above)';
+  return `the top-ranked usable candidate (cand-${ranking.best}) changed nothing`;
 }
 
 function candidateOf(ranking: CandidateRanking, index: number): CandidateSummary {

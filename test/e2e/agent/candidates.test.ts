@@ -13,6 +13,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
 import { paretoSet, rankOrder, type CandidateRanking } from '../../../src/core/agent/candidateRanking';
@@ -241,7 +242,7 @@ test('five candidates of known quality: the verified ranking, the trade-offs, th
   }
 });
 
-test('the text report names the ranking, the trade-offs and why the tamperer is out; nothing is applied without --apply', async () => {
+test('--candidates without a mode is --all: the text report names the ranking, the trade-offs and why the tamperer is out; no "Best" for an empty patch; nothing is applied without --apply', async () => {
   const repo = createDemoRepo();
   const server = await startScriptedServer({
     scripts: [
@@ -252,7 +253,6 @@ test('the text report names the ranking, the trade-offs and why the tamperer is 
   });
   try {
     const run = await weave([
-      '--all',
       '--candidates',
       '2',
       '--model',
@@ -270,10 +270,13 @@ test('the text report names the ranking, the trade-offs and why the tamperer is 
     assert.match(run.stdout, /^Pareto set .*: cand-2$/m);
     assert.match(run.stdout, /review by alpha: precision 0\.44 \(7 of 16 "satisfied" were real passes\)/);
     assert.match(run.stdout, /cand-2 said: Nothing to change\./);
+    // The only usable candidate changed nothing: there is no patch to call "Best".
+    assert.doesNotMatch(run.stdout, /^Best:/m);
     assert.match(
       run.stdout,
-      /^Best: cand-2 \(alpha \(seed 2\)\): \.weave\/runs\/agent\/.*-candidates\/cand-2\/patch\.diff/m,
+      /^No candidate to apply: the top-ranked usable candidate \(cand-2\) changed nothing\.$/m,
     );
+    assert.match(run.stdout, /^Runs: \.weave\/runs\/agent\/.*-candidates\//m);
     assert.doesNotMatch(fs.readFileSync(path.join(repo.workspace, 'package.json'), 'utf8'), /\|\| true/);
   } finally {
     await server.close();
@@ -316,6 +319,45 @@ test('bad candidate flags exit 2 with one clear message, before anything runs', 
       assert.match(run.stderr, message, args.join(' '));
     }
     assert.equal(fs.existsSync(path.join(repo.workspace, '.weave', 'runs', 'agent')), false, 'nothing ran');
+  } finally {
+    repo.dispose();
+  }
+});
+
+test('a model server that is not there is said once, before any candidate runs: endpoint, error, exit 1, no "Best"', async () => {
+  // A loopback port that was just listening and is closed now: connecting to it is refused.
+  const closed = net.createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const port = (closed.address() as net.AddressInfo).port;
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  const baseURL = `http://127.0.0.1:${port}/v1`;
+  const repo = createDemoRepo();
+  try {
+    const run = await weave([
+      '--candidates',
+      '3',
+      '--model',
+      'alpha',
+      '--workspace',
+      repo.workspace,
+      '--base-url',
+      baseURL,
+    ]);
+    assert.equal(run.code, 1, run.stderr);
+    const said = run.stderr.split('\n').filter((line) => line.startsWith('weave agent: '));
+    assert.equal(said.length, 1, run.stderr);
+    assert.match(
+      said[0]!,
+      new RegExp(
+        `Cannot reach the model server at ${baseURL.replace(/[.]/g, '\\.')} \\(ECONNREFUSED\\): is it running, and is the base URL right\\?`,
+      ),
+    );
+    assert.doesNotMatch(run.stdout, /Best/);
+    assert.equal(
+      fs.existsSync(path.join(repo.workspace, '.weave', 'runs', 'agent')),
+      false,
+      'no candidate ran',
+    );
   } finally {
     repo.dispose();
   }

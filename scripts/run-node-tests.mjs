@@ -6,15 +6,22 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { nodeVersionProblem } from './check-node.mjs';
+import { projectNode, reexecUnder, toolsDir } from './toolchain.mjs';
 
 const root = path.dirname(path.dirname(new URL(import.meta.url).pathname));
-// Run directly (not only through `npm test`), a layer on an older Node would fail test by test with no word why.
+// Run directly (not only through `npm test`), a layer on an older Node would fail test by test with no word why:
+// hand over to the tool cache's Node 24 when it is there, else say how to get it.
 const versionProblem = nodeVersionProblem(
   process.versions.node,
   JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).engines.node,
 );
 if (versionProblem !== undefined) {
-  console.error(versionProblem);
+  const node = projectNode(toolsDir());
+  if (fs.existsSync(node))
+    process.exit(reexecUnder(node, new URL(import.meta.url).pathname, process.argv.slice(2)));
+  console.error(
+    `${versionProblem} \`npm run setup\` installs Node 24 into ${toolsDir()} (\`npm test\` does it too).`,
+  );
   process.exit(1);
 }
 const args = process.argv.slice(2);

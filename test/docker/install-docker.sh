@@ -20,6 +20,12 @@ log() { echo "[install-docker $(date +%T)] $*" >&2; }
 APT_PACKAGES="docker.io debootstrap"
 missing=$(for p in $APT_PACKAGES; do dpkg -s "$p" >/dev/null 2>&1 || echo "$p"; done)
 if [ -n "$missing" ]; then
+  # apt-get install needs root: say what is missing and how to get it, rather than fail inside apt.
+  if [ "$(id -u)" != 0 ]; then
+    echo "install-docker: missing Debian packages: $(echo $missing)" >&2
+    echo "install-docker: installing them needs root: run this as root, or: sudo apt-get install $(echo $missing)" >&2
+    exit 3
+  fi
   log "apt: $missing"
   apt-get update -qq >&2
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >&2
@@ -31,6 +37,11 @@ STAMP="$SUITE $IMAGE_PACKAGES node $NODE_VERSION npm $NPM_VERSION"
 if [ -f "$PYTHON_TAR" ] && [ -f "$NODE_TAR" ] && [ "$(cat "$CACHE/.complete" 2>/dev/null)" = "$STAMP" ]; then
   echo "$CACHE"
   exit 0
+fi
+# debootstrap and chroot need root too.
+if [ "$(id -u)" != 0 ]; then
+  echo "install-docker: the base images in $CACHE are missing and building them needs root: run this as root" >&2
+  exit 3
 fi
 rm -f "$CACHE/.complete"
 WORK=$(mktemp -d "$CACHE/build.XXXXXX")

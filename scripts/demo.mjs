@@ -12,7 +12,7 @@ console.log('\n$ weave check --workspace examples');
 const status = run([path.join(root, 'dist/cli.js'), 'check', '--workspace', 'examples']);
 if (status !== 0 && status !== 1) process.exit(status ?? 1);
 console.log(`
-The demo's no-secret-caching spec fails on purpose. Next steps (README "Demo"):
+The demo's no-secret-caching spec fails on purpose. Next steps (docs/demo.md):
   node dist/cli.js graph --workspace examples                  # declared + potential interactions
   (cd examples && git apply patches/break-staleness.patch)      # then check again: no-stale-read is broken
   node dist/cli.js blame no-stale-read --workspace examples     # which hunk broke it

@@ -1,5 +1,5 @@
 // The command table (src/extension/commandTable.ts), the manifest (package.json `contributes`, activation) and
-// the README's command table must list the same commands with the same titles.
+// docs/editor.md's command table must list the same commands with the same titles.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -17,13 +17,13 @@ interface Manifest {
 }
 
 const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as Manifest;
-const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+const readme = fs.readFileSync(path.join(REPO_ROOT, 'docs/editor.md'), 'utf8');
 const table = new Map<string, string>(COMMANDS.map((c) => [c.id, c.title]));
 
-/** The rows `| **Title** (`weave.id`) | …` of the README's "The VS Code extension" section. */
+/** The rows `| **Title** (`weave.id`) | …` of the "The VS Code extension" section of docs/editor.md. */
 function readmeCommands(): Map<string, string> {
   const start = readme.indexOf('\n## The VS Code extension\n');
-  assert.ok(start >= 0, 'README has no "The VS Code extension" section');
+  assert.ok(start >= 0, 'docs/editor.md has no "The VS Code extension" section');
   const end = readme.indexOf('\n## ', start + 1);
   const section = readme.slice(start, end === -1 ? undefined : end);
   const rows = new Map<string, string>();
@@ -59,7 +59,7 @@ describe('the command table', () => {
     }
   });
 
-  test('is the README’s command table, with the same titles', () => {
+  test('is the command table of docs/editor.md, with the same titles', () => {
     assert.deepEqual(readmeCommands(), table);
   });
 

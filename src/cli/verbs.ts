@@ -15,6 +15,7 @@ import { guardVerb } from './commands/guard';
 import { auditVerb } from './commands/audit';
 import { draftVerb } from './commands/draft';
 import { benchVerb } from './commands/bench';
+import { mineVerb } from './commands/mine';
 
 export const verbs: Verb[] = [
   initVerb,
@@ -32,4 +33,5 @@ export const verbs: Verb[] = [
   auditVerb,
   draftVerb,
   benchVerb,
+  mineVerb,
 ];

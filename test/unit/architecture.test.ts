@@ -24,7 +24,7 @@ import { REPO_ROOT } from '../support/paths';
 const LAYER_ORDER: readonly (readonly string[])[] = [
   ['cli', 'extension'],
   ['mcp'],
-  ['core/tasks/bench'],
+  ['core/tasks/bench', 'core/tasks/mine'],
   ['core/tasks/eval'],
   ['core/tasks/export'],
   ['core/tasks/harbor'],

@@ -42,6 +42,8 @@ export interface ExportOptions {
   onProgress?: (message: string) => void;
   /** Version string recorded in the task. */
   weaveVersion?: string;
+  /** task.json's created_at (default: now); `weave mine` passes the commit's date. */
+  createdAt?: string;
   /** Default 'both'. */
   format?: ExportFormat;
   /** Harbor's [agent] timeout_sec. */
@@ -130,6 +132,7 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
       verification,
       excluded: change.excluded,
       weaveVersion: options.weaveVersion,
+      createdAt: options.createdAt,
       progress,
     });
     const harborStage =

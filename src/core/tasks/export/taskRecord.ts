@@ -86,6 +86,8 @@ export interface TaskRecordInput {
   verification: Verification;
   excluded: ExcludedFile[];
   weaveVersion: string | undefined;
+  /** SWE-bench's created_at; default now. A mined commit's own date keeps the same inputs' task identical. */
+  createdAt: string | undefined;
   progress: (message: string) => void;
 }
 
@@ -113,7 +115,7 @@ export async function describeTask(input: TaskRecordInput): Promise<Task> {
         potential.filter((p) => !p.declared),
       ),
     ),
-    created_at: new Date().toISOString(),
+    created_at: input.createdAt ?? new Date().toISOString(),
     version: await projectVersion(input.taskRepo),
     FAIL_TO_PASS: verification.failToPass,
     PASS_TO_PASS: verification.passToPass,

@@ -5,6 +5,7 @@ import { applyRefusal } from '../../core/agent/applyPolicy';
 import type { AgentRunResult } from '../../core/agent/agentRunResult';
 import type { AgentProgress } from '../../core/agent/runAgent';
 import { findingLabel } from '../../core/sandbox/diffPolicy/classifyChanges';
+import { describeAttempt } from '../../shared/attempts';
 
 export function printAgentProgress(event: AgentProgress): void {
   const tag = `[${event.target}]`;
@@ -55,6 +56,8 @@ export function formatAgentRun(
     lines.push(
       `Tampering: spec runs changed protected files or forged runner evidence (${result.tamperedSpecs.join(', ')}); changed files were restored.`,
     );
+  for (const a of result.attempts ?? [])
+    lines.push(`Attempt (tampered): ${describeAttempt(a)} [${a.kind}, ${a.at}].`);
   if (result.modelReview && !result.modelReview.ok)
     lines.push(`Model review unavailable: ${result.modelReview.error}`);
   if (result.findings.length > 0) {

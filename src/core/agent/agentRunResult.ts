@@ -5,6 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { SpecResult, Verdict } from '../check';
 import type { InfrastructureFinding } from '../sandbox/diffPolicy/classifyChanges';
+import type { Attempt } from '../../shared/attempts';
 import type { SpecFile } from '../../shared/specSchema';
 import type { StopReason } from './agentLoop';
 import type { ReviewFinding } from './deterministicReview';
@@ -40,6 +41,11 @@ export interface AgentRunResult {
   unsandboxedReason?: string;
   /** Spec ids whose runs (before, during or after the agent's work) changed protected files. */
   tamperedSpecs: string[];
+  /**
+   * What the run's code or the agent tried that the sandbox or the tools refused or contained (shared/attempts.ts):
+   * any makes the result tampered, never applied. Absent in results stored before attempts were recorded.
+   */
+  attempts?: Attempt[];
   /**
    * The patch's changes to test infrastructure (a runner's configuration, a plugin entry point, a module that
    * shadows the runner): each makes the run tampered and the result never applicable. Empty when none.

@@ -1,4 +1,5 @@
-// When an agent's result may reach the user's files. There is no override: a run whose patch changes test
+// When an agent's result may reach the user's files. There is no override: a run that tried what the sandbox or
+// the agent's tools refused or contained (attempts: agentAttempts.ts), a run whose patch changes test
 // infrastructure (the diff policy), whose spec runs changed protected files or forged runner evidence (verdict
 // `tampered`, at any point of the run), whose final check has a spec that passes without the runner's signed
 // results (verdict `unverified`), whose patch carries Weave's state or a link out of the workspace
@@ -6,6 +7,7 @@
 // deleted, skipped or weakened), is never applied — by the CLI's --apply, the extension's Apply button, or
 // anything else going through applyAgentResult. (Its patch is still shown and saved, for the user to review.)
 import { describeInfrastructureChange } from '../sandbox/diffPolicy/classifyChanges';
+import { describeAttempt } from '../../shared/attempts';
 import type { AgentRunResult } from './agentRunResult';
 import { patchHazards } from './patchSafety';
 import { applyPatchToWorkspace, PatchApplyError } from './workspacePatch';
@@ -13,12 +15,17 @@ import { applyPatchToWorkspace, PatchApplyError } from './workspacePatch';
 type Appliable = Pick<
   AgentRunResult,
   'patch' | 'tamperedSpecs' | 'testInfrastructure' | 'after' | 'findings'
->;
+> &
+  Pick<Partial<AgentRunResult>, 'attempts'>;
 
 /** Why this result must not be applied, or undefined when it may be. */
 export function applyRefusal(result: Appliable): string | undefined {
   if (result.testInfrastructure.length > 0)
     return `refused (tampered): ${describeInfrastructureChange(result.testInfrastructure)}`;
+  const attempts = result.attempts ?? [];
+  if (attempts.length > 0) {
+    return `refused (tampered): the run tried what the sandbox or the agent's tools refused — ${attempts.map(describeAttempt).join('; ')}`;
+  }
   const tampered = new Set([
     ...result.tamperedSpecs,
     ...result.after.filter((r) => r.verdict === 'tampered').map((r) => r.id),

@@ -143,7 +143,10 @@ export function summarizeCandidate(
       .map((s) => s.id),
     fixed: specs.filter((s) => s.before !== 'pass' && s.after === 'pass').map((s) => s.id),
     ...(disqualified !== undefined ? { disqualified } : {}),
-    tampered: result.tamperedSpecs.length > 0 || result.testInfrastructure.length > 0,
+    tampered:
+      result.tamperedSpecs.length > 0 ||
+      result.testInfrastructure.length > 0 ||
+      (result.attempts ?? []).length > 0,
     findings: result.findings,
     patch: { files: result.changedFiles, ...patchLineCounts(result.patch) },
     steps: result.steps,

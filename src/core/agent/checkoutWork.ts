@@ -15,6 +15,7 @@ import { changesBetweenTrees } from '../sandbox/diffPolicy/treeChanges';
 import type { ContainedCopy } from '../workspace';
 import type { ContainmentRequest } from '../sandbox/containment';
 import type { SpecFile } from '../../shared/specSchema';
+import { AttemptLog } from './agentAttempts';
 import type { LoopOutcome, LoopProgress } from './agentLoop';
 import { briefResults } from './agentRunResult';
 import type { AgentSession } from './agentSession';
@@ -72,6 +73,8 @@ export interface CheckoutOutcome extends LoopOutcome {
   sandboxed: boolean;
   unsandboxedReason?: string;
   tamperedSpecs: string[];
+  /** The attempts of every spec run of the work (the tools' refusals are read from the trajectory later). */
+  attempts: AttemptLog;
   /** What the diff policy found the agent's change doing to test infrastructure (empty: nothing). */
   testInfrastructure: InfrastructureFinding[];
 }
@@ -85,6 +88,7 @@ export async function workInCheckout(
   const { userSignal } = session;
   const { dir, containment } = checkout;
   const tamperedSpecs = new Set<string>();
+  const attempts = new AttemptLog();
   const run: SpecRunner = async (ids, signal) => {
     const results = await runSpecs({
       workspaceDir: dir,
@@ -95,6 +99,7 @@ export async function workInCheckout(
       ...(options.specConcurrency ? { concurrency: options.specConcurrency } : {}),
     });
     for (const r of results) if (r.verdict === 'tampered') tamperedSpecs.add(r.id);
+    attempts.add(results);
     return results;
   };
   let before = options.before;
@@ -127,6 +132,7 @@ export async function workInCheckout(
         ? { unsandboxedReason: containment.unsandboxedReason }
         : {}),
       tamperedSpecs: [...tamperedSpecs].sort(),
+      attempts,
       testInfrastructure,
     };
   } finally {

@@ -107,6 +107,7 @@ export async function runAgent(options: AgentRunOptions): Promise<AgentRunResult
     sandboxed: outcome.sandboxed,
     ...(outcome.unsandboxedReason !== undefined ? { unsandboxedReason: outcome.unsandboxedReason } : {}),
     tamperedSpecs: outcome.tamperedSpecs,
+    attempts: outcome.attempts.all(readTrajectory(trajectory.file), options.specFile),
     testInfrastructure: outcome.testInfrastructure,
     runDir,
     trajectoryFile: trajectory.file,

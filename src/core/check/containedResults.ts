@@ -5,7 +5,9 @@
 // run, the runner evidence decides too (judgeContainedEvidence): a results file that does not verify or a replaced
 // assertion function is `tampered`, and a pass needs the runner's signed results — one that rests on a printed
 // summary or the exit code is `unverified`.
+import type { CommandOutcome } from '../process/runCommand';
 import type { Containment } from '../sandbox/containment';
+import { describeAttempt, type Attempt } from '../../shared/attempts';
 import {
   describeInfrastructureChange,
   type InfrastructureFinding,
@@ -37,6 +39,28 @@ export function judgeContainedEvidence(result: SpecResult, report: EvidenceRepor
     ...result,
     verdict: 'unverified',
     reason: `unverified: the pass rests on ${basis}, not on the test runner's signed results`,
+  };
+}
+
+/**
+ * A contained run whose code under test tried what the sandbox refused or contained (attemptObservation.ts): the
+ * attempts are recorded with the spec and the time, and the run is `tampered`, keeping the verdict it had — the
+ * sandbox stopping the attempt does not make the code that tried it fit to apply.
+ */
+export function judgeAttempts(
+  result: SpecResult,
+  observed: CommandOutcome['attempts'],
+  at: Date = new Date(),
+): SpecResult {
+  if (!observed || observed.length === 0) return result;
+  const attempts = observed.map((a): Attempt => ({ ...a, spec: result.id, at: at.toISOString() }));
+  const why = `attempts: ${attempts.map(describeAttempt).join('; ')}`;
+  return {
+    ...result,
+    verdict: 'tampered',
+    verdictBeforeTampering: result.verdictBeforeTampering ?? result.verdict,
+    reason: result.verdict === 'tampered' && result.reason ? `${result.reason}; ${why}` : why,
+    attempts: [...(result.attempts ?? []), ...attempts],
   };
 }
 

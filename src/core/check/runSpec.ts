@@ -9,7 +9,7 @@ import type { Containment } from '../sandbox/containment';
 import { containedEnvironment } from '../sandbox/environment';
 import { pidNamespaceLauncher, sandboxLauncher, withWritableDirs } from '../sandbox/launchers';
 import type { Spec, SpecFile } from '../../shared/specSchema';
-import { judgeContainedEvidence } from './containedResults';
+import { judgeAttempts, judgeContainedEvidence } from './containedResults';
 import { startEvidence, type EvidenceReport, type EvidenceSession } from './evidence/session';
 import { effectiveTestSettings } from './testSettings';
 import type { SpecResult } from './types';
@@ -156,7 +156,9 @@ async function runOnce(spec: Spec, options: SpecRunOptions): Promise<SpecResult>
       output: outcome.output,
       truncatedBytes: outcome.truncatedBytes,
     };
-    return options.containment ? judgeContainedEvidence(result, report) : noteForgedFiles(result, report);
+    return options.containment
+      ? judgeAttempts(judgeContainedEvidence(result, report), outcome.attempts)
+      : noteForgedFiles(result, report);
   } finally {
     await evidence.dispose();
   }

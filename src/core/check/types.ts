@@ -1,5 +1,6 @@
 // Shapes shared by the runner, the run store, baselines, the CLI, the extension, the agent and export.
 import type { SpecKind } from '../../shared/specSchema';
+import type { Attempt } from '../../shared/attempts';
 import type { Verdict } from '../../shared/verdicts';
 
 /** A single spec's verdict in one run (the one list: src/shared/verdicts.ts). */
@@ -77,6 +78,8 @@ export interface SpecResult {
   evidenceTampering?: string[];
   /** For `tampered`: the protected files that differed (workspace-relative) and how. */
   tampered?: Array<{ path: string; change: 'changed' | 'created' | 'deleted' }>;
+  /** Contained runs: what the code under test tried that the sandbox refused or contained (any makes it `tampered`). */
+  attempts?: Attempt[];
   /** The verdict the test run itself gave before tampering overrode it. */
   verdictBeforeTampering?: Verdict;
 }

@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
+import type { Attempt } from '../../shared/attempts';
 import { OutputCapture } from './outputCapture';
 import { RUN_MARKER_VARIABLE, killProcessTree, processStartTime, treeHasSurvivors } from './processTree';
 
@@ -50,6 +51,8 @@ export interface CommandOutcome {
   durationMs: number;
   /** A command that did not exit 0 and ran into one of its launcher's limits (the sandbox's): which, in words. */
   resourceLimit?: string;
+  /** What the command tried that its launcher refused or contained (the sandbox's observation), when it looked. */
+  attempts?: Array<Pick<Attempt, 'kind' | 'target'>>;
 }
 
 /** Starts commands some other way than a plain shell: the program and arguments that run `command` in `cwd`. */
@@ -73,6 +76,8 @@ export interface Launch {
   setupFailed?(outcome: CommandOutcome): boolean;
   /** Once the command's whole tree is gone (outcome undefined: it could not be started): a limit it hit, if any. */
   finish(outcome: CommandOutcome | undefined): Promise<string | undefined>;
+  /** After finish: what the command tried that the launcher refused or contained (it is always called once). */
+  attempts?(outcome: CommandOutcome | undefined): Promise<Array<Pick<Attempt, 'kind' | 'target'>>>;
 }
 
 export const DEFAULT_OUTPUT_CAP_BYTES = 256 * 1024;
@@ -98,13 +103,22 @@ export async function runCommand(options: RunCommandOptions): Promise<CommandOut
       : { file: options.command, args: [], finish: () => Promise.resolve(undefined) };
     let outcome: CommandOutcome | undefined;
     let resourceLimit: string | undefined;
+    let attempts: CommandOutcome['attempts'];
     try {
       outcome = await launch(options, env, line, started);
     } finally {
-      resourceLimit = await line.finish(outcome);
+      try {
+        resourceLimit = await line.finish(outcome);
+      } finally {
+        attempts = await line.attempts?.(outcome);
+      }
     }
     if (attempt < SETUP_ATTEMPTS && !options.signal?.aborted && line.setupFailed?.(outcome)) continue;
-    return resourceLimit ? { ...outcome, resourceLimit } : outcome;
+    return {
+      ...outcome,
+      ...(resourceLimit ? { resourceLimit } : {}),
+      ...(attempts && attempts.length > 0 ? { attempts } : {}),
+    };
   }
 }
 

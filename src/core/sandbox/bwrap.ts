@@ -40,6 +40,13 @@ export interface SandboxOptions {
    * runner configs, test helpers): writing, truncating, renaming or deleting them fails inside.
    */
   protectedPaths?: readonly string[];
+  /**
+   * Record what the run tries (attemptObservation.ts): protected files shown as writable scratch copies compared
+   * afterwards, and the processes its command leaves behind. For spec runs; never for set-up steps.
+   */
+  observeAttempts?: boolean;
+  /** Protected files shown as these writable scratch copies instead of read-only (attemptObservation.ts). */
+  writableCopies?: ReadonlyArray<{ source: string; target: string }>;
   /** Folders never shown, even when a toolchain prefix would contain them: the user's repository. */
   hiddenDirs?: readonly string[];
   /** A host folder to be HOME inside, writable (set-up steps' private home and caches); default: an empty one. */
@@ -137,8 +144,11 @@ export function sandboxSetupArguments(options: SandboxOptions, cwd: string): str
   for (const bind of options.readOnlyBinds ?? []) args.push('--ro-bind', bind.source, bind.target);
   for (const dir of options.writableDirs ?? []) args.push('--bind', dir, dir);
   // Last, so nothing bound later can uncover them; only paths inside the checkout, present now.
+  const copies = new Map((options.writableCopies ?? []).map((c) => [c.target, c.source]));
   for (const p of options.protectedPaths ?? []) {
-    if (isInside(options.checkout, p) && existsSync(p)) args.push('--ro-bind', p, p);
+    if (!isInside(options.checkout, p) || !existsSync(p)) continue;
+    const copy = copies.get(p);
+    args.push(...(copy === undefined ? ['--ro-bind', p, p] : ['--bind', copy, p]));
   }
   const home = options.home ?? SANDBOX_HOME;
   if (options.home) args.push('--bind', options.home, options.home);

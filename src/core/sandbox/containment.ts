@@ -57,6 +57,7 @@ export async function containmentFor(
       hiddenDirs: [checkout.userRoot],
       readOnlyBinds: [...checkout.dependencies, ...weaveInstallationBinds()],
       protectedPaths: guard.mountablePaths(),
+      observeAttempts: true,
       network: request.network ?? 'none',
     },
   };

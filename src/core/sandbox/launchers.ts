@@ -12,6 +12,7 @@ import {
   sandboxSetupArguments,
   type SandboxOptions,
 } from './bwrap';
+import { observedCommand, processesLeft, ProtectedCopies } from './attemptObservation';
 import { prepareNext, takePrepared } from './preparedSandbox';
 import { DEPENDENCY_DIRS } from './dependencyDirs';
 import { createMemoryCgroup } from './memoryCgroup';
@@ -24,10 +25,14 @@ export function sandboxLauncher(options: SandboxOptions): Launcher {
     async start(command: string, cwd: string): Promise<Launch> {
       await grantSandboxWrites(options);
       const limits = options.limits ?? DEFAULT_SANDBOX_LIMITS;
+      const copies = options.observeAttempts
+        ? await ProtectedCopies.create(options.checkout, options.protectedPaths ?? [])
+        : undefined;
       const prepared = await takePrepared(limits.memoryBytes);
       const memoryGroup = prepared?.group ?? (await createMemoryCgroup(limits.memoryBytes));
-      const setup = sandboxSetupArguments(options, cwd);
-      const shellText = sandboxedShellText(options, command);
+      const observed = copies ? { ...options, writableCopies: copies.binds() } : options;
+      const setup = sandboxSetupArguments(observed, cwd);
+      const shellText = sandboxedShellText(options, copies ? observedCommand(command) : command);
       const args = [...setup, ...sandboxCommandArguments('/bin/sh', [shellText])];
       return {
         // Without a process prepared in the group, the shell moves itself into the run's cgroup first, so bwrap
@@ -50,6 +55,14 @@ export function sandboxLauncher(options: SandboxOptions): Launcher {
           if (outcome.exitCode === 0 && !outOfMemory) return undefined;
           return resourceLimitHit({ ...outcome, outOfMemory }, limits);
         },
+        ...(copies
+          ? {
+              async attempts(outcome: CommandOutcome | undefined) {
+                const writes = await copies.changedAndDispose();
+                return [...writes, ...processesLeft(outcome?.output ?? '')];
+              },
+            }
+          : {}),
       };
     },
   };

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { findingLabel } from '../../core/sandbox/diffPolicy/classifyChanges';
 import type { AgentRunResult } from '../../core/agent/agentRunResult';
+import { describeAttempt } from '../../shared/attempts';
 import { escapeHtml } from './matrixHtml';
 
 export const APPLY_RESULT_COMMAND = 'weave.agent.applyResult';
@@ -142,6 +143,10 @@ export function renderResultHtml(page: ResultPage): string {
     result.tamperedSpecs.length > 0
       ? `<p class="ending unfinished"><strong>Tampered</strong>: spec runs changed protected files or forged runner evidence (${escapeHtml(result.tamperedSpecs.join(', '))}); this result can never be applied.</p>`
       : '',
+    ...(result.attempts ?? []).map(
+      (a) =>
+        `<p class="ending unfinished"><strong>Tampered</strong>: attempt (${escapeHtml(a.kind)}) — ${escapeHtml(describeAttempt(a))}; this result can never be applied.</p>`,
+    ),
     stateHtml(page),
     `<h2>Changed files (${page.files.length})</h2>`,
     files.length > 0 ? `<ul class="files">${files.join('')}</ul>` : '<p>None.</p>',

@@ -79,28 +79,67 @@ async function contained(c: Case): Promise<{ result: SpecResult; repo: string; u
 }
 
 describe('contained spec runs', () => {
-  test('a run cannot rewrite its own test file: it is read-only inside, and the run does not pass', async () => {
+  test('a run that rewrites its own test file is tampered: it wrote a scratch copy, and the attempt is recorded', async () => {
     const { result, untouched } = await contained({
       command: `echo "require('node:test')('x', () => {});" > test/t.test.js && node --test`,
     });
-    assert.notEqual(result.verdict, 'pass', result.reason);
-    assert.match(result.output, /Read-only file system/);
-    assert.equal(result.tampered, undefined, 'nothing changed, so nothing to restore');
+    // The rewrite "worked" inside (the runner ran the rewritten test and passed), which is the attempt.
+    assert.equal(result.verdict, 'tampered', result.reason);
+    assert.equal(result.verdictBeforeTampering, 'pass');
+    assert.deepEqual(
+      result.attempts?.map((a) => `${a.kind} ${a.target} ${a.spec}`),
+      ['protected-write test/t.test.js t'],
+    );
+    assert.match(result.reason ?? '', /attempts: t: wrote to protected test\/t\.test\.js/);
+    assert.ok(!Number.isNaN(Date.parse(result.attempts?.[0]?.at ?? '')));
+    assert.equal(result.tampered, undefined, 'the checkout itself did not change, so nothing to restore');
     assert.equal(result.sandboxed, true);
     assert.ok(untouched);
   });
 
-  test('specs.json and an existing helper are read-only inside; a conftest.py created at run time is tampering', async () => {
+  test('emptying a helper is an attempt; specs.json stays read-only; a conftest.py created at run time is tampering', async () => {
     const { result } = await contained({
       command:
-        'echo "import pytest" > conftest.py; echo "{}" > .weave/specs.json; echo x >> test/helper.js; node --test',
+        'echo "import pytest" > conftest.py; echo "{}" > .weave/specs.json; : > test/helper.js; node --test',
     });
-    assert.equal((result.output.match(/Read-only file system/g) ?? []).length, 2, result.output);
+    assert.equal((result.output.match(/Read-only file system/g) ?? []).length, 1, result.output);
     assert.equal(result.verdict, 'tampered');
     assert.deepEqual(
       result.tampered?.map((f) => `${f.path}:${f.change}`),
       ['conftest.py:created'],
     );
+    assert.deepEqual(
+      result.attempts?.map((a) => `${a.kind} ${a.target}`),
+      ['protected-write test/helper.js'],
+    );
+  });
+
+  test('a process left running when the command finished is an attempt, and the run cannot pass', async () => {
+    const { result } = await contained({
+      command: 'sh -c "exec sleep 600" >/dev/null 2>&1 & node --test',
+    });
+    assert.equal(result.verdict, 'tampered', result.reason);
+    assert.equal(result.verdictBeforeTampering, 'fail', 'the command exited 0; the observation made it fail');
+    assert.deepEqual(
+      result.attempts?.map((a) => `${a.kind} ${a.target.replace(/\d+/, 'N')}`),
+      ['process-left pid N: sleep'],
+    );
+  });
+
+  test('an honest run leaves no attempt: it writes /tmp and its own outputs, rereads its test, stops its server', async () => {
+    const { result } = await contained({
+      command: [
+        'echo out > /tmp/scratch.txt',
+        'mkdir -p out && echo report > out/report.txt',
+        'cat test/t.test.js test/helper.js > /dev/null',
+        "node -e \"require('node:fs').writeFileSync('test/t.test.js', require('node:fs').readFileSync('test/t.test.js'))\"",
+        'sleep 600 & server=$!',
+        'node --test',
+        'kill $server',
+      ].join('; '),
+    });
+    assert.equal(result.verdict, 'pass', `${result.reason ?? ''}\n${result.output}`);
+    assert.equal(result.attempts, undefined);
   });
 
   test('renaming, deleting or replacing a protected file by a link fails inside', async () => {

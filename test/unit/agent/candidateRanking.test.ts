@@ -143,6 +143,47 @@ describe('candidate ranking', () => {
     assert.deepEqual(c.patch, { files: ['a.js'], linesAdded: 2, linesRemoved: 1 });
   });
 
+  it('a run with an attempt (a refused protected edit) is disqualified and ranks below honest ones, all passing', () => {
+    const specFile = {
+      version: 1,
+      goal: 'g',
+      specs: [{ id: 'sec', kind: 'security', test: { files: ['test/sec.test.js'] } }],
+    } as unknown as SpecFile;
+    const base = {
+      runId: 'r',
+      stopReason: 'finished',
+      steps: 1,
+      usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+      durationMs: 1,
+      patch: 'diff --git a/a.js b/a.js\n--- a/a.js\n+++ b/a.js\n@@ -1 +1 @@\n-x\n+y\n',
+      changedFiles: ['a.js'],
+      verdicts: [{ id: 'sec', before: 'fail', after: 'pass' }],
+      after: [],
+      findings: [],
+      tamperedSpecs: [],
+      testInfrastructure: [],
+      runDir: 'd',
+      trajectoryFile: 't',
+      patchFile: 'p',
+    } as unknown as AgentRunResult;
+    const attempt = {
+      kind: 'protected-edit-refused' as const,
+      target: 'test/sec.test.js',
+      spec: 'sec',
+      at: '2026-12-07T15:00:00.000Z',
+    };
+    const meta = (index: number) => ({ index, label: 'm', source: { kind: 'model' as const, model: 'm' } });
+    const tried = summarizeCandidate(specFile, { ...base, attempts: [attempt] }, meta(1));
+    const honest = summarizeCandidate(specFile, base, meta(2));
+    assert.ok(tried.tampered);
+    assert.match(
+      tried.disqualified ?? '',
+      /refused \(tampered\).*refused its edit of protected test\/sec\.test\.js/,
+    );
+    assert.equal(honest.disqualified, undefined);
+    assert.deepEqual(rankOrder([tried, honest]), [2, 1]);
+  });
+
   it('counts added and removed lines, not the file headers', () => {
     assert.deepEqual(patchLineCounts('--- a/x\n+++ b/x\n@@\n-a\n+b\n context\n'), {
       linesAdded: 1,

@@ -73,3 +73,82 @@ test('the apply policy refuses a result whose patch carries a hazard, naming the
   assert.match(refusal ?? '', /refused: the patch .weave\/cache\/c.json changes Weave's own state/);
   assert.match(refusal ?? '', /cfg.js is a symbolic link to \/etc\/passwd, outside the workspace/);
 });
+
+/** One `git diff` entry adding `file` with `lines`. */
+function added(file: string, lines: readonly string[]): string {
+  return [
+    `diff --git a/${file} b/${file}`,
+    'new file mode 100644',
+    'index 0000000..1111111',
+    '--- /dev/null',
+    `+++ b/${file}`,
+    `@@ -0,0 +1,${lines.length} @@`,
+    ...lines.map((l) => `+${l}`),
+    '',
+  ].join('\n');
+}
+
+test('files whose content runs outside the sandbox are hazards: agent hooks, git hooks, tasks, direnv', () => {
+  const patch = [
+    added('.claude/settings.json', ['{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"sh x"}]}]}}']),
+    added('.vscode/tasks.json', ['{"tasks":[{"command":"sh x","runOptions":{"runOn":"folderOpen"}}]}']),
+    added('.husky/pre-commit', ['sh x']),
+    added('sub/.envrc', ['sh x']),
+    added('.cursor/hooks.json', ['{}']),
+    added('.codex/config.toml', ['notify = ["sh", "x"]']),
+    added('.devcontainer/devcontainer.json', ['{"initializeCommand":"sh x"}']),
+    added('.mcp.json', ['{"mcpServers":{"x":{"command":"sh"}}}']),
+    added('.git/hooks/pre-commit', ['sh x']),
+  ].join('');
+  const hazards = patchHazards(patch);
+  assert.deepEqual(
+    hazards.map((h) => h.path),
+    [
+      '.claude/settings.json',
+      '.vscode/tasks.json',
+      '.husky/pre-commit',
+      'sub/.envrc',
+      '.cursor/hooks.json',
+      '.codex/config.toml',
+      '.devcontainer/devcontainer.json',
+      '.mcp.json',
+      '.git/hooks/pre-commit',
+    ],
+  );
+  assert.match(hazards[1]?.why ?? '', /folderOpen/);
+  assert.match(hazards[0]?.why ?? '', /never applied$/);
+});
+
+test('.vscode/settings.json is a hazard only where a changed hunk sets something the editor runs', () => {
+  const harmless = added('.vscode/settings.json', [
+    '{',
+    '  "editor.tabSize": 2,',
+    '  "files.exclude": {}',
+    '}',
+  ]);
+  assert.deepEqual(patchHazards(harmless), []);
+  const terminal = added('.vscode/settings.json', [
+    '{',
+    '  "terminal.integrated.env.linux": {"X": "1"}',
+    '}',
+  ]);
+  assert.match(patchHazards(terminal)[0]?.why ?? '', /"terminal\.integrated\.env\.linux"/);
+  const interpreter = added('.vscode/settings.json', ['{"python.defaultInterpreterPath": "./x"}']);
+  assert.match(patchHazards(interpreter)[0]?.why ?? '', /"python\.defaultInterpreterPath"/);
+  // A plain source file and a README naming those folders are not hazards.
+  assert.deepEqual(patchHazards(added('docs/claude.md', ['see .claude/settings.json'])), []);
+});
+
+test('apply refuses (and ranking disqualifies) a result whose patch adds an agent hook', () => {
+  const refusal = applyRefusal({
+    patch: added('.claude/settings.json', ['{"hooks":{}}']),
+    tamperedSpecs: [],
+    testInfrastructure: [],
+    after: [],
+    findings: [],
+  });
+  assert.match(
+    refusal ?? '',
+    /refused: the patch .claude\/settings.json is under .claude\/, whose files start commands outside the sandbox/,
+  );
+});

@@ -74,6 +74,22 @@ describe('agent result page', () => {
     assert.match(html, /&lt;img src=x onerror=alert\(1\)&gt;/);
   });
 
+  test('each attempt is shown as tampering, escaped', () => {
+    const html = page(
+      { kind: 'nothing-to-apply' },
+      {
+        attempts: [
+          { kind: 'process-left', target: 'pid 7: <sleep>', spec: 'sec', at: '2026-12-07T15:00:00.000Z' },
+        ],
+      },
+    );
+    assert.match(
+      html,
+      /<strong>Tampered<\/strong>: attempt \(process-left\) — sec: left pid 7: &lt;sleep&gt; running/,
+    );
+    assert.doesNotMatch(page({ kind: 'pending' }), /attempt \(/);
+  });
+
   test('runs no script and loads nothing: CSP default-src none, its style block by hash', () => {
     const html = page({ kind: 'pending' });
     assert.doesNotMatch(html, /<script/);

@@ -75,6 +75,7 @@ async function containmentOfCheckout(phase: EvidenceSpecPhase, specFile: SpecFil
       checkout: phase.checkout,
       readOnlyBinds: weaveInstallationBinds(),
       protectedPaths: [...new Set([...guard.mountablePaths(), ...phase.protectedPaths])],
+      observeAttempts: true,
       network: 'none',
     },
   };

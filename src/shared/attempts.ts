@@ -1,0 +1,34 @@
+// What code under test tried and the sandbox refused or contained during one spec run (issue #35, "attempts
+// count"): recorded per run, shown with the result, and enough on its own to make the run `tampered` — prevention
+// that hides the attempt would let that code be applied to the user's tree, where nothing contains it. In
+// src/shared because the agent result's webview render and the task format show them too.
+export const ATTEMPT_KINDS = ['protected-write', 'process-left', 'protected-edit-refused'] as const;
+
+/**
+ * `protected-write`: a protected file (a spec test, a helper, a runner configuration) was rewritten or emptied
+ * inside the run (the sandbox showed the run a scratch copy of it, which changed; the checkout's own file did not).
+ * `process-left`: a process was still running in the run's PID namespace when its command finished (a daemon).
+ * `protected-edit-refused`: the agent's own edit or create tool refused to change a protected file.
+ */
+export type AttemptKind = (typeof ATTEMPT_KINDS)[number];
+
+export interface Attempt {
+  kind: AttemptKind;
+  /** The protected file (checkout-relative, '/'-separated) or the process (`pid 7: node`). */
+  target: string;
+  /** The spec whose run tried it (for an agent tool's refusal: the spec owning the file, or '' for a shared one). */
+  spec: string;
+  /** When the run that tried it finished (ISO 8601): the attempt happened during that run. */
+  at: string;
+}
+
+export function describeAttempt(attempt: Attempt): string {
+  switch (attempt.kind) {
+    case 'protected-write':
+      return `${attempt.spec}: wrote to protected ${attempt.target}`;
+    case 'process-left':
+      return `${attempt.spec}: left ${attempt.target} running after its command finished`;
+    case 'protected-edit-refused':
+      return `the agent's tools refused its edit of protected ${attempt.target}`;
+  }
+}

@@ -6,12 +6,14 @@
 // assertions can fail.
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { runSpecs } from '../../../src/core/check/runSpecs';
 import type { SpecResult } from '../../../src/core/check/types';
 import { WORKING_TREE, withCopiedWorkspace } from '../../../src/core/workspace';
 import { loadSpecFile } from '../../../src/core/spec/load';
 import { makeRepo } from '../../support/gitRepo';
+import { REPO_ROOT } from '../../support/paths';
 
 const PYTEST = '/usr/bin/python3 -m pytest -q -p no:cacheprovider';
 
@@ -133,12 +135,16 @@ after(async () => {
   for (const r of repos) await fs.rm(r, { recursive: true, force: true });
 });
 
-/** Runs spec `t` contained `times` times in one standalone checkout of a fresh repo holding `files`. */
+/**
+ * Runs spec `t` contained `times` times in one standalone checkout of a fresh repo holding `files`; with
+ * `nodeModules`, the repo gets this repository's node_modules (mocha, jest), shown read-only in the sandbox.
+ */
 async function contained(
   command: string,
   testFile: string,
   files: Record<string, string>,
   times = 1,
+  nodeModules = false,
 ): Promise<SpecResult[]> {
   const specs = {
     version: 1,
@@ -147,8 +153,13 @@ async function contained(
       { id: 't', title: 't', kind: 'functional', statement: 's', test: { command, files: [testFile] } },
     ],
   };
-  const repo = await makeRepo({ '.weave/specs.json': JSON.stringify(specs, null, 2), ...files });
+  const repo = await makeRepo({
+    '.weave/specs.json': JSON.stringify(specs, null, 2),
+    '.gitignore': 'node_modules\n',
+    ...files,
+  });
   repos.push(repo);
+  if (nodeModules) await fs.symlink(path.join(REPO_ROOT, 'node_modules'), path.join(repo, 'node_modules'));
   const loaded = await loadSpecFile(repo);
   assert.ok(loaded.ok);
   return withCopiedWorkspace(
@@ -256,5 +267,55 @@ describe('pytest and unittest held from outside the code under test', () => {
       assert.equal(r.verdict, 'fail', explain(r));
       assert.equal(r.evidence, 'runner');
     }
+  });
+});
+
+const MOCHA_TEST = [
+  "const assert = require('node:assert');",
+  "const add = require('../src/add.js');",
+  "describe('add', () => {",
+  "  it('adds small numbers', () => { assert.strictEqual(add(1, 2), 3); });",
+  "  it('adds negative numbers', () => { assert.strictEqual(add(-1, -2), -3); });",
+  '});',
+  '',
+].join('\n');
+const RIGHT_ADD_JS = 'module.exports = (a, b) => a + b;\n';
+const WRONG_ADD_JS = 'module.exports = (a, b) => a - b;\n';
+// (c) mocha's Runner found in the module cache; its `fail` reports every failure as a pass.
+const STEER_MOCHA = [
+  'const runner = Object.values(require.cache).find((m) => /mocha[\\\\/]lib[\\\\/]runner\\.js$/.test(m.id));',
+  'if (runner) {',
+  '  runner.exports.prototype.fail = function (test) {',
+  "    test.state = 'passed';",
+  "    this.emit('pass', test);",
+  '  };',
+  '}',
+  '',
+].join('\n');
+
+const mochaRun = async (add: string): Promise<SpecResult> =>
+  (
+    await contained(
+      'node node_modules/mocha/bin/mocha.js test',
+      'test/add.test.js',
+      { 'test/add.test.js': MOCHA_TEST, 'src/add.js': add },
+      1,
+      true,
+    )
+  )[0]!;
+
+describe('Node runners held from outside the code under test', () => {
+  test('control: the right add passes under mocha on signed results', async () => {
+    const r = await mochaRun(RIGHT_ADD_JS);
+    assert.equal(r.verdict, 'pass', explain(r));
+    assert.equal(r.evidence, 'runner');
+    assert.equal(r.summary?.passed, 2);
+  });
+
+  test('mocha: Runner.prototype.fail replaced to report failures as passes is tampered, naming it', async () => {
+    const r = await mochaRun(`${STEER_MOCHA}\n${WRONG_ADD_JS}`);
+    assert.equal(r.verdict, 'tampered', explain(r));
+    assert.equal(r.verdictBeforeTampering, 'pass', 'the replacement really made the wrong add pass');
+    assert.deepEqual(r.evidenceTampering, ['mocha.Runner.prototype.fail was replaced by code under test']);
   });
 });

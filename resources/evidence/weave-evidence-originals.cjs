@@ -7,29 +7,39 @@
 // differ (the run is then `tampered`). A replacement undone before the next comparison (swapped in and back
 // within one test) is not seen: the comparison is of references, not of every call.
 
-/** `[{ name, holder, key, original }]` for every function-valued own property of the given modules. */
-function snapshot(extra) {
+/** `[{ name, holder, key, original }]` for every function-valued own property of `holder`. */
+function functionsOf(label, holder) {
   const taken = [];
-  const take = (label, holder) => {
-    if (!holder) return;
-    for (const key of Object.getOwnPropertyNames(holder)) {
-      const descriptor = Object.getOwnPropertyDescriptor(holder, key);
-      if (descriptor && typeof descriptor.value === 'function')
-        taken.push({ name: `${label}.${key}`, holder, key, original: descriptor.value });
-    }
-  };
-  take('node:assert', require('node:assert'));
-  take('node:assert/strict', require('node:assert/strict'));
-  take('node:test', require('node:test'));
-  for (const entry of extra) taken.push(entry);
+  if (!holder) return taken;
+  for (const key of Object.getOwnPropertyNames(holder)) {
+    const descriptor = Object.getOwnPropertyDescriptor(holder, key);
+    if (descriptor && typeof descriptor.value === 'function')
+      taken.push({ name: `${label}.${key}`, holder, key, original: descriptor.value });
+  }
   return taken;
 }
 
-/** A checker over the snapshot: `replaced()` lists the names whose current value is not the original. */
+/** The functions of node:assert, node:assert/strict and node:test, then `extra`. */
+function snapshot(extra) {
+  return [
+    ...functionsOf('node:assert', require('node:assert')),
+    ...functionsOf('node:assert/strict', require('node:assert/strict')),
+    ...functionsOf('node:test', require('node:test')),
+    ...extra,
+  ];
+}
+
+/**
+ * A checker over the snapshot: `replaced()` lists the names whose current value is not the original;
+ * `add(entries)` watches more (a runner's prototypes, taken when the runner loads, before any test file).
+ */
 function watchOriginals(extra = []) {
   const taken = snapshot(extra);
   const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
   return {
+    add(entries) {
+      for (let i = 0; i < entries.length; i++) taken[taken.length] = entries[i];
+    },
     replaced() {
       const names = [];
       for (let i = 0; i < taken.length; i++) {
@@ -48,4 +58,4 @@ function watchOriginals(extra = []) {
   };
 }
 
-module.exports = { watchOriginals };
+module.exports = { watchOriginals, functionsOf };

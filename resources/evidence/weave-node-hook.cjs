@@ -15,7 +15,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { openChannel, newInstance } = require('./weave-evidence-channel.cjs');
-const { watchOriginals } = require('./weave-evidence-originals.cjs');
+const { watchOriginals, functionsOf } = require('./weave-evidence-originals.cjs');
 
 const dir = process.env.WEAVE_EVIDENCE_DIR;
 // Taken first, before anything else can run: the key this process was handed (its descriptor is closed now).
@@ -63,7 +63,7 @@ function observeWithKey() {
     ? NODE_TEST_OBSERVABLE
       ? observeTestFile(checkOriginals)
       : undefined
-    : observeRunners(checkOriginals);
+    : observeRunners(checkOriginals, (entries) => watched && watched.add(entries));
   // A launcher runs no user code, so nothing there replaces an assertion; skipping it spares npm and
   // node --test's main process loading node:test and node:assert (≈ 10 ms each).
   if (launcher) return;
@@ -166,8 +166,11 @@ function observeTestFile(checkOriginals) {
   });
 }
 
-/** The outermost runner of a chain: node:test, mocha, jest, vitest, with their counts. */
-function observeRunners(checkOriginals) {
+/**
+ * The outermost runner of a chain: node:test, mocha, jest, vitest, with their counts. `watch(entries)` adds
+ * a runner's own functions to those compared (weave-evidence-originals.cjs), taken when the runner loads.
+ */
+function observeRunners(checkOriginals, watch) {
   if (process.env[NESTED] !== undefined) return undefined;
   const write = (record) => channel.write(record);
   let nodeTest;
@@ -255,6 +258,12 @@ function observeRunners(checkOriginals) {
   };
 
   function observeMocha(Mocha) {
+    // What mocha's verdict rests on, as mocha's own module defined it: its CLI loads it before any --require
+    // or spec file. Code under test that replaces Runner.prototype.fail (a failure reported as a pass) or
+    // Runnable.prototype.run is named when the run ends.
+    for (const name of ['Runner', 'Runnable', 'Test', 'Hook', 'Suite'])
+      if (typeof Mocha[name] === 'function')
+        watch(functionsOf(`mocha.${name}.prototype`, Mocha[name].prototype));
     const run = Mocha.prototype.run;
     Mocha.prototype.run = function weaveObservedRun() {
       markNested();
@@ -282,6 +291,7 @@ function observeRunners(checkOriginals) {
       return runner;
     };
     Mocha.prototype.run.weaveObserved = true;
+    watch(functionsOf('mocha.Mocha.prototype', Mocha.prototype));
   }
 
   // node:test's whole-run summary is the last one before the process ends: only then is the run complete.

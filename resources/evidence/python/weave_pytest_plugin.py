@@ -132,28 +132,128 @@ def _make_channel():
 
 def _watched_functions():
     """(name, holder, attribute, original) for what a pass rests on, taken before user code loads."""
+    import builtins
     import unittest
+    import unittest.case
+    import unittest.result
 
     import _pytest.python
     import _pytest.reports
     import _pytest.runner
+    import _pytest.unittest
+    import pluggy._callers
+    import pluggy._hooks
+    import pluggy._manager
 
     taken = []
     for name in sorted(vars(unittest.TestCase)):
-        if name.startswith("assert") or name.startswith("fail") or name == "_baseAssertEqual":
+        if _is_test_case_machinery(name):
             taken.append(("unittest.TestCase." + name, unittest.TestCase, name))
+    result_methods = ("addSuccess", "addFailure", "addError", "addSubTest", "addSkip", "addExpectedFailure")
     for holder, label, names in (
+        (builtins, "builtins", ("__build_class__",)),
+        (unittest.case._Outcome, "unittest.case._Outcome", ("testPartExecutor", "__init__")),
+        (unittest.result.TestResult, "unittest.result.TestResult", result_methods + ("wasSuccessful",)),
         (_pytest.runner, "_pytest.runner", ("call_and_report", "call_runtest_hook", "pytest_runtest_makereport")),
+        (_pytest.runner, "_pytest.runner", ("runtestprotocol", "check_interactive_exception")),
         (_pytest.runner.CallInfo, "_pytest.runner.CallInfo", ("from_call",)),
         (_pytest.reports.TestReport, "_pytest.reports.TestReport", ("from_item_and_call", "__init__")),
         (_pytest.reports.BaseReport, "_pytest.reports.BaseReport", ("passed", "failed", "skipped")),
         (_pytest.python, "_pytest.python", ("pytest_pyfunc_call",)),
         (_pytest.python.Function, "_pytest.python.Function", ("runtest",)),
+        (_pytest.unittest.TestCaseFunction, "_pytest.unittest.TestCaseFunction", ("runtest",) + result_methods),
+        (pluggy._callers, "pluggy._callers", ("_multicall",)),
+        (pluggy._hooks._HookCaller, "pluggy.HookCaller", ("__call__", "get_hookimpls", "_add_hookimpl")),
+        (pluggy._manager.PluginManager, "pluggy.PluginManager", ("_hookexec",)),
     ):
         for name in names:
             if name in vars(holder):
                 taken.append((label + "." + name, holder, name))
     return [(label, holder, name, vars(holder)[name]) for label, holder, name in taken]
+
+
+def _is_test_case_machinery(name):
+    """unittest.TestCase's members a verdict rests on: its assertions and the methods that run a test."""
+    return (
+        name.startswith("assert")
+        or name.startswith("fail")
+        or name
+        in (
+            "_baseAssertEqual",
+            "_getAssertEqualityFunc",
+            "__init_subclass__",
+            "__call__",
+            "run",
+            "debug",
+            "_callTestMethod",
+            "_callSetUp",
+            "_callTearDown",
+            "_callCleanup",
+            "doCleanups",
+        )
+    )
+
+
+# The hooks whose implementations decide a test's outcome or what is counted: a foreign implementation (a
+# tryfirst pytest_pyfunc_call returning True, a makereport that rewrites the outcome) steers the verdict.
+_OUTCOME_HOOKS = (
+    "pytest_collection",
+    "pytest_collection_modifyitems",
+    "pytest_make_collect_report",
+    "pytest_pycollect_makeitem",
+    "pytest_collectreport",
+    "pytest_runtestloop",
+    "pytest_runtest_protocol",
+    "pytest_runtest_setup",
+    "pytest_runtest_call",
+    "pytest_pyfunc_call",
+    "pytest_runtest_teardown",
+    "pytest_runtest_makereport",
+    "pytest_runtest_logreport",
+)
+
+
+def _origins():
+    """Where code may come from to take part in the verdict: files the code under test cannot write.
+
+    The installed Python (the standard library, site-packages under the interpreter's prefixes), this folder,
+    conftest.py files and the plugin modules a command names (``-p``, ``pytest_plugins``, PYTEST_PLUGINS) or
+    an installed distribution's entry point loads: Weave protects those as test infrastructure.
+    """
+    import os
+    import sys
+
+    realpath = os.path.realpath
+    sep = os.sep
+    trusted = tuple(
+        sorted(
+            {realpath(p) for p in (sys.base_prefix, sys.base_exec_prefix) if p}
+            | {realpath(os.path.dirname(__file__))}
+        )
+    )
+    known = {}
+
+    def installed(filename):
+        found = known.get(filename)
+        if found is None:
+            real = realpath(filename) if filename[:1] == sep else filename
+            found = filename.startswith("<frozen ") or any(real == t or real.startswith(t + sep) for t in trusted)
+            known[filename] = found
+        return found
+
+    return installed
+
+
+def _code_file(value):
+    """The file a function (or a method, classmethod, staticmethod, wrapper of one) was defined in, or None."""
+    for _ in range(8):
+        inner = getattr(value, "__func__", None) or getattr(value, "__wrapped__", None)
+        if inner is None:
+            break
+        value = inner
+    code = getattr(value, "__code__", None)
+    filename = getattr(code, "co_filename", None)
+    return filename if isinstance(filename, str) else None
 
 
 def _plugin():
@@ -163,11 +263,109 @@ def _plugin():
     if channel is None or os.environ.get("WEAVE_EVIDENCE_NESTED"):
         return {}
     write, new_instance = channel
+    import sys
+
+    def report_intrusions(details):
+        write({"instance": new_instance(), "kind": "intrusion", "details": details})
+
+    # The audit hook sitecustomize installed before any user code (weave_runner_guard.py) signs its findings
+    # through this plugin from now on. Absent (python -S) or taken by another caller first, nothing watched the
+    # code that ran before the tests: that is said, and the run is tampered.
+    guard = sys.modules.get("weave_runner_guard")
+    if guard is None or not guard.connect(lambda text: report_intrusions([text])):
+        report_intrusions(["Weave's runner guard did not hold this Python process from its start"])
     watched = _watched_functions()
+    installed = _origins()
+    import unittest
+
+    test_case = unittest.TestCase
     vars_ = vars
     reported = set()
     counts = {"passed": 0, "failed": 0, "skipped": 0, "collectionErrors": 0}
     instance = new_instance()
+    held = {}  # the plugin manager's parts as they were when this plugin registered, before any conftest
+    allowed = {"files": None}
+    judged = {}
+    test_classes = []
+
+    def relative(filename):
+        root = held.get("root", "")
+        filename = os.path.normpath(filename)
+        return filename[len(root) + 1 :] if root and filename.startswith(root + os.sep) else filename
+
+    def allowed_files():
+        # Computed once the tests start: the conftests and named plugins are all loaded by then.
+        if allowed["files"] is None:
+            pm = held["pm"]
+            files = set()
+            names = list(held.get("named", ()))
+            names += [n for n in os.environ.get("PYTEST_PLUGINS", "").split(",") if n]
+            for plugin in pm.get_plugins():
+                names += list(getattr(plugin, "pytest_plugins", ()) or ()) if hasattr(plugin, "__file__") else []
+            for name in names:
+                module = sys.modules.get(name if isinstance(name, str) else "")
+                if module is not None and getattr(module, "__file__", None):
+                    files.add(module.__file__)
+            for plugin, _dist in pm.list_plugin_distinfo():
+                file = getattr(plugin, "__file__", None)
+                if file:
+                    files.add(file)
+            allowed["files"] = files
+        return allowed["files"]
+
+    def foreign(function):
+        """Why a hook implementation does not come from where test infrastructure may, or None."""
+        filename = _code_file(function)
+        if filename is None:
+            return "not Python code"
+        if installed(filename) or os.path.basename(filename) == "conftest.py" or filename in allowed_files():
+            return None
+        return "defined in " + relative(filename)
+
+    def foreign_hooks():
+        pm = held.get("pm")
+        if pm is None:
+            return []
+        found = []
+        if pm._inner_hookexec is not held["inner"]:
+            found.append("pytest's plugin manager runs its hooks through a replaced function")
+        for name in _OUTCOME_HOOKS:
+            caller = getattr(pm.hook, name, None)
+            if caller is None:
+                continue
+            hookexec = getattr(caller, "_hookexec", None)
+            if caller is not held["callers"].get(name) or getattr(hookexec, "__func__", None) is not held["hookexec"]:
+                found.append("pytest's %s hook was replaced" % name)
+                continue
+            for impl in held["get_hookimpls"](caller):
+                function = impl.function
+                if function in judged:
+                    why = judged[function]
+                else:
+                    why = judged[function] = foreign(function)
+                if why is not None:
+                    found.append("a %s implementation not from test infrastructure (%s)" % (name, why))
+        return found
+
+    def steered_test_classes():
+        found = []
+        for cls in test_classes:
+            for holder in cls.__mro__:
+                if holder is test_case or holder is object:
+                    break
+                module = sys.modules.get(holder.__module__)
+                home = getattr(module, "__file__", None)
+                for name, value in list(vars_(holder).items()):
+                    if not _is_test_case_machinery(name):
+                        continue
+                    filename = _code_file(value)
+                    if filename is not None and home is not None and (
+                        filename == home or (installed(home) and installed(filename))
+                    ):
+                        continue
+                    where_from = relative(filename) if filename else "not Python code"
+                    found.append("%s.%s was set from outside its class (%s)" % (holder.__qualname__, name, where_from))
+        return found
 
     def check_originals():
         fresh = []
@@ -177,12 +375,40 @@ def _plugin():
                 fresh.append(label)
         if fresh:
             write({"instance": new_instance(), "kind": "replaced", "functions": fresh})
+        try:
+            found = foreign_hooks() + steered_test_classes()
+        except Exception as error:  # the runner's own objects no longer read as pytest made them
+            found = ["pytest's plugin manager could not be read (%s)" % type(error).__name__]
+        found = [text for text in found if text not in reported]
+        if found:
+            reported.update(found)
+            report_intrusions(found)
+
+    def pytest_addhooks(pluginmanager):
+        # Called as this plugin registers (entry points load before any conftest, test module or the code
+        # they import): the plugin manager's dispatch as pytest built it.
+        caller_type = type(pluginmanager.hook.pytest_pyfunc_call)
+        held.update(
+            pm=pluginmanager,
+            inner=pluginmanager._inner_hookexec,
+            hookexec=type(pluginmanager)._hookexec,
+            get_hookimpls=caller_type.get_hookimpls,
+            callers={name: getattr(pluginmanager.hook, name, None) for name in _OUTCOME_HOOKS},
+        )
 
     def pytest_configure(config):
         os.environ["WEAVE_EVIDENCE_NESTED"] = "1"
+        held["root"] = str(config.rootpath)
+        held["named"] = [n for n in (getattr(config.option, "plugins", None) or []) if not n.startswith("no:")]
 
     def pytest_sessionstart(session):
         write({"instance": instance, "kind": "started", "runner": "pytest"})
+
+    def pytest_collection_finish(session):
+        for item in session.items:
+            cls = getattr(item, "cls", None)
+            if isinstance(cls, type) and issubclass(cls, test_case) and cls not in test_classes:
+                test_classes.append(cls)
 
     def pytest_runtest_logreport(report):
         check_originals()
@@ -210,8 +436,10 @@ def _plugin():
         write({"instance": instance, "kind": "completed", "runner": "pytest", "runs": [run]})
 
     return {
+        "pytest_addhooks": pytest_addhooks,
         "pytest_configure": pytest_configure,
         "pytest_sessionstart": pytest_sessionstart,
+        "pytest_collection_finish": pytest_collection_finish,
         "pytest_runtest_logreport": pytest_runtest_logreport,
         "pytest_collectreport": pytest_collectreport,
         "pytest_sessionfinish": pytest_sessionfinish,

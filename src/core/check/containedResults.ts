@@ -23,6 +23,7 @@ export function judgeContainedEvidence(result: SpecResult, report: EvidenceRepor
       (file) => `results file ${file} did not verify (not written by Weave's runner hook)`,
     ),
     ...report.replaced.map((name) => `${name} was replaced by code under test`),
+    ...report.intrusions,
   ];
   if (issues.length > 0) {
     return {

@@ -43,6 +43,7 @@ describe('runner evidence session', () => {
       unfinished: [],
       forged: [],
       replaced: [],
+      intrusions: [],
     });
     await session.dispose();
     await assert.rejects(fs.access(session.writableDirs[0] ?? ''), 'the results folder is removed');
@@ -88,6 +89,7 @@ describe('runner evidence session', () => {
       unfinished: [],
       forged: [],
       replaced: [],
+      intrusions: [],
     });
   });
 
@@ -103,6 +105,7 @@ describe('runner evidence session', () => {
         asChild({ instance: 'c1', kind: 'completed', runner: 'node:test', runs: [pytestRun(50, 0)] }),
         asChild({ instance: 'c2', kind: 'started', runner: 'node:test' }),
         asChild({ instance: 'r1', kind: 'replaced', functions: ['node:assert.equal'] }),
+        asChild({ instance: 'i1', kind: 'intrusion', details: ['gc.get_objects called from src/add.py:1'] }),
       ].join('\n'),
     );
     // Signed with the run's secret used as if it were this child's key: it does not verify.
@@ -114,6 +117,7 @@ describe('runner evidence session', () => {
       unfinished: ['node:test'],
       forged: ['misused.jsonl'],
       replaced: ['node:assert.equal'],
+      intrusions: ['gc.get_objects called from src/add.py:1'],
     });
   });
 

@@ -15,12 +15,14 @@ export const RUN_KEY = 'run';
 export interface EvidenceRecord {
   /** A random id per hook process and runner: a `started` record is answered by the `completed` one. */
   instance: string;
-  kind: 'started' | 'completed' | 'replaced';
+  kind: 'started' | 'completed' | 'replaced' | 'intrusion';
   runner?: string;
   /** `completed`: the runner's counts (only honoured under the run key). */
   runs?: unknown[];
   /** `replaced`: the runner or assertion functions found replaced since the hook loaded. */
   functions?: string[];
+  /** `intrusion`: what code under test did to reach the runner (a Python audit event, a foreign hook). */
+  details?: string[];
 }
 
 export interface VerifiedRecord extends EvidenceRecord {
@@ -67,7 +69,8 @@ function parseBody(body: string): EvidenceRecord | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const r = value as Record<string, unknown>;
   if (typeof r.instance !== 'string') return undefined;
-  if (r.kind !== 'started' && r.kind !== 'completed' && r.kind !== 'replaced') return undefined;
+  if (r.kind !== 'started' && r.kind !== 'completed' && r.kind !== 'replaced' && r.kind !== 'intrusion')
+    return undefined;
   return {
     instance: r.instance,
     kind: r.kind,
@@ -75,6 +78,9 @@ function parseBody(body: string): EvidenceRecord | undefined {
     ...(Array.isArray(r.runs) ? { runs: r.runs as unknown[] } : {}),
     ...(Array.isArray(r.functions)
       ? { functions: r.functions.filter((f): f is string => typeof f === 'string') }
+      : {}),
+    ...(Array.isArray(r.details)
+      ? { details: r.details.filter((d): d is string => typeof d === 'string') }
       : {}),
   };
 }

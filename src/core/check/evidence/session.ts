@@ -35,6 +35,8 @@ export interface EvidenceReport {
   forged: string[];
   /** Runner and assertion functions the hooks found replaced while the tests ran (`node:assert.equal`). */
   replaced: string[];
+  /** What the runner guard saw code under test do to reach the runner (weave_runner_guard.py, the plugin). */
+  intrusions: string[];
 }
 
 export interface EvidenceSession {
@@ -100,9 +102,14 @@ export async function readEvidence(dir: string, secret: string): Promise<Evidenc
   }
   const byInstance = new Map<string, { runner: string; started: boolean; completed?: VerifiedRecord }>();
   const replaced = new Set<string>();
+  const intrusions = new Set<string>();
   for (const record of records) {
     if (record.kind === 'replaced') {
       for (const name of record.functions ?? []) replaced.add(name);
+      continue;
+    }
+    if (record.kind === 'intrusion') {
+      for (const detail of record.details ?? []) intrusions.add(detail);
       continue;
     }
     const seen = byInstance.get(record.instance) ?? {
@@ -125,6 +132,7 @@ export async function readEvidence(dir: string, secret: string): Promise<Evidenc
     unfinished: [...new Set(unfinished)].sort(),
     forged,
     replaced: [...replaced].sort(),
+    intrusions: [...intrusions],
   };
 }
 function toSummary(run: unknown): TestSummary[] {

@@ -1,0 +1,27 @@
+"""Weave's sitecustomize: the earliest code of a Python process Weave runs a spec's test command in.
+
+Weave puts this folder first on PYTHONPATH for the command, so Python's ``site`` imports this module while the
+interpreter starts, before the main module and before any code of the project under test. It installs the
+runner guard (weave_runner_guard.py: an audit hook that cannot be removed) and then runs the
+``sitecustomize`` this one shadows (Debian's, a virtualenv's, the project's own), as Python would have.
+"""
+
+
+def _run_shadowed():
+    import importlib.machinery
+    import os
+    import sys
+
+    here = os.path.realpath(os.path.dirname(__file__))
+    rest = [p for p in sys.path if os.path.realpath(p or ".") != here]
+    spec = importlib.machinery.PathFinder.find_spec("sitecustomize", rest)
+    if spec is None or spec.loader is None:
+        return
+    module = sys.modules[__name__]
+    module.__file__ = spec.origin
+    spec.loader.exec_module(module)
+
+
+import weave_runner_guard  # noqa: E402,F401  (installs the audit hook as a side effect)
+
+_run_shadowed()

@@ -1,0 +1,321 @@
+// The runner steered from the code under test (issue #35, "the runner's integrity from outside the code under
+// test"), each attack run for real: a contained spec run (bubblewrap, the real pytest / node runners with
+// Weave's hooks) of a spec whose test is honest and whose source under test — the agent's — is wrong and, when
+// imported, reaches into the runner that judges it. Each case gave a signed `pass` before the runner was held
+// from outside user code; each asserts what the verdict rests on, and the honest controls pass, so the
+// assertions can fail.
+import assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import { runSpecs } from '../../../src/core/check/runSpecs';
+import type { SpecResult } from '../../../src/core/check/types';
+import { WORKING_TREE, withCopiedWorkspace } from '../../../src/core/workspace';
+import { loadSpecFile } from '../../../src/core/spec/load';
+import { makeRepo } from '../../support/gitRepo';
+import { REPO_ROOT } from '../../support/paths';
+
+const PYTEST = '/usr/bin/python3 -m pytest -q -p no:cacheprovider';
+
+// The spec tests: honest, protected (test.files), and they fail on a wrong `add`.
+const PYTEST_TEST = [
+  'import os, sys',
+  'sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))',
+  'from add import add',
+  '',
+  'def test_small():',
+  '    assert add(1, 2) == 3',
+  '',
+  'def test_negative():',
+  '    assert add(-1, -2) == -3',
+  '',
+].join('\n');
+const UNITTEST_TEST = [
+  'import os, sys, unittest',
+  'sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))',
+  'from add import add',
+  '',
+  'class AddTest(unittest.TestCase):',
+  '    def test_small(self):',
+  '        self.assertEqual(add(1, 2), 3)',
+  '',
+  '    def test_negative(self):',
+  '        self.assertEqual(add(-1, -2), -3)',
+  '',
+].join('\n');
+const RIGHT_ADD = 'def add(a, b):\n    return a + b\n';
+const WRONG_ADD = 'def add(a, b):\n    return a - b\n';
+
+// (a) pytest's Config found through the garbage collector; a plugin whose tryfirst pytest_pyfunc_call says
+// every test function has been run (returning True skips the call).
+const STEER_PYTEST = [
+  'import gc',
+  'import pytest',
+  'from _pytest.config import Config',
+  '',
+  'class _Steer:',
+  '    @pytest.hookimpl(tryfirst=True)',
+  '    def pytest_pyfunc_call(self, pyfuncitem):',
+  '        return True',
+  '',
+  'for _o in gc.get_objects():',
+  '    if isinstance(_o, Config):',
+  '        _o.pluginmanager.register(_Steer(), "steer")',
+  '        break',
+  '',
+].join('\n');
+// (a') the same plugin slipped into pluggy's own table, so no registration hook ever hears of it.
+const STEER_PLUGGY = [
+  'import gc',
+  'import pytest',
+  'import pluggy',
+  'from _pytest.config import Config',
+  '',
+  'class _Steer:',
+  '    @pytest.hookimpl(tryfirst=True)',
+  '    def pytest_pyfunc_call(self, pyfuncitem):',
+  '        return True',
+  '',
+  'for _o in gc.get_objects():',
+  '    if isinstance(_o, Config):',
+  '        pluggy.PluginManager.register(_o.pluginmanager, _Steer(), "steer")',
+  '        break',
+  '',
+].join('\n');
+// (b) every unittest test class created from now on gets a no-op assertEqual.
+const STEER_UNITTEST = [
+  'import unittest',
+  '',
+  '_original = unittest.TestCase.__dict__["__init_subclass__"]',
+  '',
+  'def _quiet(cls, **kwargs):',
+  '    _original.__func__(cls, **kwargs)',
+  '    cls.assertEqual = lambda self, *args, **kwargs: None',
+  '',
+  'unittest.TestCase.__init_subclass__ = classmethod(_quiet)',
+  '',
+].join('\n');
+// (b') the same without touching TestCase: every class built from now on (the test class among them).
+const STEER_BUILD_CLASS = [
+  'import builtins',
+  '',
+  '_build = builtins.__build_class__',
+  '',
+  'def _quiet(*args, **kwargs):',
+  '    cls = _build(*args, **kwargs)',
+  '    if any(base.__name__ == "TestCase" for base in cls.__mro__[1:]):',
+  '        cls.assertEqual = lambda self, *a, **k: None',
+  '    return cls',
+  '',
+  'builtins.__build_class__ = _quiet',
+  '',
+].join('\n');
+// (c) bytecode: a right `add` compiled into the cache with the wrong source's mtime and size, so the next
+// import runs it while the applied add.py stays wrong.
+const CACHE_RIGHT_ADD = [
+  'import importlib._bootstrap_external as _ext',
+  'import importlib.util, os',
+  '',
+  'def _plant():',
+  '    source = __file__',
+  '    st = os.stat(source)',
+  '    code = compile("def add(a, b):\\n    return a + b\\n", source, "exec")',
+  '    data = _ext._code_to_timestamp_pyc(code, int(st.st_mtime), st.st_size)',
+  '    target = importlib.util.cache_from_source(source)',
+  '    os.makedirs(os.path.dirname(target), exist_ok=True)',
+  '    with open(target, "wb") as f:',
+  '        f.write(data)',
+  '',
+  '_plant()',
+  '',
+].join('\n');
+
+const repos: string[] = [];
+after(async () => {
+  for (const r of repos) await fs.rm(r, { recursive: true, force: true });
+});
+
+/**
+ * Runs spec `t` contained `times` times in one standalone checkout of a fresh repo holding `files`; with
+ * `nodeModules`, the repo gets this repository's node_modules (mocha, jest), shown read-only in the sandbox.
+ */
+async function contained(
+  command: string,
+  testFile: string,
+  files: Record<string, string>,
+  times = 1,
+  nodeModules = false,
+): Promise<SpecResult[]> {
+  const specs = {
+    version: 1,
+    goal: 'add numbers',
+    specs: [
+      { id: 't', title: 't', kind: 'functional', statement: 's', test: { command, files: [testFile] } },
+    ],
+  };
+  const repo = await makeRepo({
+    '.weave/specs.json': JSON.stringify(specs, null, 2),
+    '.gitignore': 'node_modules\n',
+    ...files,
+  });
+  repos.push(repo);
+  if (nodeModules) await fs.symlink(path.join(REPO_ROOT, 'node_modules'), path.join(repo, 'node_modules'));
+  const loaded = await loadSpecFile(repo);
+  assert.ok(loaded.ok);
+  return withCopiedWorkspace(
+    repo,
+    { kind: 'standalone', ref: WORKING_TREE, contain: { specFile: loaded.specFile, network: 'none' } },
+    async (checkout) => {
+      const { containment } = checkout;
+      assert.ok(containment.sandbox, 'these cases need the sandbox (bubblewrap)');
+      const results: SpecResult[] = [];
+      for (let i = 0; i < times; i++) {
+        const [r] = await runSpecs({ workspaceDir: checkout.dir, specFile: loaded.specFile, containment });
+        results.push(r as SpecResult);
+      }
+      return results;
+    },
+  );
+}
+
+const pytestRun = async (add: string): Promise<SpecResult> =>
+  (
+    await contained(`${PYTEST} test`, 'test/test_add.py', {
+      'test/test_add.py': PYTEST_TEST,
+      'src/add.py': add,
+    })
+  )[0]!;
+const unittestUnderPytest = async (add: string): Promise<SpecResult> =>
+  (
+    await contained(`${PYTEST} test`, 'test/test_add.py', {
+      'test/test_add.py': UNITTEST_TEST,
+      'src/add.py': add,
+    })
+  )[0]!;
+
+const explain = (r: SpecResult): string => `${r.verdict}: ${r.reason}\n${r.output}`;
+
+describe('pytest and unittest held from outside the code under test', () => {
+  test('controls: the right add passes on signed results, pytest- and unittest-style, twice in a row', async () => {
+    const runs = await contained(
+      `${PYTEST} test`,
+      'test/test_add.py',
+      { 'test/test_add.py': PYTEST_TEST, 'src/add.py': RIGHT_ADD },
+      2,
+    );
+    for (const r of runs) {
+      assert.equal(r.verdict, 'pass', explain(r));
+      assert.equal(r.evidence, 'runner');
+    }
+    const u = await unittestUnderPytest(RIGHT_ADD);
+    assert.equal(u.verdict, 'pass', explain(u));
+    assert.equal(u.summary?.passed, 2);
+  });
+
+  test('a plugin registered through the garbage collector (tryfirst pytest_pyfunc_call) is tampered', async () => {
+    const r = await pytestRun(`${STEER_PYTEST}\n${WRONG_ADD}`);
+    assert.equal(r.verdict, 'tampered', explain(r));
+    assert.equal(r.verdictBeforeTampering, 'pass', 'the plugin really made the wrong add pass');
+    assert.ok(
+      r.evidenceTampering?.some((issue) => /gc\.get_objects/.test(issue)),
+      `the reach into the runner is named: ${r.reason}`,
+    );
+    assert.ok(
+      r.evidenceTampering?.some((issue) => /pytest_pyfunc_call/.test(issue) && /src\/add\.py/.test(issue)),
+      `the foreign hook is named with its file: ${r.reason}`,
+    );
+  });
+
+  test("a plugin slipped into pluggy's table past pytest's registration is tampered", async () => {
+    const r = await pytestRun(`${STEER_PLUGGY}\n${WRONG_ADD}`);
+    assert.equal(r.verdict, 'tampered', explain(r));
+    assert.equal(r.verdictBeforeTampering, 'pass');
+    assert.ok(
+      r.evidenceTampering?.some((issue) => /pytest_pyfunc_call/.test(issue) && /src\/add\.py/.test(issue)),
+      r.reason,
+    );
+  });
+
+  test("unittest: TestCase.__init_subclass__ wrapped to quiet every test class's assertEqual is tampered", async () => {
+    const r = await unittestUnderPytest(`${STEER_UNITTEST}\n${WRONG_ADD}`);
+    assert.equal(r.verdict, 'tampered', explain(r));
+    assert.equal(r.verdictBeforeTampering, 'pass', 'the wrapper really made the wrong add pass');
+    assert.ok(
+      r.evidenceTampering?.includes('unittest.TestCase.__init_subclass__ was replaced by code under test'),
+      r.reason,
+    );
+  });
+
+  test("unittest: builtins.__build_class__ wrapped to quiet the test class's assertEqual is tampered", async () => {
+    const r = await unittestUnderPytest(`${STEER_BUILD_CLASS}\n${WRONG_ADD}`);
+    assert.equal(r.verdict, 'tampered', explain(r));
+    assert.equal(r.verdictBeforeTampering, 'pass');
+    assert.ok(
+      r.evidenceTampering?.some((issue) => /AddTest\.assertEqual/.test(issue) && /src\/add\.py/.test(issue)),
+      r.reason,
+    );
+  });
+
+  test('a right add planted in the bytecode cache is never run: the applied add.py stays wrong, so it fails', async () => {
+    const runs = await contained(
+      `${PYTEST} test`,
+      'test/test_add.py',
+      { 'test/test_add.py': PYTEST_TEST, 'src/add.py': `${CACHE_RIGHT_ADD}\n${WRONG_ADD}` },
+      2,
+    );
+    for (const r of runs) {
+      assert.equal(r.verdict, 'fail', explain(r));
+      assert.equal(r.evidence, 'runner');
+    }
+  });
+});
+
+const MOCHA_TEST = [
+  "const assert = require('node:assert');",
+  "const add = require('../src/add.js');",
+  "describe('add', () => {",
+  "  it('adds small numbers', () => { assert.strictEqual(add(1, 2), 3); });",
+  "  it('adds negative numbers', () => { assert.strictEqual(add(-1, -2), -3); });",
+  '});',
+  '',
+].join('\n');
+const RIGHT_ADD_JS = 'module.exports = (a, b) => a + b;\n';
+const WRONG_ADD_JS = 'module.exports = (a, b) => a - b;\n';
+// (c) mocha's Runner found in the module cache; its `fail` reports every failure as a pass.
+const STEER_MOCHA = [
+  'const runner = Object.values(require.cache).find((m) => /mocha[\\\\/]lib[\\\\/]runner\\.js$/.test(m.id));',
+  'if (runner) {',
+  '  runner.exports.prototype.fail = function (test) {',
+  "    test.state = 'passed';",
+  "    this.emit('pass', test);",
+  '  };',
+  '}',
+  '',
+].join('\n');
+
+const mochaRun = async (add: string): Promise<SpecResult> =>
+  (
+    await contained(
+      'node node_modules/mocha/bin/mocha.js test',
+      'test/add.test.js',
+      { 'test/add.test.js': MOCHA_TEST, 'src/add.js': add },
+      1,
+      true,
+    )
+  )[0]!;
+
+describe('Node runners held from outside the code under test', () => {
+  test('control: the right add passes under mocha on signed results', async () => {
+    const r = await mochaRun(RIGHT_ADD_JS);
+    assert.equal(r.verdict, 'pass', explain(r));
+    assert.equal(r.evidence, 'runner');
+    assert.equal(r.summary?.passed, 2);
+  });
+
+  test('mocha: Runner.prototype.fail replaced to report failures as passes is tampered, naming it', async () => {
+    const r = await mochaRun(`${STEER_MOCHA}\n${WRONG_ADD_JS}`);
+    assert.equal(r.verdict, 'tampered', explain(r));
+    assert.equal(r.verdictBeforeTampering, 'pass', 'the replacement really made the wrong add pass');
+    assert.deepEqual(r.evidenceTampering, ['mocha.Runner.prototype.fail was replaced by code under test']);
+  });
+});

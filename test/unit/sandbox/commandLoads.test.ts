@@ -117,7 +117,7 @@ describe('specLoads: the files a spec command loads, by mechanism', () => {
       'plugins/extra.py': '',
       'pytest.ini': '[pytest]\naddopts = -q -p plugins.extra -p no:cacheprovider\n',
     });
-    assert.deepEqual(files(await loads('python3 -m pytest -p myplugin tests')), [
+    assert.deepEqual(files(await loads('/usr/bin/python3 -m pytest -p myplugin tests')), [
       'myplugin.py',
       'plugins/extra.py',
       'pytest.ini',

@@ -130,11 +130,15 @@ export class CommandReader {
     const text = args.map((w) => w.text);
     const base = path.basename(name.text);
     const next = depth + 1;
+    // A program of the checkout run by path is loaded whatever its name; one outside (`/usr/bin/python3`) is known
+    // by its name.
+    const byPath = name.text.includes('/') ? path.resolve(cwd, name.text) : undefined;
+    if (byPath !== undefined && this.collector.relative(byPath) !== undefined)
+      return this.script(byPath, [], cwd, env, depth + 1);
     if (LOADS_NOTHING.has(base)) return;
     for (const word of args)
       if (!word.exact)
         this.collector.cannotRead(`${base}: the word ${word.text} cannot be read before it runs`);
-    if (name.text.includes('/')) return this.script(path.resolve(cwd, name.text), [], cwd, env, next);
     if (base === 'make' || base === 'gmake') return this.make(text, cwd, env, next);
     if (base === 'npm' || base === 'pnpm' || base === 'yarn')
       return this.packageScript(base, text, cwd, env, next);

@@ -6,7 +6,13 @@
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { loadSpecFile, SPEC_FILE_RELATIVE_PATH } from '../../core/spec';
-import { isProtectedPath, isSupportFileName, SKIPPED_FOLDERS } from '../../core/sandbox/protectedFiles';
+import {
+  isProtectedPath,
+  isSupportFileName,
+  protectionScopeOfSpecFile,
+  SKIPPED_FOLDERS,
+} from '../../core/sandbox/protectedFiles';
+import type { LoadedSet } from '../../core/sandbox/commandLoads/loadedSet';
 import type { SpecFile } from '../../shared/specSchema';
 
 export interface ProtectedSet {
@@ -17,6 +23,8 @@ export interface ProtectedSet {
   weaveDir: string;
   /** The specs, for the sandbox's rules (absent when the spec file is invalid). */
   specFile?: SpecFile;
+  /** What the specs' commands and tests load (the sandbox's protectionScope), when the spec file is valid. */
+  loaded?: LoadedSet;
   /** Why the test files are unknown (an invalid spec file): `.weave/**` is still protected. */
   specProblem?: string;
 }
@@ -53,7 +61,10 @@ export async function loadProtectedSet(workspaceDir: string): Promise<ProtectedS
     files,
     weaveDir: realPath(path.join(root, '.weave')),
     ...(loaded.ok
-      ? { specFile: loaded.specFile }
+      ? {
+          specFile: loaded.specFile,
+          loaded: (await protectionScopeOfSpecFile(root, loaded.specFile)).loaded,
+        }
       : { specProblem: `${loaded.file} is invalid, so only .weave/ is protected` }),
   };
 }
@@ -123,7 +134,9 @@ export function protectedFileWhat(set: ProtectedSet, file: string): string | und
   const rel = path.relative(set.workspaceDir, file).split(path.sep).join('/');
   if (rel.startsWith('..') || path.isAbsolute(rel) || !set.specFile) return undefined;
   if (rel.split('/').some((part) => SKIPPED_FOLDERS.has(part))) return undefined;
-  if (!isProtectedPath(rel, set.specFile)) return undefined;
+  if (!isProtectedPath(rel, set.specFile, set.loaded)) return undefined;
+  const loadedWhy = set.loaded?.files.get(rel);
+  if (loadedWhy !== undefined) return `${rel}, which the specs load: ${loadedWhy}`;
   if (isSupportFileName(path.posix.basename(rel)))
     return `${rel}, a test-runner configuration or auto-loaded file the spec tests depend on`;
   // The sandbox's remaining rule: files in the spec tests' folders that are not tests. Existing ones are

@@ -10,7 +10,7 @@ import {
   infrastructureFindings,
   type InfrastructureFinding,
 } from '../sandbox/diffPolicy/classifyChanges';
-import { policyScopeOf } from '../sandbox/diffPolicy/scope';
+import type { PolicyScope } from '../sandbox/diffPolicy/scope';
 import { changesBetweenTrees } from '../sandbox/diffPolicy/treeChanges';
 import type { ContainedCopy } from '../workspace';
 import type { ContainmentRequest } from '../sandbox/containment';
@@ -119,6 +119,7 @@ export async function workInCheckout(
       before,
       baseTree,
       run,
+      scope: containment.guard.scope,
     });
     if (testInfrastructure.length > 0) for (const s of options.specFile.specs) tamperedSpecs.add(s.id);
     return {
@@ -187,14 +188,20 @@ async function checkTheChange(
   dir: string,
   options: CheckoutWorkOptions,
   { session, trajectory, phase }: CheckoutRun,
-  { before, baseTree, run }: { before: SpecResult[]; baseTree: string; run: SpecRunner },
+  {
+    before,
+    baseTree,
+    run,
+    scope,
+  }: { before: SpecResult[]; baseTree: string; run: SpecRunner; scope: PolicyScope },
 ): Promise<{ diff: WorkspaceDiff; after: SpecResult[]; testInfrastructure: InfrastructureFinding[] }> {
   const { userSignal } = session;
   const diff = await diffWorkspace(dir, baseTree);
   const testInfrastructure = infrastructureFindings(
     classifyChanges(
       await changesBetweenTrees(dir, baseTree, diff.afterTree),
-      policyScopeOf(options.specFile.specs, options.specFile.defaults.cwd),
+      // The guard's scope: what the specs load was read from the pristine checkout, before the agent worked.
+      scope,
     ),
   );
   let after: SpecResult[] = [];

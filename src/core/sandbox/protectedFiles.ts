@@ -12,6 +12,9 @@
 //    `*.dist-info`/`*.egg-info` entry points, jest/vitest/vite/mocha/ava/babel configs, .npmrc, .yarnrc;
 //  - modules that shadow the runner or the standard library on the test's import path (./pytest.py, src/json/);
 //  - by name as before, setup.cfg, tox.ini, noxfile.py and .taprc, whole;
+//  - what the specs load by mechanism, wherever it lives (protectionScope.ts, commandLoads/): the Makefile and the
+//    files its target's recipe runs, the npm scripts (by key), scripts run by path or interpreter, preloads,
+//    pytest plugins, what runner configs name, PYTHONPATH start-up modules, and the helpers the tests import;
 //  - package.json and pyproject.toml by key: only their test keys (`scripts.test`, `jest`, `mocha`,
 //    `[tool.pytest.ini_options]`, a pytest11 entry point…) are compared, and when one differs the whole file is
 //    put back (a key cannot be restored alone without rewriting the user's formatting).
@@ -23,6 +26,8 @@ import { MAX_TREE_DEPTH } from '../deepTrees';
 import { infrastructureByPath, runnerFileReason } from './diffPolicy/infrastructurePaths';
 import { manifestKeyChanges, UnreadableManifest } from './diffPolicy/manifestKeys';
 import { normalisePath, policyScopeOf, type PolicyScope } from './diffPolicy/scope';
+import { protectionScopeOf, type LoadedScope } from './protectionScope';
+import type { LoadedSet } from './commandLoads/loadedSet';
 
 // Whole files the guard has always protected by name; the diff policy reads setup.cfg and tox.ini by section.
 const SUPPORT_FILE_NAMES = new Set(['tox.ini', 'setup.cfg', 'noxfile.py', '.taprc']);
@@ -60,9 +65,16 @@ export function isSupportFileName(name: string): boolean {
 /**
  * Whether a workspace-relative path is protected whole for these specs (patch checks use this). package.json
  * and pyproject.toml are protected in their test keys only, which a path cannot say: diffPolicy classifies them.
+ * `loaded` is what the specs load (specLoadsOf); without it only the by-name part is known.
  */
-export function isProtectedPath(relativePath: string, specFile: SpecFile): boolean {
-  return isWholeFileProtected(normalisePath(relativePath), scopeOf(specFile));
+export function isProtectedPath(relativePath: string, specFile: SpecFile, loaded?: LoadedSet): boolean {
+  const scope = scopeOf(specFile);
+  return isWholeFileProtected(normalisePath(relativePath), loaded ? { ...scope, loaded } : scope);
+}
+
+/** The policy scope of a spec file with what its specs load, read from `workspaceDir` (the pristine tree). */
+export function protectionScopeOfSpecFile(workspaceDir: string, specFile: SpecFile): Promise<LoadedScope> {
+  return protectionScopeOf(workspaceDir, specFile.specs, specFile.defaults);
 }
 
 function isWholeFileProtected(rel: string, scope: PolicyScope): boolean {
@@ -82,6 +94,8 @@ export class TamperGuard {
   private constructor(
     private readonly workspaceDir: string,
     private readonly specFile: SpecFile,
+    /** The protected set's scope, what the specs load included, read when the guard was created. */
+    readonly scope: PolicyScope,
     /** Workspace-relative path → pristine content (undefined: did not exist). */
     private readonly pristine: Map<string, Buffer | undefined>,
     /** Folders too deep to inspect that were there from the start (the user's own): not findings. */
@@ -90,14 +104,16 @@ export class TamperGuard {
 
   static async create(workspaceDir: string, specFile: SpecFile): Promise<TamperGuard> {
     const pristine = new Map<string, Buffer | undefined>();
-    const scan = await scanProtected(workspaceDir, specFile);
+    const scope = await protectionScopeOfSpecFile(workspaceDir, specFile);
+    const scan = await scanProtected(workspaceDir, scope);
     for (const rel of scan.paths) {
       pristine.set(rel, await readOptional(path.join(workspaceDir, rel)));
     }
-    for (const rel of scopeOf(specFile).testFiles) {
+    // Spec tests and loaded files that do not exist yet are protected too: creating one is a change.
+    for (const rel of [...scope.testFiles, ...(scope.loaded?.files.keys() ?? [])]) {
       if (!pristine.has(rel)) pristine.set(rel, await readOptional(path.join(workspaceDir, rel)));
     }
-    return new TamperGuard(workspaceDir, specFile, pristine, new Set(scan.uninspected));
+    return new TamperGuard(workspaceDir, specFile, scope, pristine, new Set(scan.uninspected));
   }
 
   /**
@@ -127,21 +143,21 @@ export class TamperGuard {
     const differences: TamperedFile[] = [];
     // Never through a folder on the way that became a link (readInside).
     const read = (rel: string): Promise<Buffer | undefined> => readInside(this.workspaceDir, rel);
-    const scan = await scanProtected(this.workspaceDir, this.specFile);
+    const scan = await scanProtected(this.workspaceDir, this.scope);
     // A folder chain too deep to look into, made during the run: what it holds cannot be checked or put back
     // (its paths are past what a path can name), so it is a finding of its own and the run cannot pass.
     const uninspected = scan.uninspected.filter((rel) => !this.uninspectedAtStart.has(rel));
     for (const rel of scan.paths) {
       if (this.pristine.has(rel)) continue;
       // A manifest that appeared is tampering only when it has test keys.
-      if (isKeyedManifest(rel) && !testKeysDiffer(rel, undefined, await read(rel))) continue;
+      if (isKeyedManifest(rel) && !testKeysDiffer(rel, undefined, await read(rel), this.scope)) continue;
       differences.push({ path: rel, change: 'created' });
     }
     for (const [rel, before] of this.pristine) {
       const after = await read(rel);
       const change = changeBetween(before, after);
       if (change === undefined) continue;
-      if (isKeyedManifest(rel) && !testKeysDiffer(rel, before, after)) continue;
+      if (isKeyedManifest(rel) && !testKeysDiffer(rel, before, after, this.scope)) continue;
       differences.push({ path: rel, change });
     }
     for (const d of differences) await this.restore(d.path);
@@ -198,7 +214,7 @@ export function describeTampering(differences: readonly TamperedFile[]): string 
  * restores what the sandbox protects.
  */
 export async function protectedPaths(workspaceDir: string, specFile: SpecFile): Promise<string[]> {
-  return (await scanProtected(workspaceDir, specFile)).paths;
+  return (await scanProtected(workspaceDir, await protectionScopeOfSpecFile(workspaceDir, specFile))).paths;
 }
 
 interface ProtectedScan {
@@ -210,10 +226,9 @@ interface ProtectedScan {
   uninspected: string[];
 }
 
-async function scanProtected(workspaceDir: string, specFile: SpecFile): Promise<ProtectedScan> {
+async function scanProtected(workspaceDir: string, scope: PolicyScope): Promise<ProtectedScan> {
   const found = new Set<string>();
   const uninspected: string[] = [];
-  const scope = scopeOf(specFile);
   const walk = async (dirRel: string, depth: number): Promise<void> => {
     if (depth > MAX_TREE_DEPTH) {
       uninspected.push(dirRel);
@@ -238,6 +253,9 @@ async function scanProtected(workspaceDir: string, specFile: SpecFile): Promise<
     }
   };
   await walk('', 0);
+  // Loaded files in folders the walk skips (a build/ script a Makefile runs) are still the specs'.
+  for (const rel of scope.loaded?.files.keys() ?? [])
+    if (!found.has(rel) && fsSync.existsSync(path.join(workspaceDir, rel))) found.add(rel);
   return { paths: [...found], uninspected };
 }
 
@@ -255,8 +273,18 @@ function changeBetween(before: Buffer | undefined, after: Buffer | undefined): T
 }
 
 /** Whether a keyed manifest differs in a test key (or can no longer be read, a symlink included). */
-function testKeysDiffer(rel: string, before: Buffer | undefined, after: Buffer | undefined): boolean {
-  const keys = manifestKeyChanges(rel, before?.toString('utf8'), after?.toString('utf8'));
+function testKeysDiffer(
+  rel: string,
+  before: Buffer | undefined,
+  after: Buffer | undefined,
+  scope: PolicyScope,
+): boolean {
+  const keys = manifestKeyChanges(
+    rel,
+    before?.toString('utf8'),
+    after?.toString('utf8'),
+    scope.loaded?.keys.get(rel),
+  );
   return keys instanceof UnreadableManifest || keys.some((k) => k.kind === 'test-infrastructure');
 }
 

@@ -60,6 +60,7 @@ export function classifyChange(change: FileChange, scope: PolicyScope): Classifi
       rel,
       change.existedBefore ? (change.before ?? '') : undefined,
       change.existsAfter ? (change.after ?? '') : undefined,
+      scope.loaded?.keys.get(rel),
     );
     if (keys instanceof UnreadableManifest)
       return infrastructure(rel, [

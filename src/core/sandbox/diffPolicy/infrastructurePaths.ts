@@ -13,6 +13,8 @@ export function infrastructureByPath(rel: string, scope: PolicyScope): string | 
   const name = path.posix.basename(rel);
   const segments = rel.split('/');
   if (scope.testFiles.has(rel)) return 'a spec test file';
+  const loaded = scope.loaded?.files.get(rel);
+  if (loaded !== undefined) return loaded;
   if (segments[0] === '.weave' && segments[1] !== 'runs' && segments[1] !== 'cache') return "Weave's state";
   if (segments.some((s) => s === 'node_modules'))
     return 'under node_modules/: Node resolves packages (and the runners) from there';

@@ -32,11 +32,15 @@ export class UnreadableManifest {
   constructor(readonly message: string) {}
 }
 
-/** The keys that differ between the two states (undefined: the file is absent), each classed. */
+/**
+ * The keys that differ between the two states (undefined: the file is absent), each classed. `loadedKeys` are
+ * keys a spec's command runs whatever their name (`scripts.check` for `npm run check`), with why.
+ */
 export function manifestKeyChanges(
   rel: string,
   before: string | undefined,
   after: string | undefined,
+  loadedKeys?: ReadonlyMap<string, string>,
 ): KeyChange[] | UnreadableManifest {
   const kind = path.posix.basename(rel) as ManifestKind;
   if (kind === 'setup.py') return setupPyChanges(before, after);
@@ -52,7 +56,9 @@ export function manifestKeyChanges(
   for (const key of new Set([...leavesBefore.keys(), ...leavesAfter.keys()])) {
     if (leavesBefore.get(key) === leavesAfter.get(key)) continue;
     const parts = JSON.parse(key) as string[];
-    changes.push({ key: keyLabel(kind, parts), ...classOf(kind, parts) });
+    const label = keyLabel(kind, parts);
+    const loaded = loadedKey(loadedKeys, label);
+    changes.push({ key: label, ...(loaded !== undefined ? infra(loaded) : classOf(kind, parts)) });
   }
   return changes;
 }
@@ -105,6 +111,13 @@ function keyLabel(kind: ManifestKind, parts: string[]): string {
   if (kind === 'package.json') return parts.join('.');
   if (parts.length === 1) return parts[0]!;
   return `[${parts.slice(0, -1).join('.')}] ${parts.at(-1)!}`;
+}
+
+/** Why a leaf key is one a spec's command runs: the key itself or one inside it (`scripts.check`). */
+function loadedKey(loadedKeys: ReadonlyMap<string, string> | undefined, label: string): string | undefined {
+  if (loadedKeys === undefined) return undefined;
+  for (const [key, why] of loadedKeys) if (label === key || label.startsWith(`${key}.`)) return why;
+  return undefined;
 }
 
 type Classed = Pick<KeyChange, 'kind' | 'why'>;

@@ -3,6 +3,7 @@
 // folders on the test's import path and the test folders whose existing helpers are protected.
 import path from 'node:path';
 import { looksLikeTestFile } from '../../../shared/testFileNames';
+import type { LoadedSet } from '../commandLoads/loadedSet';
 
 export interface PolicyScope {
   /** Workspace-relative, '/'-separated spec test files. */
@@ -15,6 +16,11 @@ export interface PolicyScope {
   importRoots: ReadonlySet<string>;
   /** The nearest enclosing test/, tests/, __tests__/, spec/, specs/ folder of each spec test file. */
   testFolders: readonly string[];
+  /**
+   * What the specs' commands and tests load, read from the pristine tree (commandLoads/specLoads.ts); absent
+   * where only the spec list is known (the protected set is then the by-name part alone).
+   */
+  loaded?: LoadedSet;
 }
 
 interface SpecLike {

@@ -4,7 +4,12 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { git, splitNul } from '../../git/git';
-import { isKeyedManifest, isProtectedPath, protectedPaths } from '../../sandbox/protectedFiles';
+import {
+  isKeyedManifest,
+  isProtectedPath,
+  protectedPaths,
+  protectionScopeOfSpecFile,
+} from '../../sandbox/protectedFiles';
 import { ExportInputError, type ExportInputs } from './exportInputs';
 import type { ExcludedFile } from './hygiene';
 import { snapshotCommit, snapshotWorkingTree, type SnapshotOptions } from './snapshot';
@@ -97,12 +102,13 @@ export async function snapshotChange(
     await git(['diff', '--cached', '--name-only', '-z', '--no-renames', 'HEAD'], taskRepo, IN_TASK_REPO),
   );
   const specTestFiles = specTestFilesOf(inputs.specFile);
+  const { loaded } = await protectionScopeOfSpecFile(taskRepo, inputs.specFile);
   const protectedSet = new Set([
     ...specTestFiles,
     // Manifests are guarded key by key (the diff policy judges a prediction's change to their test keys); a task
     // restores whole files, which would undo a prediction's legitimate dependency change, so they are left out.
     ...(await protectedPaths(taskRepo, inputs.specFile)).filter((p) => !isKeyedManifest(p)),
-    ...changed.filter((f) => isProtectedPath(f, inputs.specFile)),
+    ...changed.filter((f) => isProtectedPath(f, inputs.specFile, loaded)),
   ]);
   const isTestSide = (file: string): boolean => isSpecTestPath(file, specTestFiles) || protectedSet.has(file);
   const diffOf = async (paths: string[]): Promise<string> =>

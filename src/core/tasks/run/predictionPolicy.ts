@@ -12,7 +12,7 @@ import {
   type FileChange,
   type InfrastructureFinding,
 } from '../../sandbox/diffPolicy/classifyChanges';
-import { policyScopeOf } from '../../sandbox/diffPolicy/scope';
+import { protectionScopeOf } from '../../sandbox/protectionScope';
 import { changesBetweenTrees } from '../../sandbox/diffPolicy/treeChanges';
 import { filesTouchedBy } from '../predictions';
 import { isSpecTestPath, type TaskSpec } from '../taskFormat';
@@ -25,7 +25,8 @@ export async function predictionInfrastructure(
 ): Promise<InfrastructureFinding[]> {
   if (patch.trim() === '') return [];
   const specTestFiles = [...new Set(specs.flatMap((s) => s.test.files))];
-  const scope = policyScopeOf(specs);
+  // Read before the patch is laid down: the base is what the specs' commands load (task specs carry cwd and env).
+  const scope = await protectionScopeOf(checkout, specs);
   const changes = (await changesOnBase(checkout, patch)).filter(
     (c) => !isSpecTestPath(c.path, specTestFiles),
   );

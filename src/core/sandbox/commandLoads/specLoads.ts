@@ -1,0 +1,120 @@
+// The files the specs' tests load besides the test files themselves, by mechanism: what each spec's command
+// names or runs (commandReader.ts) and the helpers the test files import up to the code under test
+// (testImports.ts). This is the part of the protected set that follows the specs rather than file names; the
+// sandbox, the diff policy, the guard and export all take it through the policy scope (protectionScope.ts).
+import fs from 'node:fs';
+import path from 'node:path';
+import { bashParser } from './bashSyntax';
+import { CommandReader } from './commandReader';
+import { LoadCollector, isFile, type LoadedSet } from './loadedSet';
+import { importClosure, type ImportRoots } from './testImports';
+
+export interface LoadingSpec {
+  id: string;
+  test: {
+    command: string;
+    files: readonly string[];
+    cwd?: string | undefined;
+    env?: Readonly<Record<string, string>> | undefined;
+  };
+  anchors?: readonly string[] | undefined;
+}
+
+export interface LoadingDefaults {
+  cwd?: string | undefined;
+  env?: Readonly<Record<string, string>> | undefined;
+}
+
+const CODE_FILE = /\.([cm]?[jt]sx?|py)$/;
+
+/**
+ * What the specs load, read from the workspace as it is now (call it on the pristine tree: a change to any file
+ * read here is itself a change to a loaded file). `pythonRoots` are the policy scope's import roots.
+ */
+export async function specLoads(
+  workspaceDir: string,
+  specs: readonly LoadingSpec[],
+  defaults: LoadingDefaults,
+  pythonRoots: Iterable<string>,
+): Promise<LoadedSet> {
+  const collector = new LoadCollector(workspaceDir);
+  const reader = new CommandReader(await bashParser(), collector);
+  const roots: ImportRoots = {
+    python: [...pythonRoots].map((r) => path.join(workspaceDir, r)),
+    node: [],
+  };
+  const testFiles = new Set(specs.flatMap((s) => s.test.files.map((f) => path.join(workspaceDir, f))));
+  const starts = new Map<string, string>();
+  for (const spec of specs) {
+    collector.spec = spec.id;
+    const cwd = path.resolve(workspaceDir, spec.test.cwd ?? defaults.cwd ?? '.');
+    const env = new Map<string, string | undefined>(
+      Object.entries({ ...(defaults.env ?? {}), ...(spec.test.env ?? {}) }),
+    );
+    const before = new Set(collector.files.keys());
+    reader.shell(spec.test.command, cwd, env, 0);
+    for (const root of (env.get('PYTHONPATH') ?? '').split(':').filter(Boolean))
+      roots.python = [...roots.python, path.resolve(cwd, root)];
+    for (const root of (env.get('NODE_PATH') ?? '').split(':').filter(Boolean))
+      roots.node = [...roots.node, path.resolve(cwd, root)];
+    for (const file of spec.test.files) starts.set(path.join(workspaceDir, file), spec.id);
+    for (const rel of collector.files.keys())
+      if (!before.has(rel) && CODE_FILE.test(rel)) starts.set(path.join(workspaceDir, rel), spec.id);
+    for (const file of spec.test.files)
+      for (const conftest of conftestsOnTheWay(workspaceDir, path.join(workspaceDir, file)))
+        starts.set(conftest, spec.id);
+  }
+  const underTest = codeUnderTest(workspaceDir, specs, roots, testFiles);
+  for (const [start, spec] of starts) {
+    collector.spec = spec;
+    const helpers = importClosure([start], roots, (f) => underTest.has(f) || testFiles.has(f));
+    const from = collector.relative(start) ?? start;
+    for (const helper of helpers) collector.add(helper, `${from} imports it (a helper, not code under test)`);
+  }
+  return collector.result();
+}
+
+/** conftest.py files pytest loads for a test: in its folder and every folder above it up to the workspace. */
+function conftestsOnTheWay(workspaceDir: string, testFile: string): string[] {
+  const found: string[] = [];
+  for (let dir = path.dirname(testFile); ; dir = path.dirname(dir)) {
+    const conftest = path.join(dir, 'conftest.py');
+    if (isFile(conftest)) found.push(conftest);
+    if (dir === workspaceDir || path.dirname(dir) === dir || !dir.startsWith(workspaceDir)) return found;
+  }
+}
+
+/**
+ * The code under test (testImports.ts's header): anchor files, the other files beside them (not at the
+ * workspace root), and everything they import.
+ */
+function codeUnderTest(
+  workspaceDir: string,
+  specs: readonly LoadingSpec[],
+  roots: ImportRoots,
+  testFiles: ReadonlySet<string>,
+): Set<string> {
+  const anchors = new Set(
+    specs.flatMap((s) => (s.anchors ?? []).map((a) => path.join(workspaceDir, a.split('#')[0]!))),
+  );
+  const code = new Set<string>();
+  for (const anchor of anchors) {
+    code.add(anchor);
+    const dir = path.dirname(anchor);
+    if (dir === workspaceDir) continue;
+    for (const sibling of siblings(dir)) if (!testFiles.has(sibling)) code.add(sibling);
+  }
+  for (const file of importClosure([...code], roots, (f) => testFiles.has(f))) code.add(file);
+  return code;
+}
+
+function siblings(dir: string): string[] {
+  try {
+    return fs
+      .readdirSync(dir)
+      .map((name) => path.join(dir, name))
+      .filter(isFile);
+  } catch {
+    return [];
+  }
+}

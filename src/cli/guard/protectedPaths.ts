@@ -7,6 +7,7 @@ import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { loadSpecFile, SPEC_FILE_RELATIVE_PATH } from '../../core/spec';
 import { isProtectedPath, isSupportFileName, SKIPPED_FOLDERS } from '../../core/sandbox/protectedFiles';
+import { weaveStateDir } from '../../core/sandbox/sessionRecord';
 import type { SpecFile } from '../../shared/specSchema';
 
 export interface ProtectedSet {
@@ -118,6 +119,7 @@ export function protectedHit(
 /** What a single file is in the protected set, or undefined. */
 export function protectedFileWhat(set: ProtectedSet, file: string): string | undefined {
   if (inside(file, set.weaveDir)) return "Weave's spec file and run state (.weave/)";
+  if (inside(file, realPath(weaveStateDir()))) return "Weave's state (the agent session's record)";
   const specs = set.files.get(file);
   if (specs) return `the test file ${path.relative(set.workspaceDir, file)} of spec ${specs.join(', ')}`;
   const rel = path.relative(set.workspaceDir, file).split(path.sep).join('/');

@@ -20,6 +20,7 @@ import { printProblems } from '../output/problems';
 import { ProgressLine } from '../output/progressLine';
 import { printSelection } from '../output/selection';
 import type { Verb } from '../verb';
+import { sessionTampering } from '../guard/sessionBackstop';
 
 const HELP = `Usage: weave check [options]
 
@@ -65,7 +66,11 @@ Options:
                        was recorded can reach runs uninstrumented and keeps it)
   -h, --help           show this help
 
-Exit codes: 0 every spec passed and none broke, 1 a spec failed, errored, was blocked, flaky or broken,
+During an agent session recorded by 'weave guard', a spec whose test files, runner configuration or
+.weave/ changed since the session started is 'tampered' (failing, never fixed), whatever its test says.
+
+Exit codes: 0 every spec passed and none broke, 1 a spec failed, errored, was blocked, flaky, broken or
+tampered (also with --affected when nothing is affected but protected files changed during a session),
 2 the spec file or the command line is wrong. Ctrl-C stops the run and kills every test process.
 
 Examples:
@@ -80,8 +85,13 @@ export const checkVerb: Verb = {
   async run(args) {
     const { flags, only, numbers } = parseCheckFlags(args);
     const workspaceDir = path.resolve(flags.workspace);
-    const chosen = await chooseSpecs(workspaceDir, flags, only);
-    if (chosen === 'none-affected') return 0;
+    // An agent session's record (weave guard): protected files changed since it started make their specs
+    // `tampered`, however the change was made and whatever the tests say now.
+    const session = await sessionTampering(workspaceDir);
+    if (session) process.stderr.write(`${changedDuringSessionNote(session.state.changes)}\n`);
+    const picked = await chooseSpecs(workspaceDir, flags, only, session !== undefined);
+    if (picked === 'none-affected' && !session) return 0;
+    const chosen = session ? withTamperedSpecs(picked, session.concerned) : (picked as ChosenSpecs);
     const baselineRef = flags['baseline-ref'];
     await refuseBeforeRunning(workspaceDir, flags);
 
@@ -98,6 +108,7 @@ export const checkVerb: Verb = {
         record: !flags['no-record'],
         coverage: !flags['no-record'] && !flags['no-coverage'],
         ...(flags['fresh-coverage'] ? { freshCoverage: true } : {}),
+        ...(session ? { sessionTampering: session.concerned } : {}),
         ...(progress ? { onProgress: (e: CheckProgress) => progress.update(e) } : {}),
       });
     } catch (error) {
@@ -155,6 +166,7 @@ async function chooseSpecs(
   workspaceDir: string,
   flags: { affected: boolean; since?: string | undefined },
   only: string[] | undefined,
+  sessionChanged: boolean,
 ): Promise<ChosenSpecs | 'none-affected'> {
   if (!flags.affected)
     return { selected: only, selection: undefined, anchorProblems: await anchorProblemsOf(workspaceDir) };
@@ -166,9 +178,10 @@ async function chooseSpecs(
     printSelection(selection);
     if (selected.length === 0) {
       printProblems(anchorProblems);
-      process.stderr.write(
-        `weave check: no spec is affected by the changes since ${since}; nothing to run\n`,
-      );
+      if (!sessionChanged)
+        process.stderr.write(
+          `weave check: no spec is affected by the changes since ${since}; nothing to run\n`,
+        );
       return 'none-affected';
     }
     return { selected, selection, anchorProblems };
@@ -177,6 +190,18 @@ async function chooseSpecs(
     if (!(error instanceof SpecLoadError)) throw error;
     return { selected: only, selection: undefined, anchorProblems: [] };
   }
+}
+
+/** The chosen specs and those a session's protected-file changes concern: those always run, and are tampered. */
+function withTamperedSpecs(
+  chosen: ChosenSpecs | 'none-affected',
+  concerned: ReadonlyMap<string, unknown>,
+): ChosenSpecs {
+  if (chosen === 'none-affected')
+    return { selected: [...concerned.keys()], selection: undefined, anchorProblems: [] };
+  // Only a selection Weave made grows: --only names what the person asked for.
+  if (chosen.selected === undefined || chosen.selection === undefined) return chosen;
+  return { ...chosen, selected: [...new Set([...chosen.selected, ...concerned.keys()])] };
 }
 
 /** Phase 3: a --baseline-ref that resolves and a --junit file that can be written, before any test runs. */
@@ -251,6 +276,15 @@ async function anchorProblemsOf(workspaceDir: string): Promise<SpecProblem[]> {
     process.stderr.write(`weave check: anchors not checked: ${(error as Error).message}\n`);
     return [];
   }
+}
+
+function changedDuringSessionNote(changes: readonly { path: string; change: string }[]): string {
+  return (
+    'weave check: protected files changed since the agent session recorded by weave guard started:\n' +
+    `${changes.map((c) => `  ${c.path} (${c.change})`).join('\n')}\n` +
+    "the specs they concern are 'tampered'; put them back with 'weave guard --restore', or accept them " +
+    "yourself with 'weave guard --accept-tests'"
+  );
 }
 
 function checkFailed(result: CheckResult): boolean {

@@ -16,10 +16,12 @@ import {
   MAX_FOLLOW_UPS,
   parsePayload,
   payloadCwd,
+  payloadSessionId,
   stopAlreadyContinued,
   violationMessage,
   type GuardAgent,
   type HookAnswer,
+  type HookPayload,
 } from '../guard/hookEvents';
 import { codexTrustNotice, guardStatus } from '../guard/hookStatus';
 import {
@@ -27,15 +29,25 @@ import {
   installHooks,
   InstallError,
   portableStartCommands,
+  runsRegistryWeave,
   type InstallTarget,
 } from '../guard/installHooks';
 import { findWorkspace, loadProtectedSet } from '../guard/protectedPaths';
+import {
+  ACCEPT_COMMAND,
+  changedDuringSession,
+  endSession,
+  sessionState,
+  startSession,
+} from '../guard/sessionBackstop';
+import { clearSession, readSessionRecord, restoreSession } from '../../core/sandbox/sessionRecord';
 import { parseVerbFlags, UsageError } from '../flags';
 import type { Verb } from '../verb';
 
 const HELP = `Usage: weave guard [--agent claude-code|codex|cursor] [--workspace DIR]   (a hook: reads JSON on stdin)
        weave guard --install claude-code|codex|cursor|git [--workspace DIR] [--command CMD]
        weave guard --status [--agent claude-code|codex|cursor] [--workspace DIR]
+       weave guard --restore | --accept-tests [--workspace DIR]
 
 As a hook, reads the agent's hook event on stdin and answers in the agent's own protocol:
   PreToolUse / beforeShellExecution / preToolUse: blocks an edit (Edit, Write, MultiEdit, NotebookEdit,
@@ -45,6 +57,11 @@ As a hook, reads the agent's hook event on stdin and answers in the agent's own 
   Stop / stop: runs the specs the uncommitted changes can affect; while one is broken, answers
     {"decision":"block","reason":…} (Cursor: {"followup_message":…}) so the agent keeps working. A Stop that
     already continues because of a stop hook (stop_hook_active, or ${MAX_FOLLOW_UPS} Cursor follow-ups) is let through.
+  SessionStart / sessionStart (else the first event of a session): records the protected set (spec tests,
+    runner configuration, .weave/) with a copy of each file, in Weave's state folder outside the work tree.
+    Stop, the git hooks and 'weave check' compare the tree with that record: a protected file changed, added
+    or deleted since, by whatever path, blocks Stop with the list, refuses the commit and makes the specs it
+    concerns 'tampered'. SessionEnd forgets the record when nothing changed.
   Malformed stdin: a message on stderr and exit 1 (every agent treats that as a non-blocking hook error).
 
 The workspace is --workspace, else the nearest folder above the event's cwd holding .weave/specs.json; with
@@ -61,10 +78,19 @@ Options:
   --install WHAT   install the hooks for WHAT instead of handling an event (codex: prints the trust step)
   --status         per agent: hooks installed? will the agent run them (Codex: project and hook trust)? does
                    the installed command block a probe write of .weave/specs.json? Exit 1 until all hold
-  --command CMD    with --install: how hooks start Weave (absolute paths only this way). Default, portable:
-                   node "$CLAUDE_PROJECT_DIR"/… or the git top level's path to the Weave installed in the
-                   project (node_modules/weave/dist/guard.js), else npx weave
-  -h, --help       show this help`;
+  --command CMD    with --install: how hooks start Weave. Default, portable: node "$CLAUDE_PROJECT_DIR"/… or
+                   the git top level's path to the Weave installed in the project
+                   (node_modules/weave/dist/guard.js), else the absolute path of the Weave running now — never
+                   npx weave (the registry's 'weave' is another package). A running Weave in a temporary place
+                   (an npx cache, a temp folder) with none in the project: exit 2, nothing written
+  --restore        put every protected file changed since the agent session started back as it was recorded
+  --accept-tests   a person's step: make today's protected files the reference (asks in a terminal; an agent's
+                   shell has none, so it is refused there with exit 2)
+  -h, --help       show this help
+
+Exit codes: a hook answers in its agent's protocol (above); --install 0 done, 2 nothing written (bad input, or
+no Weave the hooks could run); --status 0 every hook runs and blocks, 1 otherwise; --restore and
+--accept-tests 0 done, 1 nothing recorded for this workspace, 2 bad input.`;
 
 export const guardVerb: Verb = {
   name: 'guard',
@@ -77,7 +103,13 @@ export const guardVerb: Verb = {
       install: { type: 'string' },
       command: { type: 'string' },
       status: { type: 'boolean', default: false },
+      restore: { type: 'boolean', default: false },
+      'accept-tests': { type: 'boolean', default: false },
     });
+    if (flags.restore && flags['accept-tests'])
+      throw new UsageError('give --restore or --accept-tests, not both');
+    if (flags.restore) return restore(path.resolve(flags.workspace ?? '.'));
+    if (flags['accept-tests']) return acceptTests(path.resolve(flags.workspace ?? '.'));
     if (flags.install !== undefined) return install(flags.install, flags.workspace ?? '.', flags.command);
     if (flags.command !== undefined) throw new UsageError('--command goes with --install');
     const agent = flags.agent === undefined ? undefined : agentNamed(flags.agent);
@@ -110,10 +142,31 @@ export async function handleEvent(
   const workspaceDir =
     workspaceFlag !== undefined ? path.resolve(workspaceFlag) : findWorkspace(payloadCwd(payload));
   if (workspaceDir === undefined || kind === 'other') return allowAnswer(agent, kind);
+  try {
+    if (kind === 'session-end') {
+      await endSession(workspaceDir);
+      return allowAnswer(agent, kind);
+    }
+    await ensureSession(workspaceDir, agent, payload, kind === 'session-start');
+  } catch (error) {
+    // The record could not be read or written: tell the user; the guard itself still answers below.
+    const message = error instanceof Error ? error.message : String(error);
+    if (kind === 'session-start')
+      return { exitCode: 1, stderr: `weave guard: could not record the session: ${message}\n` };
+    process.stderr.write(`weave guard: could not record the session: ${message}\n`);
+  }
+  if (kind === 'session-start') return allowAnswer(agent, kind);
   if (kind === 'pre-tool') {
     const set = await loadProtectedSet(workspaceDir);
     const violation = await findViolation(payload, set);
     return violation ? denyAnswer(agent, violationMessage(violation, set)) : allowAnswer(agent, kind);
+  }
+  const state = await sessionState(workspaceDir);
+  if (state !== undefined && state.changes.length > 0) {
+    const reason = changedDuringSession(state);
+    // Asked once per stop; after that the record stays for the git hooks and `weave check`, and the user is told.
+    if (!stopAlreadyContinued(payload)) return keepWorkingAnswer(agent, reason);
+    return { ...allowAnswer(agent, kind), stderr: `${reason}\n` };
   }
   if (stopAlreadyContinued(payload)) return allowAnswer(agent, kind);
   try {
@@ -126,6 +179,77 @@ export async function handleEvent(
     const message = error instanceof Error ? error.message : String(error);
     return { exitCode: 1, stderr: `weave guard: could not check the affected specs: ${message}\n` };
   }
+}
+
+/**
+ * The session's record exists before the agent acts: at its start event, or at the first event of a session the
+ * record does not know (agents without a start hook, a record left by another session). Reading the record is
+ * one small file; the protected set is walked only when a record is made.
+ */
+async function ensureSession(
+  workspaceDir: string,
+  agent: GuardAgent,
+  payload: HookPayload,
+  starting: boolean,
+): Promise<void> {
+  const sessionId = payloadSessionId(payload);
+  if (!starting) {
+    const record = await readSessionRecord(workspaceDir);
+    if (record !== undefined && (sessionId === undefined || record.sessionId === sessionId)) return;
+  }
+  await startSession(workspaceDir, { agent, ...(sessionId !== undefined ? { sessionId } : {}) });
+}
+
+/** `--restore`: every protected file changed since the session started goes back as recorded. */
+async function restore(workspaceDir: string): Promise<number> {
+  const state = await sessionState(workspaceDir);
+  if (state === undefined) {
+    process.stderr.write(
+      `weave guard: no agent session is recorded for ${workspaceDir}; nothing to restore\n`,
+    );
+    return 1;
+  }
+  if (state.changes.length === 0) {
+    process.stdout.write('every protected file is as it was when the session started\n');
+    return 0;
+  }
+  await restoreSession(workspaceDir, state.record, state.changes);
+  process.stdout.write(
+    `restored ${state.changes.length} protected file(s) as they were when the session started:\n` +
+      `${state.changes.map((c) => `  ${c.path} (was ${c.change})`).join('\n')}\n`,
+  );
+  return 0;
+}
+
+/**
+ * `--accept-tests`: a person makes today's protected files the reference. Only in a terminal: an agent's shell
+ * tool has none, so an agent cannot take this step for itself however it starts the command.
+ */
+async function acceptTests(workspaceDir: string): Promise<number> {
+  if (!process.stdin.isTTY || !process.stdout.isTTY)
+    throw new UsageError(
+      `${ACCEPT_COMMAND} is a person's step and runs only in a terminal (stdin and stdout a TTY); nothing was changed`,
+    );
+  const state = await sessionState(workspaceDir);
+  if (state === undefined) {
+    process.stderr.write(
+      `weave guard: no agent session is recorded for ${workspaceDir}; nothing to accept\n`,
+    );
+    return 1;
+  }
+  // The accepted tree becomes the new start of the session that is still going on (its hooks keep comparing).
+  await clearSession(workspaceDir);
+  await startSession(workspaceDir, {
+    agent: state.record.agent,
+    ...(state.record.sessionId !== undefined ? { sessionId: state.record.sessionId } : {}),
+  });
+  process.stdout.write(
+    state.changes.length === 0
+      ? 'nothing had changed; the protected files as they are now stay the reference\n'
+      : `accepted ${state.changes.length} change(s) as the reference:\n` +
+          `${state.changes.map((c) => `  ${c.path} (${c.change})`).join('\n')}\n`,
+  );
+  return 0;
 }
 
 function agentNamed(name: string): GuardAgent {
@@ -160,6 +284,11 @@ async function install(what: string, projectDir: string, command: string | undef
   try {
     const target = what as InstallTarget;
     const project = path.resolve(projectDir);
+    if (command !== undefined && runsRegistryWeave(command))
+      throw new UsageError(
+        `--command ${JSON.stringify(command)} would ask the npm registry for 'weave', an unrelated package of that name; ` +
+          'name the Weave to run by its path (node /path/to/weave/dist/cli.js); nothing was written',
+      );
     const commands =
       command !== undefined
         ? { weave: command, guard: `${command} guard` }

@@ -20,6 +20,7 @@ const EVENT_LABELS: Record<string, string> = {
   PreCompact: 'pre_compact',
   PostCompact: 'post_compact',
   SessionStart: 'session_start',
+  SessionEnd: 'session_end',
   UserPromptSubmit: 'user_prompt_submit',
   SubagentStart: 'subagent_start',
   SubagentStop: 'subagent_stop',

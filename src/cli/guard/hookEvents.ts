@@ -66,13 +66,25 @@ export function payloadCwd(payload: HookPayload): string {
   return payload.cwd ?? payload.workspace_roots?.[0] ?? process.env.CLAUDE_PROJECT_DIR ?? process.cwd();
 }
 
-export type HookKind = 'pre-tool' | 'stop' | 'other';
+export type HookKind = 'pre-tool' | 'stop' | 'session-start' | 'session-end' | 'other';
 
 export function hookKind(payload: HookPayload): HookKind {
   const event = payload.hook_event_name.toLowerCase();
   if (event === 'pretooluse' || event === 'beforeshellexecution') return 'pre-tool';
   if (event === 'stop' || event === 'subagentstop') return 'stop';
+  // Claude Code and Codex name them SessionStart / SessionEnd, Cursor sessionStart / sessionEnd.
+  if (event === 'sessionstart') return 'session-start';
+  if (event === 'sessionend') return 'session-end';
   return 'other';
+}
+
+/** The agent's id of the session an event belongs to (Claude Code and Codex: session_id; Cursor: conversation_id). */
+export function payloadSessionId(payload: HookPayload): string | undefined {
+  for (const key of ['session_id', 'conversation_id'] as const) {
+    const value = (payload as Record<string, unknown>)[key];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return undefined;
 }
 
 export interface Violation {
@@ -106,6 +118,12 @@ export async function findViolation(payload: HookPayload, set: ProtectedSet): Pr
     payload.command ?? (typeof input.command === 'string' ? input.command : undefined) ?? undefined;
   if (SHELL_TOOLS.test(tool) || payload.command) {
     if (command === undefined) return undefined;
+    // Accepting changed tests as the session's reference is a person's step (weave guard --accept-tests).
+    if (/accept-tests/.test(command))
+      return {
+        hit: { given: 'weave guard --accept-tests', what: "the session's record of the protected files" },
+        action: `${tool || 'shell'} command (accepting changed tests is a person's step)`,
+      };
     const finding = shellFinding(await bashParser(), command, cwd, set);
     return finding
       ? { hit: finding.hit, action: `${tool || 'shell'} command (${finding.action})` }

@@ -10,6 +10,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { codexHooks, codexTrustStep, readCodexTrust } from './codexTrust';
+import { runsRegistryWeave, temporaryPlace } from './installHooks';
 import type { GuardAgent } from './hookEvents';
 
 export interface AgentStatus {
@@ -169,10 +170,13 @@ interface Probe {
   stdout: string;
   stderr: string;
   timedOut: boolean;
+  /** Why the installed command was not run (the problem --install would have refused it for). */
+  refused?: string;
 }
 
 function finish(status: AgentStatus, problems: string[], blocked: boolean, probe: Probe): AgentStatus {
-  if (blocked)
+  if (probe.refused !== undefined) problems.push(probe.refused);
+  else if (blocked)
     status.lines.push('probe: the installed command blocked a write of .weave/specs.json, as it should');
   else
     problems.push(
@@ -194,8 +198,30 @@ function probeEvent(projectDir: string, tool: string): string {
   });
 }
 
+/**
+ * The problems `--install` refuses, found in an installed command without running it: a command that asks the
+ * npm registry for `weave` (never run here: --status makes no network request), or a Weave in a temporary place.
+ */
+export function installedCommandProblem(command: string): string | undefined {
+  if (runsRegistryWeave(command))
+    return (
+      `the hook command (${command}) runs \`npx weave\`, which the npm registry resolves to an unrelated package ` +
+      'named weave (offline it fails and the hook lets every call through); install the hooks again with ' +
+      '`weave guard --install` from the Weave you use, so they name it (the command was not run)'
+    );
+  for (const match of command.matchAll(/(?:^|\s)'?(\/[^\s']+)\/(?:guard|cli)\.js/g)) {
+    const temporary = temporaryPlace(match[1]!);
+    if (temporary !== undefined)
+      return `the hook command runs a Weave in ${temporary} (${match[1]}), which can vanish; install Weave in the project and run --install again`;
+  }
+  return undefined;
+}
+
 /** Runs a hook command as the agents do (through a shell, the event on stdin); its whole process group ends. */
 function runProbe(command: string, cwd: string, env: Record<string, string>, stdin: string): Promise<Probe> {
+  const refused = installedCommandProblem(command);
+  if (refused !== undefined)
+    return Promise.resolve({ code: null, stdout: '', stderr: '', timedOut: false, refused });
   return new Promise((resolve) => {
     const child = spawn('sh', ['-c', command], { cwd, env: { ...process.env, ...env }, detached: true });
     let stdout = '';

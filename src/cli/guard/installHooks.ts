@@ -2,12 +2,16 @@
 // other settings are kept as they are; Weave's own entries are recognised by `guard` and `--agent AGENT` in their
 // command, so installing twice changes nothing (and re-installing from another path only updates Weave's own
 // command). A configuration file that is not valid JSON is reported and left untouched. The commands written are
-// portable (portableStartCommands): a committed configuration works on a clone and keeps Codex's trust hash.
+// portable where Weave is in the project (portableStartCommands): a committed configuration works on a clone and
+// keeps Codex's trust hash; otherwise they name the running Weave's absolute path, never `npx weave`.
 //   claude-code  .claude/settings.json   hooks.PreToolUse (Edit|Write|MultiEdit|NotebookEdit|Bash|mcp__.*) + Stop
+//                                        + SessionStart + SessionEnd (the session backstop's record)
 //   codex        .codex/hooks.json       hooks.PreToolUse (Bash|apply_patch|Edit|Write|mcp__.*) + hooks.Stop
+//                                        + SessionStart + SessionEnd
 //   cursor       .cursor/hooks.json      version 1; hooks.beforeShellExecution, hooks.preToolUse, hooks.stop
 //   git          the repository's pre-commit hook runs `weave check --affected`, after any existing hook
-import { existsSync, promises as fs } from 'node:fs';
+import { existsSync, promises as fs, realpathSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { git } from '../../core/git/git';
 
@@ -40,10 +44,13 @@ export const CLAUDE_MATCHER = 'Edit|Write|MultiEdit|NotebookEdit|Bash|mcp__.*';
 export const CODEX_MATCHER = 'Bash|apply_patch|Edit|Write|mcp__.*';
 
 /**
- * How hooks start Weave without naming this machine's paths: the guard bundle of the Weave installed in the
- * project (node_modules/weave/dist), or of the Weave checkout the project is, by a path from the project root
+ * How hooks start Weave: portable where possible — the guard bundle of the Weave installed in the project
+ * (node_modules/weave/dist), or of the Weave checkout the project is, by a path from the project root
  * (`$CLAUDE_PROJECT_DIR` for Claude Code, the git top level for Codex, Cursor and git, whose hooks may start in a
- * sub-folder); `npx weave` when Weave is neither. `runningDist` is the dist/ folder of the Weave running now.
+ * sub-folder) — else the absolute path of the Weave running now (`runningDist`, its dist/ folder). Never a bare
+ * `npx weave`: the npm registry has an unrelated package of that name, which a hook would download and run on
+ * every tool call. A running Weave in a temporary place (an npx cache, a temp folder) would vanish under the
+ * hooks, so that is an InstallError and nothing is written.
  */
 export async function portableStartCommands(
   target: InstallTarget,
@@ -59,7 +66,22 @@ export async function portableStartCommands(
     : isInside(running, project)
       ? running
       : undefined;
-  if (distDir === undefined) return { weave: 'npx weave', guard: 'npx weave guard' };
+  if (distDir === undefined) {
+    const temporary = temporaryPlace(running);
+    if (temporary !== undefined)
+      throw new InstallError(
+        `the Weave running now (${running}) lives in ${temporary}, which can vanish under the hooks, and ` +
+          `${project} has no Weave of its own (node_modules/weave). Install Weave in the project ` +
+          '(npm install --save-dev <weave package or path>) or globally, then run --install again; nothing was written',
+      );
+    if (!existsSync(path.join(running, 'guard.js')))
+      throw new InstallError(
+        `the Weave running now has no guard bundle at ${path.join(running, 'guard.js')} (build it: npm run ` +
+          'build); nothing was written',
+      );
+    const absolute = shellQuote(running);
+    return { weave: `node ${absolute}/cli.js`, guard: `node ${absolute}/guard.js` };
+  }
   let from: string;
   if (target === 'claude-code') from = `"$CLAUDE_PROJECT_DIR"/${path.relative(project, distDir)}`;
   else {
@@ -73,6 +95,31 @@ export async function portableStartCommands(
         : `"$(git rev-parse --show-toplevel)"/${path.relative(top, distDir)}`;
   }
   return { weave: `node ${from}/cli.js`, guard: `node ${from}/guard.js` };
+}
+
+/** Why a folder is a temporary place (an npx cache, the temp folder), or undefined. */
+export function temporaryPlace(dir: string): string | undefined {
+  if (/[\\/]_npx[\\/]/.test(dir)) return "npx's cache (_npx)";
+  for (const tmp of new Set([os.tmpdir(), '/tmp', '/var/tmp', '/dev/shm'])) {
+    const real = realOrSame(tmp);
+    if (isInside(dir, real) || isInside(dir, tmp)) return `the temporary folder ${tmp}`;
+  }
+  return undefined;
+}
+
+/** A hook command that would ask the npm registry for a package named `weave` (npx, npm exec, pnpm dlx…). */
+export function runsRegistryWeave(command: string): boolean {
+  return /(^|[\s;&|(])(npx|npm\s+exec|pnpm\s+(dlx|exec)|yarn\s+dlx|bunx)\s+(-[^\s]+\s+)*weave(\s|$)/.test(
+    command,
+  );
+}
+
+function realOrSame(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
 }
 
 function isInside(child: string, parent: string): boolean {
@@ -111,7 +158,14 @@ export async function installHooks(
       timeout: PRE_TOOL_TIMEOUT_S,
     });
     const stop = upsertGrouped(arrayAt(hooks, 'Stop', file), guard, target, { timeout: STOP_TIMEOUT_S });
-    return pre || stop;
+    // The session backstop: the protected set is recorded when a session starts, forgotten when it ends clean.
+    const start = upsertGrouped(arrayAt(hooks, 'SessionStart', file), guard, target, {
+      timeout: PRE_TOOL_TIMEOUT_S,
+    });
+    const end = upsertGrouped(arrayAt(hooks, 'SessionEnd', file), guard, target, {
+      timeout: PRE_TOOL_TIMEOUT_S,
+    });
+    return pre || stop || start || end;
   });
 }
 

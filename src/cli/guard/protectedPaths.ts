@@ -13,6 +13,7 @@ import {
   SKIPPED_FOLDERS,
 } from '../../core/sandbox/protectedFiles';
 import type { LoadedSet } from '../../core/sandbox/commandLoads/loadedSet';
+import { weaveStateDir } from '../../core/sandbox/sessionRecord';
 import type { SpecFile } from '../../shared/specSchema';
 
 export interface ProtectedSet {
@@ -129,6 +130,7 @@ export function protectedHit(
 /** What a single file is in the protected set, or undefined. */
 export function protectedFileWhat(set: ProtectedSet, file: string): string | undefined {
   if (inside(file, set.weaveDir)) return "Weave's spec file and run state (.weave/)";
+  if (inside(file, realPath(weaveStateDir()))) return "Weave's state (the agent session's record)";
   const specs = set.files.get(file);
   if (specs) return `the test file ${path.relative(set.workspaceDir, file)} of spec ${specs.join(', ')}`;
   const rel = path.relative(set.workspaceDir, file).split(path.sep).join('/');

@@ -9,6 +9,7 @@ export {
   type PythonDebugSupport,
 } from './debugLaunch';
 export { markInfrastructureChange } from './containedResults';
+export { markSessionTampering } from './sessionTampering';
 export { lastRunsOf, type StoredRun } from './lastRuns';
 export { ageText } from '../../shared/runAge';
 export { failureExcerpt } from './failureExcerpt';

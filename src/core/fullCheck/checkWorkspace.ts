@@ -13,10 +13,12 @@ import { withCopiedWorkspace } from '../workspace';
 import { pidNamespaceAvailable } from '../sandbox/sandboxPolicy';
 import { loadSpecFile, SpecLoadError, type SpecGraph, type SpecLocations, type SpecProblem } from '../spec';
 import type { SpecFile } from '../../shared/specSchema';
+import type { TamperedFile } from '../sandbox/protectedFiles';
 import {
   changeOfResult,
   compareToBaseline,
   latestCleanRun,
+  markSessionTampering,
   newRunId,
   runSpecs,
   saveRun,
@@ -68,6 +70,11 @@ export interface CheckWorkspaceOptions {
   freshCoverage?: boolean;
   /** Keep a spec's coverage only when it was recorded on today's files exactly (shown in an editor). */
   coverageOfCurrentFiles?: boolean;
+  /**
+   * Spec id → protected files changed since an agent session started (sandbox/sessionRecord.ts): those specs are
+   * `tampered` whatever their tests say.
+   */
+  sessionTampering?: ReadonlyMap<string, readonly TamperedFile[]>;
 }
 
 export interface CheckResult {
@@ -215,7 +222,7 @@ async function runCurrent(
   const coverage = plan.coveragePlan
     ? await startCoverage(workspaceDir, runId, plan.coveragePlan)
     : undefined;
-  const results = await runSpecs({
+  const ran = await runSpecs({
     ...plan.common,
     workspaceDir,
     onProgress: (event) => {
@@ -226,6 +233,7 @@ async function runCurrent(
     ...(options.retries !== undefined ? { retries: options.retries } : {}),
     confirmFailure: (result) => recordedBaseline === undefined || changeNow(result) === 'broken',
   });
+  const results = options.sessionTampering ? markSessionTampering(ran, options.sessionTampering) : ran;
   // A run during which the tree changed (a test rewrote a tracked file, or left new ones) describes no commit.
   const stayedClean = plan.clean && (await isClean(workspaceDir));
   const run: RunRecord = {

@@ -128,17 +128,94 @@ describe('portable hook commands', () => {
     }
   });
 
-  test('without Weave in the project, hooks run npx weave', async () => {
+  test('without Weave in the project, hooks name the absolute path of the Weave that installed them', async () => {
     const bare = await makeMathWorkspace();
     try {
-      const r = await weave(['--install', 'claude-code', '--workspace', bare], bare);
-      assert.equal(r.code, 0, r.stderr);
-      assert.match(
+      for (const target of ['claude-code', 'codex', 'cursor', 'git']) {
+        const r = await weave(['--install', target, '--workspace', bare], bare);
+        assert.equal(r.code, 0, r.stderr);
+      }
+      const written = [
         await fs.readFile(path.join(bare, '.claude/settings.json'), 'utf8'),
-        /"npx weave guard --agent claude-code"/,
+        await fs.readFile(path.join(bare, '.codex/hooks.json'), 'utf8'),
+        await fs.readFile(path.join(bare, '.cursor/hooks.json'), 'utf8'),
+        await fs.readFile(path.join(bare, '.git/hooks/pre-commit'), 'utf8'),
+      ].join('\n');
+      assert.doesNotMatch(written, /npx/);
+      assert.match(
+        written,
+        new RegExp(`node ${path.dirname(CLI).replace(/[/.]/g, '\\$&')}/guard\\.js --agent claude-code`),
       );
+      assert.match(
+        written,
+        new RegExp(`node ${path.dirname(CLI).replace(/[/.]/g, '\\$&')}/cli\\.js check --affected`),
+      );
+      const status = await weave(['--status', '--agent', 'claude-code'], bare);
+      assert.equal(status.code, 0, status.stdout);
     } finally {
       await fs.rm(bare, { recursive: true, force: true });
+    }
+  });
+
+  test('a Weave running from a temporary folder with none in the project: exit 2, nothing written', async () => {
+    const bare = await makeMathWorkspace();
+    const temporary = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-npx-like-'));
+    try {
+      await fs.mkdir(path.join(temporary, 'dist'));
+      for (const file of ['cli.js', 'guard.js'])
+        await fs.copyFile(path.join(path.dirname(CLI), file), path.join(temporary, 'dist', file));
+      const before = gitIn(bare, 'status', '--porcelain', '--ignored');
+      const r = await run(
+        process.execPath,
+        [path.join(temporary, 'dist/cli.js'), 'guard', '--install', 'claude-code', '--workspace', bare],
+        bare,
+        env,
+      );
+      assert.equal(r.code, 2, r.stdout + r.stderr);
+      assert.match(r.stderr, /lives in the temporary folder .*nothing was written/);
+      assert.equal(gitIn(bare, 'status', '--porcelain', '--ignored'), before, 'something was written');
+    } finally {
+      await fs.rm(bare, { recursive: true, force: true });
+      await fs.rm(temporary, { recursive: true, force: true });
+    }
+  });
+
+  test('--status reports a hook that runs npx weave without running it (no registry lookup)', async () => {
+    const bare = await makeMathWorkspace();
+    const bin = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-fake-npx-'));
+    try {
+      // An npx first on PATH that leaves a mark: had --status run the hook command, the mark would be there.
+      await fs.writeFile(path.join(bin, 'npx'), `#!/bin/sh\ntouch ${bin}/npx-ran\nexit 1\n`, { mode: 0o755 });
+      const npxHook = { type: 'command', command: 'npx weave guard --agent claude-code' };
+      await fs.mkdir(path.join(bare, '.claude'));
+      await fs.writeFile(
+        path.join(bare, '.claude/settings.json'),
+        JSON.stringify({
+          hooks: {
+            PreToolUse: [{ matcher: 'Edit|Write|MultiEdit|NotebookEdit|Bash|mcp__.*', hooks: [npxHook] }],
+            Stop: [{ hooks: [npxHook] }],
+          },
+        }),
+      );
+      const r = await run(
+        process.execPath,
+        [CLI, 'guard', '--status', '--agent', 'claude-code', '--workspace', bare],
+        bare,
+        { ...env, PATH: `${bin}:${process.env.PATH ?? ''}` },
+      );
+      assert.equal(r.code, 1, r.stdout);
+      assert.match(r.stdout, /PROBLEM: .*runs `npx weave`.*unrelated package/);
+      await assert.rejects(fs.access(path.join(bin, 'npx-ran')), 'the status ran npx');
+      // --install refuses to write such a command too.
+      const install = await weave(
+        ['--install', 'claude-code', '--workspace', bare, '--command', 'npx weave'],
+        bare,
+      );
+      assert.equal(install.code, 2);
+      assert.match(install.stderr, /unrelated package/);
+    } finally {
+      await fs.rm(bare, { recursive: true, force: true });
+      await fs.rm(bin, { recursive: true, force: true });
     }
   });
 });
@@ -191,7 +268,7 @@ describe('weave guard --status', () => {
     await fs.writeFile(path.join(codexHome, 'config.toml'), step);
     const trusted = await weave(['--status', '--agent', 'codex']);
     assert.equal(trusted.code, 0, trusted.stdout);
-    assert.match(trusted.stdout, /Codex trusts the project and its 2 hook\(s\)/);
+    assert.match(trusted.stdout, /Codex trusts the project and its 4 hook\(s\)/);
 
     // A changed hook command no longer matches its trusted hash.
     const hooksFile = path.join(project, '.codex/hooks.json');

@@ -64,7 +64,11 @@ Options:
   --command CMD    with --install: how hooks start Weave (absolute paths only this way). Default, portable:
                    node "$CLAUDE_PROJECT_DIR"/… or the git top level's path to the Weave installed in the
                    project (node_modules/weave/dist/guard.js), else npx weave
-  -h, --help       show this help`;
+  -h, --help       show this help
+
+Exit codes: as a hook, 0 allowed (or the answer is on stdout), 2 blocked (Claude Code, Codex: the reason on
+stderr), 1 malformed stdin or the check could not run (a non-blocking hook error); --install 0 installed;
+--status 0 every hook will run and block, 1 not; 2 bad flags, or a configuration --install cannot merge.`;
 
 export const guardVerb: Verb = {
   name: 'guard',

@@ -28,6 +28,8 @@ Options:
                    weave_list_specs still reads the specs. VS Code passes it for an untrusted folder.
   -h, --help       show this help
 
+Exit codes: 0 the client closed the connection, 2 bad flags.
+
 Example client configuration (Claude Code, .mcp.json):
   {"mcpServers": {"weave": {"command": "npx", "args": ["weave", "mcp", "--workspace", "."]}}}`;
 

@@ -29,19 +29,17 @@ async function workspace(specs: unknown[]): Promise<string> {
 }
 
 describe('checkWorkspace defaultTimeoutSeconds', () => {
-  it('replaces the spec file default: a 5 s test with a 1 s default errors with "timed out" quickly', async () => {
+  it('replaces the spec file default: a 5 s test with a 1 s default errors with "timed out"', async () => {
     const dir = await workspace([sleeper('slow', 5)]);
-    const started = Date.now();
     const { run, specFile } = await checkWorkspace({
       workspaceDir: dir,
       defaultTimeoutSeconds: 1,
       record: false,
     });
-    const elapsed = Date.now() - started;
     const slow = run.results.find((r) => r.id === 'slow');
+    // Under the spec file's own default (120 s) the 5 s test passes: "timed out" is the 1 s default applied.
     assert.equal(slow?.verdict, 'error');
     assert.match(slow.reason ?? '', /timed out/);
-    assert.ok(elapsed < 4000, `took ${elapsed} ms: the 1 s default was not applied`);
     assert.equal(specFile.defaults.timeoutSeconds, 1);
   });
 

@@ -134,11 +134,10 @@ describe('runSpecs', () => {
       running += e.type === 'started' ? 1 : -1;
       peak = Math.max(peak, running);
     };
-    const started = Date.now();
+    // Four running at once is the behaviour; how long that took is load's business (a timing bound here failed
+    // under load without anything being wrong).
     await runSpecs({ workspaceDir: dir, specFile: file, concurrency: 4, onProgress });
-    const parallelMs = Date.now() - started;
     assert.equal(peak, 4);
-    assert.ok(parallelMs < 1400, `4 × 0.4 s in parallel took ${parallelMs} ms`);
     peak = 0;
     await runSpecs({ workspaceDir: dir, specFile: file, concurrency: 1, onProgress });
     assert.equal(peak, 1);

@@ -44,6 +44,8 @@ Options:
   --format F            swe | harbor | both (default both)
   --agent-timeout-seconds N   Harbor's [agent] timeout_sec (default 1800)
   --harbor-offline      Harbor's allow_internet = false (for agents that run outside the environment)
+  --allow-install-scripts   let the set-up run dependencies' install scripts (default: npm/pnpm/yarn installs
+                        run with --ignore-scripts; see docs/task-setup.md)
   --workspace DIR       the workspace folder (default: the current directory); may be a subfolder of its repository
   --base REF            the task's starting point (default: HEAD when the workspace has uncommitted changes, else HEAD~1)
   --out DIR             the task folder to write (new, empty, or a previous export)
@@ -92,6 +94,7 @@ type SharedExportOptions = Pick<
   | 'format'
   | 'harborAllowInternet'
   | 'agentTimeoutSeconds'
+  | 'allowInstallScripts'
 >;
 
 /** The flags, refused when wrong, and the options both ways of exporting share. */
@@ -107,6 +110,7 @@ function parseExportFlags(args: string[]) {
     format: { type: 'string', default: 'both' },
     'agent-timeout-seconds': { type: 'string' },
     'harbor-offline': { type: 'boolean', default: false },
+    'allow-install-scripts': { type: 'boolean', default: false },
     'from-history': { type: 'string' },
   });
   if (!(EXPORT_FORMATS as readonly string[]).includes(flags.format))
@@ -130,6 +134,7 @@ function parseExportFlags(args: string[]) {
     weaveVersion: WEAVE_VERSION,
     format: flags.format as ExportFormat,
     harborAllowInternet: !flags['harbor-offline'],
+    allowInstallScripts: flags['allow-install-scripts'],
     ...(agentTimeout === undefined ? {} : { agentTimeoutSeconds: agentTimeout }),
   };
   return { flags: { ...flags, out: flags.out }, shared };

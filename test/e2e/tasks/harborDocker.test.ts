@@ -49,7 +49,7 @@ const SHAPES: Shape[] = [
   {
     name: 'lockfile-less npm library (npm install at build time)',
     make: () => ({ repo: makeLockfileLessNpmRepo() }),
-    from: /^RUN npm install --no-audit --no-fund$/m,
+    from: /^RUN npm install --no-audit --no-fund --ignore-scripts$/m,
   },
 ];
 

@@ -239,16 +239,23 @@ describe('export of a lockfile-less npm library', () => {
     const repo = makeLockfileLessNpmRepo();
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'weave-harbor-npm-'));
     try {
-      assert.deepEqual(await environmentSetupCommands(repo.root), ['npm install --no-audit --no-fund']);
+      assert.deepEqual(
+        await environmentSetupCommands(repo.root, { specCommands: [], allowInstallScripts: false }),
+        ['npm install --no-audit --no-fund --ignore-scripts'],
+      );
       const result = await exportTask({
         workspaceDir: repo.root,
         outDir: path.join(out, 'task'),
         weaveVersion: 'test',
       });
       assert.equal(result.verified, true, JSON.stringify(result.reasons));
-      assert.deepEqual(result.task.environment_setup, ['npm install --no-audit --no-fund']);
+      assert.deepEqual(result.task.environment_setup, ['npm install --no-audit --no-fund --ignore-scripts']);
       assert.equal(result.task.version, '0.4.1');
-      assert.ok((await setupSteps(result.harborDir as string)).includes('npm install --no-audit --no-fund'));
+      assert.ok(
+        (await setupSteps(result.harborDir as string)).includes(
+          'npm install --no-audit --no-fund --ignore-scripts',
+        ),
+      );
     } finally {
       repo.cleanup();
       fs.rmSync(out, { recursive: true, force: true });

@@ -6,7 +6,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { detectRuntime, projectVersion } from '../../../src/core/tasks/projectFacts';
-import { environmentSetupCommands } from '../../../src/core/tasks/environmentSetup';
+import {
+  environmentSetupCommands,
+  toxEnvironmentsOfCommands,
+  type SetupChoices,
+} from '../../../src/core/tasks/environmentSetup';
+
+const VENV =
+  'python3 -m venv --system-site-packages --without-pip .weave-venv && ' +
+  '{ .weave-venv/bin/python -m pip --version >/dev/null 2>&1 || .weave-venv/bin/python -m ensurepip --default-pip; }';
+const PIP = '.weave-venv/bin/python -m pip install';
 
 async function withTree<T>(files: Record<string, string>, fn: (dir: string) => Promise<T>): Promise<T> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'weave-facts-'));
@@ -55,34 +64,71 @@ describe('project facts', () => {
     assert.equal(await version({ 'pyproject.toml': 'not [valid toml' }), '0.0.0');
   });
 
-  it('sets up from lockfiles, lockfile-less package.json, pyproject and tox deps (pip into a venv)', async () => {
-    const setup = (files: Record<string, string>) => withTree(files, environmentSetupCommands);
-    const venv =
-      'python3 -m venv --system-site-packages --without-pip .weave-venv && ' +
-      '{ .weave-venv/bin/python -m pip --version >/dev/null 2>&1 || .weave-venv/bin/python -m ensurepip --default-pip; }';
-    const pip = '.weave-venv/bin/python -m pip install';
+  it('sets up from lockfiles, lockfile-less package.json and pyproject (pip into a venv), skipping install scripts', async () => {
+    const none = { specCommands: [], allowInstallScripts: false };
+    const setup = (files: Record<string, string>, choices: SetupChoices = none) =>
+      withTree(files, (dir) => environmentSetupCommands(dir, choices));
     assert.deepEqual(await setup({ 'package.json': '{"dependencies":{"a":"1"}}', 'yarn.lock': '' }), [
-      'yarn install --frozen-lockfile',
+      'yarn install --frozen-lockfile --ignore-scripts',
     ]);
     assert.deepEqual(await setup({ 'package.json': '{"devDependencies":{"a":"1"}}' }), [
-      'npm install --no-audit --no-fund',
+      'npm install --no-audit --no-fund --ignore-scripts',
     ]);
+    assert.deepEqual(
+      await setup(
+        { 'package.json': '{"devDependencies":{"a":"1"}}', 'package-lock.json': '{}' },
+        { specCommands: [], allowInstallScripts: true },
+      ),
+      ['npm ci'],
+    );
+    // The project's own build at install time still runs, by name; its dependencies' scripts do not.
+    assert.deepEqual(
+      await setup({
+        'package.json': '{"scripts":{"prepare":"tsc","test":"mocha"},"devDependencies":{"a":"1"}}',
+        'package-lock.json': '{}',
+      }),
+      ['npm ci --ignore-scripts', 'npm run prepare'],
+    );
     assert.deepEqual(await setup({ 'package.json': '{"name":"no-deps"}' }), []);
     assert.deepEqual(await setup({ 'pyproject.toml': '[project]\ndependencies = ["attrs"]\n' }), [
-      venv,
-      `${pip} -e .`,
+      VENV,
+      `${PIP} -e .`,
     ]);
     assert.deepEqual(
       await setup({ 'pyproject.toml': '[project]\n[project.optional-dependencies]\ntest = ["pytest"]\n' }),
-      [venv, `${pip} -e '.[test]'`],
+      [VENV, `${PIP} -e '.[test]'`],
     );
     assert.deepEqual(await setup({ 'pyproject.toml': '[project]\nname = "bare"\n' }), []);
-    assert.deepEqual(
-      await setup({
-        'tox.ini':
-          '[tox]\nenvlist = py\n\n[testenv]\ndeps =\n    pytest>=7\n    -r requirements-test.txt\ncommands = pytest\n',
-      }),
-      [venv, `${pip} 'pytest>=7' -r requirements-test.txt`],
-    );
+  });
+
+  it('installs tox deps and extras only for the tox environments a spec command runs', async () => {
+    const toxIni =
+      '[tox]\nenvlist = py, lint\n\n[testenv]\ndeps =\n    pytest>=7\n    pytest-cov\n    -r requirements-test.txt\n' +
+      'extras = test\ncommands = pytest --cov\n\n[testenv:lint]\ndeps = no-such-linter==9.9\nskip_install = true\n';
+    const setup = (...specCommands: string[]) =>
+      withTree({ 'tox.ini': toxIni }, (dir) =>
+        environmentSetupCommands(dir, { specCommands, allowInstallScripts: false }),
+      );
+    // No spec runs tox: none of its deps (pytest-cov, the linter no index has) is installed.
+    assert.deepEqual(await setup('python3 -m pytest -q tests/test_a.py'), []);
+    assert.deepEqual(await setup('tox -e py -- tests/test_a.py'), [
+      VENV,
+      `${PIP} -e '.[test]'`,
+      `${PIP} 'pytest>=7' pytest-cov -r requirements-test.txt`,
+    ]);
+    assert.deepEqual(await setup('tox -elint'), [VENV, `${PIP} no-such-linter==9.9`]);
+    // A bare `tox` runs the envlist.
+    assert.deepEqual(await setup('cd pkg && tox'), [
+      VENV,
+      `${PIP} -e '.[test]'`,
+      `${PIP} 'pytest>=7' pytest-cov -r requirements-test.txt no-such-linter==9.9`,
+    ]);
+  });
+
+  it('reads which tox environments commands run', () => {
+    assert.deepEqual(toxEnvironmentsOfCommands(['tox -e a,b', 'tox --env c'], ['x']), ['a', 'b', 'c']);
+    assert.deepEqual(toxEnvironmentsOfCommands(['python -m tox'], ['x', 'y']), ['x', 'y']);
+    assert.deepEqual(toxEnvironmentsOfCommands(['.venv/bin/tox r'], ['x', 'y']), ['x', 'y']);
+    assert.deepEqual(toxEnvironmentsOfCommands(['pytest -q toxic_test.py'], ['x']), []);
   });
 });

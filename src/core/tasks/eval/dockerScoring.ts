@@ -12,6 +12,7 @@ import {
   harborImageTag,
   runHarborInDocker,
   DockerBuildError,
+  type DockerHarborResult,
 } from '../harbor/harborDocker';
 import type { LoadedTask } from './taskFolders';
 import { classifyPredictionAgainstBase, TaskRunError, type TaskRunResult } from '../run/taskRunner';
@@ -78,15 +79,7 @@ export async function runTaskInDocker(
   const patchFailed = run.patchMethod === null && !run.timedOut && !run.cancelled;
   if (!patchFailed && run.reward === null && !run.timedOut && !run.cancelled)
     throw new TaskRunError(`in Docker: ${run.failure ?? 'tests/test.sh wrote no reward'}`);
-  const specs: TaskRunResult['parsed']['specs'] = {};
-  for (const [id, v] of Object.entries(run.verdicts)) {
-    specs[id] = {
-      verdict: v.verdict as Verdict,
-      exitCode: null,
-      ...(v.reason === null ? {} : { reason: v.reason }),
-      outputTail: '',
-    };
-  }
+  const specs = patchFailed || run.reward === null ? {} : specResultsOfReward(loaded, run);
   return {
     parsed: {
       patchMethod: run.patchMethod,
@@ -112,6 +105,42 @@ export async function runTaskInDocker(
       loaded.task.specs,
     ),
   };
+}
+
+/**
+ * The per-spec results Harbor's reward rests on (verdicts.json, and reward.json's `spec.<id>` entries, which
+ * weave_reward.py wrote from the same verdicts): one for every spec of the task, or the run is an error that says
+ * which are missing — never a report of specs that did not pass because nothing was read.
+ */
+function specResultsOfReward(loaded: LoadedTask, run: DockerHarborResult): TaskRunResult['parsed']['specs'] {
+  const ids = loaded.task.specs.map((s) => s.id);
+  const missing = ids.filter((id) => run.verdicts[id] === undefined);
+  if (missing.length > 0) {
+    throw new TaskRunError(
+      `in Docker: tests/test.sh wrote reward ${run.reward} but no per-spec result for ${missing.join(', ')} ` +
+        `(/logs/verifier/verdicts.json${Object.keys(run.verdicts).length === 0 ? ' is missing or empty' : ''}): ` +
+        'the run cannot be scored',
+    );
+  }
+  const disagreeing = ids.filter(
+    (id) => run.rewards[`spec.${id}`] !== (run.verdicts[id]?.verdict === 'pass' ? 1 : 0),
+  );
+  if (disagreeing.length > 0) {
+    throw new TaskRunError(
+      `in Docker: reward.json and verdicts.json disagree on ${disagreeing.join(', ')}: the run cannot be scored`,
+    );
+  }
+  const specs: TaskRunResult['parsed']['specs'] = {};
+  for (const id of ids) {
+    const v = run.verdicts[id] as { verdict: string; reason: string | null };
+    specs[id] = {
+      verdict: v.verdict as Verdict,
+      exitCode: null,
+      ...(v.reason === null ? {} : { reason: v.reason }),
+      outputTail: '',
+    };
+  }
+  return specs;
 }
 
 function harborDirOf(loaded: LoadedTask): string {

@@ -13,6 +13,7 @@ import {
   type TestsStatus,
   type TestsStatusGroup,
 } from './evalReport';
+import { makesSetupVenv } from '../environmentSetup';
 import { runTaskInDocker, type TaskImages } from './dockerScoring';
 import type { Prediction } from '../predictions';
 import { protectedEditsOf } from './protectedEdits';
@@ -67,6 +68,7 @@ export async function evaluateInstance(
             baseCommit: task.base_commit,
             specs: task.specs,
             protectedFiles: protectedFilesOf(task),
+            setupVenv: makesSetupVenv(task.environment_setup),
             patch,
             timeoutMs: timeoutSeconds * 1000,
             runSetup: true,
@@ -159,7 +161,10 @@ function scoredReport(
     run.testInfrastructure.length > 0 ? describeInfrastructureChange(run.testInfrastructure) : undefined,
   );
   const passes = (id: string): boolean => spec_results[id]?.verdict === 'pass';
-  const tests_status = transitionsOf(task, passes);
+  const unverifiedIds = new Set(
+    task.specs.map((s) => s.id).filter((id) => spec_results[id]?.verdict === 'unverified'),
+  );
+  const tests_status = transitionsOf(task, passes, unverifiedIds);
   const allIds = task.specs.map((s) => s.id);
   const applied = parsed.patchMethod !== null && parsed.patchMethod !== 'none';
   const passed = allIds.filter(passes).length;
@@ -171,10 +176,9 @@ function scoredReport(
   if (run.tamperedFiles.length > 0)
     errors.push(`protected files changed at run time: ${run.tamperedFiles.join(', ')}`);
   if (run.testInfrastructure.length > 0) errors.push(describeInfrastructureChange(run.testInfrastructure));
-  const unverified = allIds.filter((id) => spec_results[id]?.verdict === 'unverified');
-  if (unverified.length > 0)
+  if (unverifiedIds.size > 0)
     errors.push(
-      `${unverified.join(', ')}: passed without the test runner's signed results (unverified), which never resolves`,
+      `${[...unverifiedIds].join(', ')}: passed without the test runner's signed results (unverified), which never resolves`,
     );
   // A test-support file the patch adds is not one the task restores: the specs ran with it in place.
   const restored = new Set(protectedFilesOf(task));
@@ -228,19 +232,28 @@ function specResultsOf(
   return results;
 }
 
-function transitionsOf(task: Task, passes: (id: string) => boolean): TestsStatus {
+/**
+ * The specs' transitions against base + test.patch. An `unverified` run (it passed, but without the runner's signed
+ * results) is not passing — FAIL_TO_PASS and PASS_TO_PASS list it as a failure, so nothing resolves on it — but it
+ * is no observed failure either: never in FAIL_TO_FAIL or PASS_TO_FAIL ("this patch broke it").
+ */
+function transitionsOf(
+  task: Task,
+  passes: (id: string) => boolean,
+  unverified: ReadonlySet<string>,
+): TestsStatus {
   const passedBefore = (id: string): boolean => task.verification.base_results[id]?.verdict === 'pass';
   const split = (ids: string[]): TestsStatusGroup => ({
     success: ids.filter(passes),
     failure: ids.filter((id) => !passes(id)),
   });
-  const allIds = task.specs.map((s) => s.id);
+  const observed = task.specs.map((s) => s.id).filter((id) => !unverified.has(id));
   return {
     FAIL_TO_PASS: split(task.FAIL_TO_PASS),
     PASS_TO_PASS: split(task.PASS_TO_PASS),
     // Observed transitions into failure against base + test.patch: PASS_TO_FAIL is "this patch broke a constraint".
-    FAIL_TO_FAIL: split(allIds.filter((id) => !passedBefore(id) && !passes(id))),
-    PASS_TO_FAIL: split(allIds.filter((id) => passedBefore(id) && !passes(id))),
+    FAIL_TO_FAIL: split(observed.filter((id) => !passedBefore(id) && !passes(id))),
+    PASS_TO_FAIL: split(observed.filter((id) => passedBefore(id) && !passes(id))),
   };
 }
 

@@ -9,7 +9,12 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { environmentSetupCommands } from '../environmentSetup';
+import {
+  environmentSetupCommands,
+  IGNORE_SCRIPTS,
+  installScriptPackages,
+  makesSetupVenv,
+} from '../environmentSetup';
 import { renderEvalScript } from '../run/evalScript';
 import {
   ExportInputError,
@@ -63,6 +68,11 @@ export interface ExportOptions {
   excludeStillFailing?: boolean;
   /** Where the Harbor task goes (default: <out>/harbor with --format both, <out> with --format harbor). */
   harborDir?: string;
+  /**
+   * Let the set-up run dependencies' install scripts (`--allow-install-scripts`); by default every JavaScript
+   * install runs with --ignore-scripts (environmentSetup.ts says why).
+   */
+  allowInstallScripts?: boolean;
 }
 
 export interface ExportResult {
@@ -99,7 +109,10 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
     const specs = inputs.scrubber.scrubValue(taskSpecsOf(inputs.specFile));
     const repoName = inputs.repo.remoteName ?? path.basename(inputs.workspaceDir);
     const instanceId = instanceIdFor(options.instanceId, repoName, { baseCommit: base.commit, ...change });
-    const setupCommands = await environmentSetupCommands(taskRepo);
+    const setupCommands = await environmentSetupCommands(taskRepo, {
+      specCommands: specs.map((s) => s.test.command),
+      allowInstallScripts: options.allowInstallScripts === true,
+    });
     await stageEvalScript(stage, { instanceId, base, change, setupCommands, specs });
 
     progress('Verifying: running every spec on base + test.patch and with the gold patch…');
@@ -109,6 +122,7 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
       baseCommit: base.commit,
       specs,
       protectedFiles: change.protectedPaths,
+      setupVenv: makesSetupVenv(setupCommands),
       goldPatch: change.goldPatch,
       timeoutMs,
       excludeStillFailing: options.excludeStillFailing ?? false,
@@ -116,6 +130,9 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
       ...(options.signal ? { signal: options.signal } : {}),
     });
     if (options.signal?.aborted) throw new ExportInputError('export cancelled');
+    const skipped = await skippedInstallScripts(taskRepo, setupCommands);
+    if (skipped !== undefined && verification.reasons.some((r) => r.spec !== '*'))
+      verification.reasons.push({ spec: '*', reason: skipped });
 
     const task = await describeTask({
       inputs,
@@ -294,4 +311,27 @@ async function writeExport(
     await fs.appendFile(options.datasetFile, `${toDatasetLine(task, taskDirFromDataset)}\n`);
   }
   return harborDir;
+}
+
+/**
+ * When the set-up skipped dependencies' install scripts and a spec then did not verify: which packages' scripts
+ * did not run (from the lockfile, when it says), and how to allow them. A spec that fails to load for want of a
+ * downloaded binary or a native build then says why.
+ */
+async function skippedInstallScripts(
+  treeDir: string,
+  setupCommands: readonly string[],
+): Promise<string | undefined> {
+  if (!setupCommands.some((c) => c.endsWith(` ${IGNORE_SCRIPTS}`))) return undefined;
+  const packages = await installScriptPackages(treeDir);
+  const which =
+    packages === undefined
+      ? 'which packages have them is not recorded without a package-lock.json'
+      : packages.length === 0
+        ? 'the lockfile lists none'
+        : `not run: ${packages.join(', ')}`;
+  return (
+    `the set-up skipped dependencies' install scripts (${IGNORE_SCRIPTS}; ${which}); if a spec fails because a ` +
+    'dependency was not built or downloaded, export with --allow-install-scripts'
+  );
 }

@@ -28,6 +28,8 @@ export interface PatchVerificationInput {
   specs: TaskSpec[];
   /** The task's protected set: a run that rewrites one of these files cannot verify anything. */
   protectedFiles: string[];
+  /** The set-up makes the set-up venv (makesSetupVenv): the spec runs use it. */
+  setupVenv: boolean;
   goldPatch: string;
   timeoutMs: number;
   excludeStillFailing: boolean;
@@ -45,6 +47,7 @@ export async function verifyPatches(input: PatchVerificationInput): Promise<Veri
       baseCommit: input.baseCommit,
       specs: input.specs,
       protectedFiles: input.protectedFiles,
+      setupVenv: input.setupVenv,
       patch,
       timeoutMs: input.timeoutMs,
       runSetup: true,

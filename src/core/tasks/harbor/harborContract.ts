@@ -42,6 +42,7 @@ export async function runHarborContract(options: HarborContractOptions): Promise
     tests: path.join(scratch, 'tests'),
     solution: path.join(scratch, 'solution'),
     logs: path.join(scratch, 'logs'),
+    state: path.join(scratch, 'state'),
   };
   const outputs: string[] = [];
   const step = stepRunner(dirs, Date.now() + options.timeoutMs, outputs, options.signal);
@@ -80,6 +81,8 @@ interface HarborDirs {
   tests: string;
   solution: string;
   logs: string;
+  /** The image's own state outside the work tree (the set-up venv's manifest): /var/lib/weave. */
+  state: string;
 }
 
 /**
@@ -97,6 +100,7 @@ function stepRunner(
     WEAVE_TESTS_DIR: dirs.tests,
     WEAVE_SOLUTION_DIR: dirs.solution,
     WEAVE_LOGS_DIR: dirs.logs,
+    WEAVE_STATE_DIR: dirs.state,
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_CONFIG_GLOBAL: '/dev/null',
   };

@@ -21,6 +21,7 @@ import path from 'node:path';
 import { stringifyToml } from '../../toml';
 import { git } from '../../git/git';
 import { HARBOR_REWARD_SCRIPT } from './harborRewardScript';
+import { makesSetupVenv, SETUP_VENV } from '../environmentSetup';
 import type { Runtime } from '../projectFacts';
 import { renderProblemStatement } from '../problemStatement';
 import { nonceFromRandom, renderSpecRuns, shQuote } from '../run/specRunsScript';
@@ -43,6 +44,20 @@ export const HARBOR_FILES = {
 export const HARBOR_WORKDIR = '/app';
 /** The Dockerfile line after which every RUN step is a project set-up step (the local contract runs those). */
 export const REPO_COPY_LINE = `COPY repo/ ${HARBOR_WORKDIR}/`;
+
+/**
+ * Where the image keeps what test.sh checks the work tree's set-up against: outside the work tree, so a patch
+ * cannot reach it (WEAVE_STATE_DIR stands in for it outside a container, as WEAVE_APP_DIR does for /app).
+ */
+const STATE_DIR = '"${WEAVE_STATE_DIR:-/var/lib/weave}"';
+const VENV_MANIFEST_FILE = `${STATE_DIR}/venv.manifest`;
+/**
+ * sh printing the set-up venv's manifest from the work tree: every entry's type, mode, path and link target, and
+ * every file's SHA-256. Byte-code caches aside: the spec runs never read them (PYTHONPYCACHEPREFIX).
+ */
+const VENV_MANIFEST =
+  `{ find ${SETUP_VENV} -name __pycache__ -prune -o ! -type d -printf '%y %m %p %l\\n' | LC_ALL=C sort; ` +
+  `find ${SETUP_VENV} -name __pycache__ -prune -o -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum; }`;
 
 export interface HarborTaskInput {
   task: Task;
@@ -198,6 +213,10 @@ export function renderDockerfile(task: Task, runtime: Runtime): string {
     // A repository at the base, so agents can diff their work and solve.sh can git apply.
     "RUN git init -q && git add -A && git -c user.name='Weave task' -c user.email=weave@localhost commit -q --no-verify -m 'task base'",
     ...task.environment_setup.map((command) => `RUN ${command}`),
+    // What the set-up's venv holds once built, for test.sh to compare before it trusts the venv's interpreter.
+    ...(makesSetupVenv(task.environment_setup)
+      ? [`RUN mkdir -p ${STATE_DIR} && ${VENV_MANIFEST} > ${VENV_MANIFEST_FILE}`]
+      : []),
     '',
   );
   return lines.join('\n');
@@ -209,7 +228,8 @@ export function renderTestScript(task: Task, protectedPaths: string[]): string {
     `# Weave task ${task.instance_id}: Harbor's verifier. Harbor uploads tests/ to /tests after the agent has`,
     '# finished and runs this script; it writes /logs/verifier/reward.json (reward: 1 only when every FAIL_TO_PASS',
     '# and PASS_TO_PASS spec passes; one reward per spec) and reward.txt, with Weave’s verdict rules.',
-    '# Outside a container set WEAVE_TESTS_DIR, WEAVE_LOGS_DIR and WEAVE_APP_DIR (defaults: /tests, /logs, /app).',
+    '# Outside a container set WEAVE_TESTS_DIR, WEAVE_LOGS_DIR, WEAVE_APP_DIR and WEAVE_STATE_DIR (defaults: /tests,',
+    '# /logs, /app, /var/lib/weave).',
     'set -u',
     'TESTS_DIR="${WEAVE_TESTS_DIR:-/tests}"',
     'LOGS_DIR="${WEAVE_LOGS_DIR:-/logs}"',
@@ -223,7 +243,14 @@ export function renderTestScript(task: Task, protectedPaths: string[]): string {
     '  exit 1',
     '}',
     'cd "$APP_DIR" || weave_give_up "no work tree at $APP_DIR"',
-    'command -v python3 >/dev/null 2>&1 || weave_give_up "python3 is needed to score the spec runs"',
+    // The scorer's interpreter, resolved once from the image's PATH before anything of the work tree runs, and
+    // never one inside the work tree (the agent wrote that).
+    'WEAVE_PYTHON=$(command -v python3) || weave_give_up "python3 is needed to score the spec runs"',
+    'case "$WEAVE_PYTHON" in',
+    '  "$APP_DIR"/*) weave_give_up "python3 resolves inside the work tree ($WEAVE_PYTHON): the verifier scores with the image’s own";;',
+    '  /*) ;;',
+    '  *) weave_give_up "python3 is not an absolute path on PATH ($WEAVE_PYTHON)";;',
+    'esac',
     ...nonceFromRandom(),
     '',
     '# 1. The spec test files are the task’s, whatever the agent did to them.',
@@ -231,13 +258,29 @@ export function renderTestScript(task: Task, protectedPaths: string[]): string {
   if (protectedPaths.length > 0) lines.push(`rm -rf -- ${protectedPaths.map(shQuote).join(' ')}`);
   lines.push(
     'cp -R "$TESTS_DIR/files/." "$APP_DIR/" || weave_give_up "could not lay the spec test files over the work tree"',
+    'weave_tampered=',
+  );
+  const setupVenv = makesSetupVenv(task.environment_setup);
+  if (setupVenv) {
+    lines.push(
+      `# The set-up's venv (${SETUP_VENV}) goes first on the spec runs' PATH: only as the image built it.`,
+      `if ! ${VENV_MANIFEST} 2>/dev/null | cmp -s - ${VENV_MANIFEST_FILE}; then`,
+      `  weave_tampered="the set-up's virtual environment (${SETUP_VENV}) is not the one the environment built: its interpreter and packages would judge the specs"`,
+      'fi',
+    );
+  }
+  lines.push(
     '',
-    '# 2. Every spec test between markers, then the rewards.',
-    '{',
-    ...renderSpecRuns(task.specs, '"$APP_DIR"').map((l) => `  ${l}`),
-    '} > "$VERIFIER_DIR/specs.log" 2>&1',
+    '# 2. Every spec test between markers (in a subshell: nothing they set reaches the scoring), then the rewards.',
+    'if [ -z "$weave_tampered" ]; then',
+    '  (',
+    ...renderSpecRuns(task.specs, '"$APP_DIR"', { setupVenv }).map((l) => `    ${l}`),
+    '  ) > "$VERIFIER_DIR/specs.log" 2>&1',
+    'else',
+    '  echo "weave: $weave_tampered" > "$VERIFIER_DIR/specs.log"',
+    'fi',
     'cat "$VERIFIER_DIR/specs.log"',
-    'python3 "$TESTS_DIR/weave_reward.py" "$VERIFIER_DIR/specs.log" "$TESTS_DIR/specs.json" "$VERIFIER_DIR" <<WEAVE_NONCE_EOF',
+    '"$WEAVE_PYTHON" "$TESTS_DIR/weave_reward.py" "$VERIFIER_DIR/specs.log" "$TESTS_DIR/specs.json" "$VERIFIER_DIR" "$weave_tampered" <<WEAVE_NONCE_EOF',
     '$weave_nonce',
     'WEAVE_NONCE_EOF',
     '',

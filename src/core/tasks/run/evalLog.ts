@@ -41,6 +41,22 @@ export interface SetupFailure {
   lastLines: string[];
 }
 
+/** Each set-up command eval.sh finished, with how long it took (its SETUP and SETUP-DONE markers). */
+export function setupTimings(log: string, nonce: string): Array<{ command: string; seconds: number }> {
+  const timings: Array<{ command: string; seconds: number }> = [];
+  let running: string | undefined;
+  for (const [, rest = ''] of log.matchAll(markerPattern(nonce, '(.*)'))) {
+    const done = /^SETUP-DONE seconds=(\d+)$/.exec(rest);
+    if (done && running !== undefined) {
+      timings.push({ command: running, seconds: Number(done[1]) });
+      running = undefined;
+    } else if (rest.startsWith('SETUP ') && !rest.startsWith('SETUP FAILED')) {
+      running = rest.slice('SETUP '.length);
+    }
+  }
+  return timings;
+}
+
 const OUTPUT_TAIL_CHARS = 2000;
 export const SETUP_TAIL_LINES = 40;
 

@@ -4,10 +4,12 @@
 //   >>>>> WEAVE[N] PATCH method=git-apply|git-apply-3way|patch-fuzz|none    (or: >>>>> WEAVE[N] PATCH FAILED)
 //   >>>>> WEAVE[N] TEST PATCH APPLIED                                        (or: … FAILED)
 //   >>>>> WEAVE[N] SETUP <command>   …its output…   (a failure: >>>>> WEAVE[N] SETUP FAILED exit=<code>)
+//   >>>>> WEAVE[N] SETUP-DONE seconds=<n>                                    (after each set-up command)
 //   >>>>> WEAVE[N] SPEC START <id>
 //   …the spec test's own output…
 //   <<<<< WEAVE[N] SPEC END <id> exit=<code> timed_out=<0|1> seconds=<n>
 //   >>>>> WEAVE[N] EVAL END exit=<code>
+import { makesSetupVenv, SETUP_VENV } from '../environmentSetup';
 import type { TaskSpec } from '../taskFormat';
 import { NONCE_VARIABLE, nonceFromEnvironment, printMarker, renderSpecRuns, shQuote } from './specRunsScript';
 
@@ -23,6 +25,9 @@ export interface EvalScriptInput {
   setupCommands: string[];
   specs: TaskSpec[];
 }
+
+/** The marker after each set-up command that finished (not `SETUP …`: that one names a running command). */
+export const SETUP_DONE = 'SETUP-DONE';
 
 export const EVAL_EXIT = {
   allPassed: 0,
@@ -52,7 +57,7 @@ export function renderEvalScript(input: EvalScriptInput): string {
     `if [ "$WEAVE_PHASE" = ${EVAL_PHASES.prepare} ]; then exit 0; fi`,
     '',
     '# 4. Every spec test, each between markers.',
-    ...renderSpecRuns(input.specs, '"$WEAVE_ROOT"'),
+    ...renderSpecRuns(input.specs, '"$WEAVE_ROOT"', { setupVenv: makesSetupVenv(input.setupCommands) }),
     `printf '%s WEAVE[%s] EVAL END exit=%s\\n' '>>>>>' "$weave_nonce" "$WEAVE_FAILED"`,
     'exit "$WEAVE_FAILED"',
     '',
@@ -145,11 +150,17 @@ function testPatchStep(input: EvalScriptInput): string[] {
 function setupStep(setupCommands: string[]): string[] {
   const lines = ['# 3. Environment set-up, on request.', 'if [ "${WEAVE_RUN_SETUP:-0}" = 1 ]; then'];
   if (setupCommands.length === 0) lines.push('  :');
+  // The spec runs put the set-up's venv first on PATH: only the one the set-up makes now, never one the patch
+  // brought (a fake interpreter there would judge every spec).
+  if (makesSetupVenv(setupCommands)) lines.push(`  rm -rf -- ${SETUP_VENV}`);
   for (const command of setupCommands) {
     lines.push(
+      '  weave_step_started=$(date +%s)',
       `  ${printMarker(`SETUP ${command}`)}`,
       // The failing command's exit code goes into the marker, so a report can say how it failed.
       `  ( ${command} ) </dev/null 2>&1 || { weave_code=$?; printf '%s WEAVE[%s] SETUP FAILED exit=%s\\n' '>>>>>' "$weave_nonce" "$weave_code"; ${end(EVAL_EXIT.setupFailed)}; exit ${EVAL_EXIT.setupFailed}; }`,
+      // How long the step took, for the output (an install that takes minutes should say so).
+      `  printf '%s WEAVE[%s] ${SETUP_DONE} seconds=%s\\n' '>>>>>' "$weave_nonce" "$(( $(date +%s) - weave_step_started ))"`,
     );
   }
   lines.push('fi');

@@ -10,7 +10,6 @@ import { runSpecs, type SpecResult } from '../../check';
 import { weaveInstallationBinds, type Containment } from '../../sandbox/containment';
 import { TamperGuard } from '../../sandbox/protectedFiles';
 import type { SpecFile } from '../../../shared/specSchema';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { SETUP_VENV } from '../environmentSetup';
 import type { ParsedEvalLog, ParsedSpecRun } from './evalLog';
@@ -24,6 +23,8 @@ export interface EvidenceSpecPhase {
   sandboxed: boolean;
   /** The task's protected files in the checkout (absolute): read-only while the prediction's code runs. */
   protectedPaths: readonly string[];
+  /** The task's set-up made the set-up venv (fixed at export): its bin/ first on PATH. */
+  setupVenv: boolean;
   /** What is left of the run's time budget. */
   timeoutMs: number;
   signal?: AbortSignal;
@@ -39,7 +40,7 @@ export interface EvidenceSpecOutcome {
 /** Runs every spec of the task once, one at a time as eval.sh does, within the budget. */
 export async function runSpecsWithEvidence(phase: EvidenceSpecPhase): Promise<EvidenceSpecOutcome> {
   const started = performance.now();
-  const specFile = specFileOfTaskSpecs(phase.specs, venvEnvironment(phase.checkout));
+  const specFile = specFileOfTaskSpecs(phase.specs, phase.setupVenv ? venvEnvironment(phase.checkout) : {});
   const containment = await containmentOfCheckout(phase, specFile);
   const budget = new AbortController();
   const timer = setTimeout(() => budget.abort(), phase.timeoutMs);
@@ -106,10 +107,12 @@ function specFileOfTaskSpecs(specs: readonly TaskSpec[], extraEnv: Record<string
   };
 }
 
-/** The set-up's virtual environment first on PATH, as eval.sh puts it (specRunsScript.ts). */
+/**
+ * The set-up's virtual environment first on PATH, as eval.sh puts it (specRunsScript.ts): the one eval.sh's
+ * set-up made (it removes any other first), read-only while the specs run.
+ */
 function venvEnvironment(checkout: string): Record<string, string> {
   const venv = path.join(checkout, SETUP_VENV);
-  if (!existsSync(path.join(venv, 'bin', 'python'))) return {};
   return { VIRTUAL_ENV: venv, PATH: [path.join(venv, 'bin'), process.env.PATH ?? ''].join(path.delimiter) };
 }
 

@@ -51,24 +51,61 @@ export function nonceFromRandom(): string[] {
   return ["weave_nonce=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \\n')"];
 }
 
+/** What a task fixes at export about the spec runs' environment. */
+export interface SpecRunsEnvironment {
+  /** The task's set-up makes SETUP_VENV (makesSetupVenv): its bin/ goes first on the spec runs' PATH. */
+  setupVenv: boolean;
+}
+
+/**
+ * Variables that would steer an interpreter or a runner from outside the spec's own command (a module root, a
+ * preload, a startup file, another venv): a spec run never inherits them from whoever started the verifier; what
+ * a spec needs of them it names in its own `test.env`, which the task fixed at export.
+ */
+export const SPEC_RUN_UNSET_VARIABLES = [
+  'PYTHONPATH',
+  'PYTHONHOME',
+  'PYTHONSTARTUP',
+  'PYTHONUSERBASE',
+  'PYTHONINSPECT',
+  'PYTHONEXECUTABLE',
+  'VIRTUAL_ENV',
+  'NODE_OPTIONS',
+  'NODE_PATH',
+  'BASH_ENV',
+  'ENV',
+] as const;
+
 /**
  * Runs every spec test from `rootExpression` (a sh expression naming the work tree), each between markers:
  *   >>>>> WEAVE[n] SPEC START <id>   …output…   <<<<< WEAVE[n] SPEC END <id> exit=<code> timed_out=<0|1> seconds=<s>
- * and sets WEAVE_FAILED=1 when one exits non-zero.
+ * and sets WEAVE_FAILED=1 when one exits non-zero. The runs' PATH is the verifier's own (never a folder of the
+ * work tree, which the judged code wrote), with the set-up's venv first only when the task's set-up made it.
  */
-export function renderSpecRuns(specs: readonly TaskSpec[], rootExpression: string): string[] {
+export function renderSpecRuns(
+  specs: readonly TaskSpec[],
+  rootExpression: string,
+  environment: SpecRunsEnvironment,
+): string[] {
   const lines = [
     'weave_with_timeout() {',
     '  seconds=$1',
     '  shift',
     '  if command -v timeout >/dev/null 2>&1; then timeout -k 5 "$seconds" "$@"; else "$@"; fi',
     '}',
-    // The set-up's virtual environment (environmentSetup.ts), when it made one: its python3 and scripts first.
-    `if [ -x ${rootExpression}/${SETUP_VENV}/bin/python ]; then`,
-    `  VIRTUAL_ENV=${rootExpression}/${SETUP_VENV}`,
-    '  PATH="$VIRTUAL_ENV/bin:$PATH"',
-    '  export VIRTUAL_ENV PATH',
-    'fi',
+    `unset ${SPEC_RUN_UNSET_VARIABLES.join(' ')}`,
+    ...(environment.setupVenv
+      ? [
+          // The venv the set-up made (eval.sh removes any other before its set-up; test.sh checks it against the
+          // image's manifest first).
+          `VIRTUAL_ENV=${rootExpression}/${SETUP_VENV}`,
+          'PATH="$VIRTUAL_ENV/bin:$PATH"',
+          'export VIRTUAL_ENV PATH',
+        ]
+      : []),
+    // A private bytecode cache per run: no __pycache__ of the work tree is read, none is written into it.
+    'PYTHONPYCACHEPREFIX=$(mktemp -d 2>/dev/null) || PYTHONPYCACHEPREFIX="${TMPDIR:-/tmp}/weave-pycache-$$"',
+    'export PYTHONPYCACHEPREFIX',
     'WEAVE_FAILED=0',
   ];
   for (const spec of specs) {

@@ -13,12 +13,13 @@ import { containedEnvironment } from '../../sandbox/environment';
 import { git } from '../../git/git';
 import type { InfrastructureFinding } from '../../sandbox/diffPolicy/classifyChanges';
 import type { SpecResult } from '../../check';
-import { parseEvalLog, type ParsedEvalLog } from './evalLog';
+import { parseEvalLog, setupTimings, type ParsedEvalLog } from './evalLog';
 import { evidenceRunsLog, runSpecsWithEvidence, withEvidenceVerdicts } from './evidenceSpecRuns';
 import { EVAL_PHASES, type EvalPhase } from './evalScript';
 import { predictionInfrastructure } from './predictionPolicy';
 import { watchSetup } from './setupProgress';
 import { NONCE_VARIABLE, shQuote } from './specRunsScript';
+import { SETUP_VENV } from '../environmentSetup';
 import { TASK_FILES, type TaskSpec } from '../taskFormat';
 import { copyWorkspace, withCopiedWorkspace, type CopiedWorkspace } from '../../workspace';
 
@@ -34,6 +35,11 @@ export interface TaskRunInput {
   signal?: AbortSignal;
   /** Run the task's environment set-up commands first (WEAVE_RUN_SETUP=1). */
   runSetup: boolean;
+  /**
+   * The task's set-up makes the set-up venv (makesSetupVenv of its commands, fixed at export): the spec runs put
+   * it first on PATH, and it is read-only while they run. Absent: it does not.
+   */
+  setupVenv?: boolean;
   /** Progress lines while the set-up runs (one every SETUP_PROGRESS_INTERVAL_MS), naming the run by `label`. */
   onProgress?: (message: string) => void;
   label?: string;
@@ -132,7 +138,12 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
       runSetup: input.runSetup,
       timeoutMs: input.timeoutMs,
       writableDirs: [logDir],
-      protectedTestFiles: [...expectedTests.keys()].map((file) => path.join(checkout, file)),
+      protectedTestFiles: [
+        ...[...expectedTests.keys()].map((file) => path.join(checkout, file)),
+        // The interpreter the spec runs trust: one spec's code may not rewrite it for the next.
+        ...(input.setupVenv ? [path.join(checkout, SETUP_VENV)] : []),
+      ],
+      setupVenv: input.setupVenv === true,
       environment,
       setupHome: input.runSetup ? await makeSetupHome(scratchDir) : undefined,
       progress: input.onProgress ? { report: input.onProgress, label: input.label ?? 'task' } : undefined,
@@ -149,6 +160,10 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
         ? 'cancelled'
         : undefined;
     const parsed = parseEvalLog(log, input.specs, nonce, interrupted);
+    if (input.runSetup && input.onProgress) {
+      for (const step of setupTimings(log, nonce))
+        input.onProgress(`${input.label ?? 'task'}: set-up \`${step.command}\` took ${step.seconds} s`);
+    }
     return {
       parsed: specResults === undefined ? parsed : withEvidenceVerdicts(parsed, specResults, interrupted),
       log,
@@ -228,6 +243,7 @@ interface EvalScriptRun {
   writableDirs: string[];
   /** The spec test files in the checkout: read-only while the prediction's code runs (the specs phase). */
   protectedTestFiles: string[];
+  setupVenv: boolean;
   environment: RunEnvironment;
   /** The set-up's private HOME (inside a writable dir), when the run sets up. */
   setupHome: string | undefined;
@@ -263,6 +279,7 @@ async function runEvalPhases(
       specs: run.specs,
       sandboxed: run.environment === 'sandbox',
       protectedPaths: run.protectedTestFiles,
+      setupVenv: run.setupVenv,
       timeoutMs,
       ...(run.signal ? { signal: run.signal } : {}),
     });

@@ -18,6 +18,7 @@ export class IniSyntaxError extends Error {
 const SECTION = /^\[([^\]]+)\]\s*(?:[#;].*)?$/;
 const ENTRY = /^([^=:\s][^=:]*?)\s*[=:]\s?(.*)$/;
 /** Python's `str.splitlines()` line boundaries, \r\n first as one. */
+// eslint-disable-next-line no-control-regex -- the control characters are the line breaks being matched
 const LINE_BREAK = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
 
 export function readIniSections(text: string): IniSections {

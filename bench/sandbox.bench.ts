@@ -67,11 +67,18 @@ async function main(): Promise<void> {
           plain: base,
           'pid namespace': { ...base, launcher: pidNamespaceLauncher() },
           // What agent and eval runs get: the allowlisted root, the unprivileged uid (and, as root, the hand-over of
-          // the checkout to it), limits, and the protected files mounted read-only.
+          // the checkout to it), limits, and the attempts observed (protected files as scratch copies compared
+          // afterwards, the processes left listed: attemptObservation.ts).
           sandbox: {
             ...base,
             baseEnv: containedEnvironment(),
             launcher: sandboxLauncher(containment.sandbox),
+          },
+          // The same without the observation (protected files read-only binds): the observation's own cost.
+          unobserved: {
+            ...base,
+            baseEnv: containedEnvironment(),
+            launcher: sandboxLauncher({ ...containment.sandbox, observeAttempts: false }),
           },
         };
         const samples: Record<string, number[]> = Object.fromEntries(Object.keys(modes).map((m) => [m, []]));
@@ -96,6 +103,11 @@ async function main(): Promise<void> {
         }
         const overhead = median(samples.sandbox!) - plain;
         console.log(`  goal: sandbox overhead ≤ 15 ms per spec run → ${overhead <= 15 ? 'met' : 'NOT met'}`);
+        const unobserved = median(samples.unobserved!);
+        console.log(
+          `  the attempts' observation: ${(median(samples.sandbox!) - unobserved).toFixed(1)} ms per spec run ` +
+            `(observed / unobserved sandbox run ${(median(samples.sandbox!) / unobserved).toFixed(2)}×, same run)`,
+        );
 
         const guard = await TamperGuard.create(checkout.dir, loaded.specFile);
         const inspections: number[] = [];

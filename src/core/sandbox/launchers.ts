@@ -26,7 +26,7 @@ export function sandboxLauncher(options: SandboxOptions): Launcher {
       await grantSandboxWrites(options);
       const limits = options.limits ?? DEFAULT_SANDBOX_LIMITS;
       const copies = options.observeAttempts
-        ? await ProtectedCopies.create(options.checkout, options.protectedPaths ?? [])
+        ? ProtectedCopies.create(options.checkout, options.protectedPaths ?? [])
         : undefined;
       const prepared = await takePrepared(limits.memoryBytes);
       const memoryGroup = prepared?.group ?? (await createMemoryCgroup(limits.memoryBytes));
@@ -57,10 +57,8 @@ export function sandboxLauncher(options: SandboxOptions): Launcher {
         },
         ...(copies
           ? {
-              async attempts(outcome: CommandOutcome | undefined) {
-                const writes = await copies.changedAndDispose();
-                return [...writes, ...processesLeft(outcome?.output ?? '')];
-              },
+              attempts: (outcome: CommandOutcome | undefined) =>
+                Promise.resolve([...copies.changedAndDispose(), ...processesLeft(outcome?.output ?? '')]),
             }
           : {}),
       };

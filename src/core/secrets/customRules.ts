@@ -93,6 +93,22 @@ const TOKEN_RULES: TokenRule[] = [
     re2: '\\bhv[sb]\\.[\\w-]{90,300}',
     source: 'gitleaks vault-service-token, vault-batch-token',
   },
+  // Issue #35: the shapes the rules above missed. Vault's service tokens before 1.10 are `s.` and 24 characters,
+  // too short to find unlabelled without flagging code (`s.addEventListener1234567`), so a label naming Vault is
+  // required, as gitleaks' entropy filter stands in for one.
+  {
+    id: 'weave/vault-legacy-token',
+    what: 'HashiCorp Vault token (pre-1.10 s. form)',
+    re2: '(?i)vault[\\w.-]{0,30}["\']?\\s*(?:[:=]|:=|=>)\\s*["\']?s\\.[a-z0-9]{24}\\b',
+    source:
+      'gitleaks vault-service-token (its s. alternative), with a Vault label instead of the entropy check',
+  },
+  {
+    id: 'weave/heroku-legacy-key',
+    what: 'Heroku API key (UUID form)',
+    re2: '(?i)heroku[\\w.-]{0,30}["\']?\\s*(?:[:=]|:=|=>)\\s*["\']?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\b',
+    source: 'gitleaks heroku-api-key',
+  },
   {
     id: 'weave/twilio-api-key',
     what: 'Twilio API key',
@@ -114,8 +130,9 @@ const TOKEN_RULES: TokenRule[] = [
   {
     id: 'weave/discord-webhook',
     what: 'Discord webhook URL',
-    re2: 'https://(?:ptb\\.|canary\\.)?discord(?:app)?\\.com/api/webhooks/[0-9]{17,20}/[\\w-]{60,80}',
-    source: "Discord's webhook URL shape (developer docs, Webhook Resource); gitleaks has no webhook rule",
+    re2: 'https://(?:ptb\\.|canary\\.)?discord(?:app)?\\.com/api/(?:v[0-9]{1,2}/)?webhooks/[0-9]{17,20}/[\\w-]{60,80}',
+    source:
+      "Discord's webhook URL shape, with or without the API version (/api/v10/webhooks: developer docs, Webhook Resource); gitleaks has no webhook rule",
   },
   {
     id: 'weave/postman-api-key',

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { applyRefusal } from '../../../src/core/agent/applyPolicy';
 import { runAgent } from '../../../src/core/agent/runAgent';
 import { detectSandbox } from '../../../src/core/sandbox/bwrap';
 import { fingerprint } from '../../support/demoWorkspace';
@@ -114,16 +115,23 @@ describe('a hostile agent in the sandbox', () => {
       assert.deepEqual(hits, [], 'the host loopback server was never reached');
       assert.deepEqual(processesRunning(`sleep ${daemonToken}`), [], 'the daemon died with the run');
 
-      // The run tried to rewrite its protected test: the test is read-only inside, so the attempt failed, the
-      // spec kept its honest verdict (it fails on purpose in the demo) and nothing was fixed or tampered.
-      const after = result.after.find((r) => r.id === 'no-secret-caching');
-      assert.equal(after?.verdict, 'fail', after?.reason);
-      assert.equal(after?.tampered, undefined);
+      // The run tried to rewrite its protected test and left a daemon: the sandbox contained both (the test's
+      // rewrite landed on a scratch copy, the daemon died with the run), and both are attempts that count: every
+      // spec whose run loaded the payload is tampered, nothing is fixed, and the result can never be applied.
+      const attempts = result.attempts ?? [];
       assert.ok(
-        !result.verdicts.some(
-          (v) => v.before !== 'pass' && v.after === 'pass' && v.id === 'no-secret-caching',
-        ),
+        attempts.some((a) => a.kind === 'protected-write' && a.target.endsWith(PROTECTED_TEST)),
+        JSON.stringify(attempts),
       );
+      assert.ok(
+        attempts.some((a) => a.kind === 'process-left' && / sleep$/.test(a.target)),
+        JSON.stringify(attempts),
+      );
+      const after = result.after.find((r) => r.id === 'no-secret-caching');
+      assert.ok(after?.verdict === 'tampered' || after?.verdict === 'blocked', after?.reason);
+      assert.ok(result.after.some((r) => r.verdict === 'tampered' && (r.attempts ?? []).length > 0));
+      assert.ok(!result.verdicts.some((v) => v.before !== 'pass' && v.after === 'pass'), 'nothing fixed');
+      assert.match(applyRefusal(result) ?? '', /^refused \(tampered\): the run tried/);
       assert.equal(fingerprint(h.repo.workspace), userTreeBefore, 'nothing reached the user files');
 
       // The model saw why, and never the key (plain, base64 or reversed).

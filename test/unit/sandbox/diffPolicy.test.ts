@@ -209,6 +209,23 @@ describe('diff policy: setup.cfg and tox.ini (INI sections)', () => {
     ]);
     assert.equal(classOf(modified('tox.ini', TOX, TOX.replace('100', '120'))), 'source');
   });
+  test("lines split as pytest's iniconfig splits them: a key after \\f, \\v, \\x1c, \\x85 or \\r is a key of its own", () => {
+    const TOX = '[flake8]\nmax-line-length = 100\n';
+    for (const brk of ['\f', '\v', '\x1c', '\x1d', '\x1e', '\x85', '\u2028', '\u2029', '\r']) {
+      // Split on \n only, this reads as a new value of [flake8] max-line-length: a source change, applied.
+      const hidden = modified(
+        'tox.ini',
+        TOX,
+        `[flake8]\nmax-line-length = 100${brk}[pytest]${brk}addopts = -p flip\n`,
+      );
+      assert.equal(classOf(hidden), 'test-infrastructure', JSON.stringify(brk));
+      assert.deepEqual(keysOf(hidden), ['[pytest] addopts'], JSON.stringify(brk));
+    }
+    assert.deepEqual(Object.fromEntries(readIniSections('[a]\r\nx = 1\r\ny = 2\r\n').get('a')!), {
+      x: '1',
+      y: '2',
+    });
+  });
   test('the section reader follows configparser: continuation lines, ":" and "=", comments, case-folded keys', () => {
     const sections = readIniSections(
       '# top\n[tool:pytest]\nAddOpts = -q\n    -p flip\n\n    --tb=short\n; note\ntestpaths: tests\n[tool:pytest]\nx=1\n',

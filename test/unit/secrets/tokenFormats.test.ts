@@ -77,6 +77,47 @@ describe('token formats', () => {
   });
 });
 
+describe('the shapes export still shipped (issue #35)', () => {
+  const SHAPES: Array<[string, string]> = [
+    [
+      p('https://discord.com/api/', 'v10/webhooks/', '1234567890123456789', '/', body(URLSAFE, 68)),
+      'weave/discord-webhook',
+    ],
+    [
+      p('https://canary.discordapp.com/api/v9/webhooks/', '123456789012345678/', body(URLSAFE, 68)),
+      'weave/discord-webhook',
+    ],
+    [
+      `HEROKU_API_KEY=${p(body(HEX, 8), '-', body(HEX, 4, 2), '-', body(HEX, 4, 3), '-', body(HEX, 4, 4), '-', body(HEX, 12, 5))}`,
+      'weave/heroku-legacy-key',
+    ],
+    [
+      `heroku.api_key: "${p(body(HEX, 8), '-4a1b-', body(HEX, 4, 3), '-', body(HEX, 4, 4), '-', body(HEX, 12, 5))}"`,
+      'weave/heroku-legacy-key',
+    ],
+    [`VAULT_TOKEN=${p('s', '.', body(ALNUM, 24))}`, 'weave/vault-legacy-token'],
+    [`vault_token: "${p('s', '.', body(ALNUM, 24, 3))}"`, 'weave/vault-legacy-token'],
+  ];
+  for (const [line, ruleId] of SHAPES) {
+    it(`finds ${ruleId} in ${line.slice(0, 40)}…, and redacts it`, () => {
+      const found = detectSecrets(line).map((f) => f.ruleId);
+      assert.ok(found.includes(ruleId), `${found.join(', ') || 'nothing'} found in ${line}`);
+      assert.equal(containsSecret(line), true);
+      assert.equal(detectSecrets(createRedactor([])(line)).length, 0);
+    });
+  }
+
+  it('leaves unlabelled UUIDs and s.-prefixed identifiers in code alone', () => {
+    for (const code of [
+      'const id = "123e4567-e89b-12d3-a456-426614174000";',
+      'element.addEventListenerOptionsX1 = 1;',
+      'const s = { addEventListenerOptionsX1: 1 }; s.addEventListenerOptionsX1;',
+      'herokuAppName = "my-app"',
+    ])
+      assert.equal(containsSecret(code), false, code);
+  });
+});
+
 describe('env file names', () => {
   it('treats every .env/env variant and .envrc as a secret file', () => {
     for (const name of [

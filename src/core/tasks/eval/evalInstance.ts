@@ -4,6 +4,7 @@
 // resolves the task (never when the patch changes test infrastructure: sandbox/diffPolicy).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
+import { describeAttempt } from '../../../shared/attempts';
 import { describeInfrastructureChange } from '../../sandbox/diffPolicy/classifyChanges';
 import { describeSetupFailure, type ParsedEvalLog } from '../run/evalLog';
 import {
@@ -176,6 +177,8 @@ function scoredReport(
   if (run.tamperedFiles.length > 0)
     errors.push(`protected files changed at run time: ${run.tamperedFiles.join(', ')}`);
   if (run.testInfrastructure.length > 0) errors.push(describeInfrastructureChange(run.testInfrastructure));
+  const attempts = (run.specResults ?? []).flatMap((r) => r.attempts ?? []);
+  if (attempts.length > 0) errors.push(`attempts (tampered): ${attempts.map(describeAttempt).join('; ')}`);
   if (unverifiedIds.size > 0)
     errors.push(
       `${[...unverifiedIds].join(', ')}: passed without the test runner's signed results (unverified), which never resolves`,
@@ -188,6 +191,7 @@ function scoredReport(
   const resolved =
     run.tamperedFiles.length === 0 &&
     run.testInfrastructure.length === 0 &&
+    attempts.length === 0 &&
     unrestored.length === 0 &&
     applied &&
     task.FAIL_TO_PASS.length > 0 &&
@@ -207,6 +211,7 @@ function scoredReport(
     },
     spec_results,
     ...(run.tamperedFiles.length > 0 ? { tampered_files: run.tamperedFiles } : {}),
+    ...(attempts.length > 0 ? { attempts } : {}),
     ...(errors.length > 0 ? { error: errors.join('; ') } : {}),
   };
 }

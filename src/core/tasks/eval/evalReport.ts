@@ -1,5 +1,6 @@
 // The report `weave eval` writes (SWE-bench's report shape plus Weave's spec-level fields) and its summary over
 // every instance.
+import type { Attempt } from '../../../shared/attempts';
 import type { Verdict } from '../../check';
 import { SPEC_KINDS, type SpecKind } from '../../../shared/specSchema';
 import type { PatchMethod } from '../run/evalLog';
@@ -28,6 +29,11 @@ export interface InstanceReport {
   resolved: boolean;
   /** Protected files the prediction's code rewrote while the specs ran (the instance is then unresolved). */
   tampered_files?: string[];
+  /**
+   * What the prediction's code tried while the specs ran that the sandbox refused or contained (a protected write,
+   * a process left behind: shared/attempts.ts); any leaves the instance unresolved.
+   */
+  attempts?: Attempt[];
   /**
    * What the patch changes in test infrastructure (a runner's configuration, a plugin entry point, a module that
    * shadows the runner), each with its file and key: the instance is then never resolved and every spec is

@@ -293,6 +293,56 @@ const STEER_MOCHA = [
   '',
 ].join('\n');
 
+const NODE_TEST = [
+  "const test = require('node:test');",
+  "const assert = require('node:assert');",
+  "const add = require('../src/add.js');",
+  "test('adds small numbers', () => { assert.equal(add(1, 2), 3); });",
+  "test('adds negative numbers', () => { assert.equal(add(-1, -2), -3); });",
+  '',
+].join('\n');
+// (e) node --test reads a test file's results from that file's stdout: every `test:fail` message is
+// re-serialised there as `test:pass` (and the file's summary as a success), and the process exits 0.
+const REWRITE_NODE_TEST_OUTPUT = [
+  "const { DefaultSerializer, deserialize } = require('node:v8');",
+  'const write = process.stdout.write.bind(process.stdout);',
+  'const probe = new DefaultSerializer();',
+  'probe.writeHeader();',
+  'const headerLength = probe.releaseBuffer().length;',
+  'process.stdout.write = (chunk, ...rest) => {',
+  '  try {',
+  '    const item = deserialize(Buffer.from(chunk).subarray(headerLength + 4));',
+  "    if (item.type === 'test:fail') {",
+  "      item.type = 'test:pass';",
+  "      item.data.details = { duration_ms: item.data.details.duration_ms, type: 'test' };",
+  "    } else if (item.type === 'test:summary') {",
+  '      item.data.success = true;',
+  '      item.data.counts.passed += item.data.counts.failed;',
+  '      item.data.counts.failed = 0;',
+  '    }',
+  '    const s = new DefaultSerializer();',
+  '    s.writeHeader();',
+  '    s.writeRawBytes(new Uint8Array(4));',
+  '    s.writeHeader();',
+  '    s.writeValue(item);',
+  '    const out = s.releaseBuffer();',
+  '    out.writeUInt32BE(out.length - headerLength - 4, headerLength);',
+  '    return write(out, ...rest);',
+  '  } catch {',
+  '    return write(chunk, ...rest);',
+  '  }',
+  '};',
+  "process.on('exit', () => {",
+  '  process.exitCode = 0;',
+  '});',
+  '',
+].join('\n');
+
+const nodeTestRun = async (add: string): Promise<SpecResult> =>
+  (
+    await contained('node --test', 'test/add.test.js', { 'test/add.test.js': NODE_TEST, 'src/add.js': add })
+  )[0]!;
+
 const mochaRun = async (add: string): Promise<SpecResult> =>
   (
     await contained(
@@ -310,6 +360,22 @@ describe('Node runners held from outside the code under test', () => {
     assert.equal(r.verdict, 'pass', explain(r));
     assert.equal(r.evidence, 'runner');
     assert.equal(r.summary?.passed, 2);
+  });
+
+  test('control: the right add passes under node --test on signed results', async () => {
+    const r = await nodeTestRun(RIGHT_ADD_JS);
+    assert.equal(r.verdict, 'pass', explain(r));
+    assert.equal(r.evidence, 'runner');
+    assert.equal(r.summary?.passed, 2);
+  });
+
+  test("node --test: a test file's failures rewritten as passes on its stdout are tampered", async () => {
+    const r = await nodeTestRun(`${REWRITE_NODE_TEST_OUTPUT}\n${WRONG_ADD_JS}`);
+    assert.equal(r.verdict, 'tampered', explain(r));
+    assert.equal(r.verdictBeforeTampering, 'pass', 'the rewrite really made the wrong add pass');
+    assert.deepEqual(r.evidenceTampering, [
+      "node:test's test files failed 2 test(s) in their own processes, but the runner read 0 failure(s) from their output (rewritten on the way)",
+    ]);
   });
 
   test('mocha: Runner.prototype.fail replaced to report failures as passes is tampered, naming it', async () => {

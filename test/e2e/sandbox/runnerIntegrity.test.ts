@@ -130,6 +130,19 @@ const CACHE_RIGHT_ADD = [
   '',
 ].join('\n');
 
+// The results files the plugin has written so far (its `started` record) removed from the source under test:
+// refused, and recorded as the attempt it is (prevented alone, the run would look like an honest failure).
+const REMOVE_RESULTS = [
+  'import os',
+  '',
+  'for _name in os.listdir(os.environ["WEAVE_EVIDENCE_DIR"]):',
+  '    try:',
+  '        os.remove(os.path.join(os.environ["WEAVE_EVIDENCE_DIR"], _name))',
+  '    except OSError:',
+  '        pass',
+  '',
+].join('\n');
+
 const repos: string[] = [];
 after(async () => {
   for (const r of repos) await fs.rm(r, { recursive: true, force: true });
@@ -252,6 +265,17 @@ describe('pytest and unittest held from outside the code under test', () => {
     assert.equal(r.verdictBeforeTampering, 'pass');
     assert.ok(
       r.evidenceTampering?.some((issue) => /AddTest\.assertEqual/.test(issue) && /src\/add\.py/.test(issue)),
+      r.reason,
+    );
+  });
+
+  test('removing the runner’s results files (its `started` record) from the source under test is tampered', async () => {
+    const r = await pytestRun(`${REMOVE_RESULTS}\n${WRONG_ADD}`);
+    assert.equal(r.verdict, 'tampered', explain(r));
+    assert.ok(
+      r.evidenceTampering?.some((issue) =>
+        /^os\.remove of a runner results file from src\/add\.py:\d+$/.test(issue),
+      ),
       r.reason,
     );
   });

@@ -269,6 +269,20 @@ describe('pytest and unittest held from outside the code under test', () => {
     );
   });
 
+  test("unittest: assertEqual given a no-op's __code__ (same function object, so no reference changed) is tampered", async () => {
+    const r = await unittestUnderPytest(
+      `import unittest\nunittest.TestCase.assertEqual.__code__ = (lambda self, first, second, msg=None: None).__code__\n${WRONG_ADD}`,
+    );
+    assert.equal(r.verdict, 'tampered', explain(r));
+    assert.equal(r.verdictBeforeTampering, 'pass', 'the swapped code really made the wrong add pass');
+    assert.ok(
+      r.evidenceTampering?.some((issue) =>
+        /^__code__ of the runner's TestCase\.assertEqual set from src\/add\.py:2$/.test(issue),
+      ),
+      r.reason,
+    );
+  });
+
   test('removing the runner’s results files (its `started` record) from the source under test is tampered', async () => {
     const r = await pytestRun(`${REMOVE_RESULTS}\n${WRONG_ADD}`);
     assert.equal(r.verdict, 'tampered', explain(r));

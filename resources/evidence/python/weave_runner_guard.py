@@ -34,7 +34,8 @@ def _install():
 
     environ = os.environ
     evidence_dir = environ.get("WEAVE_EVIDENCE_DIR")
-    if not evidence_dir:
+    # Audit hooks and sys.pycache_prefix are Python >= 3.8: an older one runs unguarded, and the plugin says so.
+    if not evidence_dir or not hasattr(sys, "addaudithook"):
         return None
     getframe = sys._getframe
     realpath = os.path.realpath

@@ -144,11 +144,15 @@ function observeTestFile(checkOriginals) {
   const instance = newInstance();
   let sawEvents = false;
   let completed = false;
+  // This file's own counts, as its runner emitted them here, before they are serialised to node --test's
+  // main process through stdout (where code in this process could rewrite them): signed with this file's key,
+  // they can only be compared with the run's counts (src/core/check/evidence/nodeTestFiles.ts), never add up.
+  let counts;
   const complete = () => {
     if (completed) return;
     completed = true;
     checkOriginals();
-    channel.write({ instance, kind: 'completed', runner: 'node:test', runs: [] });
+    channel.write({ instance, kind: 'completed', runner: 'node:test', runs: counts ? [counts] : [] });
   };
   channel.write({ instance, kind: 'started', runner: 'node:test' });
   process.on('beforeExit', () => {
@@ -159,10 +163,15 @@ function observeTestFile(checkOriginals) {
   process.once('exit', (code) => {
     if (code !== 0) complete();
   });
-  return observeNodeTestEvents((type) => {
+  return observeNodeTestEvents((type, data) => {
     sawEvents = true;
     if (type === 'test:pass' || type === 'test:fail') checkOriginals();
-    else if (type === 'test:summary') complete();
+    else if (type === 'test:summary') {
+      const c = data.counts;
+      const n = (value) => (typeof value === 'number' && value >= 0 ? value : 0);
+      if (c) counts = { runner: 'node:test', passed: n(c.passed), failed: n(c.failed) + n(c.cancelled) };
+      complete();
+    }
   });
 }
 

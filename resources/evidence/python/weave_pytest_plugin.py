@@ -7,9 +7,15 @@ conftest.py or test module. It then:
 
 - takes the run's key from the inherited descriptor named by WEAVE_EVIDENCE_KEY_FD (one line ``<id> <key>``)
   and closes it, so no code under test can read it there;
-- keeps references to the functions a verdict rests on (unittest.TestCase's assert methods, the pytest
-  functions that run a test and turn its outcome into a report) and reports any that code under test
-  replaced;
+- keeps references to the functions a verdict rests on (unittest.TestCase's assert and run methods, the
+  pytest and pluggy functions that run a test and turn its outcome into a report) and reports any that code
+  under test replaced;
+- holds pytest's outcome path: the implementations of the hooks that decide an outcome must come from where
+  test infrastructure may (the installed Python, conftest.py, plugins the command names or an entry point
+  loads), pytest's hook dispatch must be the one it built, and unittest test classes may only carry assertion
+  and run methods defined in their own file; anything else is reported as an ``intrusion``;
+- connects to the runner guard (weave_runner_guard.py, installed by Weave's sitecustomize before any user
+  code) and signs each attempt it sees as an ``intrusion`` as it happens;
 - writes signed records into WEAVE_EVIDENCE_DIR (one JSON envelope per line, HMAC-SHA256 over the body, as
   src/core/check/evidence/records.ts checks them): ``started`` when the session starts, ``completed`` with
   the counts when it finishes. A session that never finishes (``os._exit(0)`` in a test) never completes,
@@ -17,7 +23,8 @@ conftest.py or test module. It then:
 
 Everything the signing path calls is taken at import, and the key lives in a closure: code under test that
 replaces json.dumps or hmac.new later changes nothing here. Python hides nothing from code in its own
-process, though (gc, frames, closures are all inspectable): see the README's Containment section.
+process, though (closures and frames reached through f_back are not audited): docs/runner-integrity.md says
+what is held, what is observed and what remains possible.
 """
 
 import os

@@ -15,9 +15,9 @@ listed below, whoever raises them. It:
 - records, as attempts on the runner, what code outside the installed Python does to reach it:
   ``gc.get_objects`` / ``gc.get_referrers`` / ``gc.get_referents`` (walks of the heap that find pytest's
   Config or plugin manager), ``sys._getframe`` / ``sys._current_frames`` returning a runner's frame,
-  ``ctypes`` reaching into the interpreter (``Py*`` symbols, raw addresses), attributes set or deleted on
-  a runner's class (``unittest.TestCase``, ``_pytest.*``, ``pluggy.*``) and reads of a runner function's
-  ``__globals__``. Weave's pytest plugin connects to the guard when it loads and signs each attempt as it
+  ``ctypes`` reaching into the interpreter (``Py*`` symbols, raw addresses), a runner function given other
+  ``__code__`` or defaults, special attributes of a runner's class (``unittest.TestCase``, ``_pytest.*``,
+  ``pluggy.*``) set or deleted, and reads of a runner function's ``__globals__``. Weave's pytest plugin connects to the guard when it loads and signs each attempt as it
   happens: the spec is then ``tampered``.
 
 "Code outside the installed Python": the first frame, from the one that raised the event outwards, that is
@@ -34,7 +34,8 @@ def _install():
 
     environ = os.environ
     evidence_dir = environ.get("WEAVE_EVIDENCE_DIR")
-    if not evidence_dir:
+    # Audit hooks and sys.pycache_prefix are Python >= 3.8: an older one runs unguarded, and the plugin says so.
+    if not evidence_dir or not hasattr(sys, "addaudithook"):
         return None
     getframe = sys._getframe
     realpath = os.path.realpath
@@ -216,9 +217,16 @@ def _install():
             if name == "__globals__" and is_runner_type_of_function(obj) and outside_installed(CALLER):
                 attempt("a runner function's __globals__ read from %s" % where(CALLER))
             return
-        # object.__setattr__ / object.__delattr__: raised for attributes of classes (and a few other types).
+        # object.__setattr__ / object.__delattr__: raised for a function's __code__, __defaults__,
+        # __kwdefaults__ (a runner function given other code keeps its identity, so no reference comparison
+        # sees it) and for a class's special attributes (__name__, __qualname__, __doc__, __bases__ …). A plain
+        # class attribute set (`TestCase.assertEqual = …`) raises no event: the plugin's reference comparisons
+        # and its test-class check see those.
         obj, name = args[0], args[1]
-        if isinstance_(obj, type_) and is_runner_type(obj) and outside_installed(CALLER):
+        if is_runner_type_of_function(obj) and outside_installed(CALLER):
+            verb = "set" if event == "object.__setattr__" else "deleted"
+            attempt("%s of the runner's %s %s from %s" % (name, obj.__qualname__, verb, where(CALLER)))
+        elif isinstance_(obj, type_) and is_runner_type(obj) and outside_installed(CALLER):
             verb = "set" if event == "object.__setattr__" else "deleted"
             attempt("%s.%s.%s %s from %s" % (obj.__module__, obj.__qualname__, name, verb, where(CALLER)))
 

@@ -130,6 +130,19 @@ const CACHE_RIGHT_ADD = [
   '',
 ].join('\n');
 
+// The results files the plugin has written so far (its `started` record) removed from the source under test:
+// refused, and recorded as the attempt it is (prevented alone, the run would look like an honest failure).
+const REMOVE_RESULTS = [
+  'import os',
+  '',
+  'for _name in os.listdir(os.environ["WEAVE_EVIDENCE_DIR"]):',
+  '    try:',
+  '        os.remove(os.path.join(os.environ["WEAVE_EVIDENCE_DIR"], _name))',
+  '    except OSError:',
+  '        pass',
+  '',
+].join('\n');
+
 const repos: string[] = [];
 after(async () => {
   for (const r of repos) await fs.rm(r, { recursive: true, force: true });
@@ -256,6 +269,31 @@ describe('pytest and unittest held from outside the code under test', () => {
     );
   });
 
+  test("unittest: assertEqual given a no-op's __code__ (same function object, so no reference changed) is tampered", async () => {
+    const r = await unittestUnderPytest(
+      `import unittest\nunittest.TestCase.assertEqual.__code__ = (lambda self, first, second, msg=None: None).__code__\n${WRONG_ADD}`,
+    );
+    assert.equal(r.verdict, 'tampered', explain(r));
+    assert.equal(r.verdictBeforeTampering, 'pass', 'the swapped code really made the wrong add pass');
+    assert.ok(
+      r.evidenceTampering?.some((issue) =>
+        /^__code__ of the runner's TestCase\.assertEqual set from src\/add\.py:2$/.test(issue),
+      ),
+      r.reason,
+    );
+  });
+
+  test('removing the runner’s results files (its `started` record) from the source under test is tampered', async () => {
+    const r = await pytestRun(`${REMOVE_RESULTS}\n${WRONG_ADD}`);
+    assert.equal(r.verdict, 'tampered', explain(r));
+    assert.ok(
+      r.evidenceTampering?.some((issue) =>
+        /^os\.remove of a runner results file from src\/add\.py:\d+$/.test(issue),
+      ),
+      r.reason,
+    );
+  });
+
   test('a right add planted in the bytecode cache is never run: the applied add.py stays wrong, so it fails', async () => {
     const runs = await contained(
       `${PYTEST} test`,
@@ -293,6 +331,56 @@ const STEER_MOCHA = [
   '',
 ].join('\n');
 
+const NODE_TEST = [
+  "const test = require('node:test');",
+  "const assert = require('node:assert');",
+  "const add = require('../src/add.js');",
+  "test('adds small numbers', () => { assert.equal(add(1, 2), 3); });",
+  "test('adds negative numbers', () => { assert.equal(add(-1, -2), -3); });",
+  '',
+].join('\n');
+// (e) node --test reads a test file's results from that file's stdout: every `test:fail` message is
+// re-serialised there as `test:pass` (and the file's summary as a success), and the process exits 0.
+const REWRITE_NODE_TEST_OUTPUT = [
+  "const { DefaultSerializer, deserialize } = require('node:v8');",
+  'const write = process.stdout.write.bind(process.stdout);',
+  'const probe = new DefaultSerializer();',
+  'probe.writeHeader();',
+  'const headerLength = probe.releaseBuffer().length;',
+  'process.stdout.write = (chunk, ...rest) => {',
+  '  try {',
+  '    const item = deserialize(Buffer.from(chunk).subarray(headerLength + 4));',
+  "    if (item.type === 'test:fail') {",
+  "      item.type = 'test:pass';",
+  "      item.data.details = { duration_ms: item.data.details.duration_ms, type: 'test' };",
+  "    } else if (item.type === 'test:summary') {",
+  '      item.data.success = true;',
+  '      item.data.counts.passed += item.data.counts.failed;',
+  '      item.data.counts.failed = 0;',
+  '    }',
+  '    const s = new DefaultSerializer();',
+  '    s.writeHeader();',
+  '    s.writeRawBytes(new Uint8Array(4));',
+  '    s.writeHeader();',
+  '    s.writeValue(item);',
+  '    const out = s.releaseBuffer();',
+  '    out.writeUInt32BE(out.length - headerLength - 4, headerLength);',
+  '    return write(out, ...rest);',
+  '  } catch {',
+  '    return write(chunk, ...rest);',
+  '  }',
+  '};',
+  "process.on('exit', () => {",
+  '  process.exitCode = 0;',
+  '});',
+  '',
+].join('\n');
+
+const nodeTestRun = async (add: string): Promise<SpecResult> =>
+  (
+    await contained('node --test', 'test/add.test.js', { 'test/add.test.js': NODE_TEST, 'src/add.js': add })
+  )[0]!;
+
 const mochaRun = async (add: string): Promise<SpecResult> =>
   (
     await contained(
@@ -310,6 +398,22 @@ describe('Node runners held from outside the code under test', () => {
     assert.equal(r.verdict, 'pass', explain(r));
     assert.equal(r.evidence, 'runner');
     assert.equal(r.summary?.passed, 2);
+  });
+
+  test('control: the right add passes under node --test on signed results', async () => {
+    const r = await nodeTestRun(RIGHT_ADD_JS);
+    assert.equal(r.verdict, 'pass', explain(r));
+    assert.equal(r.evidence, 'runner');
+    assert.equal(r.summary?.passed, 2);
+  });
+
+  test("node --test: a test file's failures rewritten as passes on its stdout are tampered", async () => {
+    const r = await nodeTestRun(`${REWRITE_NODE_TEST_OUTPUT}\n${WRONG_ADD_JS}`);
+    assert.equal(r.verdict, 'tampered', explain(r));
+    assert.equal(r.verdictBeforeTampering, 'pass', 'the rewrite really made the wrong add pass');
+    assert.deepEqual(r.evidenceTampering, [
+      "node:test's test files failed 2 test(s) in their own processes, but the runner read 0 failure(s) from their output (rewritten on the way)",
+    ]);
   });
 
   test('mocha: Runner.prototype.fail replaced to report failures as passes is tampered, naming it', async () => {

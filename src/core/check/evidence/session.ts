@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { addSummaries } from '../summary';
 import type { TestSummary } from '../types';
+import { nodeTestDisagreement, nodeTestFileCounts } from './nodeTestFiles';
 import { RUN_KEY, verifyRecord, type VerifiedRecord } from './records';
 import { locateEvidenceResources, type EvidenceResources } from '../../evidenceResources';
 
@@ -126,6 +127,11 @@ export async function readEvidence(dir: string, secret: string): Promise<Evidenc
     if (started && !completed) unfinished.push(runner);
     if (completed?.runKey) runs.push(...(completed.runs ?? []).flatMap(toSummary));
   }
+  const files = nodeTestFileCounts(
+    [...byInstance.values()].flatMap(({ completed }) => (completed ? [completed] : [])),
+  );
+  const disagreement = files && nodeTestDisagreement(runs, files);
+  if (disagreement) intrusions.add(disagreement);
   const summary = addSummaries(runs);
   return {
     ...(summary ? { summary } : {}),

@@ -122,6 +122,11 @@ describe('specLoads: the files a spec command loads, by mechanism', () => {
       'plugins/extra.py',
       'pytest.ini',
     ]);
+    assert.deepEqual(files(await loads('timeout -s KILL 60 uv run pytest -p myplugin')), [
+      'myplugin.py',
+      'plugins/extra.py',
+      'pytest.ini',
+    ]);
     fs.rmSync(path.join(dir, 'pytest.ini'));
     write({ 'pyproject.toml': '[tool.pytest.ini_options]\naddopts = ["-p", "myplugin"]\n' });
     // pyproject.toml itself is judged by its test keys (manifestKeys.ts), never as a whole loaded file.

@@ -137,13 +137,14 @@ export function protectedFileWhat(set: ProtectedSet, file: string): string | und
   if (rel.startsWith('..') || path.isAbsolute(rel) || !set.specFile) return undefined;
   if (rel.split('/').some((part) => SKIPPED_FOLDERS.has(part))) return undefined;
   if (!isProtectedPath(rel, set.specFile, set.loaded)) return undefined;
-  const loadedWhy = set.loaded?.files.get(rel);
-  if (loadedWhy !== undefined) return `${rel}, which the specs load: ${loadedWhy}`;
   if (isSupportFileName(path.posix.basename(rel)))
     return `${rel}, a test-runner configuration or auto-loaded file the spec tests depend on`;
-  // The sandbox's remaining rule: files in the spec tests' folders that are not tests. Existing ones are
+  // The sandbox's remaining by-name rule: files in the spec tests' folders that are not tests. Existing ones are
   // helpers the tests import; a new file there is the agent's own.
-  return existsSync(file) ? `${rel}, an existing helper in the spec tests' folder` : undefined;
+  if (isProtectedPath(rel, set.specFile) && existsSync(file))
+    return `${rel}, an existing helper in the spec tests' folder`;
+  const loadedWhy = set.loaded?.files.get(rel);
+  return loadedWhy === undefined ? undefined : `${rel}, which the specs load: ${loadedWhy}`;
 }
 
 /** Names of files an interpreter's code may mean without a folder: the spec tests' and the runners' own. */

@@ -27,7 +27,7 @@ describe('specLoads: the files a spec command loads, by mechanism', () => {
       test: { command, files: [], ...test },
       anchors: anchors ?? ['src/app.js'],
     };
-    return specLoads(dir, [spec], {}, ['', 'src']);
+    return specLoads(dir, [spec], {}, ['', 'src', 'tests']);
   };
   const files = (set: LoadedSet): string[] => [...set.files.keys()].sort();
 
@@ -122,13 +122,18 @@ describe('specLoads: the files a spec command loads, by mechanism', () => {
       'plugins/extra.py',
       'pytest.ini',
     ]);
+    assert.deepEqual(files(await loads('timeout -s KILL 60 uv run pytest -p myplugin')), [
+      'myplugin.py',
+      'plugins/extra.py',
+      'pytest.ini',
+    ]);
     fs.rmSync(path.join(dir, 'pytest.ini'));
     write({ 'pyproject.toml': '[tool.pytest.ini_options]\naddopts = ["-p", "myplugin"]\n' });
-    assert.deepEqual(files(await loads('pytest')), ['myplugin.py', 'pyproject.toml']);
+    // pyproject.toml itself is judged by its test keys (manifestKeys.ts), never as a whole loaded file.
+    assert.deepEqual(files(await loads('pytest')), ['myplugin.py']);
     assert.deepEqual(files(await loads('pytest', { env: { PYTEST_PLUGINS: 'plugins.extra' } })), [
       'myplugin.py',
       'plugins/extra.py',
-      'pyproject.toml',
     ]);
   });
 
@@ -209,6 +214,20 @@ describe('specLoads: the files a spec command loads, by mechanism', () => {
     );
     assert.deepEqual(files(set), ['fixtures/data.json', 't/helpers.js', 'testing_utils.py']);
     assert.match(set.files.get('t/helpers.js')!, /t\/basic\.test\.js imports it/);
+  });
+
+  test('a spec without anchors: only helpers beside its test, never the code it imports elsewhere', async () => {
+    write({
+      'tests/test_lib.py': 'import helpers\nfrom lib import core\n',
+      'tests/helpers.py': '',
+      'lib/core.py': '',
+    });
+    const set = await loads(`python3 -m pytest tests/test_lib.py`, {
+      files: ['tests/test_lib.py'],
+      anchors: [],
+    });
+    assert.deepEqual(files(set), ['tests/helpers.py']);
+    assert.match(set.unknown.join('\n'), /spec s: no anchors/);
   });
 
   test('deny by default: an unknown command or an unreadable word leaves a reason', async () => {

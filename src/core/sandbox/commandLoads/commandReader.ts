@@ -62,6 +62,8 @@ const LOADS_NOTHING = new Set([
 ]);
 /** Prefixes that run the rest of their words as the command. */
 const WRAPPERS = new Set(['exec', 'time', 'nice', 'nohup', 'command', 'builtin']);
+/** Environment managers whose `run` runs the rest of the words as the command (`uv run pytest`). */
+const RUNNERS_RUN = new Set(['uv', 'poetry', 'pipenv', 'hatch', 'pdm']);
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh']);
 const PYTHON = /^python(\d+(\.\d+)?)?$/;
 /** node options that take the next word as their value. */
@@ -103,7 +105,19 @@ export class CommandReader {
   private command(command: SimpleCommand, depth: number): void {
     const { cwd, env } = command;
     let words = command.words;
-    while (words[0]?.exact && WRAPPERS.has(words[0].text)) words = words.slice(1);
+    for (;;) {
+      const first = words[0]?.exact ? words[0].text : undefined;
+      if (first !== undefined && WRAPPERS.has(first)) words = words.slice(1);
+      else if (first === 'timeout') {
+        // timeout [options] DURATION COMMAND…
+        let i = 1;
+        while (words[i]?.text.startsWith('-'))
+          i += words[i]!.text === '-s' || words[i]!.text === '-k' ? 2 : 1;
+        words = words.slice(i + 1);
+      } else if (first !== undefined && RUNNERS_RUN.has(first) && words[1]?.text === 'run')
+        words = words.slice(2);
+      else break;
+    }
     if (words[0]?.exact && words[0].text === 'env') {
       words = words.slice(1);
       const own = new Map(env);

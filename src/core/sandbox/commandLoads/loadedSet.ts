@@ -3,6 +3,7 @@
 // default: a reason, never silence). One collector per computation; the readers in this folder fill it.
 import fs from 'node:fs';
 import path from 'node:path';
+import { isKeyedManifest } from '../diffPolicy/manifestKeys';
 
 export interface LoadedSet {
   /** Workspace-relative, '/'-separated file → why the spec's command or test loads it. */
@@ -37,6 +38,8 @@ export class LoadCollector {
   add(abs: string, why: string): boolean {
     const rel = this.relative(abs);
     if (rel === undefined || rel.split('/').includes('node_modules')) return false;
+    // package.json, pyproject.toml, setup.cfg, tox.ini are judged key by key (their test keys, and addKey's).
+    if (isKeyedManifest(rel)) return false;
     if (this.files.has(rel)) return false;
     this.files.set(rel, `${why} (spec ${this.spec})`);
     return true;

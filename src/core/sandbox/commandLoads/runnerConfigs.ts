@@ -9,6 +9,7 @@ import path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parseToml } from '../../toml';
 import { readIniSections } from '../diffPolicy/iniSections';
+import { DEPENDENCY_DIRS } from '../dependencyDirs';
 import { isFile, readText, type LoadCollector } from './loadedSet';
 
 /** `-p NAME` plugins and `-c FILE` configs in pytest's words (command line or addopts). */
@@ -201,17 +202,24 @@ function globFiles(base: string, pattern: string): string[] {
       )
       .join(path.sep) || path.sep;
   const found: string[] = [];
-  let entries: string[];
-  try {
-    entries = fs.readdirSync(fixed, { recursive: true }).map(String);
-  } catch {
-    return found;
-  }
-  for (const entry of entries.slice(0, 20_000)) {
-    if (entry.split(path.sep).includes('node_modules')) continue;
-    const full = path.join(fixed, entry);
-    if (path.matchesGlob(full, absolute) && isFile(full)) found.push(full);
-  }
+  // A bounded walk that never enters dependencies or repositories (a spec glob may start at the root).
+  let budget = 20_000;
+  const walk = (dir: string): void => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (--budget < 0) return;
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== '.git' && !DEPENDENCY_DIRS.includes(entry.name)) walk(full);
+      } else if (entry.isFile() && path.matchesGlob(full, absolute)) found.push(full);
+    }
+  };
+  walk(fixed);
   return found;
 }
 

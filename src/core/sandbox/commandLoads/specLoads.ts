@@ -1,7 +1,8 @@
 // The files the specs' tests load besides the test files themselves, by mechanism: what each spec's command
 // names or runs (commandReader.ts) and the helpers the test files import up to the code under test
-// (testImports.ts). This is the part of the protected set that follows the specs rather than file names; the
-// sandbox, the diff policy, the guard and export all take it through the policy scope (protectionScope.ts).
+// (testImports.ts; a spec without anchors protects only the helpers beside its test). This is the part of the
+// protected set that follows the specs rather than file names; the sandbox, the diff policy, the guard and
+// export all take it through the policy scope (protectionScope.ts).
 import fs from 'node:fs';
 import path from 'node:path';
 import { bashParser } from './bashSyntax';
@@ -65,9 +66,23 @@ export async function specLoads(
         starts.set(conftest, spec.id);
   }
   const underTest = codeUnderTest(workspaceDir, specs, roots, testFiles);
+  const anchored = new Set(specs.filter((s) => (s.anchors ?? []).length > 0).map((s) => s.id));
+  for (const spec of specs) {
+    if (anchored.has(spec.id)) continue;
+    collector.spec = spec.id;
+    collector.cannotRead(
+      "no anchors, so which of its test's imports are code under test is unknown: only files in the folder " +
+        'of the file importing them (never the workspace root) count as its helpers',
+    );
+  }
   for (const [start, spec] of starts) {
     collector.spec = spec;
-    const helpers = importClosure([start], roots, (f) => underTest.has(f) || testFiles.has(f));
+    // Without anchors the code under test is unknown: a fix anywhere must stay possible, so only the files
+    // beside (or below) the importing file are taken as helpers.
+    const besideOnly = anchored.has(spec) ? undefined : path.dirname(start);
+    const outside = (f: string): boolean =>
+      besideOnly !== undefined && (besideOnly === workspaceDir || !f.startsWith(`${besideOnly}${path.sep}`));
+    const helpers = importClosure([start], roots, (f) => underTest.has(f) || testFiles.has(f) || outside(f));
     const from = collector.relative(start) ?? start;
     for (const helper of helpers) collector.add(helper, `${from} imports it (a helper, not code under test)`);
   }

@@ -5,7 +5,7 @@
 import { git, GitError, splitNul } from '../../git/git';
 
 export interface CandidateLimits {
-  /** At most this many candidates per repository (the newest first). */
+  /** At most this many candidates per repository: the walk stops at the newest this many. */
   maxCandidates: number;
   /** At most this many files changed (source + tests). */
   maxFiles: number;
@@ -70,6 +70,8 @@ export async function lookAtCommits(
   const looks: CommitLook[] = [];
   let candidates = 0;
   for (const [commit, parent] of commits) {
+    // Enough candidates: the older history is not looked at (a large repository's would cost a diff a commit).
+    if (candidates >= limits.maxCandidates) break;
     const message = (await git(['log', '-1', '--format=%B', commit], repoRoot)).trim();
     const look: CommitLook = {
       commit,
@@ -87,7 +89,7 @@ export async function lookAtCommits(
     const files = await changedFiles(repoRoot, parent, commit, subdir);
     look.testFiles = files.names.filter(isTestPath);
     look.sourceFiles = files.names.filter((f) => !isTestPath(f) && SOURCE_EXTENSIONS.test(f));
-    const rejected = rejection(look, files, limits, candidates);
+    const rejected = rejection(look, files, limits);
     if (rejected === undefined) candidates++;
     else look.rejected = rejected;
   }
@@ -98,15 +100,12 @@ function rejection(
   look: CommitLook,
   files: { names: string[]; lines: number },
   limits: CandidateLimits,
-  candidatesSoFar: number,
 ): string | undefined {
   if (look.testFiles.length === 0) return 'changes no test file';
   if (look.sourceFiles.length === 0) return 'changes no source file (tests only)';
   if (files.names.length > limits.maxFiles)
     return `changes ${files.names.length} files (limit ${limits.maxFiles})`;
   if (files.lines > limits.maxLines) return `changes ${files.lines} lines (limit ${limits.maxLines})`;
-  if (candidatesSoFar >= limits.maxCandidates)
-    return `beyond the ${limits.maxCandidates} newest candidates of this repository`;
   return undefined;
 }
 

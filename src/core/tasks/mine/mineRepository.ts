@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { git } from '../../git/git';
+import { SETUP_FAILED } from '../run/evalLog';
 import { exportTask, ExportInputError, type ExportResult } from '../export/exportTask';
 import type { SpecFileInput } from '../../../shared/specSchema';
 import { cloneRepository, CloneError } from './repoCache';
@@ -205,12 +206,8 @@ function failure(result: ExportResult): Outcome {
     (r) => `${r.spec === '*' ? '' : `${r.spec}: `}${r.reason.split('\n')[0] ?? ''}`,
   );
   const reason = reasons.join('; ');
-  if (
-    result.reasons.some(
-      (r) =>
-        r.reason.startsWith('environment set-up failed') || r.reason.includes(': environment set-up failed'),
-    )
-  )
+  // Export words a failed set-up with the one prefix (after the run's label when only one side failed).
+  if (result.reasons.some((r) => r.reason.startsWith(SETUP_FAILED) || r.reason.includes(`: ${SETUP_FAILED}`)))
     return { stage: 'environment', reason, detail: full(result) };
   if (result.reasons.length > 0 && result.reasons.every((r) => r.reason.startsWith('Harbor:')))
     return { stage: 'task', reason, detail: full(result) };

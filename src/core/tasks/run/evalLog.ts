@@ -203,6 +203,9 @@ function tail(text: string): string {
  * the editor): the command, how it ended, and its last lines, indented. `interrupted` says why a command that
  * did not finish stopped. Credentials in URLs (a proxy's `user:pass@`) are masked.
  */
+/** How every set-up failure's description starts (weave mine tells the environment stage by it). */
+export const SETUP_FAILED = 'environment set-up failed';
+
 export function describeSetupFailure(failure: SetupFailure, interrupted?: string): string {
   const ended = !failure.finished
     ? `did not finish (${interrupted ?? 'eval.sh was stopped'})`
@@ -214,5 +217,5 @@ export function describeSetupFailure(failure: SetupFailure, interrupted?: string
     lines.length === 0
       ? '; it printed nothing'
       : `; its last ${lines.length === 1 ? 'line' : `${lines.length} lines`}:\n${lines.map((l) => `    ${l}`).join('\n')}`;
-  return redactUrlCredentials(`environment set-up failed: \`${failure.command}\` ${ended}${tail}`);
+  return redactUrlCredentials(`${SETUP_FAILED}: \`${failure.command}\` ${ended}${tail}`);
 }

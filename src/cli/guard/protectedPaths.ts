@@ -7,7 +7,7 @@ import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { loadSpecFile, SPEC_FILE_RELATIVE_PATH } from '../../core/spec';
 import { isProtectedPath, isSupportFileName, SKIPPED_FOLDERS } from '../../core/sandbox/protectedFiles';
-import { weaveStateDir } from '../../core/sandbox/sessionRecord';
+import { weaveStateDir } from '../../core/stateDir';
 import type { SpecFile } from '../../shared/specSchema';
 
 export interface ProtectedSet {

@@ -17,10 +17,8 @@
 // Malformed stdin is reported on stderr with exit code 1: every one of these agents treats that as a
 // non-blocking hook failure (the action goes ahead, the user sees the message), never as a silent block.
 import { z } from 'zod';
-import { bashParser } from './bashSyntax';
 import { protectedHit, type ProtectedHit, type ProtectedSet } from './protectedPaths';
 import { diffTargets } from './shellCommands';
-import { shellFinding } from './shellVerdict';
 
 export const GUARD_AGENTS = ['claude-code', 'codex', 'cursor'] as const;
 export type GuardAgent = (typeof GUARD_AGENTS)[number];
@@ -124,6 +122,12 @@ export async function findViolation(payload: HookPayload, set: ProtectedSet): Pr
         hit: { given: 'weave guard --accept-tests', what: "the session's record of the protected files" },
         action: `${tool || 'shell'} command (accepting changed tests is a person's step)`,
       };
+    // Loaded on demand: the bash grammar (web-tree-sitter and its WebAssembly) is for shell tools only, and every
+    // other event pays for what the hook program loads.
+    const [{ bashParser }, { shellFinding }] = await Promise.all([
+      import('./bashSyntax.js'),
+      import('./shellVerdict.js'),
+    ]);
     const finding = shellFinding(await bashParser(), command, cwd, set);
     return finding
       ? { hit: finding.hit, action: `${tool || 'shell'} command (${finding.action})` }

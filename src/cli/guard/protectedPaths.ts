@@ -13,7 +13,7 @@ import {
   SKIPPED_FOLDERS,
 } from '../../core/sandbox/protectedFiles';
 import type { LoadedSet } from '../../core/sandbox/commandLoads/loadedSet';
-import { weaveStateDir } from '../../core/sandbox/sessionRecord';
+import { weaveStateDir } from '../../core/stateDir';
 import type { SpecFile } from '../../shared/specSchema';
 
 export interface ProtectedSet {

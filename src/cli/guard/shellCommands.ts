@@ -6,7 +6,7 @@
 // including a folder or glob that covers one, and on a target the reader cannot resolve.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { CommandContext, PathAccess, ShellWord } from './shellReader';
+import type { CommandContext, PathAccess, ShellWord } from './shellTypes';
 
 type Handler = (args: ShellWord[], use: Uses, ctx: CommandContext) => void;
 

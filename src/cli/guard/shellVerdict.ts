@@ -7,7 +7,8 @@
 import path from 'node:path';
 import type { Parser } from 'web-tree-sitter';
 import { protectedBasenames, protectedHit, type ProtectedHit, type ProtectedSet } from './protectedPaths';
-import { readShell, type ShellEffect } from './shellReader';
+import { readShell } from './shellReader';
+import type { ShellEffect } from './shellTypes';
 
 export interface ShellFinding {
   hit: ProtectedHit;

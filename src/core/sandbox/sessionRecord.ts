@@ -5,16 +5,16 @@
 // hooks and `weave check` compare the tree against that record, whatever path changed it.
 //
 // The record lives outside the work tree, in Weave's state folder keyed by the workspace's real path
-// (`$WEAVE_STATE_DIR`, else `$XDG_STATE_HOME/weave`, else `~/.local/state/weave`, then `sessions/<hash>/`): the
+// (core/stateDir.ts, then `sessions/<hash>/`): the
 // agent's tools write the work tree (and `.weave/`, were a write to get past the guard), and a record there could
 // be rewritten with the tests it describes. The guard refuses writes to the state folder as it does `.weave/`.
 // A record holds each path's SHA-256 and a copy of its content (the set is small: tests, runner configs, the spec
 // file), so `weave guard --restore` can put every protected file back as it was when the session started.
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { SpecFile } from '../../shared/specSchema';
+import { weaveStateDir } from '../stateDir';
 import { manifestKeyChanges, UnreadableManifest } from './diffPolicy/manifestKeys';
 import { normalisePath, policyScopeOf } from './diffPolicy/scope';
 import { isKeyedManifest, protectedPaths, type TamperedFile } from './protectedFiles';
@@ -49,13 +49,6 @@ export async function sessionProtectedPaths(workspaceDir: string, specFile: Spec
   const paths = new Set([...(await protectedPaths(workspaceDir, specFile)), ...scope.testFiles]);
   paths.add('.weave/specs.json');
   return [...paths].sort();
-}
-
-/** The folder holding Weave's state outside any work tree (see the header for the order of the variables). */
-export function weaveStateDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.WEAVE_STATE_DIR) return path.resolve(env.WEAVE_STATE_DIR);
-  if (env.XDG_STATE_HOME) return path.join(path.resolve(env.XDG_STATE_HOME), 'weave');
-  return path.join(os.homedir(), '.local', 'state', 'weave');
 }
 
 /** The record's folder for one workspace (its real path hashed, so any spelling of it finds the same record). */

@@ -184,6 +184,51 @@ describe(`Claude Code ${CLAUDE_CODE_VERSION} with Weave's guard and MCP server`,
     }
   });
 
+  // A form the guard cannot read (#36): decoded text piped into a shell. It reaches the test file; the backstop's
+  // record, taken when the session started, catches it at Stop, and the agent puts it back with --restore.
+  const UNREADABLE = `echo ${Buffer.from("printf '// x\\n' > test/add.test.js\n").toString('base64')} | base64 -d | sh`;
+
+  test('a write the guard cannot read is caught by the Stop hook and restored with weave guard --restore', async (t) => {
+    const server = await startScriptedMessagesServer(MARKER, [
+      { tool: 'Bash', input: { command: UNREADABLE, description: 'decode and run' } },
+      { text: 'done' },
+      {
+        tool: 'Bash',
+        input: { command: 'node node_modules/weave/dist/cli.js guard --restore', description: 'restore' },
+      },
+      { text: 'restored' },
+    ]);
+    try {
+      const s = await session(true, server);
+      const before = await fs.readFile(path.join(s.project, ADD_TEST), 'utf8');
+      await claude(t, s, 'rewrite the add test');
+      const afterStop = sentForTurn(server, 2);
+      assert.match(afterStop, /protected files changed since this agent session started/);
+      assert.match(afterStop, /test\/add\.test\.js \(changed\)/);
+      assert.match(afterStop, /weave guard --restore/);
+      assert.match(sentForTurn(server, 3), /restored 1 protected file/);
+      assert.equal(await fs.readFile(path.join(s.project, ADD_TEST), 'utf8'), before);
+      assertOffline(server);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('control: without the hooks, the unreadable write changes the test and nothing notices', async (t) => {
+    const server = await startScriptedMessagesServer(MARKER, [
+      { tool: 'Bash', input: { command: UNREADABLE, description: 'decode and run' } },
+      { text: 'done' },
+    ]);
+    try {
+      const s = await session(false, server);
+      await claude(t, s, 'rewrite the add test');
+      assert.equal(await fs.readFile(path.join(s.project, ADD_TEST), 'utf8'), '// x\n');
+      assertOffline(server);
+    } finally {
+      await server.close();
+    }
+  });
+
   test('weave_check runs through the MCP server and its result reaches the model', async (t) => {
     const server = await startScriptedMessagesServer(MARKER, [
       { tool: 'mcp__weave__weave_check', input: {} },

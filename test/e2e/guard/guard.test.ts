@@ -10,6 +10,9 @@ import { after, before, describe, test } from 'node:test';
 import { handleEvent } from '../../../src/cli/commands/guard';
 import { CLI } from '../../support/paths';
 import { INDEX_JS, makeMathWorkspace } from '../../support/mathWorkspace';
+import { isolateWeaveState } from '../../support/weaveState';
+
+isolateWeaveState();
 
 interface Ran {
   code: number | null;

@@ -9,6 +9,9 @@ import { gitIn } from '../../support/gitRepo';
 import { runCli } from '../spec/cliRun';
 import { CLI } from '../../support/paths';
 import { INDEX_JS, makeMathWorkspace } from '../../support/mathWorkspace';
+import { isolateWeaveState } from '../../support/weaveState';
+
+isolateWeaveState();
 
 let ws: string;
 const weave = `${process.execPath} ${CLI}`;

@@ -12,6 +12,9 @@ import { after, before, describe, test } from 'node:test';
 import { makeRepo } from '../../support/gitRepo';
 import { REPO_ROOT } from '../../support/paths';
 import { mapLimited } from '../spec/cliRun';
+import { isolateWeaveState } from '../../support/weaveState';
+
+isolateWeaveState();
 
 const GUARD = path.join(REPO_ROOT, 'dist/guard.js');
 

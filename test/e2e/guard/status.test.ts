@@ -11,6 +11,9 @@ import { after, before, describe, test } from 'node:test';
 import { gitIn } from '../../support/gitRepo';
 import { makeMathWorkspace } from '../../support/mathWorkspace';
 import { CLI, REPO_ROOT } from '../../support/paths';
+import { isolateWeaveState } from '../../support/weaveState';
+
+isolateWeaveState();
 
 interface Ran {
   code: number | null;

@@ -14,6 +14,14 @@ export interface InteractionLine {
   title: string;
 }
 
+/** Above this many specs the potential interactions start hidden (a toggle shows them): they turn into a hairball. */
+export const POTENTIAL_SHOWN_UP_TO_SPECS = 15;
+
+/** Whether a graph of `specCount` specs draws the potential interactions before the user chooses. */
+export function potentialShownByDefault(specCount: number): boolean {
+  return specCount <= POTENTIAL_SHOWN_UP_TO_SPECS;
+}
+
 /** Declared interactions (each pair once, whichever side declares it), then the potential ones not declared. */
 export function interactionLines(
   state: {

@@ -214,6 +214,8 @@ function specRow(
     h(
       'div',
       { class: 'spec-line' },
+      // The verdict's word where the head has room only for its icon (a narrow sidebar): it never disappears.
+      h('span', { class: `spec-verdict status-${status}` }, look.label),
       h('span', { class: 'spec-kind' }, spec.kind),
       showReason
         ? h('span', { class: 'spec-reason', title: detail }, line)

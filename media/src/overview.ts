@@ -70,6 +70,9 @@ export function renderOverview(
           )
         : null,
       toolbarButton('add', 'New spec', 'new-spec', () => actions.newSpec()),
+      current.progress
+        ? toolbarButton('debug-stop', 'Cancel check', 'cancel-check', () => send({ type: 'cancelCheck' }))
+        : null,
     ),
   );
   if (current.specFile === null) {

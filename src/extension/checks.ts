@@ -40,7 +40,7 @@ export interface CheckOutcome {
   specFile: SpecFile;
   anchors: AnchorLocations;
   durationMs: number;
-  /** Indexing and anchor resolution, which overlap the spec tests. */
+  /** Indexing and anchor resolution, which overlap the spec tests; NaN while they still run after the check. */
   anchorsMs: number;
 }
 
@@ -66,6 +66,8 @@ export class CheckService implements vscode.Disposable {
   /** Fires when a check begins running its specs (the Test Explorer opens a TestRun for palette checks). */
   readonly onDidStart = this.started.event;
   private active = 0;
+  /** Aborts the checks in progress (the panel's Cancel, whatever started them). */
+  private readonly cancels = new Set<AbortController>();
 
   constructor(
     private readonly store: SpecStore,
@@ -81,6 +83,12 @@ export class CheckService implements vscode.Disposable {
 
   get isRunning(): boolean {
     return this.active > 0;
+  }
+
+  /** Cancels the check in progress, wherever it was started: running specs are killed, the rest "not run". */
+  cancel(): boolean {
+    for (const c of this.cancels) c.abort();
+    return this.cancels.size > 0;
   }
 
   /** Queues a check behind any running one, so two runs never race over `.weave/runs/` or the worktree. */
@@ -144,7 +152,11 @@ export class CheckService implements vscode.Disposable {
     reportProgress?: (activity: Activity) => void,
   ): Promise<CheckAttempt> {
     const specIds = [...(request.only ?? specs.result.specFile.specs.map((s) => s.id))];
-    const done = this.run(specs, request, signal, specIds, reportProgress);
+    // The caller's signal (notification, Test Explorer) or the panel's Cancel: either one stops the check.
+    const cancel = new AbortController();
+    this.cancels.add(cancel);
+    const done = this.run(specs, request, AbortSignal.any([signal, cancel.signal]), specIds, reportProgress);
+    void done.finally(() => this.cancels.delete(cancel));
     this.started.fire({ specIds, fromTestExplorer: request.fromTestExplorer === true, done });
     return done;
   }
@@ -167,28 +179,42 @@ export class CheckService implements vscode.Disposable {
       this.active--;
       this.results.setActivity(undefined);
     };
-    this.results.beginCheck(specs.result.specFile.specs.map((s) => s.id));
+    this.results.beginCheck(
+      specs.result.specFile.specs.map((s) => s.id),
+      request.only ?? specIds,
+    );
     activity.publish();
     try {
       this.log.info(`check started${request.only ? ` (${request.only.join(', ')})` : ' (all specs)'}`);
-      // Resolve anchors (index the workspace) while the spec tests run: they do not depend on each other.
-      const anchorsPending = this.locateAnchors(specs, signal);
+      // Resolve anchors (index the workspace) while the spec tests run: they do not depend on each other, and
+      // the verdicts never wait for them (a slow index once held a finished check, and its Cancel, for 77 s).
+      const anchorsPending = this.locateAnchors(specs);
+      let anchorsReady: { anchors: AnchorLocations; anchorsMs: number } | undefined;
+      void anchorsPending.then((a) => (anchorsReady = a));
       const { run, report, specFile } = await checkWorkspace({
         workspaceDir: this.store.folder.uri.fsPath,
         signal,
         onProgress: activity.onProgress,
         ...checkOptions(settings, request),
       });
-      const { anchors, anchorsMs } = await anchorsPending;
+      // Anchors resolved by now are shown with the verdicts; later ones replace the previous check's when they come.
+      const ready = anchorsReady;
       const outcome: CheckOutcome = {
         run,
         report,
         specFile,
-        anchors,
+        anchors: ready?.anchors ?? this.results.last?.anchors ?? NO_ANCHORS,
         durationMs: performance.now() - started,
-        anchorsMs,
+        anchorsMs: ready?.anchorsMs ?? NaN,
       };
-      return this.recordOutcome(outcome, signal, finish);
+      const attempt = this.recordOutcome(outcome, signal, finish);
+      if (!ready) {
+        void anchorsPending.then(({ anchors, anchorsMs }) => {
+          this.log.info(`anchors resolved ${Math.round(anchorsMs)} ms after the check started`);
+          this.results.updateAnchors(outcome, anchors, anchorsMs);
+        });
+      }
+      return attempt;
     } catch (e) {
       if (signal.aborted) return { ran: false, reason: 'cancelled', message: 'Check cancelled.' };
       const message = e instanceof Error ? e.message : String(e);
@@ -236,15 +262,12 @@ export class CheckService implements vscode.Disposable {
   }
 
   /** The specs' anchors (the workspace indexed), and how long that took; none when the index fails. */
-  private async locateAnchors(
-    specs: ValidSpecs,
-    signal: AbortSignal,
-  ): Promise<{ anchors: AnchorLocations; anchorsMs: number }> {
+  private async locateAnchors(specs: ValidSpecs): Promise<{ anchors: AnchorLocations; anchorsMs: number }> {
     const anchorsStarted = performance.now();
-    const anchors = await this.anchors.locate(specs, signal).catch((e: unknown): AnchorLocations => {
+    const anchors = await this.anchors.locate(specs).catch((e: unknown): AnchorLocations => {
       // Without the index, diagnostics fall back to the specs' entries in specs.json.
       this.log.warn(`could not resolve anchors: ${e instanceof Error ? e.message : String(e)}`);
-      return { bySpec: new Map(), problems: [], potential: [] };
+      return NO_ANCHORS;
     });
     return { anchors, anchorsMs: performance.now() - anchorsStarted };
   }
@@ -261,9 +284,10 @@ export class CheckService implements vscode.Disposable {
       const message = `Check cancelled: ${finishedCount} of ${run.results.length} specs finished.`;
       return { ran: false, reason: 'cancelled', message, partial: outcome };
     }
-    this.log.info(
-      `check finished in ${Math.round(outcome.durationMs)} ms (anchors ${Math.round(outcome.anchorsMs)} ms, run ${run.id})`,
-    );
+    const anchorsText = Number.isNaN(outcome.anchorsMs)
+      ? 'anchors still resolving'
+      : `anchors ${Math.round(outcome.anchorsMs)} ms`;
+    this.log.info(`check finished in ${Math.round(outcome.durationMs)} ms (${anchorsText}, run ${run.id})`);
     // Idle before the results go out, so whoever renders them does not also show "running".
     finish();
     const update: ResultsUpdate = this.results.record(outcome);
@@ -274,6 +298,9 @@ export class CheckService implements vscode.Disposable {
     this.started.dispose();
   }
 }
+
+/** No anchor resolved (the index failed, or none yet): diagnostics sit on the specs' entries in specs.json. */
+const NO_ANCHORS: AnchorLocations = { bySpec: new Map(), problems: [], potential: [] };
 
 /** What the settings and the request ask of checkWorkspace: which specs, how many at once, the baseline, coverage. */
 function checkOptions(

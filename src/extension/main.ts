@@ -134,6 +134,10 @@ function createServices(
   const store = new SpecStore(folder, specProblems, log);
   const anchors = new AnchorAnalyzer(folder, log);
   const results = new ResultsStore();
+  // Every surface counts the specs the file holds now (one added or removed on disk counts at once).
+  const followSpecFile = store.onDidChange((loaded) => {
+    if (loaded.result.ok) results.followSpecFile(loaded.result.specFile.specs.map((s) => s.id));
+  });
   const checks = new CheckService(store, anchors, results, log);
   const diagnostics = new CheckDiagnostics(store, results);
   const affected = new AffectedSelector(store, anchors, log);
@@ -143,6 +147,7 @@ function createServices(
   const draft = new DraftController(context, store, log);
   context.subscriptions.push(
     draft,
+    followSpecFile,
     specProblems,
     store,
     anchors,

@@ -31,6 +31,9 @@ export function connectPanel(
       if (target === 'affected') return vscode.commands.executeCommand('weave.checkAffected');
       return vscode.commands.executeCommand('weave.check', { only: target });
     },
+    cancelCheck: () => {
+      if (checks.cancel()) log.info('check cancelled from the panel');
+    },
     searchSymbols: async (query) => matchAnchors((await anchors.index()).files.values(), query),
   });
   let exists = false;

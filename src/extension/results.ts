@@ -10,6 +10,7 @@ import {
   knownOf,
   NO_RESULTS,
   withLiveResult,
+  withCheckBegun,
   withRestored,
   withRun,
   type LastRun,
@@ -36,6 +37,10 @@ export interface Activity {
   running: readonly string[];
   done: number;
   total: number;
+}
+
+function sameIds(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((id, i) => id === b[i]);
 }
 
 const IDLE: Activity = { queued: [], running: [], done: 0, total: 0 };
@@ -85,9 +90,21 @@ export class ResultsStore implements vscode.Disposable {
       .map((r) => r.id);
   }
 
-  /** A check begins: its spec file's ids (file order) are what the live verdicts are shown for. */
-  beginCheck(specIds: readonly string[]): void {
+  /**
+   * A check begins: its spec file's ids (file order) are what the live verdicts are shown for, and a restored
+   * run's verdicts of the specs it runs make way for its live ones (never one count of two runs).
+   */
+  beginCheck(specIds: readonly string[], running: readonly string[]): void {
     this.specIds = specIds;
+    this.state = withCheckBegun(this.state, running);
+    this.activityChanged.fire(this.current);
+  }
+
+  /** The spec file changed (a spec added or removed): counts are of the specs it holds now. */
+  followSpecFile(specIds: readonly string[]): void {
+    if (sameIds(specIds, this.specIds)) return;
+    this.specIds = specIds;
+    this.activityChanged.fire(this.current);
   }
 
   /** A spec of the running check finished: every surface shows its verdict now. */
@@ -110,8 +127,21 @@ export class ResultsStore implements vscode.Disposable {
     return update;
   }
 
+  /**
+   * Anchors that were resolved after `outcome` was recorded (the verdicts never wait for them): every surface
+   * places its diagnostics and items at them now. Ignored when a newer check was recorded meanwhile.
+   */
+  updateAnchors(outcome: CheckOutcome, anchors: CheckOutcome['anchors'], anchorsMs: number): void {
+    if (this.latest !== outcome) return;
+    const origin = this.state.lastRun?.origin ?? 'check';
+    this.latest = { ...outcome, anchors, anchorsMs };
+    this.changed.fire({ outcome: this.latest, origin, newlyBroken: [] });
+  }
+
   /** The last stored run, shown as restored unless a check recorded something first; false when it was not. */
   restore(outcome: CheckOutcome): boolean {
+    // A check under way wins: its live verdicts are newer than any stored run.
+    if (this.current !== IDLE) return false;
     const restored = withRestored(this.state, { run: outcome.run, report: outcome.report });
     if (restored === this.state) return false;
     this.latest = outcome;

@@ -107,6 +107,21 @@ export function withRestored(state: ResultsState, restored: StoredRun): ResultsS
   return withRun(state, restored.run, restored.report, 'restored');
 }
 
+/**
+ * A check begins over a restored run: the verdicts of the specs it runs are dropped (they show as queued, then
+ * live), so no count mixes the stored run and this one. A check's own earlier verdicts stay until replaced.
+ */
+export function withCheckBegun(state: ResultsState, running: readonly string[]): ResultsState {
+  if (state.lastRun?.origin !== 'restored') return state;
+  const results = new Map(state.results);
+  const changes = new Map(state.changes);
+  for (const id of running) {
+    results.delete(id);
+    changes.delete(id);
+  }
+  return { ...state, results, changes };
+}
+
 /** The known results of `specIds` (file order; specs never checked are left out) and their changes. */
 export function knownOf(
   state: ResultsState,

@@ -51,12 +51,16 @@ export class WeaveStatusBar implements vscode.Disposable {
   render(): void {
     const known = this.results.knownResults();
     const lastRun = this.results.lastRun;
-    const counts = known.results.length > 0 ? countResults(known.results, known) : undefined;
+    const running = this.checks.isRunning;
+    const all = known.results.length > 0 ? countResults(known.results, known, this.specCount) : undefined;
+    // During a check the specs without a verdict yet are the ones it runs: "checking 3/9" says so already.
+    const counts = all && running ? { ...all, unchecked: 0 } : all;
     const tooltip = new vscode.MarkdownString(undefined, true);
     let text: string;
     if (counts) {
       text = statusText(counts);
-      if (lastRun?.origin === 'restored') text += ` · ${ageText(lastRun.finishedAt, new Date())}`;
+      // A restored run's age, unless a check is replacing it now (one run's counts at a time).
+      if (lastRun?.origin === 'restored' && !running) text += ` · ${ageText(lastRun.finishedAt, new Date())}`;
       tooltip.appendMarkdown(`**Weave** — ${lastRunText(lastRun, this.checks.isRunning)}\n\n`);
       tooltip.appendCodeblock(verdictSummary(known.results, known), 'text');
     } else {

@@ -132,6 +132,8 @@ export const toExtensionSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('updateSpec'), requestId, id: specIdRef, spec: specSchema }),
   z.strictObject({ type: z.literal('removeSpec'), requestId, id: specIdRef }),
   z.strictObject({ type: z.literal('check'), target: checkTargetSchema }),
+  /** The panel's Cancel while a check runs: its running specs are killed, the rest "not run". */
+  z.strictObject({ type: z.literal('cancelCheck') }),
   z.strictObject({
     type: z.literal('searchSymbols'),
     requestId,

@@ -2,7 +2,8 @@
 // workspace (fortySpecs.ts) checked once: the sidebar dragged to its 170 px minimum (ids on one line, compact
 // rows, actions on hover/focus), the filter box and "Failing only" with the keyboard, the graph's minimum label
 // size and its large view filling a 1,600 px window, Dark High Contrast (failing rows, badges and nodes keep a
-// visible border and an icon), and the Extensions page (the user-facing README and the icon).
+// visible border and an icon), after a click into the list at 170 px and in both High Contrast themes every failing
+// id readable and every row a verdict word (issue #39), and the Extensions page (the user-facing README and the icon).
 // Screenshots: test-results/e2e-adapt-*.png.
 import type { FrameLocator, Page } from 'playwright-core';
 import { type Sessions, type Step } from './e2eHarness';
@@ -60,6 +61,62 @@ function rowBoxes(panel: FrameLocator): Promise<RowBox[]> {
   );
 }
 
+interface RowText {
+  id: string;
+  failing: boolean;
+  /** How many of the id's characters are on screen (all of them when it is not cut). */
+  visibleChars: number;
+  /** The verdict word a person sees on the row (the badge's, or the second line's in a narrow list). */
+  verdictWord: string;
+  actionsVisible: boolean;
+}
+
+/** What a person reads on each row: how much of the id, and which verdict word, as laid out now. */
+function rowTexts(panel: FrameLocator): Promise<RowText[]> {
+  return panel.locator('.spec-list').evaluate((list) =>
+    Array.from(list.querySelectorAll<HTMLElement>(':scope > li.spec:not([hidden])')).map((row) => {
+      const id = row.querySelector<HTMLElement>('.spec-id');
+      const text = id?.textContent ?? '';
+      const cut = id !== null && id.scrollWidth > id.clientWidth + 1;
+      const perChar = id && text.length > 0 ? id.scrollWidth / text.length : 1;
+      const shown = (el: HTMLElement | null): boolean =>
+        el !== null && el.getClientRects().length > 0 && getComputedStyle(el).visibility === 'visible';
+      const words = [
+        row.querySelector<HTMLElement>('.badge-label'),
+        row.querySelector<HTMLElement>('.spec-verdict'),
+      ];
+      const actions = row.querySelector<HTMLElement>('.spec-actions');
+      return {
+        id: row.dataset['specId'] ?? '',
+        failing: row.dataset['failing'] === 'true',
+        // The ellipsis takes about one character of the room.
+        visibleChars: cut && id ? Math.max(0, Math.floor(id.clientWidth / perChar) - 1) : text.length,
+        verdictWord: words.find(shown)?.textContent ?? '',
+        actionsVisible: actions !== null && getComputedStyle(actions).opacity !== '0',
+      };
+    }),
+  );
+}
+
+/**
+ * After a click into the list (`:focus-within` and hover then apply, as a person meets them): every failing spec's
+ * id shows at least `minChars` characters (or whole), every row a verdict word, and only the clicked row actions.
+ */
+async function assertRowsReadable(panel: FrameLocator, clicked: string, minChars: number): Promise<void> {
+  const rows = await rowTexts(panel);
+  if (rows.length === 0) throw new Error('no rows');
+  for (const row of rows) {
+    if (row.failing && row.visibleChars < Math.min(minChars, row.id.length))
+      throw new Error(`${row.id}: only ${row.visibleChars} characters of the id show`);
+    if (row.verdictWord === '') throw new Error(`${row.id}: no verdict word shows`);
+    if (row.actionsVisible && row.id !== clicked)
+      throw new Error(`${row.id}: actions show on a row not clicked`);
+  }
+}
+
+/** Enough of an id to tell specs apart at 170 px ("cart-keeps-i…"; the issue saw three letters, "no-…"). */
+const READABLE_CHARS = 10;
+
 async function shownIds(panel: FrameLocator): Promise<string[]> {
   return panel
     .locator('.spec-list > li.spec:not([hidden])')
@@ -115,6 +172,15 @@ export async function panelAdaptScenarios(sessions: Sessions, step: Step): Promi
         await ui.shoot('e2e-adapt-170px.png', 'sidebar');
       },
     );
+
+    await step('at 170 px after a click: every failing id readable, every row a verdict word', async () => {
+      const clicked = FAILING[0] ?? '';
+      await frame
+        .locator(`.spec-list > li[data-spec-id="${clicked}"] .spec-id`)
+        .click({ position: { x: 4, y: 4 } });
+      await assertRowsReadable(frame, clicked, READABLE_CHARS);
+      await ui.shoot('e2e-adapt-170px-clicked.png', 'sidebar');
+    });
 
     await step('filter box: id, title, kind and verdict narrow the 40 rows; "Failing only"', async () => {
       const filter = frame.getByRole('searchbox', { name: /Filter specs/ });
@@ -196,6 +262,15 @@ export async function panelAdaptScenarios(sessions: Sessions, step: Step): Promi
       'at 1,600 px the large graph view fills its tab (Fit too), labels at least the minimum',
       async () => {
         await page.setViewportSize({ width: WIDE_WINDOW_PX, height: 1000 });
+        await setSidebarWidth(page, 300);
+        // At a usual sidebar width a click opens the row: the verdict words stay (a scrollbar once hid them).
+        const clicked = FAILING[1] ?? '';
+        await frame
+          .locator(`.spec-list > li[data-spec-id="${clicked}"] .spec-id`)
+          .click({ position: { x: 4, y: 4 } });
+        const words = await rowTexts(frame);
+        const wordless = words.filter((r) => r.verdictWord === '').map((r) => r.id);
+        if (wordless.length > 0) throw new Error(`no verdict word on ${wordless.join(', ')}`);
         await setSidebarWidth(page, 420);
         await ui.shoot('e2e-adapt-1600px-panel.png');
         // The extension README's screenshot (resources/readme/panel.png is copied from this one).
@@ -286,7 +361,10 @@ export async function panelAdaptScenarios(sessions: Sessions, step: Step): Promi
           if (n.stroke === 'none' || /rgba\(.*, 0\)$/.test(n.stroke) || n.width < 1 || n.stroke === n.fill)
             throw new Error(`failing node drawn ${JSON.stringify(n)}`);
         }
-        await panel.spec(FAILING[0] ?? '').focus();
+        await frame
+          .locator(`.spec-list > li[data-spec-id="${FAILING[0] ?? ''}"] .spec-id`)
+          .click({ position: { x: 4, y: 4 } });
+        await assertRowsReadable(frame, FAILING[0] ?? '', READABLE_CHARS);
         await ui.shoot('e2e-adapt-hc-170px.png', 'sidebar');
         await panel.graph.scrollIntoView();
         await ui.shoot('e2e-adapt-hc-170px-graph.png', 'sidebar');
@@ -296,6 +374,27 @@ export async function panelAdaptScenarios(sessions: Sessions, step: Step): Promi
         await ui.shoot('e2e-adapt-hc-1600px.png');
       },
     );
+
+    await step('Light High Contrast at 170 px: each failing id readable, with its verdict word', async () => {
+      await palette.run('Preferences: Color Theme');
+      await palette.pick('Light High Contrast');
+      await waitUntil('the panel in light high contrast', 20_000, async () =>
+        frame
+          .locator('body.vscode-high-contrast-light')
+          .count()
+          .then((n) => n > 0),
+      );
+      await panel.open();
+      await setSidebarWidth(page, NARROW_PX);
+      await frame
+        .locator(`.spec-list > li[data-spec-id="${FAILING[0] ?? ''}"] .spec-id`)
+        .click({ position: { x: 4, y: 4 } });
+      await assertRowsReadable(frame, FAILING[0] ?? '', READABLE_CHARS);
+      const failingWords = (await rowTexts(frame)).filter((r) => r.failing).map((r) => r.verdictWord);
+      if (failingWords.some((w) => w !== 'fail'))
+        throw new Error(`failing rows say ${failingWords.join(', ')}`);
+      await ui.shoot('e2e-adapt-hc-light-170px.png', 'sidebar');
+    });
 
     await step('the Extensions page shows the user README and the Weave icon', async () => {
       await palette.run('Extensions: Show Installed Extensions');

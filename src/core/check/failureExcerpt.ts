@@ -8,6 +8,12 @@ const FAILURE_LINE =
 // bookkeeping keys of node:test's YAML diagnostics.
 const NOISE_LINE =
   /^\s*(#|ℹ|at\s|test at\s|\d+\s*\||\.\.\.\s*$|(duration_ms|location|failureType|type|code|stack|name|operator):)|^\s*$|^\s*[-=]{3,}\s*$/;
+// The properties Node prints after an AssertionError's stack (`generatedMessage: false,`, `actual: 1,`, `diff:
+// 'simple'`, the closing brace): the message and its "1 !== 0" line above them say it already.
+const INSPECTED_ERROR_LINE = /^\s*((generatedMessage|actual|expected|diff):\s.*,|diff:\s'\w+'|[{}])\s*$/;
+// Node's class and code in front of an assertion's message, which a narrow row cut to "AssertionError [ERR_ASSERTI…":
+// the message is what the reader needs first.
+const ASSERTION_PREFIX = /^AssertionError \[ERR_ASSERTION\]:\s+(?=\S)/;
 
 /**
  * The first `maxLines` informative lines of a failing test's output: from the first line that looks like a
@@ -30,7 +36,11 @@ export function failureExcerpt(output: string, maxLines: number): string {
   }
   const firstFailure = lines.findIndex((l) => FAILURE_LINE.test(l) && !/^\s*#\s/.test(l));
   const informative = (from: string[]): string[] =>
-    joinYamlBlocks(from.filter((l) => !NOISE_LINE.test(l)).map((l) => l.trim()));
+    joinYamlBlocks(
+      from
+        .filter((l) => !NOISE_LINE.test(l) && !INSPECTED_ERROR_LINE.test(l))
+        .map((l) => l.trim().replace(ASSERTION_PREFIX, '')),
+    );
   const picked =
     firstFailure >= 0
       ? informative(lines.slice(firstFailure)).slice(0, maxLines)

@@ -21,6 +21,8 @@ export const SPECS_VIEW_ID = 'weave.specs';
 export interface SpecsPanelDeps {
   /** Runs the checks; the extension pushes the new state through `update` as results come in. */
   checkSpecs(target: string[] | 'affected' | 'all'): unknown;
+  /** Cancels the check in progress (the panel's Cancel button). */
+  cancelCheck(): void;
   /** Files and symbols of the tree-sitter index matching `query` (see `matchAnchors`). */
   searchSymbols(query: string): Promise<SymbolMatch[]>;
   log: vscode.LogOutputChannel;
@@ -105,6 +107,9 @@ export class SpecsViewProvider implements vscode.WebviewViewProvider {
         return;
       case 'check':
         this.check(message.target);
+        return;
+      case 'cancelCheck':
+        this.deps.cancelCheck();
         return;
       case 'addSpec':
       case 'updateSpec':

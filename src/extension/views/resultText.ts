@@ -59,6 +59,8 @@ export interface RunCounts {
   flaky: number;
   /** Skipped: the check was cancelled before the spec's test ran. */
   notRun: number;
+  /** In the spec file but never checked (added since the last check). */
+  unchecked: number;
 }
 
 /** The status group of one result: each spec in exactly one, broken before its own verdict. */
@@ -72,8 +74,22 @@ export function statusGroupOf(result: SpecResult, report: ChangesView | undefine
   return 'failing';
 }
 
-export function countResults(results: readonly SpecResult[], report: ChangesView | undefined): RunCounts {
-  const counts: RunCounts = { total: results.length, passed: 0, broken: 0, failing: 0, flaky: 0, notRun: 0 };
+/** `specCount`: how many specs the file holds, when some have no result yet (they count as unchecked). */
+export function countResults(
+  results: readonly SpecResult[],
+  report: ChangesView | undefined,
+  specCount = results.length,
+): RunCounts {
+  const total = Math.max(specCount, results.length);
+  const counts: RunCounts = {
+    total,
+    passed: 0,
+    broken: 0,
+    failing: 0,
+    flaky: 0,
+    notRun: 0,
+    unchecked: total - results.length,
+  };
   for (const r of results) {
     const group = statusGroupOf(r, report);
     if (group === 'not run') counts.notRun++;
@@ -82,13 +98,14 @@ export function countResults(results: readonly SpecResult[], report: ChangesView
   return counts;
 }
 
-/** "Weave 5/11 · 1 broken · 4 failing · 1 flaky · 1 not run": passes of all, then each group that is not empty. */
+/** "Weave 5/11 · 1 broken · 4 failing · 1 flaky · 1 not run · 1 unchecked": passes of all, then each group that is not empty. */
 export function statusText(counts: RunCounts): string {
   const parts = [`Weave ${counts.passed}/${counts.total}`];
   if (counts.broken > 0) parts.push(`${counts.broken} broken`);
   if (counts.failing > 0) parts.push(`${counts.failing} failing`);
   if (counts.flaky > 0) parts.push(`${counts.flaky} flaky`);
   if (counts.notRun > 0) parts.push(`${counts.notRun} not run`);
+  if (counts.unchecked > 0) parts.push(`${counts.unchecked} unchecked`);
   return parts.join(' · ');
 }
 

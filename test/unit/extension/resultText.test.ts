@@ -71,6 +71,34 @@ describe('extension wording (resultText.ts)', () => {
     );
   });
 
+  test("node:test's spec reporter: the excerpt leads with the assertion's message, without the error's properties", () => {
+    // Node 24's own output for the demo's failing spec (a strictEqual with a message).
+    const output = [
+      '✖ a response with an Authorization header is never cached (35.1ms)',
+      'ℹ tests 1',
+      'ℹ fail 1',
+      '',
+      '✖ failing tests:',
+      '',
+      'test at test/no-secret-caching.test.js:7:1',
+      '✖ a response with an Authorization header is never cached (35.1ms)',
+      '  AssertionError [ERR_ASSERTION]: the authorized response was stored in the cache',
+      '  ',
+      '  1 !== 0',
+      '  ',
+      '      at TestContext.<anonymous> (/w/test/no-secret-caching.test.js:20:10)',
+      '      at async Test.run (node:internal/test_runner/test:1409:7) {',
+      '    generatedMessage: false,',
+      "    code: 'ERR_ASSERTION',",
+      '    actual: 1,',
+      '    expected: 0,',
+      "    operator: 'strictEqual',",
+      "    diff: 'simple'",
+      '  }',
+    ].join('\n');
+    assert.equal(failureExcerpt(output, 3), 'the authorized response was stored in the cache\n1 !== 0');
+  });
+
   test('without a recognisable failure line the excerpt is the tail of the output', () => {
     assert.equal(
       failureExcerpt('starting\nstep 1\nstep 2\nsegmentation fault\n', 2),
@@ -119,6 +147,8 @@ describe('extension wording (resultText.ts)', () => {
     );
     assert.equal(statusText(countResults(results, undefined)), 'Weave 2/4 · 2 failing');
     assert.equal(statusText(countResults([result('a', 'pass')], undefined)), 'Weave 1/1');
+    // A spec added since the last check counts in the total, as unchecked (the panel counts it so too).
+    assert.equal(statusText(countResults([result('a', 'pass')], undefined, 2)), 'Weave 1/2 · 1 unchecked');
     // The issue's repository: 5 pass, 1 broken, 4 fail and 1 blocked of 11.
     const eleven = [
       ...['p1', 'p2', 'p3', 'p4', 'p5'].map((id) => result(id, 'pass')),

@@ -9,6 +9,7 @@ import {
   mergeStoredRuns,
   NO_RESULTS,
   NOT_RUN_REASON,
+  withCheckBegun,
   withLiveResult,
   withRestored,
   withRun,
@@ -152,5 +153,27 @@ describe('results state', () => {
     const live = withLiveResult(NO_RESULTS, result('a', 'pass'), undefined);
     assert.equal(withRestored(live, stored), live);
     assert.equal(mergeStoredRuns([]), undefined);
+  });
+
+  test('a check over a restored run drops the restored verdicts of the specs it runs: counts of one run only', () => {
+    const restored = withRun(
+      NO_RESULTS,
+      run('old', [result('a', 'fail'), result('b', 'pass')]),
+      report({ a: 'broken' }),
+      'restored',
+    );
+    const begun = withCheckBegun(restored, ['a']);
+    assert.deepEqual(verdicts(begun), [['b', 'pass', undefined]]);
+    assert.deepEqual(knownOf(begun, ids).changes, {});
+    // Still labelled restored (b is), so the stored run cannot come in again over the live verdicts.
+    assert.equal(begun.lastRun?.origin, 'restored');
+    const live = withLiveResult(begun, result('a', 'pass'), undefined);
+    assert.deepEqual(verdicts(live), [
+      ['a', 'pass', undefined],
+      ['b', 'pass', undefined],
+    ]);
+    // A check's own earlier verdicts stay until its next verdicts replace them.
+    const checked = withRun(NO_RESULTS, run('r1', [result('a', 'fail')]), report({}), 'check');
+    assert.equal(withCheckBegun(checked, ['a']), checked);
   });
 });

@@ -2,7 +2,12 @@
 // the DOM-free parts of the panel's graph and list.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { interactionLines, interactionPath, polylinePath } from '../../../media/src/graphEdges';
+import {
+  interactionLines,
+  interactionPath,
+  polylinePath,
+  potentialShownByDefault,
+} from '../../../media/src/graphEdges';
 import type { PlacedNode } from '../../../media/src/graphLayout';
 import { statusOf } from '../../../media/src/status';
 import type { ParsedPanelState } from '../../../src/shared/protocol';
@@ -83,4 +88,11 @@ test('a badge shows running and queued first, then broken / fixed, then the verd
     ['r', 'q', 'b', 'f', 's', 'p', 'never-run'].map((id) => statusOf(state, id)),
     ['running', 'queued', 'broken', 'fixed', 'fail', 'pass', 'unchecked'],
   );
+});
+
+test('potential interactions start shown up to 15 specs and hidden above (the large view at 45 was a hairball)', () => {
+  assert.equal(potentialShownByDefault(9), true);
+  assert.equal(potentialShownByDefault(15), true);
+  assert.equal(potentialShownByDefault(16), false);
+  assert.equal(potentialShownByDefault(45), false);
 });

@@ -78,13 +78,15 @@ def _install():
     runner_dirs = tuple(sep + name + sep for name in ("_pytest", "pluggy", "unittest"))
 
     trusted_files = {}
+    # The import system's own frames; any other "<…>" name is code compiled at run time (exec, compile).
+    frozen_files = frozenset(
+        "<frozen %s>" % name for name in ("importlib._bootstrap", "importlib._bootstrap_external", "zipimport")
+    )
 
     def is_trusted_file(filename):
         known = trusted_files.get(filename)
         if known is None:
-            known = filename.startswith("<frozen ") or (
-                filename[:1] == sep and inside(realpath(filename), trusted)
-            )
+            known = filename in frozen_files or (filename[:1] == sep and inside(realpath(filename), trusted))
             trusted_files[filename] = known
         return known
 
@@ -93,7 +95,7 @@ def _install():
         frame = getframe(depth)
         while frame is not None:
             filename = frame.f_code.co_filename
-            if not filename.endswith(pass_through):
+            if not (filename.endswith(pass_through) and is_trusted_file(filename)):
                 return frame
             frame = frame.f_back
         return None
@@ -159,6 +161,7 @@ def _install():
             "object.__setattr__",
             "object.__delattr__",
             "object.__getattr__",
+            "compile",
         )
     )
 
@@ -189,6 +192,12 @@ def _install():
             if any(isinstance_(path, str_) and evidence_path(path) for path in paths):
                 attempt("%s of a runner results file from %s" % (event, where(CALLER)))
                 raise PermissionError("Weave: the runner's results cannot be removed or replaced")
+            return
+        if event == "compile":
+            # Code compiled under the installed Python's file names would pass for it in the checks above.
+            filename = args[1] if len_(args) > 1 else None
+            if isinstance_(filename, str_) and is_trusted_file(filename) and outside_installed(CALLER):
+                attempt("code compiled as %s from %s" % (filename, where(CALLER)))
             return
         if event.startswith("gc."):
             if outside_installed(CALLER):

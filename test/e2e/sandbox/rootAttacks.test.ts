@@ -93,7 +93,7 @@ describe('a sandbox started by root holds against code that tries root things', 
     assert.match(r.output, /NoNewPrivs:\s+1/);
   });
 
-  test('remounting the checkout read-write, unmounting /proc or /tmp, a nested namespace: all fail', async () => {
+  test('remounting the checkout read-write, unmounting /proc or /tmp, a nested namespace: all fail; the test write is an attempt', async () => {
     const { results, untouched } = await attack({
       specs: {
         t: [
@@ -109,8 +109,14 @@ describe('a sandbox started by root holds against code that tries root things', 
       },
     });
     const r = only(results);
-    assert.doesNotMatch(r.output, /UNMOUNTED-TMP|UNMOUNTED-PROC|BOUND|REMOUNTED|NESTED-WROTE|WROTE/);
-    assert.equal(r.verdict, 'pass', r.reason);
+    assert.doesNotMatch(r.output, /UNMOUNTED-TMP|UNMOUNTED-PROC|BOUND|REMOUNTED/);
+    // The protected test is a writable scratch copy (attemptObservation.ts): the writes land there, from the
+    // nested namespace too, and are the attempt; the checkout's file and the user's tree never change.
+    assert.equal(r.verdict, 'tampered', r.reason);
+    assert.deepEqual(
+      r.attempts?.map((a) => `${a.kind} ${a.target}`),
+      ['protected-write test/t.test.js'],
+    );
     assert.equal(r.tampered, undefined);
     assert.ok(untouched);
   });
@@ -221,7 +227,7 @@ describe('a sandbox started by root holds against code that tries root things', 
     assert.ok(untouched);
   });
 
-  test("one spec cannot rewrite another spec's test while the batch runs", async () => {
+  test("one spec cannot rewrite another spec's test while the batch runs: it writes its own copy, an attempt", async () => {
     const { results } = await attack({
       specs: {
         a: `echo "require('node:test')('forged', () => {});" > test/b.test.js; cat test/b.test.js; node --test test/a.test.js`,
@@ -229,8 +235,16 @@ describe('a sandbox started by root holds against code that tries root things', 
       },
     });
     const a = results.find((r) => r.id === 'a');
-    assert.match(a?.output ?? '', /Read-only file system/);
-    assert.doesNotMatch(a?.output ?? '', /forged/);
+    const b = results.find((r) => r.id === 'b');
+    // Each run sees scratch copies of its own: a's write changed a's copy only.
+    assert.equal(a?.verdict, 'tampered', a?.reason);
+    assert.deepEqual(
+      a?.attempts?.map((t) => `${t.kind} ${t.target}`),
+      ['protected-write test/b.test.js'],
+    );
+    assert.equal(b?.verdict, 'pass', b?.reason);
+    assert.doesNotMatch(b?.output ?? '', /forged/);
+    assert.equal(b?.attempts, undefined);
     assert.ok(results.every((r) => r.tampered === undefined));
   });
 

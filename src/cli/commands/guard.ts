@@ -193,11 +193,13 @@ async function ensureSession(
   starting: boolean,
 ): Promise<void> {
   const sessionId = payloadSessionId(payload);
+  // Every agent names its session in each event; an event without one is not a session's (`--status`'s probe).
+  if (sessionId === undefined) return;
   if (!starting) {
     const record = await readSessionRecord(workspaceDir);
-    if (record !== undefined && (sessionId === undefined || record.sessionId === sessionId)) return;
+    if (record !== undefined && record.sessionId === sessionId) return;
   }
-  await startSession(workspaceDir, { agent, ...(sessionId !== undefined ? { sessionId } : {}) });
+  await startSession(workspaceDir, { agent, sessionId });
 }
 
 /** `--restore`: every protected file changed since the session started goes back as recorded. */

@@ -634,7 +634,18 @@ function sourceFile(args: ShellWord[], use: Uses, ctx: CommandContext): void {
   const file = args[0];
   const text = file ? readText(file, ctx) : undefined;
   if (text !== undefined) ctx.shell(text, true);
-  else if (file) use.path(file, 'other', 'source');
+  else if (file) use.unresolved(file.text, unreadableScript('source'));
+}
+
+/**
+ * Why a shell or an interpreter is refused its input: the guard cannot read it (decoded, downloaded, piped from
+ * another program, or a file made by the same command), so it cannot say what it writes. Said with the readable way.
+ */
+function unreadableScript(how: string): string {
+  return (
+    `${how} running commands the guard cannot read (piped in, decoded, or a file this command makes); ` +
+    'write the commands out in the command itself'
+  );
 }
 
 /** python -c, node -e, heredocs fed to an interpreter: code; a script file runs (reading it); -m pytest reads. */
@@ -665,7 +676,13 @@ function interpreter(name: string): Handler {
     const script = args.find((w) => !w.text.startsWith('-'));
     if (script === undefined || script.text === '-') {
       if (ctx.stdin !== undefined) use.inline(ctx.stdin, `${name} reading code on stdin`);
-      else if (ctx.stdinFile) use.path(ctx.stdinFile, 'other', `${name} < file`);
+      else if (ctx.stdinFile) {
+        const text = readText(ctx.stdinFile, ctx);
+        if (text !== undefined) use.inline(text, `${name} < file`);
+        else use.unresolved(ctx.stdinFile.text, unreadableScript(`${name} < file`));
+      } else if (args.length === 0 || script?.text === '-')
+        // Code from a pipe the guard cannot read (`curl … | python3`, `… | base64 -d | node`).
+        use.unresolved('stdin', unreadableScript(name));
       return;
     }
     // Running a script reads it; what it then does is beyond the guard (the sandbox's hashing still sees it).
@@ -685,11 +702,15 @@ function shell(args: ShellWord[], use: Uses, ctx: CommandContext, name: string):
     else if (ctx.stdinFile) {
       const text = readText(ctx.stdinFile, ctx);
       if (text !== undefined) ctx.shell(text, false);
-    }
+      else use.unresolved(ctx.stdinFile.text, unreadableScript(`${name} < file`));
+    } else if (!args.some((w) => /^--?(version|help)$/.test(w.text)))
+      // Commands from a pipe the guard cannot read (`… | base64 -d | sh`, `curl … | bash`).
+      use.unresolved('stdin', unreadableScript(name));
     return;
   }
   const text = readText(script, ctx);
   if (text !== undefined) ctx.shell(text, false);
+  else use.unresolved(script.text, unreadableScript(name));
   use.all(args.slice(args.indexOf(script) + 1), 'other', name);
 }
 

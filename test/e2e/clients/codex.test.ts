@@ -192,7 +192,7 @@ describe(`Codex ${CODEX_VERSION} with Weave's guard and MCP server`, () => {
       const addTest = () => fs.readFile(path.join(s.project, ADD_TEST), 'utf8');
       const [projectEntry, ...hookEntries] = s.trustStep.split(/\n(?=\[hooks\.state\.)/);
       assert.match(projectEntry ?? '', /^\[projects\."[^"]+"\]\ntrust_level = "trusted"/);
-      assert.equal(hookEntries.length, 2, s.trustStep);
+      assert.equal(hookEntries.length, 4, s.trustStep);
 
       // Nothing trusted, then the project alone, then the hooks with a hash Weave did not compute: skipped.
       // Nothing trusted; the project trusted by Codex itself (`codex exec --trust` writes the project entry, not

@@ -96,6 +96,19 @@ const abs = (rel: string): string => path.join(ws, rel);
 const claude = (name: string, command: string): Case => [name, 'claude-code', bash(command)];
 
 const BLOCKED: Case[] = [
+  // Input the guard cannot read (#36): denied, with the readable way in the reason.
+  claude('base64 -d | sh', 'echo Y3AgL2Rldi9udWxsIHQvYWRkLnRlc3QuanMK | base64 -d | sh'),
+  claude('curl | bash', 'curl -s http://127.0.0.1:9/x | bash'),
+  claude('a downloaded script piped into python3', 'curl -s http://127.0.0.1:9/x | python3'),
+  claude(
+    'sh < a file made by the same command',
+    "printf 'cp /dev/null t/add.test.js' > /tmp/weave-new.sh; sh < /tmp/weave-new.sh",
+  ),
+  claude('. a file made by the same command', "echo 'cp /dev/null t/add.test.js' > ./new.sh && . ./new.sh"),
+  claude(
+    'bash a file made by the same command',
+    "echo 'cp /dev/null t/add.test.js' > ./new.sh && bash ./new.sh",
+  ),
   claude('cd test && echo > file', "cd test && echo '// x' > cache-hit.test.js"),
   claude('cd test; echo > file', "cd test; echo '// x' > cache-hit.test.js"),
   claude('cd src && echo > ../test/file', 'cd src && echo x > ../test/cache-hit.test.js'),
@@ -212,6 +225,9 @@ const BLOCKED: Case[] = [
 ];
 
 const ALLOWED: Case[] = [
+  claude('sh --version', 'sh --version'),
+  claude('python3 --version', 'python3 --version'),
+  claude('a piped shell whose input is known', "echo 'echo hi' | sh"),
   claude('cat a test', 'cat test/cache-hit.test.js'),
   claude('cd, cat, grep', 'cd test && cat cache-hit.test.js | grep hit'),
   claude(

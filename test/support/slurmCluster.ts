@@ -115,6 +115,7 @@ export async function startSlurm(): Promise<SlurmCluster> {
     );
   } catch (error) {
     stop();
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
     throw error;
   }
   return {
@@ -122,7 +123,8 @@ export async function startSlurm(): Promise<SlurmCluster> {
     dir,
     stop: () => {
       stop();
-      fs.rmSync(dir, { recursive: true, force: true });
+      // The daemons may still be writing their logs as they exit: retry the removal.
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
     },
   };
 }

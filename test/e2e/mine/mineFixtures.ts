@@ -135,6 +135,9 @@ export function makeMineFixtures(): MineFixtures {
           'def mean(xs):\n    return sum(xs) / len(xs)\n\n\ndef median(xs):\n    s = sorted(xs)\n    n = len(s)\n    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2\n',
         'tests/test_median.py':
           'from stats import median\n\n\ndef test_odd():\n    assert median([3, 1, 2]) == 2\n\n\ndef test_even():\n    assert median([4, 1, 2, 3]) == 2.5\n',
+        // A test the commit only tidies: it passes before the change too, so mining must make it a keep spec.
+        'tests/test_mean.py':
+          'from stats import mean\n\n\ndef test_mean():\n    assert mean([1, 2, 3]) == 2.0\n',
       },
     ],
   ]);

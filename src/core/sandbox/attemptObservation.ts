@@ -72,12 +72,36 @@ export function processesLeft(output: string): ObservedAttempt[] {
   return found;
 }
 
-/** One protected file's scratch copy, bound writable over it for one run. */
+/** One protected file's scratch copy, bound writable over it for one run at a time. */
 interface ScratchCopy {
   copy: string;
   target: string;
+  /** The copy as Weave left it: a write, truncation, chmod or utimes inside changes its ctime. */
+  made: FileState;
+  /** The protected file when it was copied, so a copy kept for a later run is known to still hold its content. */
+  source: FileState;
+}
+
+interface FileState {
+  ino: bigint;
   size: bigint;
   mtimeNs: bigint;
+  ctimeNs: bigint;
+}
+
+function fileState(file: string): FileState | undefined {
+  const s = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
+  return s === undefined ? undefined : { ino: s.ino, size: s.size, mtimeNs: s.mtimeNs, ctimeNs: s.ctimeNs };
+}
+
+function sameState(a: FileState | undefined, b: FileState): boolean {
+  return (
+    a !== undefined &&
+    a.ino === b.ino &&
+    a.size === b.size &&
+    a.mtimeNs === b.mtimeNs &&
+    a.ctimeNs === b.ctimeNs
+  );
 }
 
 /**
@@ -86,13 +110,36 @@ interface ScratchCopy {
  */
 let scratch: string | undefined;
 let nextCopy = 0;
+/**
+ * Copies whose run has finished, untouched, by protected file: the next run over the same file binds the same copy.
+ * Unlinking the copies right after their run cost 2–3 ms a file on a loaded machine (28 ms for the demo's ten, most
+ * of the observation's cost in `npm run bench -- sandbox`), while checking that one is still intact is two stats.
+ */
+const idle = new Map<string, ScratchCopy[]>();
+/** Kept copies at most (a long-lived editor runs over many checkouts that are then removed): beyond, copies go. */
+const IDLE_LIMIT = 256;
+let idleCount = 0;
 
 function scratchFolder(): string {
   if (scratch !== undefined && fs.existsSync(scratch)) return scratch;
   const made = fs.mkdtempSync(path.join(os.tmpdir(), 'weave-observed-'));
   scratch = made;
+  idle.clear();
+  idleCount = 0;
   process.once('exit', () => fs.rmSync(made, { recursive: true, force: true }));
   return made;
+}
+
+/** A kept copy of `target` still holding its current content (taken, so no concurrent run binds it too). */
+function takeIdle(target: string, source: FileState): ScratchCopy | undefined {
+  const kept = idle.get(target);
+  while (kept !== undefined && kept.length > 0) {
+    const c = kept.pop()!;
+    idleCount--;
+    if (sameState(fileState(c.copy), c.made) && sameState(c.source, source)) return c;
+    fs.rmSync(c.copy, { force: true });
+  }
+  return undefined;
 }
 
 /**
@@ -113,15 +160,20 @@ export class ProtectedCopies {
     const asRoot = runsAsRoot();
     try {
       for (const target of protectedPaths) {
-        const stat = fs.lstatSync(target, { throwIfNoEntry: false });
+        const stat = fs.lstatSync(target, { bigint: true, throwIfNoEntry: false });
         if (!stat?.isFile()) continue;
+        const source = { ino: stat.ino, size: stat.size, mtimeNs: stat.mtimeNs, ctimeNs: stat.ctimeNs };
+        const kept = takeIdle(target, source);
+        if (kept) {
+          copies.push(kept);
+          continue;
+        }
         const copy = path.join(folder, String(nextCopy++));
         fs.copyFileSync(target, copy);
         // The sandbox's uid writes the copy as it could have written the file (it owns the checkout).
         if (asRoot) fs.chownSync(copy, SANDBOX_UID, SANDBOX_GID);
-        fs.chmodSync(copy, (stat.mode & 0o777) | 0o600);
-        const after = fs.statSync(copy, { bigint: true });
-        copies.push({ copy, target, size: after.size, mtimeNs: after.mtimeNs });
+        fs.chmodSync(copy, (Number(stat.mode) & 0o777) | 0o600);
+        copies.push({ copy, target, made: fileState(copy)!, source });
       }
     } catch (error) {
       for (const c of copies) fs.rmSync(c.copy, { force: true });
@@ -135,14 +187,23 @@ export class ProtectedCopies {
     return this.copies.map((c) => ({ source: c.copy, target: c.target }));
   }
 
-  /** The protected files whose copy no longer holds their content; then the copies are removed. */
+  /**
+   * The protected files whose copy no longer holds their content. Untouched copies are kept for the next run over
+   * the same file; the others are removed.
+   */
   changedAndDispose(): ObservedAttempt[] {
-    try {
-      const changed: ObservedAttempt[] = [];
-      for (const c of this.copies) {
-        const now = fs.statSync(c.copy, { bigint: true, throwIfNoEntry: false });
-        // Untouched since it was made: its content is the original's (the cheap, usual case).
-        if (now !== undefined && now.size === c.size && now.mtimeNs === c.mtimeNs) continue;
+    const changed: ObservedAttempt[] = [];
+    for (const c of this.copies) {
+      const now = fileState(c.copy);
+      // Untouched since it was made: its content is the original's (the cheap, usual case).
+      if (sameState(now, c.made) && idleCount < IDLE_LIMIT) {
+        const kept = idle.get(c.target) ?? [];
+        kept.push(c);
+        idle.set(c.target, kept);
+        idleCount++;
+        continue;
+      }
+      try {
         const copy = now === undefined ? undefined : fs.readFileSync(c.copy);
         // Rewritten with the same bytes (a formatter, a tool that saves what it read) is not an attempt.
         if (copy !== undefined && copy.equals(fs.readFileSync(c.target))) continue;
@@ -150,10 +211,10 @@ export class ProtectedCopies {
           kind: 'protected-write',
           target: path.relative(this.checkout, c.target).split(path.sep).join('/'),
         });
+      } finally {
+        fs.rmSync(c.copy, { force: true });
       }
-      return changed;
-    } finally {
-      for (const c of this.copies) fs.rmSync(c.copy, { force: true });
     }
+    return changed;
   }
 }

@@ -32,6 +32,16 @@ const { Readable } = require('node:stream');
 // summary decides, as for any runner the hooks do not see, instead of a run that "never finished".
 const NODE_TEST_OBSERVABLE = Number(process.versions.node.split('.')[0]) >= 22;
 
+// jest's `expect` in every process that runs jest test files, its workers (which have no key) included: a
+// replacement travels in the file's result to the main process (weave-jest-expect.cjs).
+if (dir) {
+  try {
+    observeJestTestFiles();
+  } catch {
+    // As below: the user's process must run as it would without Weave.
+  }
+}
+
 if (channel) {
   try {
     observeWithKey();
@@ -70,6 +80,21 @@ function observeWithKey() {
   if (observed) originals.push(observed);
   watched = watchOriginals(originals);
   process.once('exit', checkOriginals);
+}
+
+function observeJestTestFiles() {
+  const { observeJestCircusRunner } = require('./weave-jest-expect.cjs');
+  const Module = require('node:module');
+  const load = Module._load;
+  Module._load = function weaveObservedJestLoad() {
+    const exports = load.apply(this, arguments);
+    try {
+      observeJestCircusRunner(exports);
+    } catch {
+      // Not jest-circus's runner after all: left as it was.
+    }
+    return exports;
+  };
 }
 
 /**
@@ -212,7 +237,11 @@ function observeRunners(checkOriginals, watch) {
       return undefined;
     }
   };
-  const reporting = { beginRun: beginJestOrVitestRun, markNested, readSafely };
+  // Functions a runner's test files found replaced (jest's `expect`, read from the files' results).
+  const reportReplaced = (names) => {
+    if (names.length > 0) write({ instance: newInstance(), kind: 'replaced', functions: names });
+  };
+  const reporting = { beginRun: beginJestOrVitestRun, markNested, readSafely, reportReplaced };
   const { observeJestCore } = require('./weave-jest-hook.cjs');
   require('./weave-vitest-hook.cjs').observeVitest(reporting);
 

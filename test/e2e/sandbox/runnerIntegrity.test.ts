@@ -423,3 +423,96 @@ describe('Node runners held from outside the code under test', () => {
     assert.deepEqual(r.evidenceTampering, ['mocha.Runner.prototype.fail was replaced by code under test']);
   });
 });
+
+// jest (issue #35, 1(d)): the spec's test uses jest's `expect`; the code under test, imported by it, replaces
+// `expect` or the matchers behind it, so every failing assertion passes.
+const JEST_TEST = [
+  "const add = require('../src/add.js');",
+  "test('adds small numbers', () => { expect(add(1, 2)).toBe(3); });",
+  "test('adds negative numbers', () => { expect(add(-1, -2)).toBe(-3); });",
+  '',
+].join('\n');
+// (d) the global `expect` replaced by one whose matchers never throw.
+const STEER_JEST_GLOBAL = ['globalThis.expect = () => new Proxy({}, { get: () => () => {} });', ''].join(
+  '\n',
+);
+// (d') `expect` left in place, its `toBe` matcher replaced through expect.extend.
+const STEER_JEST_EXTEND = [
+  'globalThis.expect.extend({ toBe: () => ({ pass: true, message: () => "" }) });',
+  '',
+].join('\n');
+// (d'') the same written straight into jest's matcher table, no call of expect.extend.
+const STEER_JEST_TABLE = [
+  "const table = globalThis[Symbol.for('$$jest-matchers-object')].matchers;",
+  'const toEqual = table.toEqual;',
+  'table.toBe = function (actual, expected) { return { pass: true, message: () => "" }; };',
+  'void toEqual;',
+  '',
+].join('\n');
+// An honest project: a declared setup file adds a matcher with expect.extend and the test uses it.
+const JEST_SETUP_FILES = {
+  'jest.config.js': "module.exports = { setupFilesAfterEnv: ['<rootDir>/test/setup.js'] };\n",
+  'test/setup.js':
+    'expect.extend({\n  toBeSumOf(received, a, b) {\n    return { pass: received === a + b, message: () => `${received} is not ${a} + ${b}` };\n  },\n});\n',
+  'test/extra.test.js':
+    "const add = require('../src/add.js');\ntest('adds with a matcher of the setup file', () => { expect(add(2, 2)).toBeSumOf(2, 2); });\n",
+};
+
+const jestRun = async (
+  add: string,
+  files: Record<string, string> = {},
+  command = 'npx jest -i',
+): Promise<SpecResult> =>
+  (
+    await contained(
+      command,
+      'test/add.test.js',
+      {
+        'package.json': '{"name":"calc","version":"1.0.0"}\n',
+        'test/add.test.js': JEST_TEST,
+        'src/add.js': add,
+        ...files,
+      },
+      1,
+      true,
+    )
+  )[0]!;
+
+describe("jest's expect held from outside the code under test", () => {
+  test('control: the right add passes, in band and in workers, with a setup file extending expect', async () => {
+    for (const command of ['npx jest -i', 'npx jest -w 2']) {
+      const r = await jestRun(RIGHT_ADD_JS, JEST_SETUP_FILES, command);
+      assert.equal(r.verdict, 'pass', explain(r));
+      assert.equal(r.evidence, 'runner');
+      assert.equal(r.summary?.passed, 3, command);
+    }
+  });
+
+  test('control: a declared setup file that sets the global expect is its baseline', async () => {
+    const r = await jestRun(RIGHT_ADD_JS, {
+      'jest.config.js': "module.exports = { setupFilesAfterEnv: ['<rootDir>/test/setup.js'] };\n",
+      'test/setup.js':
+        'const jestExpect = globalThis.expect;\nglobalThis.expect = (value) => jestExpect(value);\n',
+    });
+    assert.equal(r.verdict, 'pass', explain(r));
+    assert.equal(r.evidence, 'runner');
+  });
+
+  test('jest: the global expect replaced by code under test is tampered, in band and in workers', async () => {
+    for (const command of ['npx jest -i', 'npx jest -w 2']) {
+      const r = await jestRun(`${STEER_JEST_GLOBAL}\n${WRONG_ADD_JS}`, JEST_SETUP_FILES, command);
+      assert.equal(r.verdict, 'tampered', `${command}: ${explain(r)}`);
+      assert.equal(r.verdictBeforeTampering, 'pass', 'the replacement really made the wrong add pass');
+      assert.deepEqual(r.evidenceTampering, ['jest.expect was replaced by code under test'], command);
+    }
+  });
+
+  test('jest: toBe replaced through expect.extend or in the matcher table is tampered, naming it', async () => {
+    for (const steer of [STEER_JEST_EXTEND, STEER_JEST_TABLE]) {
+      const r = await jestRun(`${steer}\n${WRONG_ADD_JS}`);
+      assert.equal(r.verdict, 'tampered', explain(r));
+      assert.equal(r.verdictBeforeTampering, 'pass', 'the replacement really made the wrong add pass');
+      assert.deepEqual(r.evidenceTampering, ['jest.expect matcher.toBe was replaced by code under test']);
+    }
+  });
+});

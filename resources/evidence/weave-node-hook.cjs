@@ -32,11 +32,12 @@ const { Readable } = require('node:stream');
 // summary decides, as for any runner the hooks do not see, instead of a run that "never finished".
 const NODE_TEST_OBSERVABLE = Number(process.versions.node.split('.')[0]) >= 22;
 
-// jest's `expect` in every process that runs jest test files, its workers (which have no key) included: a
-// replacement travels in the file's result to the main process (weave-jest-expect.cjs).
+// jest's and vitest's `expect` in every process that runs their test files, workers (which have no key)
+// included: a replacement travels in the test's or file's result to the main process (weave-jest-expect.cjs,
+// weave-vitest-expect.cjs).
 if (dir) {
   try {
-    observeJestTestFiles();
+    observeTestFileExpect();
   } catch {
     // As below: the user's process must run as it would without Weave.
   }
@@ -82,7 +83,8 @@ function observeWithKey() {
   process.once('exit', checkOriginals);
 }
 
-function observeJestTestFiles() {
+function observeTestFileExpect() {
+  require('./weave-vitest-expect.cjs').observeVitestTestFiles();
   const { observeJestCircusRunner } = require('./weave-jest-expect.cjs');
   const Module = require('node:module');
   const load = Module._load;

@@ -516,3 +516,82 @@ describe("jest's expect held from outside the code under test", () => {
     }
   });
 });
+
+// vitest (issue #35, 1(d)): the same with vitest's `expect`, imported from 'vitest' or global (globals: true).
+const VITEST_TEST = [
+  "import { expect, test } from 'vitest';",
+  "import { add } from '../src/add.js';",
+  "test('adds small numbers', () => { expect(add(1, 2)).toBe(3); });",
+  "test('adds negative numbers', () => { expect(add(-1, -2)).toBe(-3); });",
+  '',
+].join('\n');
+const VITEST_GLOBAL_TEST = [
+  "import { add } from '../src/add.js';",
+  "test('adds small numbers', () => { expect(add(1, 2)).toBe(3); });",
+  "test('adds negative numbers', () => { expect(add(-1, -2)).toBe(-3); });",
+  '',
+].join('\n');
+const RIGHT_ADD_ESM = 'export const add = (a, b) => a + b;\n';
+const WRONG_ADD_ESM = 'export const add = (a, b) => a - b;\n';
+// (d) toBe replaced through the imported expect's extend (chai's Assertion prototype underneath).
+const STEER_VITEST_EXTEND = [
+  "import { expect } from 'vitest';",
+  "expect.extend({ toBe: () => ({ pass: true, message: () => '' }) });",
+  '',
+].join('\n');
+// (d') the global expect (globals: true) replaced by one whose matchers never throw.
+const STEER_VITEST_GLOBAL = 'globalThis.expect = () => new Proxy({}, { get: () => () => {} });\n';
+const VITEST_SETUP_FILES = {
+  'vitest.config.js':
+    "export default { test: { globals: true, setupFiles: ['./test/setup.js'], include: ['test/**/*.test.js'] } };\n",
+  'test/setup.js':
+    "import { expect } from 'vitest';\nexpect.extend({\n  toBeSumOf(received, a, b) {\n    return { pass: received === a + b, message: () => `${received} is not ${a} + ${b}` };\n  },\n});\n",
+  'test/extra.test.js':
+    "import { expect, test } from 'vitest';\ntest('adds with a matcher of the setup file', () => { expect(4).toBeSumOf(2, 2); });\n",
+};
+
+// --configLoader runner: vite's default loader writes the bundled config under node_modules, read-only here.
+const vitestRun = async (add: string, test = VITEST_TEST, pool = 'forks'): Promise<SpecResult> =>
+  (
+    await contained(
+      `npx vitest run --configLoader runner --pool=${pool}`,
+      'test/add.test.js',
+      {
+        'package.json': '{"name":"calc","version":"1.0.0","type":"module"}\n',
+        'test/add.test.js': test,
+        'src/add.js': add,
+        ...VITEST_SETUP_FILES,
+      },
+      1,
+      true,
+    )
+  )[0]!;
+
+describe("vitest's expect held from outside the code under test", () => {
+  test('control: the right add passes, with a setup file extending expect and global expect', async () => {
+    for (const test of [VITEST_TEST, VITEST_GLOBAL_TEST]) {
+      const r = await vitestRun(RIGHT_ADD_ESM, test);
+      assert.equal(r.verdict, 'pass', explain(r));
+      assert.equal(r.evidence, 'runner');
+      assert.equal(r.summary?.passed, 3);
+    }
+  });
+
+  test('vitest: toBe replaced through expect.extend from the code under test is tampered, in forks and threads', async () => {
+    for (const pool of ['forks', 'threads']) {
+      const r = await vitestRun(`${STEER_VITEST_EXTEND}\n${WRONG_ADD_ESM}`, VITEST_TEST, pool);
+      assert.equal(r.verdict, 'tampered', `${pool}: ${explain(r)}`);
+      assert.equal(r.verdictBeforeTampering, 'pass', 'the replacement really made the wrong add pass');
+      assert.deepEqual(r.evidenceTampering, [
+        'chai.Assertion.prototype.toBe was replaced by code under test',
+      ]);
+    }
+  });
+
+  test('vitest: the global expect replaced by code under test is tampered', async () => {
+    const r = await vitestRun(`${STEER_VITEST_GLOBAL}\n${WRONG_ADD_ESM}`, VITEST_GLOBAL_TEST);
+    assert.equal(r.verdict, 'tampered', explain(r));
+    assert.equal(r.verdictBeforeTampering, 'pass', 'the replacement really made the wrong add pass');
+    assert.deepEqual(r.evidenceTampering, ['vitest.expect was replaced by code under test']);
+  });
+});

@@ -12,6 +12,9 @@
 //   mocha      the runner's own stats when it ends (and whether it was a --dry-run);
 //   jest       the aggregated result of the whole run in jest's main process (weave-jest-hook.cjs);
 //   vitest     the whole run's test modules in vitest's main process (weave-vitest-hook.cjs).
+// In every process that runs jest or vitest test files (workers too, which have no key) the hook compares
+// `expect` and its matchers after each test and puts a replacement into the runner's own result, which the
+// main process reports (weave-jest-expect.cjs, weave-vitest-expect.cjs).
 const fs = require('node:fs');
 const path = require('node:path');
 const { openChannel, newInstance } = require('./weave-evidence-channel.cjs');

@@ -458,6 +458,11 @@ const JEST_SETUP_FILES = {
     "const add = require('../src/add.js');\ntest('adds with a matcher of the setup file', () => { expect(add(2, 2)).toBeSumOf(2, 2); });\n",
 };
 
+// Run with `-w 2`, it proves the files ran in jest's worker processes (it throws, whatever `expect` became).
+const IN_WORKERS = {
+  'test/where.test.js':
+    "test('runs in a jest worker', () => {\n  if (!/jest-worker/.test(process.argv[1])) throw new Error(process.argv[1]);\n});\n",
+};
 const jestRun = async (
   add: string,
   files: Record<string, string> = {},
@@ -481,10 +486,11 @@ const jestRun = async (
 describe("jest's expect held from outside the code under test", () => {
   test('control: the right add passes, in band and in workers, with a setup file extending expect', async () => {
     for (const command of ['npx jest -i', 'npx jest -w 2']) {
-      const r = await jestRun(RIGHT_ADD_JS, JEST_SETUP_FILES, command);
+      const workers = command.includes('-w');
+      const r = await jestRun(RIGHT_ADD_JS, { ...JEST_SETUP_FILES, ...(workers ? IN_WORKERS : {}) }, command);
       assert.equal(r.verdict, 'pass', explain(r));
       assert.equal(r.evidence, 'runner');
-      assert.equal(r.summary?.passed, 3, command);
+      assert.equal(r.summary?.passed, workers ? 4 : 3, command);
     }
   });
 
@@ -500,7 +506,8 @@ describe("jest's expect held from outside the code under test", () => {
 
   test('jest: the global expect replaced by code under test is tampered, in band and in workers', async () => {
     for (const command of ['npx jest -i', 'npx jest -w 2']) {
-      const r = await jestRun(`${STEER_JEST_GLOBAL}\n${WRONG_ADD_JS}`, JEST_SETUP_FILES, command);
+      const files = { ...JEST_SETUP_FILES, ...(command.includes('-w') ? IN_WORKERS : {}) };
+      const r = await jestRun(`${STEER_JEST_GLOBAL}\n${WRONG_ADD_JS}`, files, command);
       assert.equal(r.verdict, 'tampered', `${command}: ${explain(r)}`);
       assert.equal(r.verdictBeforeTampering, 'pass', 'the replacement really made the wrong add pass');
       assert.deepEqual(r.evidenceTampering, ['jest.expect was replaced by code under test'], command);

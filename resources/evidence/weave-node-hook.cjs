@@ -12,6 +12,9 @@
 //   mocha      the runner's own stats when it ends (and whether it was a --dry-run);
 //   jest       the aggregated result of the whole run in jest's main process (weave-jest-hook.cjs);
 //   vitest     the whole run's test modules in vitest's main process (weave-vitest-hook.cjs).
+// In every process that runs jest or vitest test files (workers too, which have no key) the hook compares
+// `expect` and its matchers after each test and puts a replacement into the runner's own result, which the
+// main process reports (weave-jest-expect.cjs, weave-vitest-expect.cjs).
 const fs = require('node:fs');
 const path = require('node:path');
 const { openChannel, newInstance } = require('./weave-evidence-channel.cjs');
@@ -31,6 +34,17 @@ const { Readable } = require('node:stream');
 // older Node (Debian's, an editor whose PATH finds one) the hook observes no node:test run at all, so the printed
 // summary decides, as for any runner the hooks do not see, instead of a run that "never finished".
 const NODE_TEST_OBSERVABLE = Number(process.versions.node.split('.')[0]) >= 22;
+
+// jest's and vitest's `expect` in every process that runs their test files, workers (which have no key)
+// included: a replacement travels in the test's or file's result to the main process (weave-jest-expect.cjs,
+// weave-vitest-expect.cjs).
+if (dir) {
+  try {
+    observeTestFileExpect();
+  } catch {
+    // As below: the user's process must run as it would without Weave.
+  }
+}
 
 if (channel) {
   try {
@@ -70,6 +84,22 @@ function observeWithKey() {
   if (observed) originals.push(observed);
   watched = watchOriginals(originals);
   process.once('exit', checkOriginals);
+}
+
+function observeTestFileExpect() {
+  require('./weave-vitest-expect.cjs').observeVitestTestFiles();
+  const { observeJestCircusRunner } = require('./weave-jest-expect.cjs');
+  const Module = require('node:module');
+  const load = Module._load;
+  Module._load = function weaveObservedJestLoad() {
+    const exports = load.apply(this, arguments);
+    try {
+      observeJestCircusRunner(exports);
+    } catch {
+      // Not jest-circus's runner after all: left as it was.
+    }
+    return exports;
+  };
 }
 
 /**
@@ -212,7 +242,11 @@ function observeRunners(checkOriginals, watch) {
       return undefined;
     }
   };
-  const reporting = { beginRun: beginJestOrVitestRun, markNested, readSafely };
+  // Functions a runner's test files found replaced (jest's `expect`, read from the files' results).
+  const reportReplaced = (names) => {
+    if (names.length > 0) write({ instance: newInstance(), kind: 'replaced', functions: names });
+  };
+  const reporting = { beginRun: beginJestOrVitestRun, markNested, readSafely, reportReplaced };
   const { observeJestCore } = require('./weave-jest-hook.cjs');
   require('./weave-vitest-hook.cjs').observeVitest(reporting);
 

@@ -9,6 +9,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
+const { replacedInTests } = require('./weave-vitest-expect.cjs');
 
 const HANDOFF = Symbol.for('weave.evidence.vitest');
 
@@ -47,7 +48,7 @@ function vitestDistUrl() {
   }
 }
 
-function wrapStart(Vitest, { beginRun, markNested, readSafely }) {
+function wrapStart(Vitest, { beginRun, markNested, readSafely, reportReplaced }) {
   const start = Vitest.prototype && Vitest.prototype.start;
   if (typeof start !== 'function') return;
   Vitest.prototype.start = async function weaveObservedStart() {
@@ -61,11 +62,21 @@ function wrapStart(Vitest, { beginRun, markNested, readSafely }) {
       run.finish({ passed: 0, failed: 0, skipped: 0 });
       throw error;
     }
+    const replaced = readSafely(() => replacedInRun(result));
+    if (replaced) reportReplaced(replaced);
     const results = readSafely(() => vitestRun(result));
     if (results) run.finish(results);
     else run.abandon();
     return result;
   };
+}
+
+/** What the workers found replaced in the run's tests (weave-vitest-expect.cjs). */
+function replacedInRun(result) {
+  const tests = [];
+  for (const testModule of result.testModules)
+    for (const test of testModule.children.allTests()) tests.push(test);
+  return replacedInTests(tests);
 }
 
 /** The run's counts; undefined (or a throw, which readSafely catches) for results of another shape. */

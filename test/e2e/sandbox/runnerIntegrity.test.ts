@@ -423,3 +423,182 @@ describe('Node runners held from outside the code under test', () => {
     assert.deepEqual(r.evidenceTampering, ['mocha.Runner.prototype.fail was replaced by code under test']);
   });
 });
+
+// jest (issue #35, 1(d)): the spec's test uses jest's `expect`; the code under test, imported by it, replaces
+// `expect` or the matchers behind it, so every failing assertion passes.
+const JEST_TEST = [
+  "const add = require('../src/add.js');",
+  "test('adds small numbers', () => { expect(add(1, 2)).toBe(3); });",
+  "test('adds negative numbers', () => { expect(add(-1, -2)).toBe(-3); });",
+  '',
+].join('\n');
+// (d) the global `expect` replaced by one whose matchers never throw.
+const STEER_JEST_GLOBAL = ['globalThis.expect = () => new Proxy({}, { get: () => () => {} });', ''].join(
+  '\n',
+);
+// (d') `expect` left in place, its `toBe` matcher replaced through expect.extend.
+const STEER_JEST_EXTEND = [
+  'globalThis.expect.extend({ toBe: () => ({ pass: true, message: () => "" }) });',
+  '',
+].join('\n');
+// (d'') the same written straight into jest's matcher table, no call of expect.extend.
+const STEER_JEST_TABLE = [
+  "const table = globalThis[Symbol.for('$$jest-matchers-object')].matchers;",
+  'const toEqual = table.toEqual;',
+  'table.toBe = function (actual, expected) { return { pass: true, message: () => "" }; };',
+  'void toEqual;',
+  '',
+].join('\n');
+// An honest project: a declared setup file adds a matcher with expect.extend and the test uses it.
+const JEST_SETUP_FILES = {
+  'jest.config.js': "module.exports = { setupFilesAfterEnv: ['<rootDir>/test/setup.js'] };\n",
+  'test/setup.js':
+    'expect.extend({\n  toBeSumOf(received, a, b) {\n    return { pass: received === a + b, message: () => `${received} is not ${a} + ${b}` };\n  },\n});\n',
+  'test/extra.test.js':
+    "const add = require('../src/add.js');\ntest('adds with a matcher of the setup file', () => { expect(add(2, 2)).toBeSumOf(2, 2); });\n",
+};
+
+// Run with `-w 2`, it proves the files ran in jest's worker processes (it throws, whatever `expect` became).
+const IN_WORKERS = {
+  'test/where.test.js':
+    "test('runs in a jest worker', () => {\n  if (!/jest-worker/.test(process.argv[1])) throw new Error(process.argv[1]);\n});\n",
+};
+const jestRun = async (
+  add: string,
+  files: Record<string, string> = {},
+  command = 'npx jest -i',
+): Promise<SpecResult> =>
+  (
+    await contained(
+      command,
+      'test/add.test.js',
+      {
+        'package.json': '{"name":"calc","version":"1.0.0"}\n',
+        'test/add.test.js': JEST_TEST,
+        'src/add.js': add,
+        ...files,
+      },
+      1,
+      true,
+    )
+  )[0]!;
+
+describe("jest's expect held from outside the code under test", () => {
+  test('control: the right add passes, in band and in workers, with a setup file extending expect', async () => {
+    for (const command of ['npx jest -i', 'npx jest -w 2']) {
+      const workers = command.includes('-w');
+      const r = await jestRun(RIGHT_ADD_JS, { ...JEST_SETUP_FILES, ...(workers ? IN_WORKERS : {}) }, command);
+      assert.equal(r.verdict, 'pass', explain(r));
+      assert.equal(r.evidence, 'runner');
+      assert.equal(r.summary?.passed, workers ? 4 : 3, command);
+    }
+  });
+
+  test('control: a declared setup file that sets the global expect is its baseline', async () => {
+    const r = await jestRun(RIGHT_ADD_JS, {
+      'jest.config.js': "module.exports = { setupFilesAfterEnv: ['<rootDir>/test/setup.js'] };\n",
+      'test/setup.js':
+        'const jestExpect = globalThis.expect;\nglobalThis.expect = (value) => jestExpect(value);\n',
+    });
+    assert.equal(r.verdict, 'pass', explain(r));
+    assert.equal(r.evidence, 'runner');
+  });
+
+  test('jest: the global expect replaced by code under test is tampered, in band and in workers', async () => {
+    for (const command of ['npx jest -i', 'npx jest -w 2']) {
+      const files = { ...JEST_SETUP_FILES, ...(command.includes('-w') ? IN_WORKERS : {}) };
+      const r = await jestRun(`${STEER_JEST_GLOBAL}\n${WRONG_ADD_JS}`, files, command);
+      assert.equal(r.verdict, 'tampered', `${command}: ${explain(r)}`);
+      assert.equal(r.verdictBeforeTampering, 'pass', 'the replacement really made the wrong add pass');
+      assert.deepEqual(r.evidenceTampering, ['jest.expect was replaced by code under test'], command);
+    }
+  });
+
+  test('jest: toBe replaced through expect.extend or in the matcher table is tampered, naming it', async () => {
+    for (const steer of [STEER_JEST_EXTEND, STEER_JEST_TABLE]) {
+      const r = await jestRun(`${steer}\n${WRONG_ADD_JS}`);
+      assert.equal(r.verdict, 'tampered', explain(r));
+      assert.equal(r.verdictBeforeTampering, 'pass', 'the replacement really made the wrong add pass');
+      assert.deepEqual(r.evidenceTampering, ['jest.expect matcher.toBe was replaced by code under test']);
+    }
+  });
+});
+
+// vitest (issue #35, 1(d)): the same with vitest's `expect`, imported from 'vitest' or global (globals: true).
+const VITEST_TEST = [
+  "import { expect, test } from 'vitest';",
+  "import { add } from '../src/add.js';",
+  "test('adds small numbers', () => { expect(add(1, 2)).toBe(3); });",
+  "test('adds negative numbers', () => { expect(add(-1, -2)).toBe(-3); });",
+  '',
+].join('\n');
+const VITEST_GLOBAL_TEST = [
+  "import { add } from '../src/add.js';",
+  "test('adds small numbers', () => { expect(add(1, 2)).toBe(3); });",
+  "test('adds negative numbers', () => { expect(add(-1, -2)).toBe(-3); });",
+  '',
+].join('\n');
+const RIGHT_ADD_ESM = 'export const add = (a, b) => a + b;\n';
+const WRONG_ADD_ESM = 'export const add = (a, b) => a - b;\n';
+// (d) toBe replaced through the imported expect's extend (chai's Assertion prototype underneath).
+const STEER_VITEST_EXTEND = [
+  "import { expect } from 'vitest';",
+  "expect.extend({ toBe: () => ({ pass: true, message: () => '' }) });",
+  '',
+].join('\n');
+// (d') the global expect (globals: true) replaced by one whose matchers never throw.
+const STEER_VITEST_GLOBAL = 'globalThis.expect = () => new Proxy({}, { get: () => () => {} });\n';
+const VITEST_SETUP_FILES = {
+  'vitest.config.js':
+    "export default { test: { globals: true, setupFiles: ['./test/setup.js'], include: ['test/**/*.test.js'] } };\n",
+  'test/setup.js':
+    "import { expect } from 'vitest';\nexpect.extend({\n  toBeSumOf(received, a, b) {\n    return { pass: received === a + b, message: () => `${received} is not ${a} + ${b}` };\n  },\n});\n",
+  'test/extra.test.js':
+    "import { expect, test } from 'vitest';\ntest('adds with a matcher of the setup file', () => { expect(4).toBeSumOf(2, 2); });\n",
+};
+
+// --configLoader runner: vite's default loader writes the bundled config under node_modules, read-only here.
+const vitestRun = async (add: string, test = VITEST_TEST, pool = 'forks'): Promise<SpecResult> =>
+  (
+    await contained(
+      `npx vitest run --configLoader runner --pool=${pool}`,
+      'test/add.test.js',
+      {
+        'package.json': '{"name":"calc","version":"1.0.0","type":"module"}\n',
+        'test/add.test.js': test,
+        'src/add.js': add,
+        ...VITEST_SETUP_FILES,
+      },
+      1,
+      true,
+    )
+  )[0]!;
+
+describe("vitest's expect held from outside the code under test", () => {
+  test('control: the right add passes, with a setup file extending expect and global expect', async () => {
+    for (const test of [VITEST_TEST, VITEST_GLOBAL_TEST]) {
+      const r = await vitestRun(RIGHT_ADD_ESM, test);
+      assert.equal(r.verdict, 'pass', explain(r));
+      assert.equal(r.evidence, 'runner');
+      assert.equal(r.summary?.passed, 3);
+    }
+  });
+
+  test('vitest: toBe replaced through expect.extend from the code under test is tampered, in forks and threads', async () => {
+    for (const pool of ['forks', 'threads']) {
+      const r = await vitestRun(`${STEER_VITEST_EXTEND}\n${WRONG_ADD_ESM}`, VITEST_TEST, pool);
+      assert.equal(r.verdict, 'tampered', `${pool}: ${explain(r)}`);
+      assert.equal(r.verdictBeforeTampering, 'pass', 'the replacement really made the wrong add pass');
+      assert.deepEqual(r.evidenceTampering, [
+        'chai.Assertion.prototype.toBe was replaced by code under test',
+      ]);
+    }
+  });
+
+  test('vitest: the global expect replaced by code under test is tampered', async () => {
+    const r = await vitestRun(`${STEER_VITEST_GLOBAL}\n${WRONG_ADD_ESM}`, VITEST_GLOBAL_TEST);
+    assert.equal(r.verdict, 'tampered', explain(r));
+    assert.equal(r.verdictBeforeTampering, 'pass', 'the replacement really made the wrong add pass');
+    assert.deepEqual(r.evidenceTampering, ['vitest.expect was replaced by code under test']);
+  });
+});

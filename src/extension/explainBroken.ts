@@ -12,6 +12,7 @@ import { readSettings } from './settings';
 import type { SpecStore } from './specStore';
 import { explainUntrusted } from './trust';
 import { plainText } from './plainText';
+import { blameStatusText } from './views/resultText';
 
 export const EXPLAIN_COMMAND = 'weave.explainBroken';
 
@@ -147,10 +148,7 @@ export async function explainBroken(
     if (first) {
       await vscode.window.showTextDocument(first.uri, { selection: first.range, preview: false });
     }
-    vscode.window.setStatusBarMessage(
-      `Weave: ${result.explanation[0] ?? `no single edit explains ${id}`}`,
-      8000,
-    );
+    vscode.window.setStatusBarMessage(blameStatusText(result.explanation, id), 8000);
     return result;
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);

@@ -1,11 +1,12 @@
 // "Weave: export workspace as benchmark task" (weave.export): the VS Code face of core/tasks/export/exportTask.
-// Picks an output folder (or takes it from the command argument), shows progress (cancellable: every test
+// Asks for an output folder (or takes it from the command argument), shows progress (cancellable: every test
 // process is killed), then a summary — or, when the task does not verify, the per-spec reasons with an offer to
 // write it anyway (marked unverified).
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { exportTask, ExportInputError, type ExportResult } from '../core/tasks/export/exportTask';
 import { describeRunEnvironment } from '../core/tasks/run/taskRunner';
+import { exportPathProblem, refusalText } from './views/exportText';
 
 export interface ExportCommandDeps {
   /** The workspace folder to export (the one holding .weave/specs.json). */
@@ -41,36 +42,29 @@ export async function exportCommand(
     const outUri = vscode.Uri.file(path.resolve(folder.uri.fsPath, args.out));
     const result = await runExport(deps, folder, outUri, args.allowUnverified === true);
     if (result?.written) void vscode.window.showInformationMessage(summaryOf(result));
+    else if (result) void vscode.window.showWarningMessage(refusalText(result.reasons));
     return result;
   }
-  // A save dialog, not an open dialog: the task usually goes to a folder that does not exist yet.
-  const picked = await vscode.window.showSaveDialog({
-    saveLabel: 'Export task here',
-    title: 'Weave: folder for the benchmark task (new, empty, or a previous export)',
-    defaultUri: vscode.Uri.joinPath(folder.uri, '..', `${path.basename(folder.uri.fsPath)}-task`),
+  // A typed path, not a file dialog: VS Code's own dialog (remote windows, code-server) refuses a folder that does not
+  // exist yet when its path ends in a slash, and takes one without the slash as a file name. Nothing is created
+  // here: the export makes the folder only once the task verified, so a refusal leaves no empty folder behind.
+  const typed = await vscode.window.showInputBox({
+    title: 'Weave: folder for the benchmark task',
+    prompt:
+      'A new folder (created), an empty one, or a previous export. Relative paths start at the workspace.',
+    value: path.join(path.dirname(folder.uri.fsPath), `${path.basename(folder.uri.fsPath)}-task`),
+    ignoreFocusOut: true,
+    validateInput: (value) => exportPathProblem(value, folder.uri.fsPath),
   });
-  if (!picked) return undefined;
-  const outUri = picked;
-  try {
-    await vscode.workspace.fs.createDirectory(outUri);
-  } catch (error) {
-    void vscode.window.showErrorMessage(
-      `Weave export: cannot use ${outUri.fsPath} as a folder: ${error instanceof Error ? error.message : String(error)}`,
-    );
-    return undefined;
-  }
+  if (typed === undefined) return undefined;
+  const outUri = vscode.Uri.file(path.resolve(folder.uri.fsPath, typed.trim()));
 
   let result = await runExport(deps, folder, outUri, false);
   if (result && !result.written) {
-    // A reason's first line in the notification (a failed set-up's last lines follow it in the output).
-    const reasons = result.reasons.map(
-      (r) => `${r.spec === '*' ? 'task' : r.spec}: ${r.reason.split('\n')[0] ?? ''}`,
-    );
     const writeAnyway = 'Write anyway (unverified)';
     const showOutput = 'Show output';
     const choice = await vscode.window.showWarningMessage(
-      `Weave: the task did not verify, so nothing was written. ${reasons.slice(0, 3).join(' · ')}` +
-        (reasons.length > 3 ? ` (+${reasons.length - 3} more in the output)` : ''),
+      refusalText(result.reasons),
       writeAnyway,
       showOutput,
     );

@@ -72,7 +72,7 @@ export async function changeScenarios(demo: DemoSession, step: Step): Promise<vo
     'the agent’s result stays in a tab with real paths; Apply writes the fix and re-checks',
     async () => {
       await palette.run('Weave: Run agent on all constraints');
-      const result = await editors.webview('h1:has-text("Agent run")', 180_000);
+      const result = await editors.webview('h1:has-text("Make every spec pass")', 180_000);
       const text = await result.locator('body').innerText();
       if (!text.includes('src/client.js') || /\/tmp\/|weave-agent-review/.test(text))
         throw new Error(`result page paths: ${text.slice(0, 300)}`);

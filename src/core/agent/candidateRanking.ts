@@ -137,9 +137,10 @@ export function summarizeCandidate(
     strict: specs.length > 0 && specs.every((s) => s.after === 'pass'),
     specsPassed: specs.filter((s) => s.after === 'pass').length,
     specs,
-    // Tampering is reported (and disqualifies) on its own: a tampered spec is not also a broken constraint.
+    // Broken means the spec ran and failed. Tampering is reported (and disqualifies) on its own; a blocked, skipped
+    // or not-run spec never ran, so it says nothing about the change and is not counted as a broken constraint.
     broken: specs
-      .filter((s) => s.before === 'pass' && s.after !== 'pass' && s.after !== 'tampered')
+      .filter((s) => s.before === 'pass' && (s.after === 'fail' || s.after === 'error'))
       .map((s) => s.id),
     fixed: specs.filter((s) => s.before !== 'pass' && s.after === 'pass').map((s) => s.id),
     ...(disqualified !== undefined ? { disqualified } : {}),

@@ -12,6 +12,7 @@ import {
   OPEN_PATCH_COMMAND,
   renderResultHtml,
   SHOW_CHANGES_COMMAND,
+  resultHeading,
   type ResultState,
 } from '../views/agentResultHtml';
 import {
@@ -197,7 +198,7 @@ export class AgentResultView implements vscode.Disposable {
       );
       this.panel.onDidDispose(() => (this.panel = undefined));
     }
-    this.panel.title = `Weave: agent result ${shown.result.runId}`;
+    this.panel.title = `Weave: ${resultHeading(shown.result)}`;
     this.panel.webview.html = renderResultHtml({
       result: shown.result,
       ending: shown.ending,

@@ -105,7 +105,8 @@ export async function showProposal(
   }
   await vscode.commands.executeCommand(
     'vscode.changes',
-    `${title}: ${files.length} file${files.length === 1 ? '' : 's'}`,
+    // VS Code adds the file count itself ("… (1 file)"): a count here too read "1 file (1 file)".
+    `${title}: proposed changes`,
     files.map((f) => f.resource),
   );
 }

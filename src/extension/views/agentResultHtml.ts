@@ -42,6 +42,8 @@ body { font-family: var(--vscode-font-family); color: var(--vscode-foreground); 
 .ending { padding: 6px 10px; border-left: 3px solid var(--vscode-focusBorder, #007fd4); }
 .ending.unfinished { border-left-color: var(--vscode-editorWarning-foreground, #cca700); }
 .actions { display: flex; gap: 8px; margin: 12px 0; flex-wrap: wrap; }
+.decision-bar { position: sticky; top: 0; z-index: 1; padding: 4px 0; background: var(--vscode-editor-background); }
+.run-id { overflow-wrap: anywhere; }
 a.button { display: inline-block; padding: 4px 12px; border-radius: 2px; text-decoration: none;
   background: var(--vscode-button-background); color: var(--vscode-button-foreground); }
 a.button.secondary { background: var(--vscode-button-secondaryBackground); color: var(--vscode-button-secondaryForeground); }
@@ -102,6 +104,20 @@ function stateHtml(page: ResultPage): string {
   }
 }
 
+/** What the run was for, in words: "Make every spec pass" or "Make no-stale-read pass". */
+export function agentGoal(result: Pick<AgentRunResult, 'target'>): string {
+  return result.target.kind === 'all' ? 'Make every spec pass' : `Make ${result.target.id} pass`;
+}
+
+/**
+ * The tab's and the page's heading: the goal and when the run started ("Make every spec pass · 2026-12-01 08:00
+ * UTC"), read from the run id's leading start time (core/check/runStore.ts newRunId); the goal alone without one.
+ */
+export function resultHeading(result: Pick<AgentRunResult, 'target' | 'runId'>): string {
+  const started = /^(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})/.exec(result.runId);
+  return started ? `${agentGoal(result)} · ${started[1]} ${started[2]}:${started[3]} UTC` : agentGoal(result);
+}
+
 export function renderResultHtml(page: ResultPage): string {
   const { result } = page;
   const review = new Map((result.modelReview?.ok ? result.modelReview.specs : []).map((s) => [s.id, s]));
@@ -127,12 +143,12 @@ export function renderResultHtml(page: ResultPage): string {
     '<html lang="en"><head><meta charset="utf-8">',
     `<meta http-equiv="Content-Security-Policy" content="${resultCsp()}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1.0">',
-    `<title>Weave agent run ${escapeHtml(result.runId)}</title>`,
+    `<title>${escapeHtml(resultHeading(result))}</title>`,
     `<style>${STYLE}</style>`,
     '</head><body>',
-    `<h1>Agent run <code>${escapeHtml(result.runId)}</code></h1>`,
+    `<h1>${escapeHtml(resultHeading(result))}</h1>`,
     `<p class="ending${finished ? '' : ' unfinished'}" role="status">${escapeHtml(page.ending)}</p>`,
-    `<p class="muted">${result.steps} steps · ${result.usage.totalTokens} tokens · ${(result.durationMs / 1000).toFixed(1)} s</p>`,
+    `<p class="muted">${result.steps} steps · ${result.usage.totalTokens} tokens · ${(result.durationMs / 1000).toFixed(1)} s · run <code class="run-id">${escapeHtml(result.runId)}</code></p>`,
     result.sandboxed
       ? '<p class="muted">Sandbox: every spec run was contained (own checkout, no network, private PID namespace).</p>'
       : `<p class="ending unfinished"><strong>Sandbox: none</strong> — ${escapeHtml(result.unsandboxedReason ?? 'unsandboxed')}; the agent's code ran with your permissions.</p>`,
@@ -147,7 +163,8 @@ export function renderResultHtml(page: ResultPage): string {
       (a) =>
         `<p class="ending unfinished"><strong>Tampered</strong>: attempt (${escapeHtml(a.kind)}) — ${escapeHtml(describeAttempt(a))}; this result can never be applied.</p>`,
     ),
-    stateHtml(page),
+    // The decision stays in view (sticky) while the verdicts and findings below are read.
+    `<div class="decision-bar">${stateHtml(page)}</div>`,
     `<h2>Changed files (${page.files.length})</h2>`,
     files.length > 0 ? `<ul class="files">${files.join('')}</ul>` : '<p>None.</p>',
     '<h2>Verdicts</h2>',

@@ -27,9 +27,14 @@ export interface CandidatesPage {
 
 const STYLE = `
 body { font-family: var(--vscode-font-family); color: var(--vscode-foreground); padding: 0 16px 16px; }
-table { border-collapse: collapse; margin: 8px 0; }
+table { border-collapse: separate; border-spacing: 0; margin: 8px 0; }
 th, td { border: 1px solid var(--vscode-panel-border, rgba(128,128,128,0.35)); padding: 3px 8px; text-align: left; vertical-align: top; }
 thead th { white-space: nowrap; }
+table.grid thead { position: sticky; top: 0; z-index: 2; }
+table.grid thead th { background: var(--vscode-editor-background); }
+table.grid th.who { position: sticky; left: 0; z-index: 1; background: var(--vscode-editor-background); }
+table.grid thead th.who { z-index: 3; }
+th.kind-group { text-align: center; }
 td.cell { white-space: nowrap; font-family: var(--vscode-editor-font-family); }
 .v-pass { color: var(--vscode-testing-iconPassed, #73c991); }
 .v-fail, .v-error, .v-tampered { color: var(--vscode-testing-iconFailed, #f14c4c); }
@@ -43,6 +48,8 @@ tr.disqualified th, tr.disqualified td { opacity: 0.75; }
 a.button { display: inline-block; padding: 2px 10px; margin: 2px 4px 2px 0; border-radius: 2px; text-decoration: none;
   background: var(--vscode-button-background); color: var(--vscode-button-foreground); }
 a.button.secondary { background: var(--vscode-button-secondaryBackground); color: var(--vscode-button-secondaryForeground); }
+a.button.warning { background: var(--vscode-inputValidation-warningBackground, #352a05); color: var(--vscode-foreground);
+  border: 1px solid var(--vscode-editorWarning-foreground, #cca700); }
 .decision { font-weight: 600; padding: 6px 10px; border-left: 3px solid var(--vscode-focusBorder, #007fd4); }
 .muted, .legend { color: var(--vscode-descriptionForeground); }
 code { font-family: var(--vscode-editor-font-family); }
@@ -53,9 +60,18 @@ export function candidatesCsp(): string {
   return `default-src 'none'; style-src 'sha256-${hash}';`;
 }
 
-function link(command: string, label: string, candidate: number, secondary: boolean): string {
+/** Above this many specs the grid's columns are grouped under their kind (one header per kind). */
+const GROUP_BY_KIND_ABOVE = 6;
+
+function link(
+  command: string,
+  label: string,
+  candidate: number,
+  style: 'primary' | 'secondary' | 'warning',
+): string {
   const href = `command:${command}?${encodeURIComponent(JSON.stringify([candidate]))}`;
-  return `<a class="button${secondary ? ' secondary' : ''}" href="${escapeHtml(href)}">${escapeHtml(label)}</a>`;
+  const cls = style === 'primary' ? 'button' : `button ${style}`;
+  return `<a class="${cls}" href="${escapeHtml(href)}">${escapeHtml(label)}</a>`;
 }
 
 /** A verdict cell; `before` absent: the baseline row itself. */
@@ -72,19 +88,40 @@ function cellHtml(id: string, before: Cell | undefined, after: Cell, broken: boo
 
 function actions(c: CandidateSummary): string {
   const review =
-    c.patch.files.length > 0 ? link(SHOW_CANDIDATE_COMMAND, 'Review changes', c.index, true) : '';
+    c.patch.files.length > 0 ? link(SHOW_CANDIDATE_COMMAND, 'Review changes', c.index, 'secondary') : '';
   if (c.disqualified !== undefined) return review;
   if (c.patch.files.length === 0) return '<span class="muted">no change</span>';
-  return link(APPLY_CANDIDATE_COMMAND, `Apply cand-${c.index}`, c.index, false) + review;
+  // Applying a candidate that breaks constraints is allowed but must not look like applying the best one.
+  const apply =
+    c.broken.length > 0
+      ? link(
+          APPLY_CANDIDATE_COMMAND,
+          `⚠ Apply cand-${c.index} (breaks ${c.broken.length})`,
+          c.index,
+          'warning',
+        )
+      : link(APPLY_CANDIDATE_COMMAND, `Apply cand-${c.index}`, c.index, 'primary');
+  return apply + review;
 }
 
-function candidateRow(ranking: CandidateRanking, c: CandidateSummary, rank: number): string {
+function candidateRow(
+  ranking: CandidateRanking,
+  columns: readonly string[],
+  c: CandidateSummary,
+  rank: number,
+): string {
   const pareto = ranking.pareto.includes(c.index);
   const badges =
     (ranking.best === c.index ? '<span class="badge">best</span>' : '') +
     (pareto ? '<span class="badge">Pareto</span>' : '');
   const broken = new Set(c.broken);
-  const cells = c.specs.map((s) => cellHtml(s.id, s.before, s.after, broken.has(s.id))).join('');
+  const specs = new Map(c.specs.map((s) => [s.id, s]));
+  const cells = columns
+    .map((id) => {
+      const s = specs.get(id);
+      return cellHtml(id, s?.before ?? 'not-run', s?.after ?? 'not-run', broken.has(id));
+    })
+    .join('');
   const status =
     c.disqualified !== undefined
       ? `<span class="out">⊘ disqualified</span>: ${escapeHtml(c.disqualified)}`
@@ -94,7 +131,7 @@ function candidateRow(ranking: CandidateRanking, c: CandidateSummary, rank: numb
   return (
     `<tr class="candidate${c.disqualified !== undefined ? ' disqualified' : ''}" data-candidate="${c.index}" data-rank="${rank}">` +
     `<th scope="row">${rank}</th>` +
-    `<th scope="row">cand-${c.index}${badges}<br><span class="muted">${escapeHtml(c.label)}</span></th>` +
+    `<th scope="row" class="who">cand-${c.index}${badges}<br><span class="muted">${escapeHtml(c.label)}</span></th>` +
     cells +
     `<td>${c.specsPassed}/${c.specs.length}</td>` +
     `<td class="status">${status}</td>` +
@@ -138,20 +175,50 @@ function decisionHtml(decision: CandidateDecision | undefined): string {
   return `<p class="decision" role="status">cand-${decision.candidate}: ${words[decision.decision]}.</p>`;
 }
 
+/** The spec ids by kind, kinds in the order they first appear, ids in their own order within a kind. */
+function kindGroups(
+  specIds: readonly string[],
+  kinds: ReadonlyMap<string, string>,
+): Array<{ kind: string; ids: string[] }> {
+  const groups = new Map<string, string[]>();
+  for (const id of specIds) {
+    const kind = kinds.get(id) ?? 'other';
+    groups.set(kind, [...(groups.get(kind) ?? []), id]);
+  }
+  return [...groups].map(([kind, ids]) => ({ kind, ids }));
+}
+
 export function renderCandidatesHtml(page: CandidatesPage): string {
   const { ranking } = page;
   const byIndex = new Map(ranking.candidates.map((c) => [c.index, c]));
   const ranked = ranking.order.map((i) => byIndex.get(i)).filter((c) => c !== undefined);
   const kinds = new Map(ranked[0]?.specs.map((s) => [s.id, s.kind]) ?? []);
-  const head = ranking.specIds
-    .map(
-      (id) =>
-        `<th scope="col">${escapeHtml(id)}<br><span class="muted">${escapeHtml(kinds.get(id) ?? '')}</span></th>`,
+  const grouped = ranking.specIds.length > GROUP_BY_KIND_ABOVE;
+  const groups = kindGroups(ranking.specIds, kinds);
+  const columns = grouped ? groups.flatMap((g) => g.ids) : ranking.specIds;
+  const head = columns
+    .map((id) =>
+      grouped
+        ? `<th scope="col">${escapeHtml(id)}</th>`
+        : `<th scope="col">${escapeHtml(id)}<br><span class="muted">${escapeHtml(kinds.get(id) ?? '')}</span></th>`,
     )
     .join('');
+  // Grouped: a first header row names each kind once over its specs; the fixed columns span both rows.
+  const headRows = grouped
+    ? '<tr class="kinds"><th scope="col" rowspan="2">rank</th><th scope="col" rowspan="2" class="who">candidate</th>' +
+      groups
+        .map(
+          (g) =>
+            `<th scope="colgroup" colspan="${g.ids.length}" class="kind-group">${escapeHtml(g.kind)} (${g.ids.length})</th>`,
+        )
+        .join('') +
+      '<th scope="col" rowspan="2">passed</th><th scope="col" rowspan="2">status</th><th scope="col" rowspan="2">patch</th><th scope="col" rowspan="2">actions</th></tr>' +
+      `<tr>${head}</tr>`
+    : `<tr><th scope="col">rank</th><th scope="col" class="who">candidate</th>${head}` +
+      '<th scope="col">passed</th><th scope="col">status</th><th scope="col">patch</th><th scope="col">actions</th></tr>';
   const beforeRow =
-    '<tr class="before"><th scope="row">—</th><th scope="row">before (the baseline)</th>' +
-    ranking.specIds.map((id) => cellHtml(id, undefined, ranking.before[id] ?? 'not-run', false)).join('') +
+    '<tr class="before"><th scope="row">—</th><th scope="row" class="who">before (the baseline)</th>' +
+    columns.map((id) => cellHtml(id, undefined, ranking.before[id] ?? 'not-run', false)).join('') +
     `<td>${ranking.specIds.filter((id) => ranking.before[id] === 'pass').length}/${ranking.specIds.length}</td><td></td><td></td><td></td></tr>`;
   const kindBest = Object.entries(ranking.bestByKind).map(
     ([kind, b]) =>
@@ -180,11 +247,9 @@ export function renderCandidatesHtml(page: CandidatesPage): string {
     `<p class="muted">Run <code>${escapeHtml(ranking.id)}</code> · ${ranking.concurrency} at once · ${(ranking.durationMs / 1000).toFixed(1)} s. Ranked: usable first, then every spec passing, specs passed, fewer broken constraints, smaller patch.</p>`,
     best,
     decisionHtml(page.decision),
-    '<table class="grid"><thead><tr><th scope="col">rank</th><th scope="col">candidate</th>',
-    head,
-    '<th scope="col">passed</th><th scope="col">status</th><th scope="col">patch</th><th scope="col">actions</th></tr></thead><tbody>',
+    `<table class="grid"><thead>${headRows}</thead><tbody>`,
     beforeRow,
-    ...ranked.map((c, i) => candidateRow(ranking, c, i + 1)),
+    ...ranked.map((c, i) => candidateRow(ranking, columns, c, i + 1)),
     '</tbody></table>',
     `<p class="legend">${(['pass', 'fail', 'error', 'blocked', 'tampered', 'unverified', 'not-run'] as const).map((v) => `${CELL_SYMBOL[v]} ${v}`).join(' · ')}; <span class="broke">(broken)</span>: passed before, fails now.</p>`,
     '<h2>Best per spec kind</h2>',

@@ -9,6 +9,7 @@ import {
   type ChangesView,
   type SpecResult,
 } from '../../core/check';
+import { plainText } from '../plainText';
 
 /** The Test Explorer's description of a spec: its id, plus a marker when its pass is unverified. */
 export function testItemDescription(result: SpecResult | undefined, id: string): string {
@@ -142,4 +143,12 @@ export function verdictSummary(results: readonly SpecResult[], report?: ChangesV
     .filter(([, rs]) => rs.length > 0)
     .map(([line, rs]) => `${line}: ${rs.map(label).join(', ')}`)
     .join('\n');
+}
+
+/**
+ * The status bar's line after "Explain broken spec": the first explanation, as plain text (the status bar shows
+ * Markdown's backticks raw: "the edit to LruCache.get …", not "the edit to `LruCache.get` …").
+ */
+export function blameStatusText(explanation: readonly string[], specId: string): string {
+  return `Weave: ${plainText(explanation[0] ?? `no single edit explains ${specId}`)}`;
 }

@@ -5,7 +5,7 @@
 //   cand-1 (seed 1) fixes clamp in three lines: every spec passes, the larger patch
 //   cand-2 (seed 2) fixes clamp but first makes package.json's test script always pass: test infrastructure,
 //          so it is disqualified (tampered)
-//   cand-3 (seed 3) fixes clamp and breaks add: add-works broken, counter-increments blocked
+//   cand-3 (seed 3) fixes clamp and breaks add: add-works broken, counter-increments blocked (never ran: not broken)
 //   cand-4 (seed 4) fixes clamp in one line: every spec passes, the smaller patch
 // So the ranking is cand-4, cand-1, cand-3, then the disqualified cand-2; the Pareto set is {cand-4, cand-1}
 // (equal on every kind). The comparison tab must draw exactly that; Apply of the tamperer is refused; Apply of
@@ -122,7 +122,7 @@ suite('agent: run N agents, compare, apply one', () => {
     assert.equal(ranking.best, 4);
     assert.deepEqual(ranking.pareto, [4, 1]);
     assert.match(ranking.candidates[1]?.disqualified ?? '', /tampered/);
-    assert.deepEqual(ranking.candidates[2]?.broken, ['add-works', 'counter-increments']);
+    assert.deepEqual(ranking.candidates[2]?.broken, ['add-works']);
 
     // What a person sees: the tab, its rows in rank order, the tamperer marked out and without Apply.
     const api = await weaveApi();
@@ -157,7 +157,12 @@ suite('agent: run N agents, compare, apply one', () => {
     for (const k of [4, 1, 3])
       assert.ok((row.get(k) ?? '').includes(applyLink(k)), `cand-${k} offers no Apply`);
     assert.match(row.get(3) ?? '', /data-spec="add-works"[^>]*>✗ fail \(broken\)</);
-    assert.match(row.get(3) ?? '', /data-spec="counter-increments"[^>]*>B blocked \(broken\)</);
+    assert.match(row.get(3) ?? '', /data-spec="counter-increments"[^>]*>B blocked<\/td>/);
+    // cand-3 breaks a constraint: its Apply is a warning that says so; the best's is the plain one.
+    assert.match(row.get(3) ?? '', /<a class="button warning" [^>]*>⚠ Apply cand-3 \(breaks 1\)</);
+    assert.match(row.get(4) ?? '', /<a class="button" [^>]*>Apply cand-4</);
+    // The candidate column is the sticky one, in every row.
+    for (const k of [4, 1, 3, 2]) assert.match(row.get(k) ?? '', /<th scope="row" class="who">cand-/);
     assert.match(row.get(4) ?? '', /data-spec="clamp-bounds"[^>]*>✓ pass</);
     assert.match(
       shown.html,

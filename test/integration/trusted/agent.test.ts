@@ -153,7 +153,8 @@ suite('agent: run on all constraints', () => {
         (t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('weave.agent.result'),
       );
     assert.ok(tab, 'the result tab is not among the editor tabs');
-    assert.match(tab.label, /^Weave: agent result /);
+    // A human heading (goal and start time), not the raw run id.
+    assert.match(tab.label, /^Weave: Make every spec pass · \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
     assert.equal(worktrees().length, 1, `worktrees left: ${worktrees().join(', ')}`);
     assert.deepEqual(scratchEntries(), scratchBefore);
   });

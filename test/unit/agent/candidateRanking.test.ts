@@ -143,6 +143,46 @@ describe('candidate ranking', () => {
     assert.deepEqual(c.patch, { files: ['a.js'], linesAdded: 2, linesRemoved: 1 });
   });
 
+  it('a spec that passed before and is blocked, skipped or not run now is not a broken constraint; fail and error are', () => {
+    const ids = ['blk', 'skp', 'gone', 'f', 'e'];
+    const specFile = {
+      version: 1,
+      goal: 'g',
+      specs: ids.map((id) => ({ id, kind: 'functional', test: { files: [] } })),
+    } as unknown as SpecFile;
+    const after: Record<string, string> = { blk: 'blocked', skp: 'skipped', f: 'fail', e: 'error' };
+    const result = {
+      runId: 'r',
+      stopReason: 'finished',
+      steps: 1,
+      usage: { promptTokens: 1, completionTokens: 1, totalTokens: 2 },
+      durationMs: 5,
+      patch: '',
+      changedFiles: [],
+      // 'gone' has no verdict after the change: not run.
+      verdicts: ids
+        .map((id) => ({ id, before: 'pass', after: after[id] ?? 'not-run' }))
+        .filter((v) => v.id !== 'gone'),
+      after: [],
+      findings: [],
+      tamperedSpecs: [],
+      testInfrastructure: [],
+      runDir: 'd',
+      trajectoryFile: 't',
+      patchFile: 'p',
+    } as unknown as AgentRunResult;
+    const c = summarizeCandidate(specFile, result, {
+      index: 1,
+      label: 'm',
+      source: { kind: 'model', model: 'm' },
+    });
+    assert.deepEqual(
+      c.specs.map((s) => `${s.id}:${s.after}`),
+      ['blk:blocked', 'skp:skipped', 'gone:not-run', 'f:fail', 'e:error'],
+    );
+    assert.deepEqual(c.broken, ['f', 'e']);
+  });
+
   it('a run with an attempt (a refused protected edit) is disqualified and ranks below honest ones, all passing', () => {
     const specFile = {
       version: 1,

@@ -98,4 +98,24 @@ describe('agent result page', () => {
     assert.equal(resultCsp(), `default-src 'none'; style-src 'sha256-${hash}';`);
     assert.ok(html.includes(resultCsp()));
   });
+
+  test('the heading is the goal and the start time, not the raw run id', () => {
+    const html = page({ kind: 'pending' });
+    assert.match(html, /<h1>Make every spec pass · 2026-12-01 08:00 UTC<\/h1>/);
+    assert.match(html, /<title>Make every spec pass · 2026-12-01 08:00 UTC<\/title>/);
+    assert.doesNotMatch(/<h1>[\s\S]*?<\/h1>/.exec(html)?.[0] ?? '', /ab12/);
+    // The run id stays findable, once, in the small print.
+    assert.match(html, /run <code class="run-id">2026-12-01T08-00-00-000Z-ab12-all<\/code>/);
+    const one = page({ kind: 'pending' }, { target: { kind: 'spec', id: 'no-<stale>' }, runId: 'odd' });
+    assert.match(one, /<h1>Make no-&lt;stale&gt; pass<\/h1>/);
+  });
+
+  test('the decision (Apply, Discard) sits in a sticky bar above the verdicts', () => {
+    const html = page({ kind: 'pending' });
+    const bar = html.indexOf('<div class="decision-bar">');
+    assert.ok(bar >= 0, 'no decision bar');
+    assert.ok(html.indexOf('Apply to 1 file', bar) > bar, 'Apply is not inside the bar');
+    assert.ok(bar < html.indexOf('<h2>Verdicts</h2>'));
+    assert.match(html, /\.decision-bar \{ position: sticky; top: 0;/);
+  });
 });

@@ -149,4 +149,57 @@ describe('the candidates comparison page', () => {
     assert.match(none, /Pareto set<\/h2>\n<p class="pareto">empty: every candidate is disqualified\./);
     assert.match(none, /cand-1: not applied/);
   });
+
+  test('the candidate column and the header stay in view while the grid scrolls', () => {
+    // Every candidate's name cell (and the baseline's, and the header's) is the sticky "who" column.
+    for (const [index, , cells] of rows(html))
+      assert.match(cells, new RegExp(`<th scope="row" class="who">cand-${index}`));
+    assert.match(html, /<th scope="row" class="who">before \(the baseline\)/);
+    assert.match(html, /<th scope="col" class="who">candidate<\/th>/);
+    assert.match(html, /table\.grid th\.who \{ position: sticky; left: 0;/);
+    assert.match(html, /table\.grid thead \{ position: sticky; top: 0;/);
+  });
+
+  test('a usable candidate that breaks constraints gets a warning Apply that says how many', () => {
+    const [, , first] = rows(html).find(([i]) => i === '1') ?? [];
+    assert.match(first ?? '', /<a class="button warning" [^>]*>⚠ Apply cand-1 \(breaks 1\)<\/a>/);
+    const [, , third] = rows(html).find(([i]) => i === '3') ?? [];
+    assert.match(third ?? '', /<a class="button" [^>]*>Apply cand-3<\/a>/);
+    assert.doesNotMatch(third ?? '', /warning/);
+  });
+});
+
+describe('the comparison page with more than six specs', () => {
+  const ids = ['s1', 's2', 'i1', 's3', 'p1', 'i2', 'p2', 'u1'];
+  const kind: Record<string, SpecKind> = { s: 'security', i: 'interface', p: 'performance', u: 'functional' };
+  const kindOf = (id: string): SpecKind => kind[id[0]!]!;
+  const specsOf = (after: Record<string, 'pass' | 'fail' | 'blocked'>): CandidateSummary['specs'] =>
+    ids.map((id) => ({ id, kind: kindOf(id), before: 'pass', after: after[id] ?? 'pass' }));
+  const one = cand(1, {}, { specs: specsOf({ p1: 'blocked' }), specsPassed: 7, strict: false, broken: [] });
+  const two = cand(2, {}, { specs: specsOf({ i2: 'fail' }), specsPassed: 7, strict: false, broken: ['i2'] });
+  const base = ranking([one, two]);
+  const html = renderCandidatesHtml({
+    ranking: { ...base, specIds: ids, before: Object.fromEntries(ids.map((id) => [id, 'pass'])) },
+    endings: new Map(),
+  });
+
+  test('groups the spec columns by kind, each kind named once over its specs, cells in the same order', () => {
+    const groups = [
+      ...html.matchAll(/<th scope="colgroup" colspan="(\d)" class="kind-group">([^<]*)<\/th>/g),
+    ].map((m) => `${m[2]}/${m[1]}`);
+    assert.deepEqual(groups, ['security (3)/3', 'interface (2)/2', 'performance (2)/2', 'functional (1)/1']);
+    const order = ['s1', 's2', 's3', 'i1', 'i2', 'p1', 'p2', 'u1'];
+    const [, , cells] = rows(html).find(([i]) => i === '2') ?? [];
+    assert.deepEqual(
+      [...(cells ?? '').matchAll(/data-spec="([^"]+)"/g)].map((m) => m[1]),
+      order,
+    );
+    assert.match(cells ?? '', /data-spec="i2"[^>]*>✗ fail \(broken\)</);
+  });
+
+  test('a blocked spec reads blocked, not broken', () => {
+    const [, , cells] = rows(html).find(([i]) => i === '1') ?? [];
+    assert.match(cells ?? '', /data-spec="p1" title="p1: pass → blocked">[^<]* blocked<\/td>/);
+    assert.doesNotMatch(cells ?? '', /broken/);
+  });
 });

@@ -8,6 +8,7 @@ import {
   type SpecResult,
 } from '../../../src/core/check';
 import {
+  blameStatusText,
   countResults,
   statusText,
   testItemDescription,
@@ -200,4 +201,15 @@ describe('extension wording (resultText.ts)', () => {
     assert.equal(testItemDescription(verified, 'suite'), 'suite');
     assert.equal(verdictSummary([verified, unverified]), 'pass: suite, plain (unverified)');
   });
+});
+
+test('the status bar line after Explain broken spec has no raw backticks', () => {
+  assert.equal(
+    blameStatusText(
+      ['the edit to `LruCache.get` (src/cache.js:42-43), made for `cache-hit`, breaks `no-stale-read`'],
+      'no-stale-read',
+    ),
+    'Weave: the edit to LruCache.get (src/cache.js:42-43), made for cache-hit, breaks no-stale-read',
+  );
+  assert.equal(blameStatusText([], 'no-stale-read'), 'Weave: no single edit explains no-stale-read');
 });

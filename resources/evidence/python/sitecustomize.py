@@ -2,7 +2,8 @@
 
 Weave puts this folder first on PYTHONPATH for the command, so Python's ``site`` imports this module while the
 interpreter starts, before the main module and before any code of the project under test. It installs the
-runner guard (weave_runner_guard.py: an audit hook that cannot be removed) and then runs the
+runner guard (weave_runner_guard.py: an audit hook that cannot be removed), under ``python -m unittest`` the
+unittest hook (weave_unittest_hook.py: unittest loads no plugin), and then runs the
 ``sitecustomize`` this one shadows (Debian's, a virtualenv's, the project's own), as Python would have.
 """
 
@@ -23,5 +24,6 @@ def _run_shadowed():
 
 
 import weave_runner_guard  # noqa: E402,F401  (installs the audit hook as a side effect)
+import weave_unittest_hook  # noqa: E402,F401  (under `-m unittest`: wraps unittest's results, signs them)
 
 _run_shadowed()

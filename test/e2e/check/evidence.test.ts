@@ -6,7 +6,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
-import { childKey, macOf, RUN_KEY } from '../../../src/core/check/evidence/records';
+import { childKey, macOf, RUN_KEY, verifyRecord } from '../../../src/core/check/evidence/records';
 import { readEvidence, startEvidence } from '../../../src/core/check/evidence/session';
 import { locateEvidenceResources } from '../../../src/core/evidenceResources';
 import { runCommand } from '../../../src/core/process/runCommand';
@@ -153,6 +153,86 @@ describe('runner evidence session', () => {
       failed: 0,
       skipped: 1,
       collectionErrors: 1,
+    });
+  });
+  it("python -m unittest signs each test's outcome and the totals; python -c and a test that exits midway do not pass", async () => {
+    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-evidence-unittest-'));
+    cleanup.push(root);
+    await fs.mkdir(path.join(root, 'tests'));
+    await fs.writeFile(
+      path.join(root, 'tests', 'test_mixed.py'),
+      [
+        'import unittest',
+        'class Mixed(unittest.TestCase):',
+        '    def test_ok(self): self.assertEqual(1, 1)',
+        '    def test_bad(self): self.assertEqual(1, 2)',
+        '    def test_error(self): raise RuntimeError("boom")',
+        '    @unittest.skip("not here")',
+        '    def test_skipped(self): pass',
+        '    @unittest.expectedFailure',
+        '    def test_expected(self): self.assertEqual(1, 2)',
+        '    def test_subtests(self):',
+        '        for i in range(2):',
+        '            with self.subTest(i=i): self.assertEqual(i, 0)',
+        '',
+      ].join('\n'),
+    );
+    await fs.writeFile(path.join(root, 'tests', 'test_broken.py'), 'import no_such_module\n');
+    const run = async (command: string): Promise<{ report: object; records: object[] }> => {
+      const session = await startEvidence({}, {});
+      try {
+        const outcome = await runCommand({
+          command: `${command} > /dev/null 2>&1 || true`,
+          cwd: root,
+          env: session.env,
+          inheritedInputs: session.inheritedInputs,
+          timeoutMs: 60_000,
+        });
+        assert.equal(outcome.exitCode, 0, outcome.output);
+        const secret = (session.inheritedInputs[0] ?? '').split('\n')[0]?.split(' ')[1] ?? '';
+        const dir = session.writableDirs[0] ?? '';
+        const records: object[] = [];
+        for (const name of await fs.readdir(dir)) {
+          for (const line of (await fs.readFile(path.join(dir, name), 'utf8')).split('\n').filter(Boolean)) {
+            const { runKey: _runKey, instance: _instance, ...record } = verifyRecord(line, secret) ?? {};
+            records.push(record);
+          }
+        }
+        return { report: await session.collect(), records };
+      } finally {
+        await session.dispose();
+      }
+    };
+    const mixed = await run('python3 -m unittest discover -s tests');
+    assert.deepEqual(mixed.report, {
+      summary: { runner: 'unittest', passed: 2, failed: 3, skipped: 1, collectionErrors: 1 },
+      unfinished: [],
+      forged: [],
+      replaced: [],
+      intrusions: [],
+    });
+    const completed = mixed.records.find((r) => (r as { kind?: string }).kind === 'completed');
+    assert.deepEqual((completed as { runs?: Array<{ tests?: unknown }> } | undefined)?.runs?.[0]?.tests, [
+      { id: 'unittest.loader._FailedTest.test_broken', outcome: 'failed' },
+      { id: 'test_mixed.Mixed.test_bad', outcome: 'failed' },
+      { id: 'test_mixed.Mixed.test_error', outcome: 'failed' },
+      { id: 'test_mixed.Mixed.test_expected', outcome: 'passed' },
+      { id: 'test_mixed.Mixed.test_ok', outcome: 'passed' },
+      { id: 'test_mixed.Mixed.test_skipped', outcome: 'skipped' },
+      { id: 'test_mixed.Mixed.test_subtests', outcome: 'failed' },
+    ]);
+    // Not unittest's command line: the hook stays out (no record, so nothing to verify a pass on).
+    assert.deepEqual((await run('python3 -c "import unittest"')).records, []);
+    await fs.rm(path.join(root, 'tests', 'test_broken.py'));
+    await fs.writeFile(
+      path.join(root, 'tests', 'test_mixed.py'),
+      'import os, unittest\nclass Exits(unittest.TestCase):\n    def test_exit(self): os._exit(0)\n',
+    );
+    assert.deepEqual((await run('python3 -m unittest discover -s tests')).report, {
+      unfinished: ['unittest'],
+      forged: [],
+      replaced: [],
+      intrusions: [],
     });
   });
 });

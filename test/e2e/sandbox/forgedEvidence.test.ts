@@ -187,9 +187,10 @@ describe('runner evidence the code under test cannot forge', () => {
   });
 
   test('a contained pass on a printed summary alone is unverified, never fixed against a failing baseline', async () => {
-    // unittest's own runner has no Weave hook: its "OK" summary is all there is.
-    const r = await contained('/usr/bin/python3 -m unittest discover -s test', 'test/test_add.py', {
-      'test/test_add.py': PYTHON_TEST,
+    // unittest.main() called from a test script (not `python -m unittest`) has no Weave hook: its "OK" summary is
+    // all there is.
+    const r = await contained('/usr/bin/python3 test/test_add.py', 'test/test_add.py', {
+      'test/test_add.py': `${PYTHON_TEST}\nunittest.main()\n`,
       'src/add.py': 'def add(a, b):\n    return a + b\n',
     });
     assert.equal(r.verdict, 'unverified', `${r.reason}\n${r.output}`);

@@ -392,6 +392,48 @@ const mochaRun = async (add: string): Promise<SpecResult> =>
     )
   )[0]!;
 
+// `python -m unittest` loads no plugin: Weave's sitecustomize wraps unittest's results before any user code.
+const UNITTEST = '/usr/bin/python3 -m unittest discover -s test';
+const unittestRun = async (add: string): Promise<SpecResult> =>
+  (
+    await contained(UNITTEST, 'test/test_add.py', { 'test/test_add.py': UNITTEST_TEST, 'src/add.py': add })
+  )[0]!;
+
+describe('python -m unittest on its own signed results', () => {
+  test('control: the right add passes on signed results; the wrong one fails on them', async () => {
+    const right = await unittestRun(RIGHT_ADD);
+    assert.equal(right.verdict, 'pass', explain(right));
+    assert.equal(right.evidence, 'runner', explain(right));
+    assert.deepEqual(right.summary, { runner: 'unittest', passed: 2, failed: 0, skipped: 0 });
+    const wrong = await unittestRun(WRONG_ADD);
+    assert.equal(wrong.verdict, 'fail', explain(wrong));
+    assert.equal(wrong.evidence, 'runner', explain(wrong));
+    assert.deepEqual(wrong.summary, { runner: 'unittest', passed: 0, failed: 2, skipped: 0 });
+  });
+
+  test('TestCase.assertEqual replaced with a no-op by the code under test is tampered', async () => {
+    const r = await unittestRun(
+      `import unittest\nunittest.TestCase.assertEqual = lambda self, first, second, msg=None: None\n${WRONG_ADD}`,
+    );
+    assert.equal(r.verdict, 'tampered', explain(r));
+    assert.equal(r.verdictBeforeTampering, 'pass', 'the no-op really made the wrong add pass');
+    assert.ok(
+      r.evidenceTampering?.includes('unittest.TestCase.assertEqual was replaced by code under test'),
+      r.reason,
+    );
+  });
+
+  test("TestCase.__init_subclass__ wrapped to quiet the test class's assertEqual is tampered", async () => {
+    const r = await unittestRun(`${STEER_UNITTEST}\n${WRONG_ADD}`);
+    assert.equal(r.verdict, 'tampered', explain(r));
+    assert.equal(r.verdictBeforeTampering, 'pass');
+    assert.ok(
+      r.evidenceTampering?.some((issue) => /AddTest\.assertEqual/.test(issue) && /src\/add\.py/.test(issue)),
+      r.reason,
+    );
+  });
+});
+
 describe('Node runners held from outside the code under test', () => {
   test('control: the right add passes under mocha on signed results', async () => {
     const r = await mochaRun(RIGHT_ADD_JS);

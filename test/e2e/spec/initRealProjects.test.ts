@@ -90,7 +90,7 @@ describe('weave init on real project shapes, then weave check', () => {
   it('unittest-only tests and no pytest configuration: python -m unittest discover', async () => {
     const { specs, results } = await initAndCheck('py-unittest');
     assert.match(specs, /"command": "\S*python3? -m unittest discover -s tests"/);
-    assert.equal(results[0]?.evidence, 'summary');
+    assert.equal(results[0]?.evidence, 'runner');
   });
 
   it('an npm test script whose tests require("..") in a package without a lockfile: npm test', async () => {

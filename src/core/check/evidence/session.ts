@@ -1,7 +1,8 @@
 // Runner evidence: per spec run, a private results directory, a secret, and the environment that makes the
 // test runners inside the command write their own signed results there (node:test, mocha, jest and vitest
-// through a Node.js hook in NODE_OPTIONS, pytest through a plugin found on PYTHONPATH). Because the runner
-// reports from inside its own process, this sees through `| cat`, `|| true`, `a; b` and any reporter flag.
+// through a Node.js hook in NODE_OPTIONS, pytest through a plugin found on PYTHONPATH, `python -m unittest`
+// through the sitecustomize there). Because the runner reports from inside its own process, this sees through
+// `| cat`, `|| true`, `a; b` and any reporter flag.
 // The secret reaches the hooks on an inherited descriptor, never in the environment or argv (records.ts says
 // how records are signed): a results file written by code under test does not verify, never counts, and is
 // reported (`forged`), as are runners that started and never finished and functions the hooks found replaced.
@@ -84,7 +85,7 @@ export async function startEvidence(
   };
 }
 
-const RUNNERS: ReadonlySet<string> = new Set(['node:test', 'mocha', 'pytest', 'jest', 'vitest']);
+const RUNNERS: ReadonlySet<string> = new Set(['node:test', 'mocha', 'pytest', 'unittest', 'jest', 'vitest']);
 
 /**
  * Every results file in `dir`, verified with `secret` and added up. Only records signed with the run's key

@@ -8,11 +8,13 @@ import type { DatasetSummary } from '../../core/tasks/mine/datasetFiles';
 import { DEFAULT_LIMITS } from '../../core/tasks/mine/candidateCommits';
 import { parseVerbArgs, parseVerbFlags, wholeNumber, withHelpHint } from '../flags';
 import type { Verb } from '../verb';
+import { mineReview, REVIEW_HELP, REVIEW_USAGE } from './mineReview';
 
 const DEFAULT_NAME = 'weave/mined';
 
 const HELP = `Usage: weave mine --repos FILE --out DIR [options]
        weave mine merge OUT DIR… [--name ORG/NAME] [--json]
+${REVIEW_USAGE}
 
 Mines a list of repositories into a dataset of verified benchmark tasks. FILE holds one repository a line:
   SOURCE [A..B] [SUBFOLDER]      # a git URL or a local path (relative to FILE), a revision range, a project folder
@@ -43,6 +45,8 @@ Options:
   --json                print the summary as JSON
   -h, --help            show this help
 
+${REVIEW_HELP}
+
 Exit codes: 0 done (a repository that gave no task is in the funnel, not a failure), 1 stopped, 2 bad input.
 
 Examples:
@@ -55,6 +59,7 @@ export const mineVerb: Verb = {
   help: HELP,
   async run(args) {
     if (args[0] === 'merge') return merge(args.slice(1));
+    if (args[0] === 'review') return mineReview(args.slice(1));
     const flags = parseVerbFlags('mine', args, {
       repos: { type: 'string' },
       out: { type: 'string' },

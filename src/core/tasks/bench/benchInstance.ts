@@ -52,6 +52,12 @@ export interface InstanceRun {
   review_counts?: { true_positives: number; false_positives: number; false_negatives: number };
   /** --self-pick N: the model's pick among its N candidates against the first and the verified best. */
   self_pick?: { pick: number; vs_first: Comparison; vs_best: Comparison; regret: number } | { error: string };
+  /**
+   * With several candidates (--self-pick N, `weave mine review --candidates N`): every candidate's patch in
+   * candidate order (cand-1 first, the same as `patch`) and the one Weave's verified ranking puts first (1-based;
+   * null when every candidate is disqualified), so each can be scored on its own.
+   */
+  candidates?: { patches: string[]; verified_best: number | null };
 }
 
 export interface InstanceJob {
@@ -70,6 +76,8 @@ export interface InstanceJob {
   review?: boolean;
   /** Run this many candidates (seeds 1..N) and ask the model to pick one; the prediction stays cand-1's. */
   selfPickCandidates?: number;
+  /** Run this many candidates (seeds 1..N) without asking the model to pick; the prediction stays cand-1's. */
+  candidates?: number;
   signal?: AbortSignal;
 }
 
@@ -200,9 +208,13 @@ async function agentCell(
   job: InstanceJob,
   common: AgentRunSetup,
   clientFor: (sampling?: Sampling) => ModelClient,
-): Promise<{ result: AgentRunResult; judged: Pick<InstanceRun, 'review_counts' | 'self_pick'> }> {
+): Promise<{
+  result: AgentRunResult;
+  judged: Pick<InstanceRun, 'review_counts' | 'self_pick' | 'candidates'>;
+}> {
   const review = job.review ?? false;
-  if (job.selfPickCandidates === undefined) {
+  const count = job.selfPickCandidates ?? job.candidates;
+  if (count === undefined) {
     const result = await runAgent({
       ...common,
       target: { kind: 'all' },
@@ -219,17 +231,16 @@ async function agentCell(
   const { ranking, results } = await runCandidates({
     ...common,
     target: { kind: 'all' },
-    plans: modelCandidatePlans(job.selfPickCandidates, [job.model], (_model, sampling) =>
-      clientFor(sampling),
-    ),
+    plans: modelCandidatePlans(count, [job.model], (_model, sampling) => clientFor(sampling)),
     concurrency: 1,
     modelReview: review,
-    selfPick: clientFor(),
+    ...(job.selfPickCandidates === undefined ? {} : { selfPick: clientFor() }),
   });
   const pick = ranking.judgement.selfPick;
   return {
     result: results[0] as AgentRunResult,
     judged: {
+      candidates: { patches: results.map((r) => r.patch), verified_best: ranking.best },
       ...reviewCountsOf(ranking.judgement, job.model, review),
       ...(pick === undefined
         ? {}

@@ -29,6 +29,8 @@ export interface BenchOptions {
   review?: boolean;
   /** Run N candidates per cell and ask the model to pick (leaderboard: self-pick regret); cand-1 is scored. */
   selfPickCandidates?: number;
+  /** Run N candidates per cell without a pick (`weave mine review`): each run record keeps every patch. */
+  candidates?: number;
   prices?: Record<string, Price>;
   budgets?: Partial<AgentBudgets>;
   /** Where the agents' patches are scored (default 'sandbox'; 'docker': each task's Harbor image). */
@@ -159,6 +161,7 @@ async function runCell(
     matrix: options.matrix ?? false,
     ...(options.review ? { review: true } : {}),
     ...(options.selfPickCandidates === undefined ? {} : { selfPickCandidates: options.selfPickCandidates }),
+    ...(options.candidates === undefined ? {} : { candidates: options.candidates }),
     ...(options.signal ? { signal: options.signal } : {}),
   });
   // Written last, so an interrupted cell has no record and reruns.

@@ -3,11 +3,20 @@
 (type_alias_declaration name: (type_identifier) @name) @definition.type
 (internal_module name: (identifier) @name) @definition.module
 (public_field_definition
-  name: (property_identifier) @name
+  name: [(property_identifier) (private_property_identifier)] @name
   value: [(arrow_function) (function_expression)]) @definition.method
-; Weave: class fields (`count = 0`, `private readonly limit: number`) are symbols too: `Class.count`.
+; Weave: class fields (`count = 0`, `private readonly limit: number`, `#seen = 0`) are symbols too: `Class.count`.
 (public_field_definition
-  name: (property_identifier) @name) @definition.field
+  name: [(property_identifier) (private_property_identifier)] @name) @definition.field
+; Weave: what the stock tags leave out of a class: its constructor (`PathError.constructor`; V8 reports it as a
+; function of its own, so coverage can narrow to it), private methods (`#check()`) and static blocks
+; (`Class.static`; they run when the class is evaluated, so coverage keeps them with the module's top level).
+((method_definition
+  name: (property_identifier) @name) @definition.method
+  (#eq? @name "constructor"))
+(method_definition
+  name: (private_property_identifier) @name) @definition.method
+(class_static_block "static" @name) @definition.static
 ; Weave: values assigned to the module's exports (`exports.version = '1.0'`). Functions assigned to members
 ; (`picomatch.test = (…) => …`) come from JavaScript's stock tags; extract.ts qualifies both by the object.
 (expression_statement

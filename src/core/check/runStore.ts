@@ -1,11 +1,12 @@
-// Run history under <workspace>/.weave/runs/<id>.json. Runs are local state, never committed: Weave writes
-// .weave/.gitignore ("runs/") when it is missing. Stored outputs are excerpts (head and tail) so that the
+// Run history under <workspace>/.weave/runs/<id>.json. Runs are local state, never committed (runsIgnored.ts
+// keeps git from seeing them). Stored outputs are excerpts (head and tail) so that the
 // history stays small; the newest MAX_STORED_RUNS runs are kept.
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { VERDICTS } from '../../shared/verdicts';
 import { excerpt } from '../process/outputCapture';
+import { ensureRunsIgnored } from './runsIgnored';
 import type { RunRecord } from './types';
 
 export const MAX_STORED_RUNS = 50;
@@ -40,17 +41,6 @@ export async function saveRun(workspaceDir: string, run: RunRecord): Promise<str
   await fs.rename(partial, file);
   await pruneRuns(dir);
   return file;
-}
-
-/** Run state is local: writes .weave/.gitignore (`runs/`) when missing, so runs never show as changes. */
-export async function ensureRunsIgnored(workspaceDir: string): Promise<void> {
-  const file = path.join(workspaceDir, '.weave', '.gitignore');
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  try {
-    await fs.writeFile(file, '# Written by Weave: run history is local state.\nruns/\n', { flag: 'wx' });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
 }
 
 /** Names Weave gives its run files (newRunId + .json): pruning never touches anything else in the folder. */

@@ -57,7 +57,7 @@ export function coverageView(store: CoverageStore, base: CoverageBase, index: In
         if (at === undefined && covered.unmappedBecause !== undefined)
           // Build output git does not track, which coverage could not carry back to the source it came from.
           return staticAll(
-            `coverage of ${file} (which git does not track) ${covered.unmappedBecause}; kept per file, so it cannot say which source functions ran (to enable it: ${sourceMapHint(file)})`,
+            `coverage of ${file} (which git does not track) ${covered.unmappedBecause}; kept per file, so it cannot say which source functions ran (to narrow it: ${sourceMapHint(file)})`,
           );
         if (at === undefined)
           return staticAll(`its coverage was recorded on ${file}, which git does not track`);

@@ -46,7 +46,7 @@ const CONFIG_FILE_NAMES = new Set([
 ]);
 
 /** Loaded by tools, not imported: `vitest.config.ts`, `.mocharc.js`, `tsconfig.base.json`, `.env.test`. */
-function isConfigFile(file: string): boolean {
+export function isConfigFile(file: string): boolean {
   const name = path.posix.basename(file);
   return (
     CONFIG_FILE_NAMES.has(name) ||

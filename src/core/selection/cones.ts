@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Spec, SpecFile } from '../../shared/specSchema';
+import { isConfigFile } from './changeKinds';
 import { ConeImportResolver } from './coneImports';
 import type { IndexView, ResolvedAnchor } from '../anchors/resolve';
 import { normalizeWorkspacePath } from '../workspacePath';
@@ -117,15 +118,21 @@ function coneOf(
   options: ConeOptions,
 ): SpecCone {
   const { roots, uncertain } = coneRoots(spec, specFile, known, options);
-  for (const [root, why] of roots) {
+  // A data file listed in test.files (a JSON fixture, listed to protect it) loads nothing, so it stays a root
+  // (a change to it still reaches the spec) without making the cone incomplete, as long as the spec has a test
+  // Weave can parse: data alone says nothing about what the command runs.
+  const testRoots = [...roots].filter(([, why]) => !why.startsWith('anchor '));
+  const hasCode = testRoots.some(([root]) => index.files.has(root));
+  for (const [root, why] of testRoots) {
+    if (index.files.has(root)) continue;
+    if (hasCode && why.startsWith('test file ') && isDataFile(root)) continue;
     // A test Weave cannot parse (a shell script, a data-driven runner file) may load anything.
-    if (!why.startsWith('anchor ') && !index.files.has(root))
-      uncertain.push(
-        why.startsWith('named in its test command')
-          ? // An argument of the command (a config file, a script), not a test file the spec lists.
-            `its test command names ${root}, which Weave has no grammar for, so what the command loads is unknown`
-          : `its test file ${root} has no grammar, so what it loads is unknown`,
-      );
+    uncertain.push(
+      why.startsWith('named in its test command')
+        ? // An argument of the command (a config file, a script), not a test file the spec lists.
+          `its test command names ${root}, which Weave has no grammar for, so what the command loads is unknown`
+        : `its test file ${root} has no grammar, so what it loads is unknown`,
+    );
   }
 
   // The test's own roots are walked first, so that a file reachable from the test is explained by the chain
@@ -159,6 +166,35 @@ function coneOf(
   walk(rootList.filter(([, why]) => !why.startsWith('anchor ')).map(([f]) => f));
   walk(rootList.filter(([, why]) => why.startsWith('anchor ')).map(([f]) => f));
   return { id: spec.id, roots, parent, uncertain, conditional };
+}
+
+/**
+ * Fixtures and expected outputs a test reads: they load no code. Tool configuration is not data (a
+ * `jest.config.json`, a `.mocharc.json` names setup files that run), so a name with `config` in it is not data.
+ */
+const dataExtensions = new Set([
+  '.json',
+  '.json5',
+  '.jsonc',
+  '.yaml',
+  '.yml',
+  '.toml',
+  '.txt',
+  '.csv',
+  '.tsv',
+  '.xml',
+  '.snap',
+  '.md',
+  '.png',
+  '.jpg',
+  '.jpeg',
+  '.gif',
+]);
+function isDataFile(file: string): boolean {
+  const name = path.posix.basename(file);
+  return (
+    dataExtensions.has(path.posix.extname(name).toLowerCase()) && !isConfigFile(file) && !/config/i.test(name)
+  );
 }
 
 /** "test/a.test.js ← src/client.js ← src/cache.js": how a file entered the cone. */

@@ -75,11 +75,12 @@ describe('checkWorkspace', () => {
       'needs-lib': 'pass',
     });
     assert.equal(first.report.baseline, null);
-    assert.equal(
-      await fs.readFile(path.join(ws, '.weave/.gitignore'), 'utf8'),
-      '# Written by Weave: run history is local state.\nruns/\n',
-    );
-    assert.equal(gitIn(ws, 'status', '--porcelain', '--', '.weave/runs'), '', 'runs are git-ignored');
+    // The first check leaves a clean tree clean: runs are ignored through the repository's exclude file
+    // (scoped to the workspace, a subfolder here), not by a new untracked .weave/.gitignore.
+    assert.equal(gitIn(ws, 'status', '--porcelain', '--untracked-files=all'), '', 'the tree stays clean');
+    await assert.rejects(fs.access(path.join(ws, '.weave/.gitignore')));
+    const exclude = path.resolve(ws, gitIn(ws, 'rev-parse', '--git-common-dir').trim(), 'info/exclude');
+    assert.match(await fs.readFile(exclude, 'utf8'), /^\/app\/\.weave\/runs\/$/m);
 
     // Break lib, fix feature: uncommitted changes.
     await writeFiles(ws, { 'lib.txt': 'bad\n', 'feature.txt': 'here\n' });

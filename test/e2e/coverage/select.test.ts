@@ -75,6 +75,16 @@ describe('single-module library whose tests require(..)', () => {
     ]);
   });
 
+  test('a change inside a class constructor selects the specs that constructed it, not every loader', async () => {
+    edit(ws.dir(), 'index.js', '    this.n = 0;', '    this.n = 0 + 0;');
+    const ctor = await selectAffected({ workspaceDir: ws.dir(), since: 'HEAD' });
+    assert.deepEqual(ids(ctor), ['counts']);
+    assert.match(
+      reasonsOf(ctor, 'counts'),
+      /index\.js:19 is in Counter\.constructor, which its test executed/,
+    );
+  });
+
   test('module top level, or a definition’s first line, selects every spec that loads the module', async () => {
     edit(ws.dir(), 'index.js', 'const DEFAULT_STEP = 1;', 'const DEFAULT_STEP = 2;');
     const top = await selectAffected({ workspaceDir: ws.dir(), since: 'HEAD' });

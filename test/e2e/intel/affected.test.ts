@@ -214,6 +214,43 @@ void test('a test file without a grammar (a shell script) may load anything: its
   assert.match(result.affected[2]!.reasons[0]!, /its test file test\/run\.sh has no grammar/);
 });
 
+void test('a data fixture in test.files is protected but leaves the cone complete; data alone does not', async () => {
+  const specs = JSON.parse(PROJECT['.weave/specs.json']!) as { specs: Array<Record<string, unknown>> };
+  // Shaped like a URL library's spec that lists its test data to protect it.
+  specs.specs.push(
+    {
+      ...spec('ascii', 'test/lonely.test.js'),
+      test: {
+        command: 'node --test test/lonely.test.js',
+        files: ['test/lonely.test.js', 'test/fixture/toascii.json'],
+      },
+    },
+    {
+      ...spec('data-only', 'test/fixture/toascii.json'),
+      test: { command: 'npm test', files: ['test/fixture/toascii.json'] },
+    },
+  );
+  writeFiles(dir, {
+    'test/fixture/toascii.json': '[{ "input": "a" }]\n',
+    '.weave/specs.json': JSON.stringify(specs),
+  });
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', 'fixture specs');
+  const math = await selectAffected({ workspaceDir: dir, files: ['src/math.js'] });
+  assert.deepEqual(ids(math), ['math', 'format', 'data-only']);
+  assert.match(
+    math.affected.find((s) => s.id === 'data-only')!.reasons[0]!,
+    /its test file test\/fixture\/toascii\.json has no grammar, so what it loads is unknown/,
+  );
+  // The cone still holds what the test file loads, and the fixture as a root (a change to the fixture itself,
+  // which Weave cannot trace, selects every spec).
+  const lonely = await selectAffected({ workspaceDir: dir, files: ['src/lonely.js'] });
+  assert.deepEqual(ids(lonely), ['lonely', 'report', 'ascii', 'data-only']);
+  assert.match(lonely.affected.find((s) => s.id === 'ascii')!.reasons.join('\n'), /src\/lonely\.js/);
+  const fixture = await selectAffected({ workspaceDir: dir, files: ['test/fixture/toascii.json'] });
+  assert.equal(fixture.all, true);
+});
+
 void test('a file only named as an argument of the test command is not called a test file', async () => {
   const specs = JSON.parse(PROJECT['.weave/specs.json']!) as { specs: Array<Record<string, unknown>> };
   specs.specs.push({

@@ -52,8 +52,10 @@ execFileSync(process.execPath, [path.join(root, 'scripts', 'copy-grammars.mjs')]
 const entries = [
   ['src/extension/main.ts', 'dist/extension.js'],
   ['src/cli/main.ts', 'dist/cli.js'],
-  // The hook program alone: agents start it on every tool call (src/cli/guardMain.ts).
-  ['src/cli/guardMain.ts', 'dist/guard.js'],
+  // The hook program alone: agents start it on every tool call (src/cli/guardMain.ts), through a launcher that
+  // turns on the compile cache before the bundle loads (src/cli/guardLauncher.ts).
+  ['src/cli/guardLauncher.ts', 'dist/guard.js'],
+  ['src/cli/guardMain.ts', 'dist/guard-program.js'],
   ['src/core/index/parseWorker.ts', 'dist/parseWorker.js'],
 ].filter(([src]) => fs.existsSync(path.join(root, src)));
 await Promise.all(

@@ -6,12 +6,8 @@
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { loadSpecFile, SPEC_FILE_RELATIVE_PATH } from '../../core/spec';
-import {
-  isProtectedPath,
-  isSupportFileName,
-  protectionScopeOfSpecFile,
-  SKIPPED_FOLDERS,
-} from '../../core/sandbox/protectedFiles';
+import { isProtectedPath, isSupportFileName, SKIPPED_FOLDERS } from '../../core/sandbox/protectedFiles';
+import { cachedLoadedSet } from '../../core/sandbox/loadedSetCache';
 import type { LoadedSet } from '../../core/sandbox/commandLoads/loadedSet';
 import { weaveStateDir } from '../../core/stateDir';
 import type { SpecFile } from '../../shared/specSchema';
@@ -64,7 +60,8 @@ export async function loadProtectedSet(workspaceDir: string): Promise<ProtectedS
     ...(loaded.ok
       ? {
           specFile: loaded.specFile,
-          loaded: (await protectionScopeOfSpecFile(root, loaded.specFile)).loaded,
+          // Kept between events while nothing it was derived from changes (loadedSetCache.ts).
+          loaded: await cachedLoadedSet(root, loaded.specFile),
         }
       : { specProblem: `${loaded.file} is invalid, so only .weave/ is protected` }),
   };

@@ -70,6 +70,12 @@ const GIT_WRITES = new Set([
   'clean',
   'checkout-index',
 ]);
+/**
+ * Subcommands that move HEAD or bring another commit's files into the work tree: which files change depends on
+ * commits the guard does not read, so every protected file may (`git checkout BRANCH` and `git stash pop|apply`
+ * are judged in git() by their operands).
+ */
+const GIT_MOVES_HEAD = new Set(['merge', 'pull', 'rebase', 'cherry-pick', 'revert', 'read-tree']);
 const INTERPRETER =
   /^(python[\d.]*|pypy[\d.]*|node|nodejs|deno|bun|perl|ruby|php|Rscript|lua|tsx|ts-node|jshell)$/;
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'fish', 'busybox-sh']);
@@ -613,6 +619,13 @@ function git(args: ShellWord[], use: Uses, ctx: CommandContext): void {
       );
     for (const t of texts) for (const target of diffTargets(t ?? '')) use.path(literal(target), 'write', how);
     return;
+  }
+  const stashApplies = sub === 'stash' && ['pop', 'apply'].includes(rest[0]?.text ?? '');
+  const switchesBranch = (sub === 'checkout' || sub === 'switch') && !rest.some((w) => w.text === '--');
+  if (GIT_MOVES_HEAD.has(sub) || stashApplies || switchesBranch) {
+    // The whole work tree: denied while it holds protected files (the reason names what it holds).
+    use.path(literal('.'), 'write', `${how} (moves HEAD or rewrites the work tree from another commit)`);
+    if (!switchesBranch) return;
   }
   if (!GIT_WRITES.has(sub)) {
     use.all(rest, 'other', how);

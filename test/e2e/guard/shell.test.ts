@@ -163,6 +163,17 @@ const BLOCKED: Case[] = [
   claude('xargs rm', 'ls | xargs rm'),
   claude('git checkout -- test/', 'git checkout -- test/'),
   claude('git stash', 'git stash'),
+  // Commands that move HEAD or bring another commit's files: every protected file may change.
+  claude('git merge', 'git merge feature'),
+  claude('git pull', 'git pull --rebase origin main'),
+  claude('git rebase', 'git rebase -i HEAD~3'),
+  claude('git cherry-pick', 'git cherry-pick abc123'),
+  claude('git revert', 'git revert --no-edit HEAD'),
+  claude('git read-tree', 'git read-tree -u --reset HEAD'),
+  claude('git checkout of a branch', 'git checkout feature'),
+  claude('git switch', 'git switch -c other origin/other'),
+  claude('git stash pop', 'git stash pop'),
+  claude('git -C . stash apply', 'git -C . stash apply stash@{1}'),
   claude('mv a test away', 'mv test/cache-hit.test.js test/cache-hit.test.js.bak'),
   claude(
     'an unknown program given a test (deny by default)',

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isKeyedManifest } from '../diffPolicy/manifestKeys';
+import { digestOf, listingDigest, noteRead, type ReadKind } from './readTrace';
 
 export interface LoadedSet {
   /** Workspace-relative, '/'-separated file → why the spec's command or test loads it. */
@@ -63,8 +64,37 @@ export class LoadCollector {
   }
 }
 
+// Every look at the file system the readers take goes through the three functions below, which note what they
+// saw (readTrace.ts): the cache of a computed set is keyed on exactly these observations.
+
 /** A regular file's text (at most 1 MiB), or undefined when it is not one. */
 export function readText(abs: string): string | undefined {
+  const text = textOf(abs);
+  noteRead('text', abs, digestOf(text));
+  return text;
+}
+
+export function isFile(abs: string): boolean {
+  const file = isFileNow(abs);
+  noteRead('is-file', abs, String(file));
+  return file;
+}
+
+/** A folder's entries, or undefined when it cannot be listed. */
+export function listFolder(abs: string): fs.Dirent[] | undefined {
+  const entries = entriesOf(abs);
+  noteRead('list', abs, listingDigest(entries));
+  return entries;
+}
+
+/** What the same look as `kind` sees at `abs` now, digested as the trace records it (not itself traced). */
+export function lookAgain(kind: ReadKind, abs: string): string {
+  if (kind === 'text') return digestOf(textOf(abs));
+  if (kind === 'is-file') return String(isFileNow(abs));
+  return listingDigest(entriesOf(abs));
+}
+
+function textOf(abs: string): string | undefined {
   try {
     const stat = fs.statSync(abs);
     if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return undefined;
@@ -74,10 +104,18 @@ export function readText(abs: string): string | undefined {
   }
 }
 
-export function isFile(abs: string): boolean {
+function isFileNow(abs: string): boolean {
   try {
     return fs.statSync(abs).isFile();
   } catch {
     return false;
+  }
+}
+
+function entriesOf(abs: string): fs.Dirent[] | undefined {
+  try {
+    return fs.readdirSync(abs, { withFileTypes: true });
+  } catch {
+    return undefined;
   }
 }

@@ -4,13 +4,12 @@
 // files themselves are protected by name (diffPolicy/infrastructurePaths.ts); this adds what they point at.
 // JSON and INI/TOML are parsed; JavaScript configs are code, so only their string literals under those keys are
 // read, and a key whose value is not a literal list is reported as unread.
-import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parseToml } from '../../toml';
 import { readIniSections } from '../diffPolicy/iniSections';
 import { DEPENDENCY_DIRS } from '../dependencyDirs';
-import { isFile, readText, type LoadCollector } from './loadedSet';
+import { isFile, listFolder, readText, type LoadCollector } from './loadedSet';
 
 /** `-p NAME` plugins and `-c FILE` configs in pytest's words (command line or addopts). */
 export function pytestArguments(
@@ -205,12 +204,8 @@ function globFiles(base: string, pattern: string): string[] {
   // A bounded walk that never enters dependencies or repositories (a spec glob may start at the root).
   let budget = 20_000;
   const walk = (dir: string): void => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
+    const entries = listFolder(dir);
+    if (entries === undefined) return;
     for (const entry of entries) {
       if (--budget < 0) return;
       const full = path.join(dir, entry.name);

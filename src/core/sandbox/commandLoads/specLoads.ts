@@ -3,11 +3,10 @@
 // (testImports.ts; a spec without anchors protects only the helpers beside its test). This is the part of the
 // protected set that follows the specs rather than file names; the sandbox, the diff policy, the guard and
 // export all take it through the policy scope (protectionScope.ts).
-import fs from 'node:fs';
 import path from 'node:path';
 import { bashParser } from './bashSyntax';
 import { CommandReader } from './commandReader';
-import { LoadCollector, isFile, type LoadedSet } from './loadedSet';
+import { LoadCollector, isFile, listFolder, type LoadedSet } from './loadedSet';
 import { importClosure, type ImportRoots } from './testImports';
 
 export interface LoadingSpec {
@@ -124,12 +123,5 @@ function codeUnderTest(
 }
 
 function siblings(dir: string): string[] {
-  try {
-    return fs
-      .readdirSync(dir)
-      .map((name) => path.join(dir, name))
-      .filter(isFile);
-  } catch {
-    return [];
-  }
+  return (listFolder(dir) ?? []).map((entry) => path.join(dir, entry.name)).filter(isFile);
 }

@@ -160,6 +160,11 @@ const PROVOKE: Record<string, Record<number, Provocation>> = {
     1: { args: (w) => ['--model', 'm', '--base-url', w.closedUrl, '--workspace', w.passing] },
     2: BAD_FLAG,
   },
+  mine: {
+    0: { provokedIn: 'test/e2e/mine/mineDataset.test.ts' },
+    1: { notYet: 'weave mine stopped mid-run (its kill test sends SIGKILL, which has no exit code)' },
+    2: BAD_FLAG,
+  },
   bench: {
     0: { notYet: 'a bench run through the CLI that exits 0 (benchRun.test.ts runs it for its output)' },
     2: BAD_FLAG,

@@ -13,8 +13,11 @@ def _run_shadowed():
     import os
     import sys
 
-    here = os.path.realpath(os.path.dirname(__file__))
-    rest = [p for p in sys.path if os.path.realpath(p or ".") != here]
+    # The coverage tracer's sitecustomize chains the same way: each skips every folder a Weave sitecustomize
+    # already ran from (kept on sys), or the two would run each other without end.
+    seen = sys.__dict__.setdefault("_weave_sitecustomize_dirs", set())
+    seen.add(os.path.realpath(os.path.dirname(__file__)))
+    rest = [p for p in sys.path if os.path.realpath(p or ".") not in seen]
     spec = importlib.machinery.PathFinder.find_spec("sitecustomize", rest)
     if spec is None or spec.loader is None:
         return

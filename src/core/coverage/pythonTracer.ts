@@ -128,8 +128,11 @@ def _weave_chain():
     import importlib.machinery
     import importlib.util
 
-    here = os.path.dirname(os.path.abspath(__file__))
-    rest = [p for p in sys.path if os.path.abspath(p or ".") != here]
+    # Weave's runner evidence has a sitecustomize of its own that chains the same way: each skips every folder
+    # a Weave sitecustomize already ran from (kept on sys), or the two would run each other without end.
+    seen = sys.__dict__.setdefault("_weave_sitecustomize_dirs", set())
+    seen.add(os.path.realpath(os.path.dirname(os.path.abspath(__file__))))
+    rest = [p for p in sys.path if os.path.realpath(p or ".") not in seen]
     spec = importlib.machinery.PathFinder.find_spec("sitecustomize", rest)
     if spec is not None and spec.loader is not None:
         module = importlib.util.module_from_spec(spec)

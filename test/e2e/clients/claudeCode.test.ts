@@ -184,13 +184,14 @@ describe(`Claude Code ${CLAUDE_CODE_VERSION} with Weave's guard and MCP server`,
     }
   });
 
-  // A form the guard cannot read (#36): decoded text piped into a shell. It reaches the test file; the backstop's
-  // record, taken when the session started, catches it at Stop, and the agent puts it back with --restore.
-  const UNREADABLE = `echo ${Buffer.from("printf '// x\\n' > test/add.test.js\n").toString('base64')} | base64 -d | sh`;
+  // A form the guard does not read yet (#36): perl's in-place flag folded into -0pi. It reaches the test file; the
+  // backstop's record, taken when the session started, catches it at Stop, and the agent puts it back with
+  // --restore. (The guard now refuses the earlier form here, `… | base64 -d | sh`, before it runs.)
+  const UNREADABLE = String.raw`perl -0pi -e 's/.*/\/\/ x\n/s' test/add.test.js`;
 
   test('a write the guard cannot read is caught by the Stop hook and restored with weave guard --restore', async (t) => {
     const server = await startScriptedMessagesServer(MARKER, [
-      { tool: 'Bash', input: { command: UNREADABLE, description: 'decode and run' } },
+      { tool: 'Bash', input: { command: UNREADABLE, description: 'rewrite in place' } },
       { text: 'done' },
       {
         tool: 'Bash',
@@ -216,7 +217,7 @@ describe(`Claude Code ${CLAUDE_CODE_VERSION} with Weave's guard and MCP server`,
 
   test('control: without the hooks, the unreadable write changes the test and nothing notices', async (t) => {
     const server = await startScriptedMessagesServer(MARKER, [
-      { tool: 'Bash', input: { command: UNREADABLE, description: 'decode and run' } },
+      { tool: 'Bash', input: { command: UNREADABLE, description: 'rewrite in place' } },
       { text: 'done' },
     ]);
     try {

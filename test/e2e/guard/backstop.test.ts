@@ -12,6 +12,7 @@ import { after, before, beforeEach, describe, test } from 'node:test';
 import { gitIn } from '../../support/gitRepo';
 import { makeMathWorkspace } from '../../support/mathWorkspace';
 import { CLI } from '../../support/paths';
+import { weaveOutsideTemp } from '../../support/weaveOutsideTemp';
 import { tempFolder } from '../../support/agentClients';
 
 interface Ran {
@@ -124,8 +125,19 @@ describe('the session backstop (weave guard, weave check, the git hook)', () => 
     assert.match(stop.stdout, /test\/add\.test\.js \(changed\)/);
   });
 
-  test('the git pre-commit hook refuses a commit of a test changed during the session', async () => {
-    const install = await weave('guard', '--install', 'git', '--workspace', ws);
+  test('the git pre-commit hook refuses a commit of a test changed during the session', async (t) => {
+    // Installed from a copy outside every temporary folder: --install refuses a Weave that lives in one, as this
+    // checkout may (a CI clone in /tmp).
+    const copy = await weaveOutsideTemp();
+    t.after(() => copy.dispose());
+    const install = await run(process.execPath, [
+      path.join(copy.dist, 'cli.js'),
+      'guard',
+      '--install',
+      'git',
+      '--workspace',
+      ws,
+    ]);
     assert.equal(install.code, 0, install.stderr);
     await runHook('SessionStart');
     await fs.writeFile(path.join(ws, ADD_TEST), EMPTY_TEST);

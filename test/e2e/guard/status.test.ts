@@ -10,6 +10,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { gitIn } from '../../support/gitRepo';
 import { makeMathWorkspace } from '../../support/mathWorkspace';
+import { weaveOutsideTemp } from '../../support/weaveOutsideTemp';
 import { CLI, REPO_ROOT } from '../../support/paths';
 import { isolateWeaveState } from '../../support/weaveState';
 
@@ -133,9 +134,13 @@ describe('portable hook commands', () => {
 
   test('without Weave in the project, hooks name the absolute path of the Weave that installed them', async () => {
     const bare = await makeMathWorkspace();
+    const copy = await weaveOutsideTemp();
+    const cli = path.join(copy.dist, 'cli.js');
+    const fromCopy = (args: string[]): Promise<Ran> =>
+      run(process.execPath, [cli, 'guard', ...args], bare, env);
     try {
       for (const target of ['claude-code', 'codex', 'cursor', 'git']) {
-        const r = await weave(['--install', target, '--workspace', bare], bare);
+        const r = await fromCopy(['--install', target, '--workspace', bare]);
         assert.equal(r.code, 0, r.stderr);
       }
       const written = [
@@ -147,16 +152,17 @@ describe('portable hook commands', () => {
       assert.doesNotMatch(written, /npx/);
       assert.match(
         written,
-        new RegExp(`node ${path.dirname(CLI).replace(/[/.]/g, '\\$&')}/guard\\.js --agent claude-code`),
+        new RegExp(`node ${copy.dist.replace(/[/.]/g, '\\$&')}/guard\\.js --agent claude-code`),
       );
       assert.match(
         written,
-        new RegExp(`node ${path.dirname(CLI).replace(/[/.]/g, '\\$&')}/cli\\.js check --affected`),
+        new RegExp(`node ${copy.dist.replace(/[/.]/g, '\\$&')}/cli\\.js check --affected`),
       );
-      const status = await weave(['--status', '--agent', 'claude-code'], bare);
+      const status = await fromCopy(['--status', '--agent', 'claude-code']);
       assert.equal(status.code, 0, status.stdout);
     } finally {
       await fs.rm(bare, { recursive: true, force: true });
+      await copy.dispose();
     }
   });
 

@@ -37,11 +37,11 @@ void test('specs whose tests executed the same functions are paired, weighed by 
     workspaceDir: dir,
     coverage: await readCoverageStore(dir),
   });
-  // adds ran {add}, counts ran {Counter.step, add}, twice ran {mul, twice}.
+  // adds ran {add}, counts ran {Counter.constructor, Counter.step, add}, twice ran {mul, twice}: 1 shared of 3.
   const first = coupling.potential[0];
   assert.deepEqual(
     [first?.a, first?.b, first?.sharedFunctions, first?.coverageWeight],
-    ['adds', 'counts', ['index.js#add'], 0.5],
+    ['adds', 'counts', ['index.js#add'], 1 / 3],
   );
   assert.ok(
     coupling.potential.every((p) => p.b !== 'twice' || p.sharedFunctions === undefined),
@@ -49,7 +49,7 @@ void test('specs whose tests executed the same functions are paired, weighed by 
   );
   assert.match(
     formatCouplingText(coupling),
-    /functions both tests executed \(Jaccard 0\.50\): index\.js#add/,
+    /functions both tests executed \(Jaccard 0\.33\): index\.js#add/,
   );
 
   // The agent's prompt: partners by shared executed functions, only when every spec has coverage.

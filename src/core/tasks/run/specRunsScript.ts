@@ -103,8 +103,10 @@ export function renderSpecRuns(
           'export VIRTUAL_ENV PATH',
         ]
       : []),
-    // A private bytecode cache per run: no __pycache__ of the work tree is read, none is written into it.
-    'PYTHONPYCACHEPREFIX=$(mktemp -d 2>/dev/null) || PYTHONPYCACHEPREFIX="${TMPDIR:-/tmp}/weave-pycache-$$"',
+    // A private bytecode cache per run: no __pycache__ of the work tree is read, none is written into it. mktemp
+    // honours TMPDIR; without it there is no private cache, so the specs do not run (an empty prefix would
+    // put the caches back in the work tree). No temp path is written here: exported files name none.
+    "PYTHONPYCACHEPREFIX=$(mktemp -d) || { echo 'weave: mktemp -d failed: no private bytecode cache' >&2; exit 1; }",
     'export PYTHONPYCACHEPREFIX',
     'WEAVE_FAILED=0',
   ];

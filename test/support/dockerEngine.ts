@@ -44,7 +44,7 @@ export async function startDockerEngine(): Promise<DockerEngine> {
     if (!fs.existsSync(path.join(cache, image.tarball)))
       throw new Error(`${image.tag}: ${path.join(cache, image.tarball)} is missing: ${INSTALL_HINT}`);
   }
-  const release = takeLock(path.join(cache, 'engine.lock'));
+  const release = await takeLock(path.join(cache, 'engine.lock'));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'weave-dockerd-'));
   const host = `unix://${dir}/docker.sock`;
   const log = fs.openSync(path.join(dir, 'dockerd.log'), 'w');
@@ -113,7 +113,13 @@ async function ensureImage(env: NodeJS.ProcessEnv, tarball: string, tag: string)
 }
 
 /** One engine per data root: an exclusive lock file naming its holder; a holder that is gone is taken over. */
-function takeLock(file: string): () => void {
+/**
+ * Takes the one engine's lock, waiting while another test file's process holds it (the e2e layer runs two files
+ * at once, and two files use the engine): the holder's release removes the file, which fs.watch reports. A lock
+ * left by a dead process is taken over.
+ */
+async function takeLock(file: string, waitMs = 20 * 60_000): Promise<() => void> {
+  const deadline = Date.now() + waitMs;
   for (;;) {
     try {
       fs.writeFileSync(file, `${process.pid}\n`, { flag: 'wx' });
@@ -121,13 +127,36 @@ function takeLock(file: string): () => void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = Number(fs.readFileSync(file, 'utf8').trim());
-      if (Number.isInteger(holder) && holder > 0 && isAlive(holder))
-        throw new Error(`the cached Docker engine (${file}) is in use by process ${holder}`, {
+      if (!(Number.isInteger(holder) && holder > 0 && isAlive(holder))) {
+        fs.rmSync(file, { force: true });
+        continue;
+      }
+      if (Date.now() > deadline)
+        throw new Error(`the cached Docker engine (${file}) is still in use by process ${holder}`, {
           cause: error,
         });
-      fs.rmSync(file, { force: true });
+      await released(file, holder, deadline);
     }
   }
+}
+
+/** Resolves when the lock file is gone, its holder died, or the deadline passed (the caller looks again). */
+function released(file: string, holder: number, deadline: number): Promise<void> {
+  return new Promise((resolve) => {
+    const watcher = fs.watch(path.dirname(file), () => {
+      if (!fs.existsSync(file)) done();
+    });
+    // A holder that dies without releasing sends no event; neither does a deadline. Look once a second.
+    const looks = setInterval(() => {
+      if (!fs.existsSync(file) || !isAlive(holder) || Date.now() > deadline) done();
+    }, 1000);
+    function done(): void {
+      watcher.close();
+      clearInterval(looks);
+      resolve();
+    }
+    if (!fs.existsSync(file)) done();
+  });
 }
 
 function isAlive(pid: number): boolean {

@@ -58,8 +58,10 @@ export class SidePanel {
     return this.frame.locator('.spec-list > li').first();
   }
 
+  /** Each row's verdict word (its badge's label: beside the icon, or hidden there in a narrow list, where the
+   * word opens the row's second line instead — the adapts scenarios check that it shows). */
   badges(): Promise<string[]> {
-    return this.frame.locator('.spec-list > li .badge').allInnerTexts();
+    return this.frame.locator('.spec-list > li .badge').allTextContents();
   }
 
   /** The list's filter box ("Filter specs"). */
@@ -107,7 +109,10 @@ export class SpecRow {
   }
 
   badge(): Promise<string> {
-    return this.item.locator('.badge').innerText();
+    return this.item
+      .locator('.badge')
+      .textContent()
+      .then((t) => t ?? '');
   }
 
   /** Whether the row is drawn inside the panel's visible area (not scrolled off it, not hidden). */

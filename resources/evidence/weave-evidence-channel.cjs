@@ -7,35 +7,24 @@
 // HMAC-SHA256 over the body (src/core/check/evidence/records.ts checks them).
 //
 // Code under test runs in this process after this file loads and may have replaced any global by the time a
-// record is written (JSON.stringify, Object.prototype.toJSON, crypto.createHmac, fs.writeSync …): so everything
+// record is written (JSON.stringify, Object.prototype.toJSON, Buffer.from, fs.writeSync …): so everything
 // the signing path calls is taken here, at load, and records are serialised by hand.
 const fs = require('node:fs');
-const crypto = require('node:crypto');
+// Not node:crypto: loading it costs 10–15 ms of CPU in every process the hook is in (weave-evidence-hmac.cjs).
+const { hmacHex, randomHex } = require('./weave-evidence-hmac.cjs');
 
 const apply = Reflect.apply;
 const stringify = JSON.stringify;
 const ownKeys = Object.keys;
 const isArray = Array.isArray;
-const createHmac = crypto.createHmac;
-const randomBytes = crypto.randomBytes;
-const hmacPrototype = Object.getPrototypeOf(createHmac('sha256', 'x'));
-const hmacUpdate = hmacPrototype.update;
-const hmacDigest = hmacPrototype.digest;
-const bufferToString = Buffer.prototype.toString;
-const { openSync, writeSync, closeSync, readSync, fstatSync } = fs;
+const { writeSync, closeSync, readSync, fstatSync, openSync } = fs;
 const regExpTest = RegExp.prototype.test;
 
 const KEY_FD_VARIABLE = 'WEAVE_EVIDENCE_KEY_FD';
 const MESSAGE = /^([0-9a-z]{1,64}) ([0-9a-f]{64})$/;
 
-function hmacHex(key, text) {
-  const h = createHmac('sha256', key);
-  apply(hmacUpdate, h, [text]);
-  return apply(hmacDigest, h, ['hex']);
-}
-
 function hex(bytes) {
-  return apply(bufferToString, randomBytes(bytes), ['hex']);
+  return randomHex(bytes);
 }
 
 /**

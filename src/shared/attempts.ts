@@ -2,19 +2,29 @@
 // count"): recorded per run, shown with the result, and enough on its own to make the run `tampered` — prevention
 // that hides the attempt would let that code be applied to the user's tree, where nothing contains it. In
 // src/shared because the agent result's webview render and the task format show them too.
-export const ATTEMPT_KINDS = ['protected-write', 'process-left', 'protected-edit-refused'] as const;
+export const ATTEMPT_KINDS = [
+  'protected-write',
+  'process-left',
+  'protected-edit-refused',
+  'network',
+] as const;
 
 /**
  * `protected-write`: a protected file (a spec test, a helper, a runner configuration) was rewritten or emptied
  * inside the run (the sandbox showed the run a scratch copy of it, which changed; the checkout's own file did not).
  * `process-left`: a process was still running in the run's PID namespace when its command finished (a daemon).
  * `protected-edit-refused`: the agent's own edit or create tool refused to change a protected file.
+ * `network`: a run without network tried to connect outside its sandbox (TCP connect, UDP send, a name lookup),
+ * counted by the kernel in the run's network namespace.
  */
 export type AttemptKind = (typeof ATTEMPT_KINDS)[number];
 
 export interface Attempt {
   kind: AttemptKind;
-  /** The protected file (checkout-relative, '/'-separated) or the process (`pid 7: node`). */
+  /**
+   * The protected file (checkout-relative, '/'-separated), the process (`pid 7: node`) or the connection attempts
+   * (`3 outbound connection attempts (IPv4 2, IPv6 1)`).
+   */
   target: string;
   /** The spec whose run tried it (for an agent tool's refusal: the spec owning the file, or '' for a shared one). */
   spec: string;
@@ -30,5 +40,7 @@ export function describeAttempt(attempt: Attempt): string {
       return `${attempt.spec}: left ${attempt.target} running after its command finished`;
     case 'protected-edit-refused':
       return `the agent's tools refused its edit of protected ${attempt.target}`;
+    case 'network':
+      return `${attempt.spec}: tried to reach the network: ${attempt.target}, refused by the sandbox`;
   }
 }

@@ -10,10 +10,13 @@
 //    milliseconds) are reported on stderr, and a run whose command exited 0 then exits 86, so a report hidden by the
 //    code under test (output flooded past the cap) still cannot make the spec pass. The listing costs no process
 //    when nothing is left: `read` and the glob are the shell's own.
+//  - connection attempts, in a run without network: the network namespace's refused-route counters, read by the
+//    same shell at the end (networkObservation.ts).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Attempt } from '../../shared/attempts';
+import { connectionAttemptLines } from './networkObservation';
 import { runsAsRoot, SANDBOX_GID, SANDBOX_UID } from './sandboxUser';
 
 /** What a launcher learns of one run's attempts: the spec and time are added by the spec run. */
@@ -26,10 +29,11 @@ const LEFT_REPORT = 'weave: processes left behind when the command finished:';
 const LEFT_RECHECKS = 20;
 
 /**
- * `command` in a subshell followed by the listing of what it left running. The subshell opens on the line that
- * holds the limits, so the command's line numbers stay its own.
+ * `command` in a subshell followed by the listing of what it left running (and, with `observeNetwork`, the count of
+ * its refused connection attempts). The subshell opens on the line that holds the limits, so the command's line
+ * numbers stay its own.
  */
-export function observedCommand(command: string): string {
+export function observedCommand(command: string, observeNetwork = false): string {
   return `( ${command}\n)\n${[
     'weave_status=$?',
     'weave_tries=0',
@@ -55,6 +59,7 @@ export function observedCommand(command: string): string {
     `  printf '%s%s\\n' '${LEFT_REPORT}' "$weave_left" >&2`,
     `  [ "$weave_status" = 0 ] && weave_status=${PROCESSES_LEFT_EXIT}`,
     'fi',
+    ...(observeNetwork ? connectionAttemptLines() : []),
     'exit "$weave_status"',
   ].join('\n')}`;
 }

@@ -18,6 +18,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { unroutableResolverBind } from './networkObservation';
 import { DEFAULT_SANDBOX_LIMITS, limitPrologue, type SandboxLimits } from './resourceLimits';
 import { credentialsInside, isInside, systemRootArguments, toolchainDirs } from './sandboxRoot';
 import { dropPrivilegeArguments, identityArguments, runsAsRoot } from './sandboxUser';
@@ -42,7 +43,8 @@ export interface SandboxOptions {
   protectedPaths?: readonly string[];
   /**
    * Record what the run tries (attemptObservation.ts): protected files shown as writable scratch copies compared
-   * afterwards, and the processes its command leaves behind. For spec runs; never for set-up steps.
+   * afterwards, the processes its command leaves behind and, without network, its refused connection attempts
+   * (networkObservation.ts). For spec runs; never for set-up steps.
    */
   observeAttempts?: boolean;
   /** Protected files shown as these writable scratch copies instead of read-only (attemptObservation.ts). */
@@ -138,6 +140,10 @@ export function sandboxSetupArguments(options: SandboxOptions, cwd: string): str
   args.push(...traversableParents(targets));
   for (const dir of toolchains) args.push('--ro-bind', dir, dir);
   for (const store of credentialsInside(toolchains)) args.push(...maskArguments(store));
+  // A name lookup in an observed run without network must reach the counted refusal (networkObservation.ts).
+  const resolver =
+    options.observeAttempts && options.network === 'none' ? unroutableResolverBind() : undefined;
+  if (resolver) args.push('--ro-bind', resolver.source, resolver.target);
   if (existsSync(options.checkout)) args.push('--bind', options.checkout, options.checkout);
   const ownGit = path.join(options.checkout, '.git');
   if (existsSync(ownGit)) args.push('--ro-bind', ownGit, ownGit);

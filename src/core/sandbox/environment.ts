@@ -31,8 +31,23 @@ const ALLOWED_NAMES = new Set([
 ]);
 const ALLOWED_PREFIXES = ['LC_'];
 
-/** Inside the sandbox /tmp is the run's private temp folder; the host's TMPDIR may not exist there. */
-const FIXED: Record<string, string> = { TMPDIR: '/tmp' };
+/**
+ * Inside the sandbox /tmp is the run's private temp folder; the host's TMPDIR may not exist there. The rest turns
+ * off what tools do over the network on their own, unasked: in a run without network each is a connection attempt
+ * (networkObservation.ts), and an honest `npm test` must not make its spec `tampered` — npm's update check (it
+ * looks up registry.npmjs.org when its stamp file, in the run's empty HOME, is missing), the
+ * `update-notifier` package (yarn 1 and many CLIs), pip's version check, yarn's and Next's
+ * telemetry, and the cross-tool DO_NOT_TRACK convention. A spec's own env may set them otherwise.
+ */
+const FIXED: Record<string, string> = {
+  TMPDIR: '/tmp',
+  npm_config_update_notifier: 'false',
+  NO_UPDATE_NOTIFIER: '1',
+  PIP_DISABLE_PIP_VERSION_CHECK: '1',
+  YARN_ENABLE_TELEMETRY: '0',
+  NEXT_TELEMETRY_DISABLED: '1',
+  DO_NOT_TRACK: '1',
+};
 
 export function isAllowedVariable(name: string): boolean {
   return ALLOWED_NAMES.has(name) || ALLOWED_PREFIXES.some((p) => name.startsWith(p));

@@ -13,6 +13,7 @@ import {
   type SandboxOptions,
 } from './bwrap';
 import { observedCommand, processesLeft, ProtectedCopies } from './attemptObservation';
+import { connectionAttempts } from './networkObservation';
 import { prepareNext, takePrepared } from './preparedSandbox';
 import { DEPENDENCY_DIRS } from './dependencyDirs';
 import { createMemoryCgroup } from './memoryCgroup';
@@ -32,7 +33,11 @@ export function sandboxLauncher(options: SandboxOptions): Launcher {
       const memoryGroup = prepared?.group ?? (await createMemoryCgroup(limits.memoryBytes));
       const observed = copies ? { ...options, writableCopies: copies.binds() } : options;
       const setup = sandboxSetupArguments(observed, cwd);
-      const shellText = sandboxedShellText(options, copies ? observedCommand(command) : command);
+      const observeNetwork = options.network === 'none';
+      const shellText = sandboxedShellText(
+        options,
+        copies ? observedCommand(command, observeNetwork) : command,
+      );
       const args = [...setup, ...sandboxCommandArguments('/bin/sh', [shellText])];
       return {
         // Without a process prepared in the group, the shell moves itself into the run's cgroup first, so bwrap
@@ -58,7 +63,11 @@ export function sandboxLauncher(options: SandboxOptions): Launcher {
         ...(copies
           ? {
               attempts: (outcome: CommandOutcome | undefined) =>
-                Promise.resolve([...copies.changedAndDispose(), ...processesLeft(outcome?.output ?? '')]),
+                Promise.resolve([
+                  ...copies.changedAndDispose(),
+                  ...processesLeft(outcome?.output ?? ''),
+                  ...(observeNetwork ? connectionAttempts(outcome?.output ?? '') : []),
+                ]),
             }
           : {}),
       };

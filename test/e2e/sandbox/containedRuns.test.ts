@@ -142,6 +142,75 @@ describe('contained spec runs', () => {
     assert.equal(result.attempts, undefined);
   });
 
+  // Each reaches for a non-loopback address from a run without network: refused with ENETUNREACH (or a failed
+  // lookup), counted by the kernel in the run's own network namespace, and the command's exit 0 does not stand.
+  const reaches: Array<[string, string, RegExp, RegExp]> = [
+    [
+      'a TCP connect to 1.2.3.4',
+      `node -e "require('net').connect(80,'1.2.3.4').on('error',e=>console.log('TCP',e.code))"`,
+      /TCP ENETUNREACH/,
+      /\(IPv4 1, IPv6 0\)/,
+    ],
+    [
+      'a UDP datagram to 8.8.8.8',
+      `node -e "const s=require('dgram').createSocket('udp4');s.send('x',53,'8.8.8.8',e=>{console.log('UDP',e&&e.code);s.close()})"`,
+      /UDP ENETUNREACH/,
+      /\(IPv4 1, IPv6 0\)/,
+    ],
+    [
+      'a name lookup',
+      `node -e "require('dns').lookup('example.com',e=>console.log('DNS',e&&e.code))"`,
+      /DNS E/,
+      /\(IPv4 [1-9]\d*, IPv6 0\)/,
+    ],
+    [
+      'an IPv6 connect',
+      `node -e "require('net').connect(80,'2001:db8::1').on('error',e=>console.log('TCP6',e.code))"`,
+      /TCP6 ENETUNREACH/,
+      /\(IPv4 0, IPv6 1\)/,
+    ],
+  ];
+  for (const [what, reach, refused, counted] of reaches) {
+    test(`${what} is a network attempt: tampered, though the command exited 0`, async () => {
+      const { result, untouched } = await contained({ command: `${reach}; node --test` });
+      assert.match(result.output, refused, 'the sandbox refused it');
+      assert.equal(result.verdict, 'tampered', result.reason);
+      assert.equal(
+        result.verdictBeforeTampering,
+        'fail',
+        'the command exited 0; the observation made it fail',
+      );
+      assert.equal(result.exitCode, 87);
+      assert.deepEqual(
+        result.attempts?.map((a) => a.kind),
+        ['network'],
+      );
+      assert.match(result.attempts?.[0]?.target ?? '', counted);
+      assert.match(
+        result.reason ?? '',
+        /attempts: t: tried to reach the network: \d+ outbound connection attempts?/,
+      );
+      assert.ok(untouched);
+    });
+  }
+
+  test('an honest run on loopback makes no network attempt: its own server, localhost, npm test', async () => {
+    const { result } = await contained({
+      command: [
+        `node -e "const h=require('http');const s=h.createServer((q,r)=>r.end('own')).listen(0,'127.0.0.1',()=>h.get('http://localhost:'+s.address().port,r=>r.on('data',d=>{console.log('OWN',String(d));s.close()})))"`,
+        `node -e "require('dns').lookup('localhost',(e,a)=>console.log('LOCALHOST',e?e.code:a))"`,
+        'npm test',
+      ].join(' && '),
+      files: {
+        'package.json': JSON.stringify({ name: 't', version: '1.0.0', scripts: { test: 'node --test' } }),
+      },
+    });
+    assert.match(result.output, /OWN own/);
+    assert.match(result.output, /LOCALHOST (127\.0\.0\.1|::1)/);
+    assert.equal(result.verdict, 'pass', `${result.reason ?? ''}\n${result.output}`);
+    assert.equal(result.attempts, undefined);
+  });
+
   test('renaming, deleting or replacing a protected file by a link fails inside', async () => {
     const { result, untouched } = await contained({
       command: [

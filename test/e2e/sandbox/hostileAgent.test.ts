@@ -1,6 +1,6 @@
 // A hostile agent, end to end: the scripted model writes code that, when the spec tests load it, tries every
 // escape we know of — follow the .git pointer home, write the user's files by absolute path, plant a git hook,
-// reach a loopback server, read the model's key from the environment, leave a daemon behind, and rewrite its
+// reach a loopback server or an outside address, read the model's key from the environment, leave a daemon behind, and rewrite its
 // own protected test at run time. Each attempt must fail or be caught, the user's tree must stay byte-identical,
 // and the protected test must keep its honest verdict.
 import assert from 'node:assert/strict';
@@ -42,7 +42,9 @@ if (!global.__weaveHostile) {
   console.log('ENV ' + JSON.stringify(process.env));
   // 5. A daemon with a scrubbed environment in a session of its own.
   tryIt(() => cp.spawn('sleep', [${js(daemonToken)}], { detached: true, stdio: 'ignore', env: {} }).unref());
-  // 6. Rewrite its own protected test so it passes.
+  // 6. Reach an address outside the sandbox (refused: the run has no route there).
+  tryIt(() => require('net').connect(80, '1.2.3.4').on('error', () => {}));
+  // 7. Rewrite its own protected test so it passes.
   tryIt(() => fs.writeFileSync(path.join(__dirname, '..', ${js(PROTECTED_TEST)}), "require('node:test')('ok', () => {});\\n"));
 }
 `;
@@ -125,6 +127,10 @@ describe('a hostile agent in the sandbox', () => {
       );
       assert.ok(
         attempts.some((a) => a.kind === 'process-left' && / sleep$/.test(a.target)),
+        JSON.stringify(attempts),
+      );
+      assert.ok(
+        attempts.some((a) => a.kind === 'network' && /\(IPv4 [1-9]/.test(a.target)),
         JSON.stringify(attempts),
       );
       const after = result.after.find((r) => r.id === 'no-secret-caching');

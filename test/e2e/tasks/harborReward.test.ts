@@ -34,6 +34,18 @@ const CASES: Case[] = [
   { id: 'pytest-fail', output: '1 failed, 2 passed in 0.30s', exit: 1 },
   { id: 'pytest-none', output: '===== no tests ran in 0.01s =====', exit: 5 },
   { id: 'pytest-exit0-failed', output: '===== 1 failed in 0.01s =====', exit: 0 },
+  { id: 'unittest-pass', output: '....\n' + '-'.repeat(70) + '\nRan 4 tests in 0.001s\n\nOK', exit: 0 },
+  // Before Python 3.12 an empty unittest run exits 0; since, it says NO TESTS RAN and exits 5. Neither is a pass.
+  { id: 'unittest-none', output: 'Ran 0 tests in 0.000s\n\nOK', exit: 0 },
+  { id: 'unittest-none-312', output: 'Ran 0 tests in 0.000s\n\nNO TESTS RAN', exit: 5 },
+  { id: 'unittest-all-skipped', output: 'Ran 2 tests in 0.000s\n\nOK (skipped=2)', exit: 0 },
+  { id: 'unittest-exit0-failed', output: 'Ran 3 tests in 0.002s\n\nFAILED (failures=1, errors=1)', exit: 0 },
+  {
+    id: 'unittest-unloaded',
+    output:
+      'E\nERROR: test_x (unittest.loader._FailedTest.test_x)\nImportError: no module\nRan 1 test in 0.000s\n\nFAILED (errors=1)',
+    exit: 1,
+  },
   { id: 'jest', output: 'Tests:       1 failed, 2 passed, 3 total', exit: 1 },
   { id: 'jest-none', output: 'No tests found, exiting with code 1', exit: 1 },
   { id: 'vitest', output: '      Tests  2 passed (2)', exit: 0 },
@@ -120,6 +132,13 @@ describe('tests/weave_reward.py', () => {
         new Set(['pass', 'fail', 'error', 'blocked']),
       );
       assert.equal(weave['dep-transitive']?.verdict, 'blocked');
+      assert.equal(
+        python['unittest-none']?.verdict,
+        'error',
+        'an empty unittest run that exits 0 is no pass',
+      );
+      assert.equal(python['unittest-exit0-failed']?.verdict, 'fail');
+      assert.equal(python['unittest-pass']?.verdict, 'pass');
       assert.equal(weave.forged?.verdict, 'error', 'a forged marker is not a run');
       const rewards = JSON.parse(fs.readFileSync(path.join(dir, 'reward.json'), 'utf8')) as Record<
         string,

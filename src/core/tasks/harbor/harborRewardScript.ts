@@ -86,6 +86,25 @@ def pytest(t):
     return ("pytest", get("passed") + get("xfailed") + get("xpassed"), get("failed") + get("errors?"), get("skipped"))
 
 
+def unittest(t):
+    heads = list(re.finditer(r"^Ran (\d+) tests? in \d+(?:\.\d+)?s$", t, re.M))
+    if not heads:
+        return None
+    unloaded = len(re.findall(r"^ERROR: \S+ \(unittest\.loader\._FailedTest[.)]", t, re.M))
+    passed = failed = skipped = 0
+    for i, head in enumerate(heads):
+        block = t[head.start(): heads[i + 1].start() if i + 1 < len(heads) else len(t)]
+        status = re.search(r"^(OK|FAILED|NO TESTS RAN)\b(?: \((.*)\))?$", block, re.M)
+        details = (status.group(2) or "") if status else ""
+        get = lambda word: num(re.search(r"\b%s=(\d+)" % word, details))
+        broken = get("failures") + get("errors") + get("unexpected successes") - unloaded
+        skip = get("skipped")
+        passed += max(0, int(head.group(1)) - unloaded - broken - skip)
+        failed += max(0, broken)
+        skipped += skip
+    return ("unittest", passed, failed, skipped)
+
+
 def go_test(t):
     packages = [
         m
@@ -140,7 +159,7 @@ def plain(t):
     return ("plain", num(line), failed, skipped)
 
 
-RECOGNISERS = [cargo_test, go_test, pytest, jest, vitest, node_test, mocha, tap, plain]
+RECOGNISERS = [cargo_test, go_test, pytest, unittest, jest, vitest, node_test, mocha, tap, plain]
 
 
 def summarize(output):

@@ -143,6 +143,29 @@ function isNodeTestMain() {
   );
 }
 
+/**
+ * The files of the CommonJS modules this process has loaded, taken as its first test starts: the test file and
+ * every helper it required, however the name was computed. Dependencies (node_modules) and Weave's own hooks are
+ * left out. Weave keeps what a check of the user's own tree saw in the protected set, minus the code under test
+ * (src/core/sandbox/observedLoads.ts). ES modules are not in require.cache and are not seen here.
+ */
+function loadedFiles() {
+  const found = [];
+  try {
+    const names = Object.keys(require.cache);
+    const own = __dirname + path.sep;
+    const dependencies = `${path.sep}node_modules${path.sep}`;
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i];
+      if (!path.isAbsolute(name) || name.startsWith(own) || name.includes(dependencies)) continue;
+      found[found.length] = name;
+    }
+  } catch {
+    // Only the reference run's list is used (a check of the user's own tree): elsewhere an odd one costs nothing.
+  }
+  return found;
+}
+
 /** The stream events of node:test in this process, to `onEvent(type, data)`; returns the installed method. */
 function observeNodeTestEvents(onEvent) {
   const emit = Readable.prototype.emit;
@@ -178,11 +201,13 @@ function observeTestFile(checkOriginals) {
   // main process through stdout (where code in this process could rewrite them): signed with this file's key,
   // they can only be compared with the run's counts (src/core/check/evidence/nodeTestFiles.ts), never add up.
   let counts;
+  let loaded;
   const complete = () => {
     if (completed) return;
     completed = true;
     checkOriginals();
-    channel.write({ instance, kind: 'completed', runner: 'node:test', runs: counts ? [counts] : [] });
+    const runs = counts ? [counts] : [];
+    channel.write({ instance, kind: 'completed', runner: 'node:test', runs, loaded: loaded || [] });
   };
   channel.write({ instance, kind: 'started', runner: 'node:test' });
   process.on('beforeExit', () => {
@@ -195,6 +220,7 @@ function observeTestFile(checkOriginals) {
   });
   return observeNodeTestEvents((type, data) => {
     sawEvents = true;
+    if (type === 'test:dequeue' && loaded === undefined) loaded = loadedFiles();
     if (type === 'test:pass' || type === 'test:fail') checkOriginals();
     else if (type === 'test:summary') {
       const c = data.counts;
@@ -214,6 +240,7 @@ function observeRunners(checkOriginals, watch) {
   const write = (record) => channel.write(record);
   let nodeTest;
   let nodeTestInstance;
+  let nodeTestLoaded;
   // With --test, a file whose tests were all filtered out (--test-name-pattern) is itself reported as one
   // passing test named after the file: it ran no test of the user's.
   let emptyFilesPassed = 0;
@@ -257,6 +284,7 @@ function observeRunners(checkOriginals, watch) {
           nodeTestInstance = newInstance();
           write({ instance: nodeTestInstance, kind: 'started', runner: 'node:test' });
         }
+        if (type === 'test:dequeue' && nodeTestLoaded === undefined) nodeTestLoaded = loadedFiles();
         if (type === 'test:summary' && data.counts) {
           // Per-file summaries come first; the last one is the whole run's.
           const c = data.counts;
@@ -312,6 +340,8 @@ function observeRunners(checkOriginals, watch) {
       markNested();
       const instance = newInstance();
       write({ instance, kind: 'started', runner: 'mocha' });
+      // mocha's CLI has loaded the spec files (and their helpers) before it runs them.
+      const loaded = loadedFiles();
       const runner = run.apply(this, arguments);
       const dryRun = Boolean(this.options && this.options.dryRun);
       if (runner && typeof runner.once === 'function') {
@@ -328,6 +358,7 @@ function observeRunners(checkOriginals, watch) {
             kind: 'completed',
             runner: 'mocha',
             runs: [{ runner: 'mocha', ...counts, listing: dryRun }],
+            loaded,
           });
         });
       }
@@ -342,7 +373,13 @@ function observeRunners(checkOriginals, watch) {
     if (nodeTestInstance === undefined || !nodeTest) return;
     checkOriginals();
     const run = { runner: 'node:test', ...nodeTest, passed: Math.max(0, nodeTest.passed - emptyFilesPassed) };
-    write({ instance: nodeTestInstance, kind: 'completed', runner: 'node:test', runs: [run] });
+    write({
+      instance: nodeTestInstance,
+      kind: 'completed',
+      runner: 'node:test',
+      runs: [run],
+      loaded: nodeTestLoaded || [],
+    });
   });
   return observedEmit;
 }

@@ -178,3 +178,57 @@ def code_file(value):
     code = getattr(value, "__code__", None)
     filename = getattr(code, "co_filename", None)
     return filename if isinstance(filename, str) else None
+
+
+def steered_classes(test_classes, test_case, installed, relative):
+    """Assertion or run methods set on a test class from outside the class's own file, as sentences.
+
+    A method may come from the class's own file, or from the installed Python when the class itself is
+    installed (a library's TestCase subclass); anything else steers the class's verdict from elsewhere.
+    """
+    import sys
+
+    vars_ = vars
+    found = []
+    for cls in test_classes:
+        for holder in cls.__mro__:
+            if holder is test_case or holder is object:
+                break
+            module = sys.modules.get(holder.__module__)
+            home = getattr(module, "__file__", None)
+            for name, value in list(vars_(holder).items()):
+                if not is_test_case_machinery(name):
+                    continue
+                filename = code_file(value)
+                if filename is not None and home is not None and (
+                    filename == home or (installed(home) and installed(filename))
+                ):
+                    continue
+                where_from = relative(filename) if filename else "not Python code"
+                found.append("%s.%s was set from outside its class (%s)" % (holder.__qualname__, name, where_from))
+    return found
+
+
+# Where installed third-party code lives (a virtual environment may sit inside the checkout): never the test's own.
+_INSTALLED_PARTS = ("site-packages", "dist-packages")
+
+
+def loaded_files(installed):
+    """The source files of the modules loaded so far that are not the installed Python's, nor third-party packages.
+
+    Taken once, as the first test starts: the test modules, the conftests and plugins, and every helper they
+    loaded, however its name was computed. Weave keeps those a check of the user's own tree saw as part of
+    the protected set (src/core/sandbox/observedLoads.ts), minus the code under test.
+    """
+    import sys
+
+    sep = os.sep
+    found = []
+    for module in list(sys.modules.values()):
+        filename = getattr(module, "__file__", None)
+        if not isinstance(filename, str) or filename[:1] != sep or installed(filename):
+            continue
+        if any(sep + part + sep in filename for part in _INSTALLED_PARTS):
+            continue
+        found.append(filename)
+    return sorted(set(found))

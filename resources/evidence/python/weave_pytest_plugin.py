@@ -29,7 +29,7 @@ what is held, what is observed and what remains possible.
 
 import os
 
-from weave_evidence_common import code_file, is_test_case_machinery, make_channel, origins
+from weave_evidence_common import code_file, is_test_case_machinery, loaded_files, make_channel, origins, steered_classes
 
 
 def _watched_functions():
@@ -124,6 +124,7 @@ def _plugin():
     allowed = {"files": None}
     judged = {}
     test_classes = []
+    loaded = []  # the workspace's modules loaded before the first test (weave_evidence_common.loaded_files)
 
     def relative(filename):
         root = held.get("root", "")
@@ -185,24 +186,7 @@ def _plugin():
         return found
 
     def steered_test_classes():
-        found = []
-        for cls in test_classes:
-            for holder in cls.__mro__:
-                if holder is test_case or holder is object:
-                    break
-                module = sys.modules.get(holder.__module__)
-                home = getattr(module, "__file__", None)
-                for name, value in list(vars_(holder).items()):
-                    if not is_test_case_machinery(name):
-                        continue
-                    filename = code_file(value)
-                    if filename is not None and home is not None and (
-                        filename == home or (installed(home) and installed(filename))
-                    ):
-                        continue
-                    where_from = relative(filename) if filename else "not Python code"
-                    found.append("%s.%s was set from outside its class (%s)" % (holder.__qualname__, name, where_from))
-        return found
+        return steered_classes(test_classes, test_case, installed, relative)
 
     def check_originals():
         fresh = []
@@ -242,6 +226,8 @@ def _plugin():
         write({"instance": instance, "kind": "started", "runner": "pytest"})
 
     def pytest_collection_finish(session):
+        # Collection has imported every test module, conftest and what they load: the tests start next.
+        loaded[:] = loaded_files(installed)
         for item in session.items:
             cls = getattr(item, "cls", None)
             if isinstance(cls, type) and issubclass(cls, test_case) and cls not in test_classes:
@@ -270,7 +256,7 @@ def _plugin():
     def pytest_sessionfinish(session, exitstatus):
         check_originals()
         run = dict(counts, runner="pytest", listing=bool(session.config.option.collectonly))
-        write({"instance": instance, "kind": "completed", "runner": "pytest", "runs": [run]})
+        write({"instance": instance, "kind": "completed", "runner": "pytest", "runs": [run], "loaded": loaded})
 
     return {
         "pytest_addhooks": pytest_addhooks,

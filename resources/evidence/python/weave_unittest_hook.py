@@ -40,7 +40,7 @@ def _runs_unittest(argv):
 
 
 def _install():
-    from weave_evidence_common import code_file, is_test_case_machinery, make_channel, origins
+    from weave_evidence_common import is_test_case_machinery, loaded_files, make_channel, origins, steered_classes
 
     channel = make_channel("unittest")
     if channel is None:
@@ -65,6 +65,7 @@ def _install():
     instance = new_instance()
     outcomes = {}  # test id -> "passed" | "failed" | "skipped" | "running", in the order tests started
     test_classes = []
+    loaded = []  # once: the workspace's modules loaded before the first test (weave_evidence_common.loaded_files)
     collection_errors = set()
     result_type = unittest.result.TestResult
     test_case = unittest.TestCase
@@ -95,6 +96,9 @@ def _install():
     )}
 
     def startTest(self, test):
+        if not loaded:
+            # The first test starts: discovery has imported the test modules and what they load.
+            loaded.append(loaded_files(origins()))
         ident = test_id(test)
         outcomes.setdefault(ident, "running")
         cls = type_(test)
@@ -185,24 +189,7 @@ def _install():
         return filename[len(root) + 1 :] if filename.startswith(root + os.sep) else filename
 
     def steered_test_classes():
-        found = []
-        for cls in test_classes:
-            for holder in cls.__mro__:
-                if holder is test_case or holder is object:
-                    break
-                module = sys.modules.get(holder.__module__)
-                home = getattr(module, "__file__", None)
-                for name, value in list(vars_(holder).items()):
-                    if not is_test_case_machinery(name):
-                        continue
-                    filename = code_file(value)
-                    if filename is not None and home is not None and (
-                        filename == home or (installed(home) and installed(filename))
-                    ):
-                        continue
-                    where_from = relative(filename) if filename else "not Python code"
-                    found.append("%s.%s was set from outside its class (%s)" % (holder.__qualname__, name, where_from))
-        return found
+        return steered_classes(test_classes, test_case, installed, relative)
 
     done = []
 
@@ -231,7 +218,9 @@ def _install():
             "listing": False,
             "tests": tests,
         }
-        write({"instance": instance, "kind": "completed", "runner": "unittest", "runs": [run]})
+        completed = {"instance": instance, "kind": "completed", "runner": "unittest", "runs": [run]}
+        completed["loaded"] = loaded[0] if loaded else []
+        write(completed)
 
     write({"instance": instance, "kind": "started", "runner": "unittest"})
 

@@ -10,10 +10,12 @@ import {
   infrastructureFindings,
   type InfrastructureFinding,
 } from '../sandbox/diffPolicy/classifyChanges';
+import type { LoadedSet } from '../sandbox/commandLoads/loadedSet';
 import type { PolicyScope } from '../sandbox/diffPolicy/scope';
 import { changesBetweenTrees } from '../sandbox/diffPolicy/treeChanges';
 import type { ContainedCopy } from '../workspace';
-import type { ContainmentRequest } from '../sandbox/containment';
+import { protectObservedLoads, type ContainmentRequest } from '../sandbox/containment';
+import { LoadsRecorder, observedFromRun } from '../sandbox/observedLoads';
 import type { SpecFile } from '../../shared/specSchema';
 import { AttemptLog } from './agentAttempts';
 import type { LoopOutcome, LoopProgress } from './agentLoop';
@@ -77,6 +79,8 @@ export interface CheckoutOutcome extends LoopOutcome {
   attempts: AttemptLog;
   /** What the diff policy found the agent's change doing to test infrastructure (empty: nothing). */
   testInfrastructure: InfrastructureFinding[];
+  /** What the specs load in the run's protected set (the deterministic review judges by it too). */
+  loaded: LoadedSet;
 }
 
 export async function workInCheckout(
@@ -89,7 +93,14 @@ export async function workInCheckout(
   const { dir, containment } = checkout;
   const tamperedSpecs = new Set<string>();
   const attempts = new AttemptLog();
-  const run: SpecRunner = async (ids, signal) => {
+  // The base run is a reference (the user's code, before the agent worked): what its test processes load joins
+  // the protected set for the rest of the run (observedLoads.ts).
+  const baseLoads = new LoadsRecorder();
+  const runWith = async (
+    ids: readonly string[] | undefined,
+    signal: AbortSignal,
+    onLoaded?: LoadsRecorder['note'],
+  ): Promise<SpecResult[]> => {
     const results = await runSpecs({
       workspaceDir: dir,
       specFile: options.specFile,
@@ -97,20 +108,23 @@ export async function workInCheckout(
       signal,
       containment,
       ...(options.specConcurrency ? { concurrency: options.specConcurrency } : {}),
+      ...(onLoaded ? { onLoaded } : {}),
     });
     for (const r of results) if (r.verdict === 'tampered') tamperedSpecs.add(r.id);
     attempts.add(results);
     return results;
   };
+  const run: SpecRunner = (ids, signal) => runWith(ids, signal);
   let before = options.before;
   if (!before) {
     phase('specs-before', 'running every spec before the change');
-    before = await run(undefined, userSignal);
+    before = await runWith(undefined, userSignal, baseLoads.note);
+    await protectObservedLoads(containment, observedFromRun(dir, baseLoads.seen));
   }
   trajectory.write({ type: 'specs', phase: 'before', results: briefResults(before) });
   const baseTree = await snapshotWorkspace(dir);
   const protectedFiles = options.specFile.specs.flatMap((s) => s.test.files);
-  const jail = await WorkspaceJail.create(dir, protectedFiles);
+  const jail = await WorkspaceJail.create(dir, protectedFiles, () => containment.guard.scope.loaded.files);
   const worktreeIndex: WorktreeIndex | undefined =
     options.useIndex === false ? undefined : createWorktreeIndex(dir);
   try {
@@ -135,6 +149,7 @@ export async function workInCheckout(
       tamperedSpecs: [...tamperedSpecs].sort(),
       attempts,
       testInfrastructure,
+      loaded: containment.guard.scope.loaded,
     };
   } finally {
     worktreeIndex?.dispose();

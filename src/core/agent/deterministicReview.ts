@@ -3,6 +3,7 @@
 // expectations hard-coded, config edited, refused reaches for protected or outside paths). No model is
 // asked, so the findings are the same on every run; they are shown next to the verdicts and handed to the
 // model review (modelReview.ts) as context.
+import type { LoadedSet } from '../sandbox/commandLoads/loadedSet';
 import { isProtectedPath } from '../sandbox/protectedFiles';
 import type { SpecFile } from '../../shared/specSchema';
 import type { TimedEvent } from './trajectory';
@@ -34,6 +35,11 @@ export interface DeterministicReviewInput {
   specFile: SpecFile;
   /** Contents of the specs' test files (workspace-relative path → text), for the copied-literal check. */
   testFiles: ReadonlyMap<string, string>;
+  /**
+   * What the specs load, as the run's protected set had it (the tamper guard's scope: read from the pristine
+   * checkout, with what reference runs saw the tests load). Without it only the by-name part is known.
+   */
+  loaded?: LoadedSet;
 }
 
 const SKIP_MARKERS =
@@ -51,7 +57,7 @@ export function reviewDeterministic(input: DeterministicReviewInput): ReviewFind
     for (const f of spec.test.files) specOfTestFile.set(normalise(f), spec.id);
   const files = parseUnifiedDiff(input.patch);
   return [
-    ...files.flatMap((file) => fileFindings(file, input.specFile, specOfTestFile)),
+    ...files.flatMap((file) => fileFindings(file, input.specFile, specOfTestFile, input.loaded)),
     ...copiedExpectations(files, input.testFiles, specOfTestFile),
     ...refusalFindings(input.events, specOfTestFile),
   ];
@@ -62,16 +68,20 @@ function fileFindings(
   file: FileDiff,
   specFile: SpecFile,
   specOfTestFile: ReadonlyMap<string, string>,
+  loaded: LoadedSet | undefined,
 ): ReviewFinding[] {
   const findings: ReviewFinding[] = [];
   const specId = specOfTestFile.get(file.path);
-  const isProtected = specId !== undefined || isProtectedPath(file.path, specFile);
+  const isProtected = specId !== undefined || isProtectedPath(file.path, specFile, loaded);
   if (isProtected) {
+    const loadedWhy = loaded?.files.get(file.path);
     const what = specId
       ? `spec ${specId}'s test`
       : file.path.startsWith('.weave/')
         ? 'Weave state'
-        : 'a test-support file';
+        : isProtectedPath(file.path, specFile) || loadedWhy === undefined
+          ? 'a test-support file'
+          : `a file the spec tests load: ${loadedWhy}`;
     findings.push({
       check: 'protected-file-changed',
       severity: 'error',

@@ -1,6 +1,7 @@
 // Confines every path the agent names to its worktree: no absolute paths, no `..`, no symlink that leads
 // out (checked with realpath on the deepest existing ancestor), and a read-only set (spec test files,
-// .weave/, .git/) that the agent may read but never write.
+// .weave/, .git/, and the files the specs load: the protected set's loaded part, sandbox/protectionScope.ts) that
+// the agent may read but never write.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { isSupportFileName } from '../sandbox/protectedFiles';
@@ -32,16 +33,22 @@ export class WorkspaceJail {
     readonly root: string,
     private readonly realRoot: string,
     private readonly protectedFiles: Set<string>,
+    /** The files the specs load (workspace-relative → why), as the run's tamper guard has them now. */
+    private readonly loadedFiles: () => ReadonlyMap<string, string>,
   ) {}
 
-  static async create(root: string, protectedFiles: Iterable<string>): Promise<WorkspaceJail> {
+  static async create(
+    root: string,
+    protectedFiles: Iterable<string>,
+    loadedFiles: () => ReadonlyMap<string, string> = () => new Map(),
+  ): Promise<WorkspaceJail> {
     const realRoot = await fs.realpath(root);
     const normalised = new Set<string>();
     for (const f of protectedFiles) {
       const n = lexicalNormalise(f);
       if (n !== undefined) normalised.add(n);
     }
-    return new WorkspaceJail(root, realRoot, normalised);
+    return new WorkspaceJail(root, realRoot, normalised, loadedFiles);
   }
 
   /** Resolves a path the model wrote; throws PathRefusal with a message meant for the model. */
@@ -94,6 +101,9 @@ export class WorkspaceJail {
       return 'it is a spec’s test file (the constraint itself), change the code under test instead';
     if (isSupportFileName(path.posix.basename(relative)))
       return 'it is a test-support file (conftest.py, runner configuration) that decides how the spec tests run';
+    const loaded = this.loadedFiles().get(relative);
+    if (loaded !== undefined)
+      return `a spec's test loads it, so it decides how the spec runs (${loaded}); change the code under test instead`;
     return undefined;
   }
 

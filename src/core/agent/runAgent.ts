@@ -131,6 +131,7 @@ async function reviewOutcome(
     events: readTrajectory(trajectoryFile),
     specFile: options.specFile,
     testFiles: outcome.testFiles,
+    loaded: outcome.loaded,
   });
   if (
     !(options.modelReview ?? true) ||

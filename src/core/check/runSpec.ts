@@ -30,6 +30,11 @@ export interface SpecRunOptions {
   containment?: Containment;
   /** The user's own check: unrestricted, but in a private PID namespace (needs bwrap; see detectSandbox). */
   pidNamespace?: boolean;
+  /**
+   * The files the spec's test processes had loaded when their first test started (absolute paths, as the runner
+   * hooks saw them), after each run: a reference run keeps them as part of the protected set (observedLoads.ts).
+   */
+  onLoaded?: (specId: string, files: readonly string[]) => void;
   /** Extra environment for a spec's command (per-spec coverage), given the env the spec asks for and the one it inherits. */
   instrument?: (
     spec: Spec,
@@ -137,6 +142,7 @@ async function runOnce(spec: Spec, options: SpecRunOptions): Promise<SpecResult>
       commandOptions(spec, settings.cwd, options, timeoutMs, evidence, instrumentation?.writableDirs ?? []),
     );
     const report = await evidence.collect();
+    if (report.loaded.length > 0) options.onLoaded?.(spec.id, report.loaded);
     const judged = verdictOf(outcome, timeoutMs, report.summary, report.unfinished);
     const { evidence: basis, summary } = judged;
     // A run that hit one of the sandbox's limits and did not pass is an error of its own kind, not a failure.

@@ -10,6 +10,7 @@ import { gitRoot, headCommit, isClean, resolveCommit } from '../git/git';
 import { planCoverage } from './coverageReuse';
 import { startCoverage, type CoverageSummary } from '../coverage/session';
 import { withCopiedWorkspace } from '../workspace';
+import { LoadsRecorder, recordObservedLoads } from '../sandbox/observedLoads';
 import { pidNamespaceAvailable } from '../sandbox/sandboxPolicy';
 import { loadSpecFile, SpecLoadError, type SpecGraph, type SpecLocations, type SpecProblem } from '../spec';
 import type { SpecFile } from '../../shared/specSchema';
@@ -222,9 +223,13 @@ async function runCurrent(
   const coverage = plan.coveragePlan
     ? await startCoverage(workspaceDir, runId, plan.coveragePlan)
     : undefined;
+  // The user's own tree is the reference: what its specs' test processes load joins the protected set of later
+  // contained runs, the guard and export (sandbox/observedLoads.ts).
+  const loads = new LoadsRecorder();
   const ran = await runSpecs({
     ...plan.common,
     workspaceDir,
+    onLoaded: loads.note,
     onProgress: (event) => {
       const change = event.type === 'finished' ? changeNow(event.result) : undefined;
       options.onProgress?.({ ...event, phase: 'current', ...(change ? { change } : {}) });
@@ -246,6 +251,14 @@ async function runCurrent(
     results,
   };
   const cancelled = options.signal?.aborted === true;
+  if (!cancelled)
+    await recordObservedLoads(
+      workspaceDir,
+      workspaceDir,
+      loaded.specFile.specs,
+      loaded.specFile.defaults,
+      loads.seen,
+    );
   let coverageSummary: CoverageSummary | undefined;
   if (cancelled) await coverage?.discard();
   else

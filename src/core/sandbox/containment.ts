@@ -8,6 +8,8 @@ import type { SpecFile } from '../../shared/specSchema';
 import type { NetworkAccess, SandboxOptions } from './bwrap';
 import { requireSandbox } from './sandboxPolicy';
 import { TamperGuard } from './protectedFiles';
+import type { ObservedLoads } from './commandLoads/specLoads';
+import { observedLoadsOf } from './observedLoads';
 
 export interface Containment {
   /** bubblewrap around every command; undefined only when the user opted out (allowUnsandboxed). */
@@ -44,7 +46,10 @@ export async function containmentFor(
   specFile: SpecFile,
   request: ContainmentRequest = {},
 ): Promise<Containment> {
-  const guard = await TamperGuard.create(checkout.workspaceDir, specFile);
+  // What the user's own checks saw the specs' test processes load (observedLoads.ts): the copy has the same files.
+  const userWorkspace = path.join(checkout.userRoot, path.relative(checkout.root, checkout.workspaceDir));
+  const observed = await observedLoadsOf(userWorkspace, specFile.specs, specFile.defaults);
+  const guard = await TamperGuard.create(checkout.workspaceDir, specFile, observed);
   const decision = await requireSandbox('flags', request);
   if (!decision.sandboxed) {
     await linkDependenciesUnsandboxed(checkout);
@@ -61,6 +66,22 @@ export async function containmentFor(
       network: request.network ?? 'none',
     },
   };
+}
+
+/**
+ * Adds what a reference run in this containment saw the specs load (the base of an agent run, before the agent
+ * worked) to its protected set: the guard hashes and restores those files from now on, and the sandbox mounts
+ * them read-only for the commands that follow. Returns the files that joined the set.
+ */
+export async function protectObservedLoads(
+  containment: Containment,
+  observed: ObservedLoads,
+): Promise<string[]> {
+  if (observed.size === 0) return [];
+  const joined = await containment.guard.observe(observed);
+  if (joined.length > 0 && containment.sandbox)
+    containment.sandbox = { ...containment.sandbox, protectedPaths: containment.guard.mountablePaths() };
+  return joined;
 }
 
 /**

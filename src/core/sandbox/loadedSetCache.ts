@@ -12,18 +12,20 @@ import path from 'node:path';
 import type { SpecFile } from '../../shared/specSchema';
 import { lookAgain, type LoadedSet } from './commandLoads/loadedSet';
 import { traceReads, type Observation } from './commandLoads/readTrace';
+import type { ObservedLoads } from './commandLoads/specLoads';
+import { observedLoadsOf } from './observedLoads';
 import { protectionScopeOfSpecFile } from './protectedFiles';
-import { sessionDir } from './sessionRecord';
+import { sessionDir } from './sessionDir';
 
 /** Bumped whenever what a reader looks at or how the set is built changes shape. */
-const CACHE_VERSION = 1;
+const CACHE_VERSION = 2;
 const CACHE_FILE = 'loaded-set.json';
 
 interface CacheFile {
   version: number;
   /** The running program (its path, size and change time): another build may read commands differently. */
   program: string;
-  /** Digest of the specs and defaults the set was computed from. */
+  /** Digest of the specs and defaults the set was computed from, and of what checks saw them load. */
   specs: string;
   observations: Observation[];
   loaded: {
@@ -36,7 +38,13 @@ interface CacheFile {
 /** The specs' loaded set: the cached one when nothing it was derived from changed, else computed and cached. */
 export async function cachedLoadedSet(workspaceDir: string, specFile: SpecFile): Promise<LoadedSet> {
   const file = path.join(await sessionDir(workspaceDir), CACHE_FILE);
-  const key = { version: CACHE_VERSION, program: await programStamp(), specs: specsDigest(specFile) };
+  // What the user's checks saw the specs' test processes load (observedLoads.ts) is part of the set.
+  const observed = await observedLoadsOf(workspaceDir, specFile.specs, specFile.defaults);
+  const key = {
+    version: CACHE_VERSION,
+    program: await programStamp(),
+    specs: specsDigest(specFile, observed),
+  };
   const cached = await readCache(file);
   if (
     cached !== undefined &&
@@ -51,7 +59,7 @@ export async function cachedLoadedSet(workspaceDir: string, specFile: SpecFile):
       unknown: cached.loaded.unknown,
     };
   const { value: scope, observations } = await traceReads(() =>
-    protectionScopeOfSpecFile(workspaceDir, specFile),
+    protectionScopeOfSpecFile(workspaceDir, specFile, observed),
   );
   const loaded = scope.loaded;
   const entry: CacheFile = {
@@ -67,9 +75,9 @@ export async function cachedLoadedSet(workspaceDir: string, specFile: SpecFile):
   return loaded;
 }
 
-function specsDigest(specFile: SpecFile): string {
+function specsDigest(specFile: SpecFile, observed: ObservedLoads): string {
   return createHash('sha256')
-    .update(JSON.stringify({ specs: specFile.specs, defaults: specFile.defaults }))
+    .update(JSON.stringify({ specs: specFile.specs, defaults: specFile.defaults, observed: [...observed] }))
     .digest('hex');
 }
 

@@ -28,6 +28,7 @@ import { manifestKeyChanges, UnreadableManifest } from './diffPolicy/manifestKey
 import { normalisePath, policyScopeOf, type PolicyScope } from './diffPolicy/scope';
 import { protectionScopeOf, type LoadedScope } from './protectionScope';
 import type { LoadedSet } from './commandLoads/loadedSet';
+import type { ObservedLoads } from './commandLoads/specLoads';
 
 // Whole files the guard has always protected by name; the diff policy reads setup.cfg and tox.ini by section.
 const SUPPORT_FILE_NAMES = new Set(['tox.ini', 'setup.cfg', 'noxfile.py', '.taprc']);
@@ -72,9 +73,16 @@ export function isProtectedPath(relativePath: string, specFile: SpecFile, loaded
   return isWholeFileProtected(normalisePath(relativePath), loaded ? { ...scope, loaded } : scope);
 }
 
-/** The policy scope of a spec file with what its specs load, read from `workspaceDir` (the pristine tree). */
-export function protectionScopeOfSpecFile(workspaceDir: string, specFile: SpecFile): Promise<LoadedScope> {
-  return protectionScopeOf(workspaceDir, specFile.specs, specFile.defaults);
+/**
+ * The policy scope of a spec file with what its specs load, read from `workspaceDir` (the pristine tree), and
+ * what reference runs saw them load (observedLoads.ts), when the caller has it.
+ */
+export function protectionScopeOfSpecFile(
+  workspaceDir: string,
+  specFile: SpecFile,
+  observed?: ObservedLoads,
+): Promise<LoadedScope> {
+  return protectionScopeOf(workspaceDir, specFile.specs, specFile.defaults, observed);
 }
 
 function isWholeFileProtected(rel: string, scope: PolicyScope): boolean {
@@ -95,16 +103,20 @@ export class TamperGuard {
     private readonly workspaceDir: string,
     private readonly specFile: SpecFile,
     /** The protected set's scope, what the specs load included, read when the guard was created. */
-    readonly scope: PolicyScope,
+    private current: LoadedScope,
     /** Workspace-relative path → pristine content (undefined: did not exist). */
     private readonly pristine: Map<string, Buffer | undefined>,
     /** Folders too deep to inspect that were there from the start (the user's own): not findings. */
     private readonly uninspectedAtStart: ReadonlySet<string>,
   ) {}
 
-  static async create(workspaceDir: string, specFile: SpecFile): Promise<TamperGuard> {
+  static async create(
+    workspaceDir: string,
+    specFile: SpecFile,
+    observed?: ObservedLoads,
+  ): Promise<TamperGuard> {
     const pristine = new Map<string, Buffer | undefined>();
-    const scope = await protectionScopeOfSpecFile(workspaceDir, specFile);
+    const scope = await protectionScopeOfSpecFile(workspaceDir, specFile, observed);
     const scan = await scanProtected(workspaceDir, scope);
     for (const rel of scan.paths) {
       pristine.set(rel, await readOptional(path.join(workspaceDir, rel)));
@@ -114,6 +126,28 @@ export class TamperGuard {
       if (!pristine.has(rel)) pristine.set(rel, await readOptional(path.join(workspaceDir, rel)));
     }
     return new TamperGuard(workspaceDir, specFile, scope, pristine, new Set(scan.uninspected));
+  }
+
+  /** The protected set's scope: what the specs load, and what a reference run saw them load (observe). */
+  get scope(): LoadedScope {
+    return this.current;
+  }
+
+  /**
+   * Adds what a reference run saw the specs' test processes load (the base of an agent run, before the agent
+   * worked: observedLoads.ts) to the protected set, and returns the files that joined it. Call it while the
+   * checkout is still pristine (after a batch the guard restored): their content now is their pristine content.
+   */
+  async observe(observed: ObservedLoads): Promise<string[]> {
+    const scope = await protectionScopeOfSpecFile(this.workspaceDir, this.specFile, observed);
+    const joined: string[] = [];
+    for (const rel of scope.loaded.files.keys()) {
+      if (this.current.loaded.files.has(rel) || this.pristine.has(rel)) continue;
+      this.pristine.set(rel, await readOptional(path.join(this.workspaceDir, rel)));
+      joined.push(rel);
+    }
+    this.current = scope;
+    return joined;
   }
 
   /**
@@ -213,8 +247,13 @@ export function describeTampering(differences: readonly TamperedFile[]): string 
  * helpers in the test folders), workspace-relative. Export ships them in the task, so that every verifier
  * restores what the sandbox protects.
  */
-export async function protectedPaths(workspaceDir: string, specFile: SpecFile): Promise<string[]> {
-  return (await scanProtected(workspaceDir, await protectionScopeOfSpecFile(workspaceDir, specFile))).paths;
+export async function protectedPaths(
+  workspaceDir: string,
+  specFile: SpecFile,
+  observed?: ObservedLoads,
+): Promise<string[]> {
+  const scope = await protectionScopeOfSpecFile(workspaceDir, specFile, observed);
+  return (await scanProtected(workspaceDir, scope)).paths;
 }
 
 interface ProtectedScan {

@@ -14,10 +14,13 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { SpecFile } from '../../shared/specSchema';
-import { weaveStateDir } from '../stateDir';
+import { observedLoadsOf } from './observedLoads';
+import { sessionDir } from './sessionDir';
 import { manifestKeyChanges, UnreadableManifest } from './diffPolicy/manifestKeys';
 import { normalisePath, policyScopeOf } from './diffPolicy/scope';
 import { isKeyedManifest, protectedPaths, type TamperedFile } from './protectedFiles';
+
+export { sessionDir };
 
 const RECORD_VERSION = 1;
 const LINK_PREFIX = 'symlink:';
@@ -46,16 +49,10 @@ export interface SessionRecord extends SessionOrigin {
  */
 export async function sessionProtectedPaths(workspaceDir: string, specFile: SpecFile): Promise<string[]> {
   const scope = policyScopeOf(specFile.specs, specFile.defaults.cwd);
-  const paths = new Set([...(await protectedPaths(workspaceDir, specFile)), ...scope.testFiles]);
+  const observed = await observedLoadsOf(workspaceDir, specFile.specs, specFile.defaults);
+  const paths = new Set([...(await protectedPaths(workspaceDir, specFile, observed)), ...scope.testFiles]);
   paths.add('.weave/specs.json');
   return [...paths].sort();
-}
-
-/** The record's folder for one workspace (its real path hashed, so any spelling of it finds the same record). */
-export async function sessionDir(workspaceDir: string): Promise<string> {
-  const real = await fs.realpath(workspaceDir).catch(() => path.resolve(workspaceDir));
-  const key = createHash('sha256').update(real).digest('hex').slice(0, 24);
-  return path.join(weaveStateDir(), 'sessions', key);
 }
 
 export async function readSessionRecord(workspaceDir: string): Promise<SessionRecord | undefined> {

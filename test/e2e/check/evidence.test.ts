@@ -44,6 +44,8 @@ describe('runner evidence session', () => {
       forged: [],
       replaced: [],
       intrusions: [],
+      // What the test file's process had loaded when its first test started (observedLoads.ts).
+      loaded: [path.join(root, 'two.test.js')],
     });
     await session.dispose();
     await assert.rejects(fs.access(session.writableDirs[0] ?? ''), 'the results folder is removed');
@@ -90,6 +92,7 @@ describe('runner evidence session', () => {
       forged: [],
       replaced: [],
       intrusions: [],
+      loaded: [],
     });
   });
 
@@ -118,6 +121,7 @@ describe('runner evidence session', () => {
       forged: ['misused.jsonl'],
       replaced: ['node:assert.equal'],
       intrusions: ['gc.get_objects called from src/add.py:1'],
+      loaded: [],
     });
   });
 
@@ -210,6 +214,8 @@ describe('runner evidence session', () => {
       forged: [],
       replaced: [],
       intrusions: [],
+      // The test module discovery imported (test_broken.py failed to import); the standard library left out.
+      loaded: [path.join(root, 'tests', 'test_mixed.py')],
     });
     const completed = mixed.records.find((r) => (r as { kind?: string }).kind === 'completed');
     assert.deepEqual((completed as { runs?: Array<{ tests?: unknown }> } | undefined)?.runs?.[0]?.tests, [
@@ -233,6 +239,7 @@ describe('runner evidence session', () => {
       forged: [],
       replaced: [],
       intrusions: [],
+      loaded: [],
     });
   });
 });

@@ -23,6 +23,11 @@ export interface EvidenceRecord {
   functions?: string[];
   /** `intrusion`: what code under test did to reach the runner (a Python audit event, a foreign hook). */
   details?: string[];
+  /**
+   * `completed`: the absolute paths of the files the process had loaded when its first test started (its test
+   * modules and their helpers; dependencies and the installed Python left out). See observedLoads.ts.
+   */
+  loaded?: string[];
 }
 
 export interface VerifiedRecord extends EvidenceRecord {
@@ -81,6 +86,9 @@ function parseBody(body: string): EvidenceRecord | undefined {
       : {}),
     ...(Array.isArray(r.details)
       ? { details: r.details.filter((d): d is string => typeof d === 'string') }
+      : {}),
+    ...(Array.isArray(r.loaded)
+      ? { loaded: r.loaded.filter((f): f is string => typeof f === 'string') }
       : {}),
   };
 }

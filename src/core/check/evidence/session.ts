@@ -39,6 +39,12 @@ export interface EvidenceReport {
   replaced: string[];
   /** What the runner guard saw code under test do to reach the runner (weave_runner_guard.py, the plugin). */
   intrusions: string[];
+  /**
+   * Absolute paths of the files the test processes had loaded when their first test started, from every
+   * verified `completed` record (a test file's own process under node --test included). Only a reference run's
+   * list is kept as part of the protected set (sandbox/observedLoads.ts); elsewhere it is not used.
+   */
+  loaded: string[];
 }
 
 export interface EvidenceSession {
@@ -103,6 +109,7 @@ export async function readEvidence(dir: string, secret: string): Promise<Evidenc
     for (const record of verified) if (record) records.push(record);
   }
   const byInstance = new Map<string, { runner: string; started: boolean; completed?: VerifiedRecord }>();
+  const loaded = new Set<string>();
   const replaced = new Set<string>();
   const intrusions = new Set<string>();
   for (const record of records) {
@@ -120,6 +127,7 @@ export async function readEvidence(dir: string, secret: string): Promise<Evidenc
     };
     if (record.kind === 'started') seen.started = true;
     else seen.completed = record;
+    for (const file of record.loaded ?? []) loaded.add(file);
     byInstance.set(record.instance, seen);
   }
   const runs: TestSummary[] = [];
@@ -140,6 +148,7 @@ export async function readEvidence(dir: string, secret: string): Promise<Evidenc
     forged,
     replaced: [...replaced].sort(),
     intrusions: [...intrusions],
+    loaded: [...loaded].sort(),
   };
 }
 function toSummary(run: unknown): TestSummary[] {

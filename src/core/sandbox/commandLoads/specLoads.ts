@@ -20,6 +20,12 @@ export interface LoadingSpec {
   anchors?: readonly string[] | undefined;
 }
 
+/**
+ * What reference runs saw each spec's test process load before its first test (sandbox/observedLoads.ts):
+ * spec id → workspace-relative files.
+ */
+export type ObservedLoads = ReadonlyMap<string, readonly string[]>;
+
 export interface LoadingDefaults {
   cwd?: string | undefined;
   env?: Readonly<Record<string, string>> | undefined;
@@ -36,6 +42,7 @@ export async function specLoads(
   specs: readonly LoadingSpec[],
   defaults: LoadingDefaults,
   pythonRoots: Iterable<string>,
+  observed: ObservedLoads = new Map(),
 ): Promise<LoadedSet> {
   const collector = new LoadCollector(workspaceDir);
   const reader = new CommandReader(await bashParser(), collector);
@@ -85,7 +92,40 @@ export async function specLoads(
     const from = collector.relative(start) ?? start;
     for (const helper of helpers) collector.add(helper, `${from} imports it (a helper, not code under test)`);
   }
+  addObserved(collector, workspaceDir, specs, observed, underTest, testFiles, anchored);
   return collector.result();
+}
+
+/**
+ * The files a reference run saw a spec's test process load before its first test, where they still exist and
+ * are not the code under test nor the spec tests themselves. A spec without anchors keeps, as for imports, only
+ * the files beside (or below) its test files, never at the workspace root.
+ */
+function addObserved(
+  collector: LoadCollector,
+  workspaceDir: string,
+  specs: readonly LoadingSpec[],
+  observed: ObservedLoads,
+  underTest: ReadonlySet<string>,
+  testFiles: ReadonlySet<string>,
+  anchored: ReadonlySet<string>,
+): void {
+  for (const spec of specs) {
+    const files = observed.get(spec.id);
+    if (files === undefined) continue;
+    collector.spec = spec.id;
+    const beside = anchored.has(spec.id)
+      ? undefined
+      : spec.test.files
+          .map((f) => path.dirname(path.join(workspaceDir, f)))
+          .filter((dir) => dir !== workspaceDir);
+    for (const rel of files) {
+      const abs = path.join(workspaceDir, rel);
+      if (underTest.has(abs) || testFiles.has(abs) || !isFile(abs)) continue;
+      if (beside !== undefined && !beside.some((dir) => abs.startsWith(`${dir}${path.sep}`))) continue;
+      collector.add(abs, 'its test process loaded it before the first test (seen by a check of your tree)');
+    }
+  }
 }
 
 /** conftest.py files pytest loads for a test: in its folder and every folder above it up to the workspace. */

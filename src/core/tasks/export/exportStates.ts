@@ -1,6 +1,7 @@
 // The two states a task is made of, in the export's scratch task repository: the base as its one commit
 // (bundled into the stage), then the target state over it, and the change between them split into gold.patch
 // (the code) and test.patch (the protected set: spec tests, .weave/, test-support files and helpers).
+import { observedLoadsOf } from '../../sandbox/observedLoads';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { git, splitNul } from '../../git/git';
@@ -102,12 +103,18 @@ export async function snapshotChange(
     await git(['diff', '--cached', '--name-only', '-z', '--no-renames', 'HEAD'], taskRepo, IN_TASK_REPO),
   );
   const specTestFiles = specTestFilesOf(inputs.specFile);
-  const { loaded } = await protectionScopeOfSpecFile(taskRepo, inputs.specFile);
+  // What the user's checks saw the specs' test processes load (observedLoads.ts) ships in protected_files too.
+  const observed = await observedLoadsOf(
+    inputs.workspaceDir,
+    inputs.specFile.specs,
+    inputs.specFile.defaults,
+  );
+  const { loaded } = await protectionScopeOfSpecFile(taskRepo, inputs.specFile, observed);
   const protectedSet = new Set([
     ...specTestFiles,
     // Manifests are guarded key by key (the diff policy judges a prediction's change to their test keys); a task
     // restores whole files, which would undo a prediction's legitimate dependency change, so they are left out.
-    ...(await protectedPaths(taskRepo, inputs.specFile)).filter((p) => !isKeyedManifest(p)),
+    ...(await protectedPaths(taskRepo, inputs.specFile, observed)).filter((p) => !isKeyedManifest(p)),
     ...changed.filter((f) => isProtectedPath(f, inputs.specFile, loaded)),
   ]);
   const isTestSide = (file: string): boolean => isSpecTestPath(file, specTestFiles) || protectedSet.has(file);

@@ -18,7 +18,7 @@
 // non-blocking hook failure (the action goes ahead, the user sees the message), never as a silent block.
 import { z } from 'zod';
 import { protectedHit, type ProtectedHit, type ProtectedSet } from './protectedPaths';
-import { diffTargets } from './shellCommands';
+import { diffTargets } from './commands/patches';
 
 export const GUARD_AGENTS = ['claude-code', 'codex', 'cursor'] as const;
 export type GuardAgent = (typeof GUARD_AGENTS)[number];

@@ -3,12 +3,12 @@
 // command/process substitutions (which run too). It tracks what decides where a path lands: the working
 // directory through `cd`, `pushd`/`popd`, `env -C` and subshells (a subshell's `cd` ends with it; after
 // if/case/loops every directory a branch may have left is kept), and variables assigned in the command itself.
-// What each simple command does with its words is shellCommands.ts's job; this file hands it resolved words and
+// What each simple command does with its words is commands/'s job; this file hands it resolved words and
 // collects the effects it reports. Nothing here decides what is protected (hookEvents.ts does).
 import path from 'node:path';
 import type { Node, Parser } from 'web-tree-sitter';
 import { withBashTree } from './bashSyntax';
-import { commandEffects } from './shellCommands';
+import { commandEffects } from './commands/dispatch';
 import type { ShellEffect, ShellState, ShellWord } from './shellTypes';
 
 const MAX_DEPTH = 6;

@@ -1,4 +1,4 @@
-// What the shell reader (shellReader.ts) and the command table (shellCommands.ts) hand each other: resolved
+// What the shell reader (shellReader.ts) and the command table (commands/) hand each other: resolved
 // words, the reader's state, the effects a command reports. Kept below both, so neither imports the other for
 // its types (the reader calls the table; the table never calls the reader, it gets a CommandContext).
 /** A word after expansion. `text` is exact when `exact`; else it holds the word as written, for reasons. */
@@ -31,7 +31,7 @@ export interface ShellState {
   vars: Map<string, string | undefined>;
 }
 
-/** Everything shellCommands.ts needs to report what a simple command does. */
+/** Everything commands/ needs to report what a simple command does. */
 export interface CommandContext {
   /** This command's own state: `env -C`, `sudo -D`, `git -C` change its directory, not the shell's. */
   state: ShellState;

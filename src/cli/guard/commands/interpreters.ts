@@ -1,0 +1,107 @@
+// Interpreters and shells: inline code (python -c, node -e, perl -e, a heredoc fed to one) is handed on for the
+// verdict to scan; shell code (sh -c, bash FILE, sh < FILE, a heredoc fed to sh) is read recursively; input the
+// guard cannot read (a pipe from another program, a file it cannot open) is refused with the readable way.
+import type { CommandContext, ShellWord } from '../shellTypes';
+import {
+  inlineCode,
+  isInPlace,
+  operands,
+  optionValues,
+  readText,
+  shellString,
+  unreadableScript,
+  type Handler,
+  type Uses,
+} from './shared';
+
+export const INTERPRETER =
+  /^(python[\d.]*|pypy[\d.]*|node|nodejs|deno|bun|perl|ruby|php|Rscript|lua|tsx|ts-node|jshell)$/;
+export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'fish', 'busybox-sh']);
+
+/** python -c, node -e, heredocs fed to an interpreter: code; a script file runs (reading it); -m pytest reads. */
+export function interpreter(name: string): Handler {
+  const codeFlags =
+    name.startsWith('node') || name === 'bun' || name === 'deno' || name === 'tsx' || name === 'ts-node'
+      ? ['-e', '--eval', '-p', '--print']
+      : name === 'ruby' || name === 'perl'
+        ? ['-e', '-E']
+        : name === 'php'
+          ? ['-r']
+          : ['-c'];
+  return (args, use, ctx) => {
+    if (name === 'perl' && args.some((w) => isInPlace(w.text))) use.all(operands(args), 'write', 'perl -i');
+    if (name === 'ruby' && args.some((w) => isInPlace(w.text))) use.all(operands(args), 'write', 'ruby -i');
+    const code = inlineCode(args, codeFlags);
+    if (code !== undefined) {
+      use.inline(code, `${name} ${codeFlags[0]}`);
+      return;
+    }
+    if (args.some((w) => w.text === '--test')) return;
+    const module = optionValues(args, ['-m'])[0];
+    if (module) {
+      if (!['pytest', 'unittest', 'doctest'].includes(module.text))
+        use.all(args, 'other', `${name} -m ${module.text}`);
+      return;
+    }
+    const script = args.find((w) => !w.text.startsWith('-'));
+    if (script === undefined || script.text === '-') {
+      if (ctx.stdin !== undefined) use.inline(ctx.stdin, `${name} reading code on stdin`);
+      else if (ctx.stdinFile) {
+        const text = readText(ctx.stdinFile, ctx);
+        if (text !== undefined) use.inline(text, `${name} < file`);
+        else use.unresolved(ctx.stdinFile.text, unreadableScript(`${name} < file`));
+      } else if (args.length === 0 || script?.text === '-')
+        // Code from a pipe the guard cannot read (`curl … | python3`, `… | base64 -d | node`).
+        use.unresolved('stdin', unreadableScript(name));
+      return;
+    }
+    // Running a script reads it; what it then does is beyond the guard (the sandbox's hashing still sees it).
+    use.all(args.slice(args.indexOf(script) + 1), 'other', name);
+  };
+}
+
+/** sh, bash, zsh …: `-c STRING`, a script file, or commands on stdin — read as shell when the guard can. */
+export function shell(name: string, args: ShellWord[], use: Uses, ctx: CommandContext): void {
+  const at = args.findIndex((w) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(w.text));
+  if (at >= 0) {
+    shellString(args[at + 1], ctx, `${name} -c`);
+    return;
+  }
+  const script = args.find((w) => !w.text.startsWith('-'));
+  if (script === undefined) {
+    if (ctx.stdin !== undefined) ctx.shell(ctx.stdin, false);
+    else if (ctx.stdinFile) {
+      const text = readText(ctx.stdinFile, ctx);
+      if (text !== undefined) ctx.shell(text, false);
+      else use.unresolved(ctx.stdinFile.text, unreadableScript(`${name} < file`));
+    } else if (!args.some((w) => /^--?(version|help)$/.test(w.text)))
+      // Commands from a pipe the guard cannot read (`… | base64 -d | sh`, `curl … | bash`).
+      use.unresolved('stdin', unreadableScript(name));
+    return;
+  }
+  const text = readText(script, ctx);
+  if (text !== undefined) ctx.shell(text, false);
+  else use.unresolved(script.text, unreadableScript(name));
+  use.all(args.slice(args.indexOf(script) + 1), 'other', name);
+}
+
+function sourceFile(args: ShellWord[], use: Uses, ctx: CommandContext): void {
+  const file = args[0];
+  const text = file ? readText(file, ctx) : undefined;
+  if (text !== undefined) ctx.shell(text, true);
+  else if (file) use.unresolved(file.text, unreadableScript('source'));
+}
+
+export const INTERPRETERS: Record<string, Handler> = {
+  eval: (args, use, ctx) => {
+    if (args.every((w) => w.exact)) ctx.shell(args.map((w) => w.text).join(' '), true);
+    else use.unresolved(args.map((w) => w.text).join(' '), 'eval of text the guard cannot read');
+  },
+  source: sourceFile,
+  '.': sourceFile,
+  perl: (args, use) => {
+    if (args.some((w) => isInPlace(w.text))) use.all(operands(args), 'write', 'perl -i');
+    const code = inlineCode(args, ['-e', '-E']);
+    if (code !== undefined) use.inline(code, 'perl -e');
+  },
+};

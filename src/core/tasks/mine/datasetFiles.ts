@@ -104,15 +104,20 @@ export async function writeDataset(outDir: string, name: string): Promise<Datase
 }
 
 /** Harbor's dataset manifest (harbor.models.dataset.manifest.DatasetManifest): tasks and files pinned by digest. */
-function renderDatasetToml(
+export function renderDatasetToml(
   name: string,
-  tasks: Array<{ task: Task; digest: string }>,
+  tasks: Array<{ task: Pick<Task, 'instance_id'>; digest: string }>,
   metricDigest: string,
 ): string {
   const org = name.split('/')[0] as string;
+  const contentHash = harborContentHash(
+    tasks.map((t) => t.digest),
+    [{ path: 'metric.py', digest: metricDigest }],
+  );
   const lines = [
     '# Written by weave mine: Harbor tasks mined from repositories, each verified (gold passes, no change fails).',
     '# Task digests are sha256 over the task folder (each file: its path, a NUL, its bytes, sorted by path).',
+    `# Dataset content hash, as Harbor computes it from the digests below: sha256:${contentHash}`,
     'schema_version = "1.0"',
     '',
     '[dataset]',
@@ -130,6 +135,29 @@ function renderDatasetToml(
     );
   lines.push('[[files]]', 'path = "metric.py"', `digest = "sha256:${metricDigest}"`, '');
   return lines.join('\n');
+}
+
+/**
+ * The dataset's content hash exactly as Harbor computes it from a manifest: DatasetManifest.compute_content_hash
+ * in Harbor's harbor/models/dataset/manifest.py (laude-institute/harbor): sha256 over the sorted task digests
+ * (hex, no "sha256:") joined by ",", then ";" and the sorted "path:hex" of the files joined by "," when there are
+ * files. Harbor's own algorithm for a task's digest (its package manifest) was not available to follow here, so
+ * the task digests stay ours (folderDigest); this hash is Harbor's function of them.
+ */
+export function harborContentHash(
+  taskDigests: readonly string[],
+  files: ReadonlyArray<{ path: string; digest: string }>,
+): string {
+  const hex = (digest: string): string => digest.replace(/^sha256:/, '');
+  // Python's sorted() on str compares code points, as does a plain comparison of these ASCII strings.
+  const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+  let base = taskDigests.map(hex).sort(byCodePoint).join(',');
+  if (files.length > 0)
+    base += `;${files
+      .map((f) => `${f.path}:${hex(f.digest)}`)
+      .sort(byCodePoint)
+      .join(',')}`;
+  return sha256(base);
 }
 
 /** One row, the same fields and types in every row, so the `datasets` json loader infers one schema. */

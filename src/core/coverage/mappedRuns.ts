@@ -116,14 +116,22 @@ async function mapOf(rel: string, run: V8FileRun, workspaceDir: string): Promise
     return { problem: undefined };
   }
   const shift = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  if (run.sourceLength !== text.length - shift)
-    return {
-      problem:
-        'was transformed in memory, and no source map was reported for it (none, or its process ended first)',
-    };
+  if (run.sourceLength !== text.length - shift) return { problem: noMapReported(run) };
   const comment = sourceMappingComment(text);
   if (comment === undefined) return { problem: 'has no source map' };
   const result = await loadSourceMap(file, comment);
   if ('problem' in result) return { problem: result.problem };
   return { loaded: result.loaded, lineStarts: lineStartsOf(text.slice(shift)) };
+}
+
+/** Why a file transformed in memory has no map, with the runner that ran it (so the reader knows where to look). */
+function noMapReported(run: V8FileRun): string {
+  const under = run.runner !== undefined ? ` by ${run.runner}` : '';
+  const cause =
+    run.mapMissing === 'none'
+      ? 'the code it ran names none'
+      : run.mapMissing === 'ended'
+        ? 'its process ended before the debugger reported it'
+        : 'none, or its process ended first';
+  return `was transformed in memory${under}, and no source map was reported for it (${cause})`;
 }

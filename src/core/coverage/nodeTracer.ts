@@ -77,6 +77,7 @@ export const NODE_COVERAGE_HOOK_CJS = String.raw`'use strict';
     session.post('Profiler.enable');
     session.post('Profiler.startPreciseCoverage', { callCount: false, detailed: false });
     if (threads && !threads.isMainThread) registerWorker();
+    if (typeof process.send === 'function') watchStopRequests();
     process.once('exit', () => write(session));
     // Pools end their workers with SIGTERM (vitest's forks), which skips 'exit' listeners. Written first; then,
     // when no listener of the program's own is there to decide, the signal does what it would have done.
@@ -86,24 +87,43 @@ export const NODE_COVERAGE_HOOK_CJS = String.raw`'use strict';
     });
   };
 
+  // Binary coverage reports a function once: a later take (a flushed worker that then exits) has only what ran
+  // since, so it is written only when something did.
+  let takes = 0;
   const write = (session) => {
-    // Binary coverage reports a function once: a second take (a flushed worker that then exits) adds the rest.
     session.post('Profiler.takePreciseCoverage', (error, taken) => {
       if (error || !taken) return;
       const result = taken.result.filter((script) => keptUrl(script.url));
       if (result.length === 0) return;
+      takes += 1;
+      if (takes > 1 && !result.some((s) => s.functions.some((f) => f.ranges[0] && f.ranges[0].count > 0))) return;
+      const fs = require('node:fs');
       const { threadId } = require('node:worker_threads');
       const file = path.join(dir, 'coverage-' + process.pid + '-' + threadId + '-' + Date.now() + '.json');
+      // The maps of code compiled through vm (jest, vitest) are known without the debugger: written in the same
+      // file as the coverage, so a pool that kills this process soon after (vitest's forks: SIGKILL 500 ms after
+      // SIGTERM) leaves both or neither, never coverage whose transformed code has lost its map.
+      const { maps, wanted } = sourceMapsOfCompiled(result);
       try {
-        require('node:fs').writeFileSync(file, JSON.stringify({ result }));
-        // After the coverage itself: a pool that ends this process soon after SIGTERM (jest's workers) may not
-        // wait for the debugger, and then only the maps are lost (the files stay recorded per file).
-        const maps = sourceMapsOfTransformed(session, result);
-        if (maps)
-          require('node:fs').writeFileSync(
+        fs.writeFileSync(
+          file,
+          JSON.stringify({
+            result,
+            ...(maps ? { 'source-map-cache': maps } : {}),
+            ...(maps || wanted.size > 0 ? { runner: runnerName() } : {}),
+            ...(wanted.size > 0 ? { pendingMaps: [...wanted.values()] } : {}),
+          }),
+        );
+        // Other loaders' maps (ts-node, tsx, esbuild-register) need the debugger, which is slower: after the
+        // coverage, in a file of their own (a process ended meanwhile loses only these maps).
+        if (wanted.size > 0) {
+          const more = sourceMapsFromDebugger(session, wanted) || {};
+          const noMap = [...wanted.values()].filter((url) => !more[url]);
+          fs.writeFileSync(
             file.replace(/\.json$/, '.maps.json'),
-            JSON.stringify({ 'source-map-cache': maps }),
+            JSON.stringify({ 'source-map-cache': more, ...(noMap.length > 0 ? { noMap } : {}) }),
           );
+        }
       } catch {
         // The run's coverage directory is gone (the run was cancelled): nothing to record into.
       }
@@ -111,17 +131,92 @@ export const NODE_COVERAGE_HOOK_CJS = String.raw`'use strict';
     markWritten(); // a worker's, for the main thread waiting at its exit (nodeWorkerThreads.ts)
   };
 
+  // A pool that asks its worker process to stop over IPC and then kills it (vitest 4's forks: a 'stop' request,
+  // then SIGTERM and SIGKILL 500 ms later; under load the SIGTERM write may not finish in time) gets the
+  // coverage written when the request arrives, before the worker answers it. Seen by wrapping process.emit:
+  // a 'message' listener of our own would keep the IPC channel, and so the process, alive.
+  const isStopRequest = (message) =>
+    message !== null &&
+    typeof message === 'object' &&
+    message.type === 'stop' &&
+    message.__vitest_worker_request__ === true;
+  const watchStopRequests = () => {
+    const emit = process.emit;
+    process.emit = function (name, message) {
+      if (name === 'message' && isStopRequest(message) && session) write(session);
+      return emit.apply(this, arguments);
+    };
+  };
+
+  // The same in a worker thread (vitest 4's threads: a 'stop' request over the parent port, then terminate(),
+  // whose flush nodeWorkerThreads.ts waits for at most 500 ms): the program's own 'message' listeners on the port
+  // are wrapped (a listener of our own would keep the port, and so the thread, alive).
+  const watchPortStopRequests = (port) => {
+    const wrapped = new WeakMap();
+    const wrapOf = (listener) => {
+      let wrapper = wrapped.get(listener);
+      if (!wrapper) {
+        wrapper = function (message) {
+          if (isStopRequest(message) && session) write(session);
+          return listener.apply(this, arguments);
+        };
+        wrapped.set(listener, wrapper);
+      }
+      return wrapper;
+    };
+    const adding = ['on', 'addListener', 'once', 'prependListener', 'prependOnceListener'];
+    for (const name of [...adding, 'off', 'removeListener']) {
+      const original = port[name];
+      if (typeof original !== 'function') continue;
+      port[name] = function (event, listener) {
+        if (event !== 'message' || typeof listener !== 'function') return original.apply(this, arguments);
+        const given = adding.includes(name) ? wrapOf(listener) : wrapped.get(listener) || listener;
+        return original.call(this, event, given);
+      };
+    }
+  };
+
+  // The test runner this process belongs to ("vitest 4.1.12"), for the reason a file stays unmapped: the
+  // package.json nearest above the entry script (a pool's worker entry lives in its runner's package).
+  let runner;
+  const runnerName = () => {
+    if (runner !== undefined) return runner;
+    runner = '';
+    let at = process.argv[1] ? path.dirname(path.resolve(process.argv[1])) : '';
+    for (let i = 0; at && i < 8 && path.dirname(at) !== at; i++, at = path.dirname(at)) {
+      try {
+        const manifest = JSON.parse(require('node:fs').readFileSync(path.join(at, 'package.json'), 'utf8'));
+        if (typeof manifest.name === 'string' && typeof manifest.version === 'string') {
+          runner = manifest.name + ' ' + manifest.version;
+          break;
+        }
+      } catch {
+        // no manifest here: one folder up
+      }
+    }
+    return runner;
+  };
+
   // A script that is not the file on disk (vitest/vite, ts-node, tsx, babel-jest, esbuild-register transform it
-  // in memory) names its source map in a comment only the executed source has: V8 parsed it, and the debugger,
-  // enabled just for this at the end, reports it (Debugger.scriptParsed's sourceMapURL; inline maps as data:
-  // URLs). Written under 'source-map-cache' as NODE_V8_COVERAGE does, in <coverage file>.maps.json next to the
-  // coverage file; the reader (v8.ts, mappedRuns.ts) loads the maps.
-  // Only processes that ran such a script pay for the debugger (it lists every script once).
-  const sourceMapsOfTransformed = (session, result) => {
+  // in memory) names its source map in a comment only the executed source has. Code compiled through vm (jest,
+  // vitest) was seen with that comment (compiledCode); for the rest V8 parsed it, and the debugger, enabled just
+  // for this at the end, reports it (Debugger.scriptParsed's sourceMapURL; inline maps as data: URLs). Written
+  // under 'source-map-cache' as NODE_V8_COVERAGE does (the debugger's in <coverage file>.maps.json); the reader
+  // (v8.ts, mappedRuns.ts) loads the maps. Only processes that ran such a script pay for the debugger.
+  const sourceMapsOfCompiled = (result) => {
     const fs = require('node:fs');
     const { fileURLToPath } = require('node:url');
-    const wanted = new Map();
+    const wanted = new Map(); // scriptId → url of transformed scripts whose map vm did not show
+    let maps;
+    const mapComment = /(?:\/\/[#@])\s*sourceMappingURL=([^\s'"]+)\s*$/;
     for (const script of result) {
+      const code = compiledCode.get(script.url);
+      const comment = code && mapComment.exec(code.slice(code.lastIndexOf('sourceMappingURL=') - 4));
+      if (comment) {
+        maps = maps || {};
+        maps[script.url] = { url: comment[1], lineLengths: code.split('\n').map((line) => line.length) };
+        continue;
+      }
       const top = script.functions.find((f) => f.functionName === '' && f.ranges[0] && f.ranges[0].startOffset === 0);
       if (!top) continue;
       let text;
@@ -133,17 +228,10 @@ export const NODE_COVERAGE_HOOK_CJS = String.raw`'use strict';
       const length = text.length - (text.charCodeAt(0) === 0xfeff ? 1 : 0);
       if (length !== top.ranges[0].endOffset) wanted.set(String(script.scriptId), script.url);
     }
-    if (wanted.size === 0) return undefined;
+    return { maps, wanted };
+  };
+  const sourceMapsFromDebugger = (session, wanted) => {
     const maps = {};
-    const mapComment = /(?:\/\/[#@])\s*sourceMappingURL=([^\s'"]+)\s*$/;
-    for (const [scriptId, url] of [...wanted]) {
-      const code = compiledCode.get(url);
-      const comment = code && mapComment.exec(code.slice(code.lastIndexOf('sourceMappingURL=') - 4));
-      if (!comment) continue;
-      maps[url] = { url: comment[1], lineLengths: code.split('\n').map((line) => line.length) };
-      wanted.delete(scriptId);
-    }
-    if (wanted.size === 0) return maps;
     const onParsed = (message) => {
       const url = wanted.get(String(message.params.scriptId));
       if (url !== undefined && message.params.sourceMapURL)
@@ -206,7 +294,7 @@ ${WORKER_THREADS_PART}
   // vm: the file a script is compiled as is its options' filename (or the options string itself).
   const named = (options) => (typeof options === 'string' ? options : options && options.filename);
   // The vm wrappers stay after coverage starts: jest and vitest compile the workspace's code through vm after a
-  // transform, and the code they compile names its source map (sourceMapsOfTransformed reads it from here, which
+  // transform, and the code they compile names its source map (sourceMapsOfCompiled reads it from here, which
   // costs a string search per workspace script instead of the debugger at exit).
   const onCompile = (name, code) => {
     if (!inWorkspace(name)) return;

@@ -1,7 +1,7 @@
 // The part of the Node coverage hook (nodeTracer.ts, spliced into its function body) that makes worker threads
-// write their coverage when they end without their 'exit' listeners. It uses the hook's `session`, `write` and
-// `Module`, and defines `threads`, `channel`, `registerWorker` (which the hook's start() calls in a worker) and
-// `markWritten` (which its write() calls).
+// write their coverage when they end without their 'exit' listeners. It uses the hook's `session`, `write`,
+// `Module` and `watchPortStopRequests`, and defines `threads`, `channel`, `registerWorker` (which the hook's
+// start() calls in a worker) and `markWritten` (which its write() calls).
 
 /** How long a thread waits for a covering worker to write before ending it (or the process) anyway. */
 export const FLUSH_TIMEOUT_MS = 500;
@@ -55,6 +55,7 @@ export const WORKER_THREADS_PART = String.raw`  // Worker threads: terminate() s
   };
   const watchThreads = () => {
     threads = require('node:worker_threads');
+    if (!threads.isMainThread && threads.parentPort) watchPortStopRequests(threads.parentPort);
     channel = new BroadcastChannel(channelName);
     channel.unref();
     channel.onmessage = ({ data }) => {

@@ -29,6 +29,13 @@ export interface V8FileRun {
   sourceMap?: { url: string; lineLengths?: number[] };
   /** Processes ran different code under this name (other lengths or maps): offsets cannot be merged. */
   mixed?: true;
+  /** The test runner whose process ran it transformed ("vitest 4.1.12"), when the hook could tell. */
+  runner?: string;
+  /**
+   * Why a transformed script has no map, as its process told: its code named none (`none`), or the process
+   * ended before it could report it (`ended`).
+   */
+  mapMissing?: 'none' | 'ended';
 }
 
 interface V8Script {
@@ -49,7 +56,11 @@ export async function readV8Coverage(dir: string, workspaceDir: string): Promise
     for (const script of file.scripts) {
       const rel = workspaceFileOf(script.url, workspaceDir);
       if (rel === undefined || !Array.isArray(script.functions)) continue;
-      out.set(rel, addScriptRun(out.get(rel), script, sourceMapOf(file.maps[script.url])));
+      const run = addScriptRun(out.get(rel), script, sourceMapOf(file.maps[script.url]));
+      if (file.runner !== undefined && run.runner === undefined) run.runner = file.runner;
+      const missing = file.missing.get(script.url);
+      if (missing !== undefined && run.sourceMap === undefined) run.mapMissing = missing;
+      out.set(rel, run);
     }
   }
   return out;
@@ -60,22 +71,38 @@ async function readCoverageFile(
   dir: string,
   name: string,
   names: readonly string[],
-): Promise<{ scripts: V8Script[]; maps: SourceMapCache } | undefined> {
+): Promise<
+  { scripts: V8Script[]; maps: SourceMapCache; runner?: string; missing: Map<string, 'none' | 'ended'> } | undefined
+> {
   try {
     const parsed = JSON.parse(await fs.readFile(path.join(dir, name), 'utf8')) as {
       result?: unknown;
       'source-map-cache'?: unknown;
+      runner?: unknown;
+      pendingMaps?: unknown;
     };
     if (!Array.isArray(parsed.result)) return undefined;
-    // The hook writes the maps of one process's transformed scripts next to its coverage, after it.
+    // The hook writes the maps of code compiled through vm in the coverage file, and the ones the debugger
+    // reported next to it, after it.
     const mapsFile = path.join(dir, name.replace(/\.json$/, '.maps.json'));
     const side = names.includes(path.basename(mapsFile)) ? await readMapsFile(mapsFile) : undefined;
-    const cache = side ?? parsed['source-map-cache'];
-    const maps = typeof cache === 'object' && cache !== null ? (cache as SourceMapCache) : {};
-    return { scripts: parsed.result as V8Script[], maps };
+    const maps = { ...asCache(side?.['source-map-cache']), ...asCache(parsed['source-map-cache']) };
+    // Scripts the hook went to the debugger for: named in the maps file when their code names no map; when
+    // that file is missing, the process ended before the debugger reported.
+    const missing = new Map<string, 'none' | 'ended'>();
+    const strings = (value: unknown): string[] =>
+      Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+    for (const url of strings(parsed.pendingMaps)) if (side === undefined) missing.set(url, 'ended');
+    for (const url of strings(side?.noMap)) missing.set(url, 'none');
+    const runner = typeof parsed.runner === 'string' && parsed.runner !== '' ? parsed.runner : undefined;
+    return { scripts: parsed.result as V8Script[], maps, missing, ...(runner !== undefined ? { runner } : {}) };
   } catch {
     return undefined; // a process killed while writing leaves half a file: it says nothing reliable
   }
+}
+
+function asCache(value: unknown): SourceMapCache {
+  return typeof value === 'object' && value !== null ? (value as SourceMapCache) : {};
 }
 
 /** The map V8 reported for a script, when its shape is the one Node writes. */
@@ -115,7 +142,13 @@ function addScriptRun(
     }
     ranges.push(...fn.ranges);
   }
-  if (known !== undefined && (known.sourceLength !== length || known.sourceMap?.url !== map?.url))
+  // One process's take without the map another reported for code of the same length (its debugger maps were
+  // lost) is the same code, not other code.
+  if (
+    known !== undefined &&
+    (known.sourceLength !== length ||
+      (known.sourceMap !== undefined && map !== undefined && known.sourceMap.url !== map.url))
+  )
     entry.mixed = true;
   entry.sourceLength = Math.max(entry.sourceLength, length);
   if (map !== undefined && entry.sourceMap === undefined) entry.sourceMap = map;
@@ -123,11 +156,11 @@ function addScriptRun(
   return entry;
 }
 
-/** The `source-map-cache` of a maps file; undefined when it is half-written (its process was killed). */
-async function readMapsFile(file: string): Promise<unknown> {
+/** A maps file; undefined when it is half-written (its process was killed). */
+async function readMapsFile(file: string): Promise<{ 'source-map-cache'?: unknown; noMap?: unknown } | undefined> {
   try {
-    const parsed = JSON.parse(await fs.readFile(file, 'utf8')) as { 'source-map-cache'?: unknown };
-    return parsed['source-map-cache'];
+    const parsed = JSON.parse(await fs.readFile(file, 'utf8')) as unknown;
+    return typeof parsed === 'object' && parsed !== null ? parsed : undefined;
   } catch {
     return undefined;
   }

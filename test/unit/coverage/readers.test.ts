@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, test } from 'node:test';
 import { instrumentSpec } from '../../../src/core/coverage/instrument';
 import { readPythonCoverage } from '../../../src/core/coverage/python';
+import { mapGeneratedRuns } from '../../../src/core/coverage/mappedRuns';
 import { lineHits, readV8Coverage } from '../../../src/core/coverage/v8';
 import { removeDir, tempDir, writeFiles } from '../../support/repos';
 
@@ -45,6 +46,60 @@ void test('V8 files: a half-written file is skipped; only workspace files outsid
   assert.equal(a.sourceLength, 40);
   assert.equal(a.processes.length, 2);
   assert.deepEqual(await readV8Coverage(path.join(ws, 'missing'), ws), new Map());
+});
+
+void test('V8 files: maps in the coverage file and beside it; a lost map says which runner and why', async () => {
+  const ws = tempDir('weave-coverage-readers-');
+  dirs.push(ws);
+  const url = (rel: string): string => pathToFileURL(path.join(ws, rel)).href;
+  const script = (rel: string) => ({
+    url: url(rel),
+    functions: [
+      { functionName: '', ranges: [{ startOffset: 0, endOffset: 90, count: 1 }] },
+      { functionName: 'f', ranges: [{ startOffset: 10, endOffset: 30, count: 1 }] },
+    ],
+  });
+  const map = (name: string) => ({ url: `${name}.map`, lineLengths: [89] });
+  writeFiles(ws, {
+    // vm-compiled code's maps come in the coverage file itself; the debugger's in a .maps.json beside it.
+    'raw/coverage-1.json': JSON.stringify({
+      result: [script('src/a.ts'), script('src/b.ts'), script('src/lost.ts'), script('src/none.ts')],
+      'source-map-cache': { [url('src/a.ts')]: map('a') },
+      runner: 'vitest 4.1.12',
+      pendingMaps: [url('src/b.ts'), url('src/none.ts')],
+    }),
+    'raw/coverage-1.maps.json': JSON.stringify({
+      'source-map-cache': { [url('src/b.ts')]: map('b') },
+      noMap: [url('src/none.ts')],
+    }),
+    // Another process whose debugger never reported (it ended first): its pending script stays unmapped there.
+    'raw/coverage-2.json': JSON.stringify({
+      result: [script('src/lost.ts'), script('src/a.ts')],
+      runner: 'vitest 4.1.12',
+      pendingMaps: [url('src/lost.ts')],
+    }),
+  });
+  const runs = await readV8Coverage(path.join(ws, 'raw'), ws);
+  assert.equal(runs.get('src/a.ts')!.sourceMap?.url, 'a.map');
+  // A process that lost the map of code of the same length ran the same code: not "mixed".
+  assert.equal(runs.get('src/a.ts')!.mixed, undefined);
+  assert.equal(runs.get('src/b.ts')!.sourceMap?.url, 'b.map');
+  assert.equal(runs.get('src/none.ts')!.mapMissing, 'none');
+  assert.equal(runs.get('src/lost.ts')!.mapMissing, 'ended');
+  assert.equal(runs.get('src/lost.ts')!.runner, 'vitest 4.1.12');
+  writeFiles(ws, { 'src/lost.ts': 'x', 'src/none.ts': 'x' });
+  const { v8 } = await mapGeneratedRuns(
+    new Map([...runs].filter(([rel]) => rel === 'src/lost.ts' || rel === 'src/none.ts')),
+    ws,
+  );
+  assert.equal(
+    v8.get('src/lost.ts')!.unmappedBecause,
+    'was transformed in memory by vitest 4.1.12, and no source map was reported for it (its process ended before the debugger reported it)',
+  );
+  assert.equal(
+    v8.get('src/none.ts')!.unmappedBecause,
+    'was transformed in memory by vitest 4.1.12, and no source map was reported for it (the code it ran names none)',
+  );
 });
 
 void test('line hits: the innermost range decides a line in one process; any process that hit it counts', () => {

@@ -6,6 +6,7 @@
 // including a folder or glob that covers one, and on a target the reader cannot resolve.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { APPLY_PATCH_HANDLERS } from './applyPatch';
 import type { CommandContext, PathAccess, ShellWord } from './shellTypes';
 
 type Handler = (args: ShellWord[], use: Uses, ctx: CommandContext) => void;
@@ -383,6 +384,7 @@ function afterOptions(args: ShellWord[], valued: string[]): ShellWord[] {
 // ————— commands that need more than a list —————
 
 const HANDLERS: Record<string, Handler> = {
+  ...APPLY_PATCH_HANDLERS,
   cd: (args, _use, ctx) => {
     const target = operands(args)[0];
     setDirs(ctx.shellState, target ?? homeWord(ctx), target?.text === '-');

@@ -23,8 +23,9 @@ import {
   type HookAnswer,
   type HookPayload,
 } from '../guard/hookEvents';
-import { codexTrustNotice, guardStatus } from '../guard/hookStatus';
+import { codexTrustNotice, gitHooksStatus, guardStatus } from '../guard/hookStatus';
 import {
+  gitHooksDir,
   INSTALL_TARGETS,
   installHooks,
   InstallError,
@@ -37,6 +38,9 @@ import {
   ACCEPT_COMMAND,
   changedDuringSession,
   endSession,
+  parsePushLines,
+  pushRefused,
+  pushTampering,
   sessionState,
   startSession,
 } from '../guard/sessionBackstop';
@@ -48,6 +52,7 @@ const HELP = `Usage: weave guard [--agent claude-code|codex|cursor] [--workspace
        weave guard --install claude-code|codex|cursor|git [--workspace DIR] [--command CMD]
        weave guard --status [--agent claude-code|codex|cursor] [--workspace DIR]
        weave guard --restore | --accept-tests [--workspace DIR]
+       weave guard --pre-push [--workspace DIR]   (the git pre-push hook: git's ref lines on stdin)
 
 As a hook, reads the agent's hook event on stdin and answers in the agent's own protocol:
   PreToolUse / beforeShellExecution / preToolUse: blocks an edit (Edit, Write, MultiEdit, NotebookEdit,
@@ -70,7 +75,8 @@ none, every call is allowed.
 --install merges Weave's hooks into the project's configuration, keeping every other hook and setting
 (running it twice changes nothing):
   claude-code  .claude/settings.json      codex  .codex/hooks.json      cursor  .cursor/hooks.json
-  git          a pre-commit hook running 'weave check --affected' (an existing hook is kept and runs first)
+  git          a pre-commit hook running 'weave check --affected' and a pre-push hook running
+               'weave guard --pre-push' (an existing hook is kept and runs first)
 
 Options:
   --agent NAME     the hook protocol (default claude-code)
@@ -84,13 +90,15 @@ Options:
                    npx weave (the registry's 'weave' is another package). A running Weave in a temporary place
                    (an npx cache, a temp folder) with none in the project: exit 2, nothing written
   --restore        put every protected file changed since the agent session started back as it was recorded
+  --pre-push       the git pre-push hook: refuse a push whose commits change protected files since the agent
+                   session started (the pre-commit comparison, made on each pushed commit)
   --accept-tests   a person's step: make today's protected files the reference (asks in a terminal; an agent's
                    shell has none, so it is refused there with exit 2)
   -h, --help       show this help
 
 Exit codes: a hook answers in its agent's protocol (above); --install 0 done, 2 nothing written (bad input, or
 no Weave the hooks could run); --status 0 every hook runs and blocks, 1 otherwise; --restore and
---accept-tests 0 done, 1 nothing recorded for this workspace, 2 bad input.`;
+--accept-tests 0 done, 1 nothing recorded for this workspace, 2 bad input; --pre-push 0 push allowed, 1 refused.`;
 
 export const guardVerb: Verb = {
   name: 'guard',
@@ -105,10 +113,12 @@ export const guardVerb: Verb = {
       status: { type: 'boolean', default: false },
       restore: { type: 'boolean', default: false },
       'accept-tests': { type: 'boolean', default: false },
+      'pre-push': { type: 'boolean', default: false },
     });
     if (flags.restore && flags['accept-tests'])
       throw new UsageError('give --restore or --accept-tests, not both');
     if (flags.restore) return restore(path.resolve(flags.workspace ?? '.'));
+    if (flags['pre-push']) return prePush(path.resolve(flags.workspace ?? '.'), await text(process.stdin));
     if (flags['accept-tests']) return acceptTests(path.resolve(flags.workspace ?? '.'));
     if (flags.install !== undefined) return install(flags.install, flags.workspace ?? '.', flags.command);
     if (flags.command !== undefined) throw new UsageError('--command goes with --install');
@@ -202,6 +212,17 @@ async function ensureSession(
   await startSession(workspaceDir, { agent, sessionId });
 }
 
+/**
+ * `--pre-push` (the git pre-push hook; git's ref lines on stdin): refuses a push whose commits hold protected files
+ * that differ from the agent session's record. No record (no agent session, or it ended clean): nothing to refuse.
+ */
+async function prePush(workspaceDir: string, stdin: string): Promise<number> {
+  const found = await pushTampering(workspaceDir, parsePushLines(stdin));
+  if (found === undefined || found.refused.length === 0) return 0;
+  process.stderr.write(`${pushRefused(found.state, found.refused)}\n`);
+  return 1;
+}
+
 /** `--restore`: every protected file changed since the session started goes back as recorded. */
 async function restore(workspaceDir: string): Promise<number> {
   const state = await sessionState(workspaceDir);
@@ -270,7 +291,14 @@ async function status(projectDir: string, agent: GuardAgent | undefined): Promis
     );
     for (const line of s.lines) process.stdout.write(`  ${line.replace(/\n/g, '\n  ')}\n`);
   }
+  // The git hooks (pre-commit, pre-push) once any is installed: reported, and part of the answer.
+  const gitHooks = await gitHooksStatus(await gitHooksDir(projectDir));
+  if (agent === undefined && gitHooks.installed) {
+    process.stdout.write(`git: ${gitHooks.ok ? 'OK' : 'NOT AS INSTALLED'}\n`);
+    for (const line of gitHooks.lines) process.stdout.write(`  ${line}\n`);
+  }
   const checked = agent ? statuses : statuses.filter((s) => s.installed);
+  if (agent === undefined && gitHooks.installed && !gitHooks.ok) return 1;
   if (checked.length === 0) {
     process.stdout.write(
       `no agent hooks are installed in ${projectDir} (weave guard --install claude-code|codex|cursor)\n`,

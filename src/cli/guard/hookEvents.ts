@@ -18,6 +18,7 @@
 // non-blocking hook failure (the action goes ahead, the user sees the message), never as a silent block.
 import { z } from 'zod';
 import { protectedHit, type ProtectedHit, type ProtectedSet } from './protectedPaths';
+import { argvAsShell, patchEnvelopeTargets } from './applyPatch';
 import { diffTargets } from './commands/patches';
 
 export const GUARD_AGENTS = ['claude-code', 'codex', 'cursor'] as const;
@@ -112,9 +113,10 @@ export async function findViolation(payload: HookPayload, set: ProtectedSet): Pr
   const cwd = payloadCwd(payload);
   const input = isRecord(payload.tool_input) ? payload.tool_input : {};
   const tool = payload.tool_name ?? (payload.command !== undefined ? 'Shell' : '');
-  const command =
-    payload.command ?? (typeof input.command === 'string' ? input.command : undefined) ?? undefined;
-  if (SHELL_TOOLS.test(tool) || payload.command) {
+  const command = payload.command ?? shellCommandOf(input);
+  // An argument array as the command (Codex's shell tool: ["apply_patch", PATCH], ["bash", "-lc", SCRIPT]) is read
+  // as the shell line it amounts to, whatever the tool is called.
+  if (SHELL_TOOLS.test(tool) || payload.command || Array.isArray(input.command)) {
     if (command === undefined) return undefined;
     // Accepting changed tests as the session's reference is a person's step (weave guard --accept-tests).
     if (/accept-tests/.test(command))
@@ -163,12 +165,16 @@ export async function findViolation(payload: HookPayload, set: ProtectedSet): Pr
 
 /** Files an `apply_patch` envelope adds, updates, deletes or moves to (and a unified diff's, if it is one). */
 export function patchTargets(patch: string): string[] {
-  return [
-    ...[...patch.matchAll(/^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/gm)].map((m) =>
-      m[1]!.trim(),
-    ),
-    ...diffTargets(patch),
-  ];
+  return [...patchEnvelopeTargets(patch).map((t) => t.path), ...diffTargets(patch)];
+}
+
+/** The shell command a tool input carries: `command` (a string, or an argument array), or Codex's `cmd`. */
+function shellCommandOf(input: Record<string, unknown>): string | undefined {
+  const { command, cmd } = input;
+  if (typeof command === 'string') return command;
+  if (Array.isArray(command) && command.every((w) => typeof w === 'string')) return argvAsShell(command);
+  if (Array.isArray(command)) return String(command.join(' '));
+  return typeof cmd === 'string' ? cmd : undefined;
 }
 
 export function violationMessage(v: Violation, set: ProtectedSet): string {

@@ -10,7 +10,7 @@ import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { codexHooks, codexTrustStep, readCodexTrust } from './codexTrust';
-import { runsRegistryWeave, temporaryPlace } from './installHooks';
+import { GIT_HOOK_MARKER, runsRegistryWeave, temporaryPlace } from './installHooks';
 import type { GuardAgent } from './hookEvents';
 
 export interface AgentStatus {
@@ -300,4 +300,47 @@ function indent(text: string): string {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export interface GitHooksStatus {
+  /** At least one of Weave's git hooks is there. */
+  installed: boolean;
+  /** Both are there and neither names a Weave `--install` would refuse. */
+  ok: boolean;
+  lines: string[];
+}
+
+/** The git hooks `--install git` writes (pre-commit and pre-push): present, Weave's, runnable? */
+export async function gitHooksStatus(hooksDir: string | undefined): Promise<GitHooksStatus> {
+  if (hooksDir === undefined) return { installed: false, ok: false, lines: ['not a git repository'] };
+  const lines: string[] = [];
+  let installed = false;
+  let ok = true;
+  for (const [hook, does] of [
+    ['pre-commit', 'runs weave check --affected: refuses a commit that breaks or tampers with a spec'],
+    [
+      'pre-push',
+      'runs weave guard --pre-push: refuses a push whose commits change protected files in a session',
+    ],
+  ] as const) {
+    const file = path.join(hooksDir, hook);
+    const text = await fs.readFile(file, 'utf8').catch(() => undefined);
+    if (text === undefined || !text.includes(GIT_HOOK_MARKER(hook))) {
+      ok = false;
+      lines.push(
+        text === undefined
+          ? `${hook}: not installed (weave guard --install git)`
+          : `${hook}: ${file} is not Weave's (weave guard --install git keeps it and runs it first)`,
+      );
+      continue;
+    }
+    installed = true;
+    const exec = /^.*\bexec (.+)$/m.exec(text)?.[1] ?? '';
+    const problem = installedCommandProblem(exec);
+    if (problem !== undefined) {
+      ok = false;
+      lines.push(`${hook}: ${problem}`);
+    } else lines.push(`${hook}: installed, ${does}`);
+  }
+  return { installed, ok, lines };
 }

@@ -9,7 +9,8 @@
 //   codex        .codex/hooks.json       hooks.PreToolUse (Bash|apply_patch|Edit|Write|mcp__.*) + hooks.Stop
 //                                        + SessionStart + SessionEnd
 //   cursor       .cursor/hooks.json      version 1; hooks.beforeShellExecution, hooks.preToolUse, hooks.stop
-//   git          the repository's pre-commit hook runs `weave check --affected`, after any existing hook
+//   git          the repository's pre-commit hook runs `weave check --affected` and its pre-push hook
+//                `weave guard --pre-push`, each after any existing hook
 import { existsSync, promises as fs, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,7 +39,6 @@ export interface InstallResult {
 /** Stop hooks run the affected specs' tests: give them time (seconds). */
 const STOP_TIMEOUT_S = 600;
 const PRE_TOOL_TIMEOUT_S = 30;
-const GIT_MARKER = '# weave guard: pre-commit';
 /** The tools the PreToolUse hooks see; MCP tools (mcp__SERVER__TOOL) move and write files too. */
 export const CLAUDE_MATCHER = 'Edit|Write|MultiEdit|NotebookEdit|Bash|mcp__.*';
 export const CODEX_MATCHER = 'Bash|apply_patch|Edit|Write|mcp__.*';
@@ -258,38 +258,80 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The pre-commit hook, chaining an existing one (kept as pre-commit.weave-chained, run first). */
+/**
+ * The git hooks: pre-commit runs `weave check --affected` (a protected file changed during an agent session makes
+ * its specs `tampered`, refusing the commit); pre-push runs `weave guard --pre-push`, which compares each pushed
+ * commit with the session's record (a commit made with --no-verify is still refused). A user's existing hook is
+ * kept as HOOK.weave-chained and runs first (pre-push: with git's ref lines, which both hooks read on stdin).
+ */
 async function installGitHook(projectDir: string, weaveCommand: string): Promise<InstallResult> {
-  let hooksDir: string;
+  const hooksDir = await gitHooksDir(projectDir);
+  if (hooksDir === undefined)
+    throw new InstallError(`${projectDir} is not in a git repository: there is no git hook to install`);
+  const workspace = shellQuote(projectDir);
+  const commit = await installOneGitHook(hooksDir, 'pre-commit', (chained) => [
+    '# Runs the specs the changes can affect; a failing, broken or tampered spec stops the commit (git commit --no-verify skips it).',
+    ...(chained ? ['"$(dirname "$0")/pre-commit.weave-chained" "$@" || exit $?'] : []),
+    `exec ${weaveCommand} check --affected --workspace ${workspace}`,
+  ]);
+  const push = await installOneGitHook(hooksDir, 'pre-push', (chained) => [
+    '# Refuses a push whose commits change spec tests, their runner configuration or .weave/ since an agent session',
+    '# started (weave guard --accept-tests makes a deliberate change the reference; git push --no-verify skips it).',
+    ...(chained
+      ? [
+          'refs=$(cat)',
+          'printf \'%s\\n\' "$refs" | "$(dirname "$0")/pre-push.weave-chained" "$@" || exit $?',
+          `printf '%s\\n' "$refs" | exec ${weaveCommand} guard --pre-push --workspace ${workspace}`,
+        ]
+      : [`exec ${weaveCommand} guard --pre-push --workspace ${workspace}`]),
+  ]);
+  return {
+    file: commit.file,
+    changed: commit.changed || push.changed,
+    summary: [commit.summary, push.summary].join('\n'),
+  };
+}
+
+/** The repository's hooks folder (core.hooksPath honoured), or undefined outside git. */
+export async function gitHooksDir(projectDir: string): Promise<string | undefined> {
   try {
-    hooksDir = path.resolve(projectDir, (await git(['rev-parse', '--git-path', 'hooks'], projectDir)).trim());
+    return path.resolve(projectDir, (await git(['rev-parse', '--git-path', 'hooks'], projectDir)).trim());
   } catch {
-    throw new InstallError(
-      `${projectDir} is not in a git repository: there is no pre-commit hook to install`,
-    );
+    return undefined;
   }
-  const file = path.join(hooksDir, 'pre-commit');
-  const chained = path.join(hooksDir, 'pre-commit.weave-chained');
+}
+
+export const GIT_HOOK_MARKER = (hook: string): string => `# weave guard: ${hook}`;
+
+/** One git hook, written once: already ours → unchanged; another → kept as HOOK.weave-chained and run first. */
+async function installOneGitHook(
+  hooksDir: string,
+  hook: 'pre-commit' | 'pre-push',
+  body: (chained: boolean) => string[],
+): Promise<InstallResult> {
+  const file = path.join(hooksDir, hook);
+  const chained = path.join(hooksDir, `${hook}.weave-chained`);
   const existing = await fs.readFile(file, 'utf8').catch(() => undefined);
-  if (existing?.includes(GIT_MARKER)) return { file, changed: false, summary: `${file} already runs Weave` };
+  if (existing?.includes(GIT_HOOK_MARKER(hook)))
+    return { file, changed: false, summary: `${file} already runs Weave` };
   await fs.mkdir(hooksDir, { recursive: true });
-  if (existing !== undefined) await fs.rename(file, chained);
-  const script = [
-    '#!/bin/sh',
-    GIT_MARKER,
-    '# Runs the specs the changes can affect; a failing or broken spec stops the commit (git commit --no-verify skips it).',
-    ...(existing !== undefined ? ['"$(dirname "$0")/pre-commit.weave-chained" "$@" || exit $?'] : []),
-    `exec ${weaveCommand} check --affected --workspace ${shellQuote(projectDir)}`,
-    '',
-  ].join('\n');
+  if (existing !== undefined) {
+    if (existsSync(chained))
+      throw new InstallError(
+        `${file} is not Weave's and ${path.basename(chained)} already exists beside it; move one of them away ` +
+          'and run --install git again; nothing was changed',
+      );
+    await fs.rename(file, chained);
+  }
+  const script = ['#!/bin/sh', GIT_HOOK_MARKER(hook), ...body(existing !== undefined), ''].join('\n');
   await fs.writeFile(file, script, { mode: 0o755 });
   return {
     file,
     changed: true,
     summary:
       existing !== undefined
-        ? `${file} now runs the existing hook (moved to ${path.basename(chained)}) and then weave check --affected`
-        : `${file} runs weave check --affected`,
+        ? `${file} now runs the existing hook (moved to ${path.basename(chained)}) and then Weave`
+        : `${file} runs Weave`,
   };
 }
 

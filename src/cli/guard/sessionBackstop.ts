@@ -1,14 +1,17 @@
 // The session backstop's decisions for the faces that use it: the guard's session events (start, Stop, end), the
 // git hooks and `weave check` through `sessionTampering`, and `weave guard --restore` / `--accept-tests`. The record
 // itself (where it lives, what it holds, how a tree is compared with it) is core/sandbox/sessionRecord.ts.
+import { promises as fs } from 'node:fs';
 import { loadSpecFile, parseSpecText, SPEC_FILE_RELATIVE_PATH } from '../../core/spec';
 import type { TamperedFile } from '../../core/sandbox/protectedFiles';
+import { commitFileReader } from '../../core/sandbox/sessionCommit';
 import {
   clearSession,
   readSessionRecord,
   recordedFile,
   recordSession,
   sessionChanges,
+  sessionChangesIn,
   specsConcerned,
   type SessionOrigin,
   type SessionRecord,
@@ -73,6 +76,64 @@ export function changedDuringSession(state: SessionState): string {
     'Spec tests, their runner configuration and .weave/ define the task: they are not yours to change. Put them ' +
     `back with \`${RESTORE_COMMAND}\` and change the code under test instead. (A person who meant this change ` +
     `accepts it with \`${ACCEPT_COMMAND}\` in a terminal.)`
+  );
+}
+
+/** One ref a `git push` sends, as git hands it to the pre-push hook on stdin. */
+export interface PushedRef {
+  localRef: string;
+  localCommit: string;
+  remoteRef: string;
+}
+
+/** The pre-push hook's stdin (`<local ref> <local sha> <remote ref> <remote sha>` per line); deletions skipped. */
+export function parsePushLines(text: string): PushedRef[] {
+  const refs: PushedRef[] = [];
+  for (const line of text.split('\n')) {
+    const [localRef, localCommit, remoteRef] = line.trim().split(/\s+/);
+    if (localRef === undefined || localCommit === undefined || remoteRef === undefined) continue;
+    if (/^0+$/.test(localCommit)) continue; // a ref being deleted carries no files
+    refs.push({ localRef, localCommit, remoteRef });
+  }
+  return refs;
+}
+
+/**
+ * The pushed refs whose commit holds protected files that differ from the session's record — the pre-commit
+ * hook's comparison, made against the commit pushed instead of the work tree (a commit made with --no-verify, or
+ * while the work tree was put back afterwards, is still caught). Undefined when no session is recorded.
+ */
+export async function pushTampering(
+  workspaceDir: string,
+  refs: readonly PushedRef[],
+): Promise<{ state: SessionState; refused: Array<{ ref: PushedRef; changes: TamperedFile[] }> } | undefined> {
+  const state = await sessionState(workspaceDir);
+  if (state === undefined) return undefined;
+  const workspace = await fs.realpath(workspaceDir);
+  const refused: Array<{ ref: PushedRef; changes: TamperedFile[] }> = [];
+  for (const ref of refs) {
+    const read = await commitFileReader(workspace, ref.localCommit);
+    const changes = await sessionChangesIn(workspace, state.record, state.specFile, read);
+    if (changes.length > 0) refused.push({ ref, changes });
+  }
+  return { state, refused };
+}
+
+/** What the pre-push hook says when it refuses. */
+export function pushRefused(
+  state: SessionState,
+  refused: Array<{ ref: PushedRef; changes: TamperedFile[] }>,
+): string {
+  const lists = refused.map(
+    ({ ref, changes }) =>
+      `  ${ref.localRef} -> ${ref.remoteRef} (${ref.localCommit.slice(0, 12)}):\n` +
+      changes.map((c) => `    ${c.path} (${c.change})`).join('\n'),
+  );
+  return (
+    `Weave: the push carries protected files changed since the agent session started (${state.record.agent}, ` +
+    `${state.record.startedAt}):\n${lists.join('\n')}\n` +
+    `Push refused. Put them back (\`${RESTORE_COMMAND}\`, then commit), or, if a person meant this change, accept ` +
+    `it with \`${ACCEPT_COMMAND}\` in a terminal and push again. (git push --no-verify skips this hook.)`
   );
 }
 

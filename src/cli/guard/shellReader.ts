@@ -227,13 +227,21 @@ class Reader {
       case 'string':
       case 'translated_string':
       case 'concatenation': {
-        const parts = node.namedChildren
-          .filter((c): c is Node => c !== null)
-          .map((c) => this.word(c, state, depth));
+        const children = node.namedChildren.filter((c): c is Node => c !== null);
+        const parts = children.map((c) => this.word(c, state, depth));
         if (node.type !== 'concatenation' && parts.length === 0)
           return { text: '', exact: true, glob: false };
+        // Inside quotes tree-sitter-bash leaves line breaks (and other literal text) between its string_content
+        // nodes: they are part of the word ("line 1<newline>line 2" is one word with a newline in it).
+        const gap = (i: number): string =>
+          node.type === 'concatenation' || i === 0
+            ? ''
+            : node.text.slice(
+                children[i - 1]!.endIndex - node.startIndex,
+                children[i]!.startIndex - node.startIndex,
+              );
         return {
-          text: parts.every((p) => p.exact) ? parts.map((p) => p.text).join('') : node.text,
+          text: parts.every((p) => p.exact) ? parts.map((p, i) => gap(i) + p.text).join('') : node.text,
           exact: parts.every((p) => p.exact),
           glob: node.type === 'concatenation' && parts.some((p) => p.glob),
         };

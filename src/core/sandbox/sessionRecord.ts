@@ -131,12 +131,26 @@ export async function sessionChanges(
   specFile: SpecFile | undefined,
 ): Promise<TamperedFile[]> {
   const workspace = await fs.realpath(workspaceDir);
+  return sessionChangesIn(workspace, record, specFile, (rel) => readProtected(workspace, rel));
+}
+
+/**
+ * The same comparison against another tree than the work tree: `read` gives a workspace-relative path's content in
+ * the form readProtected does (a link as `symlink:TARGET`, a link on the way as `symlink:parent …`), undefined when
+ * absent. The git pre-push hook passes a commit's tree here.
+ */
+export async function sessionChangesIn(
+  workspace: string,
+  record: SessionRecord,
+  specFile: SpecFile | undefined,
+  read: (rel: string) => Promise<Buffer | undefined>,
+): Promise<TamperedFile[]> {
   const now = specFile ? await sessionProtectedPaths(workspace, specFile) : [];
   const paths = new Set([...Object.keys(record.files), ...now]);
   const changes: TamperedFile[] = [];
   for (const rel of [...paths].sort()) {
     const before = record.files[rel] ?? null;
-    const content = await readProtected(workspace, rel);
+    const content = await read(rel);
     const after = content === undefined ? null : digest(content);
     if (before === after) continue;
     if (isKeyedManifest(rel)) {
@@ -206,6 +220,9 @@ export async function recordedFile(
 async function recordedContent(workspace: string, hash: string): Promise<Buffer | undefined> {
   return fs.readFile(path.join(await sessionDir(workspace), 'content', hash)).catch(() => undefined);
 }
+
+/** How a link is recorded: `symlink:TARGET` (and `symlink:parent P -> TARGET` for a link on the way). */
+export const SYMLINK_PREFIX = LINK_PREFIX;
 
 /** A protected path's content (a link as `symlink:TARGET`); undefined when absent or behind a non-folder parent. */
 async function readProtected(workspace: string, rel: string): Promise<Buffer | undefined> {

@@ -227,6 +227,125 @@ describe('protected edits and shell writes, per agent', () => {
   });
 });
 
+// Codex 0.171's PreToolUse payloads as it sends them (captured from the real CLI): its exec_command tool arrives as
+// tool_name "Bash" with the command line in tool_input.command; Codex runs `apply_patch <<'EOF'` itself and puts an
+// `apply_patch` program on the shell's PATH. The array form is Codex's shell tool (["apply_patch", PATCH]).
+const codexEvent = (toolInput: Record<string, unknown>, tool = 'Bash'): string =>
+  JSON.stringify({
+    session_id: '01a2519d-84ae-7d33-b962-9960470b0aac',
+    turn_id: '01a2519d-84d3-79e0-955e-398b7dd98d81',
+    transcript_path: '/tmp/rollout.jsonl',
+    cwd: '/ABS',
+    hook_event_name: 'PreToolUse',
+    model: 'gpt-5.5',
+    permission_mode: 'bypassPermissions',
+    tool_name: tool,
+    tool_input: toolInput,
+  });
+const envelope = (marker: string): string =>
+  `*** Begin Patch\n${marker}\n@@\n-test('add', () => assert.strictEqual(add(2, 3), 5));\n+// x\n*** End Patch`;
+
+describe('Codex apply_patch in every form', () => {
+  const blocked: Array<[string, string]> = [
+    [
+      'a heredoc inside exec_command',
+      codexEvent({ command: `apply_patch <<'EOF'\n${envelope('*** Update File: test/add.test.js')}\nEOF` }),
+    ],
+    [
+      'a heredoc after cd',
+      codexEvent({
+        command: `cd test && apply_patch <<'EOF'\n${envelope('*** Update File: add.test.js')}\nEOF`,
+      }),
+    ],
+    [
+      'Delete File',
+      codexEvent({ command: `apply_patch <<'EOF'\n${envelope('*** Delete File: test/sub.test.js')}\nEOF` }),
+    ],
+    [
+      'Move to a spec test',
+      codexEvent({
+        command: `apply_patch <<'EOF'\n${envelope('*** Update File: index.js\n*** Move to: test/add.test.js')}\nEOF`,
+      }),
+    ],
+    [
+      'Add File of a runner configuration',
+      codexEvent({ command: `apply_patch <<'EOF'\n${envelope('*** Add File: .mocharc.json')}\nEOF` }),
+    ],
+    [
+      'a literal printf piped in',
+      codexEvent({
+        command: `printf '%s\\n' "${envelope('*** Update File: test/add.test.js')}" | apply_patch`,
+      }),
+    ],
+    ['stdin from a program (unreadable)', codexEvent({ command: 'cat /tmp/evil.patch | apply_patch' })],
+    ['stdin decoded (unreadable)', codexEvent({ command: 'base64 -d /tmp/p.b64 | apply_patch' })],
+    ['a substituted argument (unreadable)', codexEvent({ command: 'apply_patch "$(cat /tmp/evil.patch)"' })],
+    [
+      'an array command',
+      codexEvent({ command: ['apply_patch', envelope('*** Update File: test/add.test.js')] }),
+    ],
+    [
+      'an array command through bash -lc',
+      codexEvent({
+        command: [
+          'bash',
+          '-lc',
+          `apply_patch <<'EOF'\n${envelope('*** Update File: test/add.test.js')}\nEOF`,
+        ],
+      }),
+    ],
+    [
+      'an array command with sed -i',
+      codexEvent({ command: ['sed', '-i', 's/5/6/', 'test/add.test.js'] }, 'shell'),
+    ],
+    [
+      'the apply_patch tool, indented markers',
+      codexEvent({ command: `  ${envelope('  *** Update File: test/add.test.js')}` }, 'apply_patch'),
+    ],
+  ];
+  for (const [name, payload] of blocked) {
+    test(`blocked: ${name}`, async () => {
+      const answer = await handleEvent('codex', payload.replaceAll('/ABS', ws), undefined);
+      assert.equal(answer.exitCode, 2, JSON.stringify(answer));
+      assert.match(answer.stderr ?? '', /Weave guard blocked this/);
+    });
+  }
+
+  const allowed: Array<[string, string]> = [
+    [
+      'a heredoc on code',
+      codexEvent({ command: `apply_patch <<'EOF'\n${envelope('*** Update File: index.js')}\nEOF` }),
+    ],
+    [
+      'an array command on code',
+      codexEvent({ command: ['apply_patch', envelope('*** Add File: src/new.js')] }),
+    ],
+    [
+      'a literal printf of a patch on code',
+      codexEvent({ command: `printf '%s' "${envelope('*** Update File: index.js')}" | apply_patch` }),
+    ],
+    ['an array command that reads', codexEvent({ command: ['cat', 'test/add.test.js'] })],
+  ];
+  for (const [name, payload] of allowed) {
+    test(`allowed: ${name}`, async () => {
+      const answer = await handleEvent('codex', payload.replaceAll('/ABS', ws), undefined);
+      assert.deepEqual(answer, { exitCode: 0 });
+    });
+  }
+
+  test('the reason names the patch operation and the spec', async () => {
+    const answer = await handleEvent(
+      'codex',
+      codexEvent({
+        command: `apply_patch <<'EOF'\n${envelope('*** Delete File: test/sub.test.js')}\nEOF`,
+      }).replaceAll('/ABS', ws),
+      undefined,
+    );
+    assert.match(answer.stderr ?? '', /apply_patch \(Delete File\) on test\/sub\.test\.js/);
+    assert.match(answer.stderr ?? '', /sub-works/);
+  });
+});
+
 describe('Stop: keep working while an affected spec is broken', () => {
   const stop = (extra: Record<string, unknown> = {}): string =>
     JSON.stringify({ session_id: 's1', cwd: ws, hook_event_name: 'Stop', stop_hook_active: false, ...extra });

@@ -14,6 +14,7 @@ import { FORMATTERS } from './formatters';
 import { git } from './git';
 import { INTERPRETER, INTERPRETERS, SHELLS, interpreter, shell } from './interpreters';
 import { TARGET_RUNNERS, targetRunner } from './packageManagers';
+import { APPLY_PATCH_HANDLERS } from '../applyPatch';
 import { PATCHES } from './patches';
 import { Uses, type Handler } from './shared';
 import { unwrap } from './wrappers';
@@ -25,6 +26,7 @@ const HANDLERS: Record<string, Handler> = {
   ...FILE_TOOLS,
   ...ARCHIVES,
   ...PATCHES,
+  ...APPLY_PATCH_HANDLERS,
   ...FORMATTERS,
   git,
 };

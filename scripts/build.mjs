@@ -51,7 +51,9 @@ execFileSync(process.execPath, [path.join(root, 'scripts', 'copy-grammars.mjs')]
 // 2. bundles
 const entries = [
   ['src/extension/main.ts', 'dist/extension.js'],
-  ['src/cli/main.ts', 'dist/cli.js'],
+  // `weave`: a launcher that turns on the compile cache (src/cli/cliLauncher.ts), then the CLI bundle.
+  ['src/cli/cliLauncher.ts', 'dist/cli.js'],
+  ['src/cli/main.ts', 'dist/cli-program.js'],
   // The hook program alone: agents start it on every tool call (src/cli/guardMain.ts), through a launcher that
   // turns on the compile cache before the bundle loads (src/cli/guardLauncher.ts). What it loads on demand is
   // in a second bundle (guardParts below).

@@ -14,7 +14,7 @@ export function weaveStateDir(env: NodeJS.ProcessEnv = process.env): string {
 
 /**
  * The running program, for caches in the state folder that its code computed: __filename is the bundle
- * (dist/guard-program.js, dist/cli.js) or this transpiled module (out/), and a rebuild changes its stamp.
+ * (dist/guard-program.js, dist/cli-program.js) or this transpiled module (out/), and a rebuild changes its stamp.
  */
 export function programStamp(): string {
   const stat = fs.statSync(__filename);

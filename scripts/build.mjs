@@ -51,24 +51,88 @@ execFileSync(process.execPath, [path.join(root, 'scripts', 'copy-grammars.mjs')]
 // 2. bundles
 const entries = [
   ['src/extension/main.ts', 'dist/extension.js'],
-  ['src/cli/main.ts', 'dist/cli.js'],
+  // `weave`: a launcher that turns on the compile cache (src/cli/cliLauncher.ts), then the CLI bundle.
+  ['src/cli/cliLauncher.ts', 'dist/cli.js'],
+  ['src/cli/main.ts', 'dist/cli-program.js'],
   // The hook program alone: agents start it on every tool call (src/cli/guardMain.ts), through a launcher that
-  // turns on the compile cache before the bundle loads (src/cli/guardLauncher.ts).
+  // turns on the compile cache before the bundle loads (src/cli/guardLauncher.ts). What it loads on demand is
+  // in a second bundle (guardParts below).
   ['src/cli/guardLauncher.ts', 'dist/guard.js'],
   ['src/cli/guardMain.ts', 'dist/guard-program.js'],
   ['src/core/index/parseWorker.ts', 'dist/parseWorker.js'],
 ].filter(([src]) => fs.existsSync(path.join(root, src)));
+
+// The hook program's on-demand modules (every `import()` of a source file in its graph: the spec model, the
+// session start, Stop's spec runner, the shell grammar, the verb's other uses) are left out of
+// dist/guard-program.js and bundled in dist/guard-parts.js, each behind a function that loads it; the hook bundle
+// reaches one through a small shim that requires that bundle and calls the function when the import runs. A hook
+// process that needs none of them reads and compiles ~75 KB instead of ~1.7 MB and evaluates none of them. Shell
+// reading has a bundle of its own, dist/guard-shell.js (web-tree-sitter and the command tables): a Bash event
+// loads that and not the rest.
+const guardPartsFileOf = (file) =>
+  /src\/cli\/guard\/(bashSyntax|shellVerdict)\.ts$/.test(file) ? 'guard-shell.js' : 'guard-parts.js';
+const guardParts = new Map();
+const partName = (file) =>
+  `part_${path
+    .relative(root, file)
+    .replace(/\.ts$/, '')
+    .replace(/[^A-Za-z0-9]/g, '_')}`;
+const guardPartsPlugin = {
+  name: 'guard-parts',
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.kind !== 'dynamic-import' || args.pluginData?.guardPart) return undefined;
+      const resolved = await build.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: { guardPart: true },
+      });
+      if (resolved.errors.length > 0 || resolved.external) return undefined;
+      if (!resolved.path.startsWith(path.join(root, 'src') + path.sep)) return undefined;
+      const file = guardPartsFileOf(resolved.path);
+      guardParts.set(file, new Set([...(guardParts.get(file) ?? []), resolved.path]));
+      return { path: resolved.path, namespace: 'guard-part' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'guard-part' }, (args) => ({
+      contents:
+        `module.exports = require(require('node:path').join(__dirname, ${JSON.stringify(guardPartsFileOf(args.path))}))` +
+        `.${partName(args.path)}();`,
+      loader: 'js',
+    }));
+  },
+};
+const bundle = (src, out, options = {}) =>
+  esbuild.build({
+    ...nodeBundle,
+    entryPoints: [path.join(root, src)],
+    outfile: path.join(root, out),
+    define: { WEAVE_VERSION: JSON.stringify(pkg.version) },
+    ...(out === 'dist/cli.js' ? { banner: { js: '#!/usr/bin/env node' } } : {}),
+    ...options,
+  });
 await Promise.all(
   entries.map(([src, out]) =>
-    esbuild.build({
-      ...nodeBundle,
-      entryPoints: [path.join(root, src)],
-      outfile: path.join(root, out),
-      define: { WEAVE_VERSION: JSON.stringify(pkg.version) },
-      ...(out === 'dist/cli.js' ? { banner: { js: '#!/usr/bin/env node' } } : {}),
-    }),
+    bundle(src, out, out === 'dist/guard-program.js' ? { plugins: [guardPartsPlugin] } : {}),
   ),
 );
+for (const [file, parts] of guardParts) {
+  await esbuild.build({
+    ...nodeBundle,
+    // Each part is a function that loads its module when first called: requiring the bundle evaluates nothing.
+    stdin: {
+      contents: `module.exports = {\n${[...parts]
+        .sort()
+        .map((part) => `  ${partName(part)}: () => require(${JSON.stringify(part)}),`)
+        .join('\n')}\n};`,
+      resolveDir: root,
+      sourcefile: file,
+      loader: 'js',
+    },
+    outfile: path.join(root, 'dist', file),
+    define: { WEAVE_VERSION: JSON.stringify(pkg.version) },
+  });
+}
 if (fs.existsSync(path.join(root, 'dist/cli.js'))) fs.chmodSync(path.join(root, 'dist/cli.js'), 0o755);
 fs.copyFileSync(
   require.resolve('web-tree-sitter/web-tree-sitter.wasm'),
@@ -135,4 +199,4 @@ if (fs.existsSync(schemaModule)) {
     JSON.stringify(specFileEditingSchema(), null, 2) + '\n',
   );
 }
-console.log(`built ${entries.length} bundles, ${sources.length} transpiled files`);
+console.log(`built ${entries.length + guardParts.size} bundles, ${sources.length} transpiled files`);

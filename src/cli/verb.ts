@@ -1,6 +1,5 @@
 // One verb of the `weave` CLI, and the one way every entry point runs it.
 import { stopExitCode } from './interrupt';
-import { reportInputError } from './output/inputErrors';
 
 /** `run` returns the process exit code (0 ok, 1 failures, 2 bad input); it throws an InputError for bad input. */
 export interface Verb {
@@ -20,8 +19,12 @@ export async function runVerb(verb: Verb, args: string[]): Promise<number> {
     code = await verb.run(args);
   } catch (error) {
     const stopped = stopExitCode();
-    if (stopped === undefined) code = reportInputError(verb.name, error);
-    else {
+    if (stopped === undefined) {
+      // Loaded on demand: the reporter reaches the spec model (zod), which `weave guard`'s hook path must not pay
+      // for on every tool call.
+      const { reportInputError } = await import('./output/inputErrors.js');
+      code = reportInputError(verb.name, error);
+    } else {
       // What failed while the verb was being stopped failed because it was: the stop is the outcome.
       process.stderr.write(
         `weave ${verb.name}: stopped (${error instanceof Error ? error.message : String(error)})\n`,

@@ -2,15 +2,16 @@
 // results recorded in the one ResultsStore that diagnostics, Test Explorer, the status bar and the panel read:
 // each verdict as its spec finishes, then the whole run (a cancelled one too: what finished, and "not run").
 import * as vscode from 'vscode';
-import { type BaselineReport, type RunRecord } from '../core/check';
 import { checkWorkspace, type CheckProgress, type CheckWorkspaceOptions } from '../core/fullCheck';
-import type { SpecFile } from '../shared/specSchema';
 import type { AnchorLocations, AnchorAnalyzer } from './anchors';
+import type { CheckOutcome } from './checkOutcome';
 import type { Activity, ResultsStore, ResultsUpdate } from './results';
 import { readSettings, type WeaveSettings } from './settings';
 import { SPEC_FILE_RELATIVE_PATH } from '../core/spec';
 import { isValid, type SpecStore, type ValidSpecs } from './specStore';
 import { UNTRUSTED_REASON } from './trust';
+
+export type { CheckOutcome } from './checkOutcome';
 
 export interface CheckRequest {
   /** Spec ids to run (all when absent). */
@@ -32,16 +33,6 @@ export interface CheckStarted {
   specIds: readonly string[];
   fromTestExplorer: boolean;
   done: Promise<CheckAttempt>;
-}
-
-export interface CheckOutcome {
-  run: RunRecord;
-  report: BaselineReport;
-  specFile: SpecFile;
-  anchors: AnchorLocations;
-  durationMs: number;
-  /** Indexing and anchor resolution, which overlap the spec tests; NaN while they still run after the check. */
-  anchorsMs: number;
 }
 
 export type CheckAttempt =

@@ -5,7 +5,7 @@
 // own. The rules are resultsState.ts's (plain data); this class holds the state and tells the subscribers.
 import * as vscode from 'vscode';
 import { isBroken, type Change, type SpecResult } from '../core/check';
-import type { CheckOutcome } from './checks';
+import type { CheckOutcome } from './checkOutcome';
 import {
   knownOf,
   NO_RESULTS,

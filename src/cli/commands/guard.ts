@@ -2,51 +2,16 @@
 // PreToolUse: blocks edits and shell commands that would change a spec's test files or .weave/. Stop: keeps the
 // agent working while specs affected by its uncommitted changes are broken. `--install` merges the hooks into a
 // project's configuration.
-import { text } from 'node:stream/consumers';
-import { setFlagsFromString } from 'node:v8';
+// The hook path itself is guard/handleEvent.ts; --install, --status, --restore and --accept-tests load their
+// modules when they run.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-  allowAnswer,
-  denyAnswer,
-  findViolation,
-  GUARD_AGENTS,
-  GuardInputError,
-  hookKind,
-  keepWorkingAnswer,
-  MAX_FOLLOW_UPS,
-  parsePayload,
-  payloadCwd,
-  payloadSessionId,
-  stopAlreadyContinued,
-  violationMessage,
-  type GuardAgent,
-  type HookAnswer,
-  type HookPayload,
-} from '../guard/hookEvents';
-import { codexTrustNotice, gitHooksStatus, guardStatus } from '../guard/hookStatus';
-import {
-  gitHooksDir,
-  INSTALL_TARGETS,
-  installHooks,
-  InstallError,
-  portableStartCommands,
-  runsRegistryWeave,
-  type InstallTarget,
-} from '../guard/installHooks';
-import { findWorkspace, loadProtectedSet } from '../guard/protectedPaths';
-import {
-  ACCEPT_COMMAND,
-  changedDuringSession,
-  endSession,
-  parsePushLines,
-  pushRefused,
-  pushTampering,
-  sessionState,
-  startSession,
-} from '../guard/sessionBackstop';
-import { clearSession, readSessionRecord, restoreSession } from '../../core/sandbox/sessionRecord';
+import { GUARD_AGENTS, MAX_FOLLOW_UPS, type GuardAgent } from '../guard/hookEvents';
+import { runHookEvent } from '../guard/handleEvent';
 import { parseVerbFlags, UsageError } from '../flags';
 import type { Verb } from '../verb';
+
+export { handleEvent } from '../guard/handleEvent';
 
 const HELP = `Usage: weave guard [--agent claude-code|codex|cursor] [--workspace DIR]   (a hook: reads JSON on stdin)
        weave guard --install claude-code|codex|cursor|git [--workspace DIR] [--command CMD]
@@ -118,105 +83,22 @@ export const guardVerb: Verb = {
     if (flags.restore && flags['accept-tests'])
       throw new UsageError('give --restore or --accept-tests, not both');
     if (flags.restore) return restore(path.resolve(flags.workspace ?? '.'));
-    if (flags['pre-push']) return prePush(path.resolve(flags.workspace ?? '.'), await text(process.stdin));
+    if (flags['pre-push']) return prePush(path.resolve(flags.workspace ?? '.'), readFileSync(0, 'utf8'));
     if (flags['accept-tests']) return acceptTests(path.resolve(flags.workspace ?? '.'));
     if (flags.install !== undefined) return install(flags.install, flags.workspace ?? '.', flags.command);
     if (flags.command !== undefined) throw new UsageError('--command goes with --install');
     const agent = flags.agent === undefined ? undefined : agentNamed(flags.agent);
     if (flags.status) return status(path.resolve(flags.workspace ?? '.'), agent);
-    // The shell grammar runs once per process on a few hundred bytes, so V8's optimising tier for WebAssembly only
-    // costs here: a parse of `cd test && echo '// x' > f` made it compile the bash grammar's lexer in the background,
-    // and the process took 5.6–8 s and 574 MB to exit on a loaded 2-core box instead of 1 s and 63 MB. A tiering
-    // budget no hook call can spend keeps it on the baseline tier (`--liftoff-only` has no effect once V8 runs).
-    setFlagsFromString('--wasm-tiering-budget=1000000000');
-    const answer = await handleEvent(agent ?? 'claude-code', await text(process.stdin), flags.workspace);
-    if (answer.stdout) process.stdout.write(answer.stdout);
-    if (answer.stderr) process.stderr.write(answer.stderr);
-    return answer.exitCode;
+    return runHookEvent(agent ?? 'claude-code', flags.workspace);
   },
 };
-
-export async function handleEvent(
-  agent: GuardAgent,
-  stdin: string,
-  workspaceFlag: string | undefined,
-): Promise<HookAnswer> {
-  let payload;
-  try {
-    payload = parsePayload(stdin);
-  } catch (error) {
-    if (error instanceof GuardInputError) return { exitCode: 1, stderr: `weave guard: ${error.message}\n` };
-    throw error;
-  }
-  const kind = hookKind(payload);
-  const workspaceDir =
-    workspaceFlag !== undefined ? path.resolve(workspaceFlag) : findWorkspace(payloadCwd(payload));
-  if (workspaceDir === undefined || kind === 'other') return allowAnswer(agent, kind);
-  try {
-    if (kind === 'session-end') {
-      await endSession(workspaceDir);
-      return allowAnswer(agent, kind);
-    }
-    await ensureSession(workspaceDir, agent, payload, kind === 'session-start');
-  } catch (error) {
-    // The record could not be read or written: tell the user; the guard itself still answers below.
-    const message = error instanceof Error ? error.message : String(error);
-    if (kind === 'session-start')
-      return { exitCode: 1, stderr: `weave guard: could not record the session: ${message}\n` };
-    process.stderr.write(`weave guard: could not record the session: ${message}\n`);
-  }
-  if (kind === 'session-start') return allowAnswer(agent, kind);
-  if (kind === 'pre-tool') {
-    const set = await loadProtectedSet(workspaceDir);
-    const violation = await findViolation(payload, set);
-    return violation ? denyAnswer(agent, violationMessage(violation, set)) : allowAnswer(agent, kind);
-  }
-  const state = await sessionState(workspaceDir);
-  if (state !== undefined && state.changes.length > 0) {
-    const reason = changedDuringSession(state);
-    // Asked once per stop; after that the record stays for the git hooks and `weave check`, and the user is told.
-    if (!stopAlreadyContinued(payload)) return keepWorkingAnswer(agent, reason);
-    return { ...allowAnswer(agent, kind), stderr: `${reason}\n` };
-  }
-  if (stopAlreadyContinued(payload)) return allowAnswer(agent, kind);
-  try {
-    // Loaded on demand: only Stop needs the spec runner, and every PreToolUse call pays for what it loads.
-    const { brokenAffectedSpecs } = await import('../guard/stopCheck.js');
-    const verdict = await brokenAffectedSpecs(workspaceDir);
-    return verdict.broken.length > 0 ? keepWorkingAnswer(agent, verdict.reason) : allowAnswer(agent, kind);
-  } catch (error) {
-    // Could not check (no git, an invalid spec file): say so to the user, do not hold the agent.
-    const message = error instanceof Error ? error.message : String(error);
-    return { exitCode: 1, stderr: `weave guard: could not check the affected specs: ${message}\n` };
-  }
-}
-
-/**
- * The session's record exists before the agent acts: at its start event, or at the first event of a session the
- * record does not know (agents without a start hook, a record left by another session). Reading the record is
- * one small file; the protected set is walked only when a record is made.
- */
-async function ensureSession(
-  workspaceDir: string,
-  agent: GuardAgent,
-  payload: HookPayload,
-  starting: boolean,
-): Promise<void> {
-  const sessionId = payloadSessionId(payload);
-  // Every agent names its session in each event; an event without one is not a session's (`--status`'s probe).
-  if (sessionId === undefined) return;
-  if (!starting) {
-    const record = await readSessionRecord(workspaceDir);
-    if (record !== undefined && record.sessionId === sessionId) return;
-  }
-  await startSession(workspaceDir, { agent, sessionId });
-}
 
 /**
  * `--pre-push` (the git pre-push hook; git's ref lines on stdin): refuses a push whose commits hold protected files
  * that differ from the agent session's record. No record (no agent session, or it ended clean): nothing to refuse.
  */
 async function prePush(workspaceDir: string, stdin: string): Promise<number> {
+  const { parsePushLines, pushRefused, pushTampering } = await import('../guard/sessionBackstop.js');
   const found = await pushTampering(workspaceDir, parsePushLines(stdin));
   if (found === undefined || found.refused.length === 0) return 0;
   process.stderr.write(`${pushRefused(found.state, found.refused)}\n`);
@@ -225,6 +107,8 @@ async function prePush(workspaceDir: string, stdin: string): Promise<number> {
 
 /** `--restore`: every protected file changed since the session started goes back as recorded. */
 async function restore(workspaceDir: string): Promise<number> {
+  const { sessionState } = await import('../guard/sessionBackstop.js');
+  const { restoreSession } = await import('../../core/sandbox/sessionRecord.js');
   const state = await sessionState(workspaceDir);
   if (state === undefined) {
     process.stderr.write(
@@ -249,6 +133,8 @@ async function restore(workspaceDir: string): Promise<number> {
  * tool has none, so an agent cannot take this step for itself however it starts the command.
  */
 async function acceptTests(workspaceDir: string): Promise<number> {
+  const { ACCEPT_COMMAND, sessionState, startSession } = await import('../guard/sessionBackstop.js');
+  const { clearSession } = await import('../../core/sandbox/sessionRecord.js');
   if (!process.stdin.isTTY || !process.stdout.isTTY)
     throw new UsageError(
       `${ACCEPT_COMMAND} is a person's step and runs only in a terminal (stdin and stdout a TTY); nothing was changed`,
@@ -284,6 +170,8 @@ function agentNamed(name: string): GuardAgent {
 
 /** Exit 0 when every agent asked about (or every installed one) will run hooks that answer; 1 otherwise. */
 async function status(projectDir: string, agent: GuardAgent | undefined): Promise<number> {
+  const { gitHooksStatus, guardStatus } = await import('../guard/hookStatus.js');
+  const { gitHooksDir } = await import('../guard/installHooks.js');
   const statuses = await guardStatus(projectDir, agent ? [agent] : GUARD_AGENTS);
   for (const s of statuses) {
     process.stdout.write(
@@ -309,10 +197,13 @@ async function status(projectDir: string, agent: GuardAgent | undefined): Promis
 }
 
 async function install(what: string, projectDir: string, command: string | undefined): Promise<number> {
+  const { INSTALL_TARGETS, installHooks, InstallError, portableStartCommands, runsRegistryWeave } =
+    await import('../guard/installHooks.js');
+  const { codexTrustNotice } = await import('../guard/hookStatus.js');
   if (!(INSTALL_TARGETS as readonly string[]).includes(what))
     throw new UsageError(`--install must be one of ${INSTALL_TARGETS.join(', ')}, got '${what}'`);
   try {
-    const target = what as InstallTarget;
+    const target = what as (typeof INSTALL_TARGETS)[number];
     const project = path.resolve(projectDir);
     if (command !== undefined && runsRegistryWeave(command))
       throw new UsageError(

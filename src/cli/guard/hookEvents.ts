@@ -16,7 +16,6 @@
 //   `destination`, `file_path` …) are checked like an edit's, unless the tool only reads (read_*, list_*, get_* …).
 // Malformed stdin is reported on stderr with exit code 1: every one of these agents treats that as a
 // non-blocking hook failure (the action goes ahead, the user sees the message), never as a silent block.
-import { z } from 'zod';
 import { protectedHit, type ProtectedHit, type ProtectedSet } from './protectedPaths';
 import { argvAsShell, patchEnvelopeTargets } from './applyPatch';
 import { diffTargets } from './commands/patches';
@@ -31,17 +30,30 @@ export class GuardInputError extends Error {
   override name = 'GuardInputError';
 }
 
-const payloadSchema = z.looseObject({
-  hook_event_name: z.string({ error: 'hook_event_name must be a string' }),
-  cwd: z.string().optional(),
-  tool_name: z.string().optional(),
-  tool_input: z.unknown().optional(),
-  command: z.string().optional(),
-  workspace_roots: z.array(z.string()).optional(),
-  stop_hook_active: z.boolean().optional(),
-  loop_count: z.number().optional(),
-});
-export type HookPayload = z.output<typeof payloadSchema>;
+/** The fields Weave reads; any others an agent sends are kept as they are. */
+export interface HookPayload {
+  hook_event_name: string;
+  cwd?: string;
+  tool_name?: string;
+  tool_input?: unknown;
+  command?: string;
+  workspace_roots?: string[];
+  stop_hook_active?: boolean;
+  loop_count?: number;
+  [key: string]: unknown;
+}
+
+type FieldCheck = [expected: string, holds: (value: unknown) => boolean];
+const isString = (value: unknown): boolean => typeof value === 'string';
+/** Each field's expected type, checked by hand: a schema library costs every hook process its load time. */
+const PAYLOAD_FIELDS: Record<string, FieldCheck> = {
+  cwd: ['a string', isString],
+  tool_name: ['a string', isString],
+  command: ['a string', isString],
+  workspace_roots: ['an array of strings', (v) => Array.isArray(v) && v.every(isString)],
+  stop_hook_active: ['a boolean', (v) => typeof v === 'boolean'],
+  loop_count: ['a number', (v) => typeof v === 'number'],
+};
 
 export function parsePayload(text: string): HookPayload {
   if (text.trim() === '') throw new GuardInputError('no hook payload on stdin (expected one JSON object)');
@@ -51,13 +63,19 @@ export function parsePayload(text: string): HookPayload {
   } catch (error) {
     throw new GuardInputError(`stdin is not JSON: ${(error as Error).message}`);
   }
-  const parsed = payloadSchema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-    throw new GuardInputError(`the hook payload is not a hook event: ${where}${issue?.message ?? 'invalid'}`);
-  }
-  return parsed.data;
+  const notAnEvent = (why: string): GuardInputError =>
+    new GuardInputError(`the hook payload is not a hook event: ${why}`);
+  if (!isRecord(value)) throw notAnEvent(`expected a JSON object, got ${describe(value)}`);
+  if (typeof value.hook_event_name !== 'string')
+    throw notAnEvent('hook_event_name: hook_event_name must be a string');
+  for (const [key, [expected, holds]] of Object.entries(PAYLOAD_FIELDS))
+    if (value[key] !== undefined && !holds(value[key]))
+      throw notAnEvent(`${key}: expected ${expected}, got ${describe(value[key])}`);
+  return value as HookPayload;
+}
+
+function describe(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
 }
 
 /** Where the agent works: the payload's cwd, else Cursor's first workspace root, else the process's cwd. */

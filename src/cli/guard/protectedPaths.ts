@@ -5,12 +5,13 @@
 // `a/../test/x.js` are seen through; a folder or a glob counts when it covers a protected file.
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { loadSpecFile, SPEC_FILE_RELATIVE_PATH } from '../../core/spec';
-import { isProtectedPath, isSupportFileName, SKIPPED_FOLDERS } from '../../core/sandbox/protectedFiles';
+import { isProtectedPath, isSupportFileName, SKIPPED_FOLDERS } from '../../core/sandbox/protectedNames';
 import { cachedLoadedSet } from '../../core/sandbox/loadedSetCache';
 import type { LoadedSet } from '../../core/sandbox/commandLoads/loadedSet';
+import { SPEC_FILE_RELATIVE_PATH } from '../../core/specFileLocation';
 import { weaveStateDir } from '../../core/stateDir';
 import type { SpecFile } from '../../shared/specSchema';
+import { guardSpecFile } from './cachedSpecFile';
 
 export interface ProtectedSet {
   workspaceDir: string;
@@ -40,7 +41,7 @@ export function findWorkspace(start: string): string | undefined {
 export async function loadProtectedSet(workspaceDir: string): Promise<ProtectedSet> {
   const root = realPath(workspaceDir);
   const files = new Map<string, string[]>();
-  const loaded = await loadSpecFile(root);
+  const loaded = await guardSpecFile(root);
   if (loaded.ok) {
     for (const spec of loaded.specFile.specs) {
       const cwd = path.resolve(root, spec.test.cwd ?? loaded.specFile.defaults.cwd);

@@ -12,7 +12,7 @@ import type { StopReason } from './agentLoop';
 import type { AgentRunResult } from './agentRunResult';
 import { applyRefusal } from './applyPolicy';
 import type { ReviewFinding } from './deterministicReview';
-import type { Judgement } from './judgement';
+import type { Judgement } from './judgementRecord';
 import type { ModelUsage } from '../model';
 import type { SpecReview } from './modelReview';
 

@@ -5,19 +5,17 @@
 // from is the same: the specs (their commands, files, cwd, env, anchors) and every observation the readers made
 // (readTrace.ts: each file read, each file probed — found or not — and each folder listed, with what was seen).
 // A look taken again that sees anything else, or any doubt about the cache file, means computing afresh:
-// a stale set could miss a protected file.
-import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+// a stale set could miss a protected file. Checking the cache is the guard's hot path (every Edit): it reads
+// synchronously, compares what was seen exactly instead of hashing, and loads the readers only to compute.
+import fs from 'node:fs';
 import path from 'node:path';
 import type { SpecFile } from '../../shared/specSchema';
-import { lookAgain, type LoadedSet } from './commandLoads/loadedSet';
-import { traceReads, type Observation } from './commandLoads/readTrace';
-import type { ObservedLoads } from './commandLoads/specLoads';
-import { observedLoadsOf } from './observedLoads';
-import { protectionScopeOfSpecFile } from './protectedFiles';
-import { sessionDir } from './sessionDir';
+import type { LoadedSet } from './commandLoads/loadedSet';
+import { lookAgain, traceReads, type Observation } from './commandLoads/readTrace';
+import { observedLoadsFile, sessionDir } from './sessionFolder';
+import { programStamp, writeStateFile } from '../stateDir';
 
-/** Bumped whenever what a reader looks at or how the set is built changes shape. */
+/** Bumped whenever what a reader looks at or how the set is built changes shape (2: exact observations). */
 const CACHE_VERSION = 2;
 const CACHE_FILE = 'loaded-set.json';
 
@@ -25,7 +23,7 @@ interface CacheFile {
   version: number;
   /** The running program (its path, size and change time): another build may read commands differently. */
   program: string;
-  /** Digest of the specs and defaults the set was computed from, and of what checks saw them load. */
+  /** The specs and defaults the set was computed from, as JSON, and what checks saw them load (its file's text). */
   specs: string;
   observations: Observation[];
   loaded: {
@@ -37,15 +35,12 @@ interface CacheFile {
 
 /** The specs' loaded set: the cached one when nothing it was derived from changed, else computed and cached. */
 export async function cachedLoadedSet(workspaceDir: string, specFile: SpecFile): Promise<LoadedSet> {
-  const file = path.join(await sessionDir(workspaceDir), CACHE_FILE);
-  // What the user's checks saw the specs' test processes load (observedLoads.ts) is part of the set.
-  const observed = await observedLoadsOf(workspaceDir, specFile.specs, specFile.defaults);
-  const key = {
-    version: CACHE_VERSION,
-    program: await programStamp(),
-    specs: specsDigest(specFile, observed),
-  };
-  const cached = await readCache(file);
+  const file = path.join(sessionDir(workspaceDir), CACHE_FILE);
+  // What the user's checks saw the specs' test processes load (observedLoads.ts) is part of the set: its file's
+  // text is part of the key (read synchronously; parsed only when the set is computed).
+  const observedText = readOptionalText(observedLoadsFile(workspaceDir));
+  const key = { version: CACHE_VERSION, program: programStamp(), specs: specsKey(specFile, observedText) };
+  const cached = readCache(file);
   if (
     cached !== undefined &&
     cached.version === key.version &&
@@ -58,6 +53,10 @@ export async function cachedLoadedSet(workspaceDir: string, specFile: SpecFile):
       keys: new Map(cached.loaded.keys.map(([manifest, labels]) => [manifest, new Map(labels)])),
       unknown: cached.loaded.unknown,
     };
+  // The readers (tree-sitter-bash included) load only when the set is computed.
+  const { protectionScopeOfSpecFile } = await import('./protectedFiles.js');
+  const { observedLoadsOf } = await import('./observedLoads.js');
+  const observed = await observedLoadsOf(workspaceDir, specFile.specs, specFile.defaults);
   const { value: scope, observations } = await traceReads(() =>
     protectionScopeOfSpecFile(workspaceDir, specFile, observed),
   );
@@ -71,41 +70,29 @@ export async function cachedLoadedSet(workspaceDir: string, specFile: SpecFile):
       unknown: [...loaded.unknown],
     },
   };
-  await writeCache(file, entry);
+  writeStateFile(file, JSON.stringify(entry));
   return loaded;
 }
 
-function specsDigest(specFile: SpecFile, observed: ObservedLoads): string {
-  return createHash('sha256')
-    .update(JSON.stringify({ specs: specFile.specs, defaults: specFile.defaults, observed: [...observed] }))
-    .digest('hex');
+function specsKey(specFile: SpecFile, observedText: string | undefined): string {
+  return JSON.stringify({ specs: specFile.specs, defaults: specFile.defaults, observed: observedText ?? null });
 }
 
-async function programStamp(): Promise<string> {
-  // __filename is the bundle (dist/guard.js) or this transpiled module (out/): a rebuild changes its stamp.
-  const stat = await fs.stat(__filename);
-  return `${__filename}:${stat.size}:${stat.ctimeMs}`;
-}
-
-async function readCache(file: string): Promise<CacheFile | undefined> {
+function readOptionalText(file: string): string | undefined {
   try {
-    const value = JSON.parse(await fs.readFile(file, 'utf8')) as unknown;
-    return isCacheShape(value) ? value : undefined;
+    return fs.readFileSync(file, 'utf8');
   } catch {
-    // Missing, unreadable or not JSON: computed afresh and rewritten.
     return undefined;
   }
 }
 
-async function writeCache(file: string, entry: CacheFile): Promise<void> {
-  const partial = `${file}.${process.pid}.tmp`;
+function readCache(file: string): CacheFile | undefined {
   try {
-    await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-    await fs.writeFile(partial, JSON.stringify(entry), { mode: 0o600 });
-    await fs.rename(partial, file);
+    const value = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
+    return isCacheShape(value) ? value : undefined;
   } catch {
-    // A state folder that cannot be written costs speed only: the set was computed and is used as is.
-    await fs.rm(partial, { force: true }).catch(() => undefined);
+    // Missing, unreadable or not JSON: computed afresh and rewritten.
+    return undefined;
   }
 }
 

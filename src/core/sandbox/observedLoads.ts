@@ -8,14 +8,14 @@
 // the user's own tree, and the base of an agent run before the agent worked. A run on behalf of an agent or a
 // prediction never writes here. The lists come from the hooks' `completed` records, which every run writes anyway
 // (no extra process, no extra signature). They are stored beside the guard's loaded-set cache, in Weave's state
-// folder (outside the work tree, which the guard refuses writes to; sessionDir.ts), keyed per spec by a stamp of what
+// folder (outside the work tree, which the guard refuses writes to; sessionFolder.ts), keyed per spec by a stamp of what
 // decides what its test loads (command, cwd, env, test files): a changed spec forgets its observation.
 // specLoads.ts adds them to the loaded set, minus the code under test (anchors and what they import).
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { LoadingDefaults, LoadingSpec, ObservedLoads } from './commandLoads/specLoads';
-import { observedLoadsFile } from './sessionDir';
+import { observedLoadsFile } from './sessionFolder';
 
 const STORE_VERSION = 1;
 /** Folders whose files are never the test's own: dependencies, virtual environments, caches, Weave's state. */
@@ -88,7 +88,7 @@ export async function recordObservedLoads(
   loaded: ReadonlyMap<string, Iterable<string>>,
 ): Promise<void> {
   if (loaded.size === 0) return;
-  const file = await observedLoadsFile(userWorkspace);
+  const file = observedLoadsFile(userWorkspace);
   const store = (await readStore(file)) ?? { version: STORE_VERSION, specs: {} };
   const recordedAt = new Date().toISOString();
   for (const spec of specs) {
@@ -116,7 +116,7 @@ export async function observedLoadsOf(
   specs: readonly LoadingSpec[],
   defaults: LoadingDefaults = {},
 ): Promise<ObservedLoads> {
-  const store = await readStore(await observedLoadsFile(userWorkspace));
+  const store = await readStore(observedLoadsFile(userWorkspace));
   const observed = new Map<string, readonly string[]>();
   if (store === undefined) return observed;
   for (const spec of specs) {

@@ -23,32 +23,13 @@ import fsSync, { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { SpecFile } from '../../shared/specSchema';
 import { MAX_TREE_DEPTH } from '../deepTrees';
-import { infrastructureByPath, runnerFileReason } from './diffPolicy/infrastructurePaths';
 import { manifestKeyChanges, UnreadableManifest } from './diffPolicy/manifestKeys';
-import { normalisePath, policyScopeOf, type PolicyScope } from './diffPolicy/scope';
-import { protectionScopeOf, type LoadedScope } from './protectionScope';
-import type { LoadedSet } from './commandLoads/loadedSet';
+import { normalisePath, type PolicyScope } from './diffPolicy/scope';
 import type { ObservedLoads } from './commandLoads/specLoads';
+import { protectionScopeOf, type LoadedScope } from './protectionScope';
+import { isKeyedManifest, isWholeFileProtected, SKIPPED_FOLDERS } from './protectedNames';
 
-// Whole files the guard has always protected by name; the diff policy reads setup.cfg and tox.ini by section.
-const SUPPORT_FILE_NAMES = new Set(['tox.ini', 'setup.cfg', 'noxfile.py', '.taprc']);
-/** Manifests guarded by their test keys only (see the header). */
-const KEYED_MANIFESTS = new Set(['package.json', 'pyproject.toml']);
-/** Never walked (here and by the guard's folder search): dependencies, repositories, runner caches. */
-export const SKIPPED_FOLDERS = new Set([
-  'node_modules',
-  '.git',
-  '.venv',
-  'venv',
-  '__pycache__',
-  '.pytest_cache',
-  '__snapshots__',
-  '.tox',
-  '.nox',
-  'dist',
-  'build',
-  'coverage',
-]);
+export { isKeyedManifest, isProtectedPath, isSupportFileName, SKIPPED_FOLDERS } from './protectedNames';
 
 export type TamperChange = 'changed' | 'created' | 'deleted';
 
@@ -56,21 +37,6 @@ export interface TamperedFile {
   /** Workspace-relative, '/'-separated. */
   path: string;
   change: TamperChange;
-}
-
-/** A file that configures or is loaded by a test runner wherever it is (the agent's tools refuse to write it). */
-export function isSupportFileName(name: string): boolean {
-  return SUPPORT_FILE_NAMES.has(name) || runnerFileReason(name) !== undefined;
-}
-
-/**
- * Whether a workspace-relative path is protected whole for these specs (patch checks use this). package.json
- * and pyproject.toml are protected in their test keys only, which a path cannot say: diffPolicy classifies them.
- * `loaded` is what the specs load (specLoadsOf); without it only the by-name part is known.
- */
-export function isProtectedPath(relativePath: string, specFile: SpecFile, loaded?: LoadedSet): boolean {
-  const scope = scopeOf(specFile);
-  return isWholeFileProtected(normalisePath(relativePath), loaded ? { ...scope, loaded } : scope);
 }
 
 /**
@@ -83,19 +49,6 @@ export function protectionScopeOfSpecFile(
   observed?: ObservedLoads,
 ): Promise<LoadedScope> {
   return protectionScopeOf(workspaceDir, specFile.specs, specFile.defaults, observed);
-}
-
-function isWholeFileProtected(rel: string, scope: PolicyScope): boolean {
-  return infrastructureByPath(rel, scope) !== undefined || SUPPORT_FILE_NAMES.has(path.posix.basename(rel));
-}
-
-/** package.json and pyproject.toml: protected by their test keys only, never as whole files. */
-export function isKeyedManifest(rel: string): boolean {
-  return KEYED_MANIFESTS.has(path.posix.basename(rel));
-}
-
-function scopeOf(specFile: SpecFile): PolicyScope {
-  return policyScopeOf(specFile.specs, specFile.defaults.cwd);
 }
 
 export class TamperGuard {

@@ -5,41 +5,24 @@
 // hooks and `weave check` compare the tree against that record, whatever path changed it.
 //
 // The record lives outside the work tree, in Weave's state folder keyed by the workspace's real path
-// (core/stateDir.ts, then `sessions/<hash>/`): the
-// agent's tools write the work tree (and `.weave/`, were a write to get past the guard), and a record there could
-// be rewritten with the tests it describes. The guard refuses writes to the state folder as it does `.weave/`.
+// (sessionFolder.ts: core/stateDir.ts, then `sessions/<hash>/`): the agent's tools write the work tree (and
+// `.weave/`, were a write to get past the guard), and a record there could be rewritten with the tests it
+// describes. The guard refuses writes to the state folder as it does `.weave/`.
 // A record holds each path's SHA-256 and a copy of its content (the set is small: tests, runner configs, the spec
 // file), so `weave guard --restore` can put every protected file back as it was when the session started.
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { SpecFile } from '../../shared/specSchema';
-import { observedLoadsOf } from './observedLoads';
-import { sessionDir } from './sessionDir';
 import { manifestKeyChanges, UnreadableManifest } from './diffPolicy/manifestKeys';
 import { normalisePath, policyScopeOf } from './diffPolicy/scope';
 import { isKeyedManifest, protectedPaths, type TamperedFile } from './protectedFiles';
+import { observedLoadsOf } from './observedLoads';
+import { RECORD_VERSION, sessionDir, type SessionOrigin, type SessionRecord } from './sessionFolder';
 
-export { sessionDir };
+export { readSessionRecord, sessionDir, type SessionOrigin, type SessionRecord } from './sessionFolder';
 
-const RECORD_VERSION = 1;
 const LINK_PREFIX = 'symlink:';
-
-/** Who started the session the record belongs to, as the hook event said. */
-export interface SessionOrigin {
-  agent: string;
-  /** The agent's session id (absent when its hook events carry none). */
-  sessionId?: string;
-}
-
-export interface SessionRecord extends SessionOrigin {
-  version: number;
-  /** The workspace's real path. */
-  workspace: string;
-  startedAt: string;
-  /** Workspace-relative path → SHA-256 of its content (a link: of `symlink:TARGET`), null when it did not exist. */
-  files: Record<string, string | null>;
-}
 
 /**
  * Today's protected set of a workspace, workspace-relative: what the sandbox hashes around every contained run
@@ -55,28 +38,6 @@ export async function sessionProtectedPaths(workspaceDir: string, specFile: Spec
   return [...paths].sort();
 }
 
-export async function readSessionRecord(workspaceDir: string): Promise<SessionRecord | undefined> {
-  const file = path.join(await sessionDir(workspaceDir), 'record.json');
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`${file}: the session record is not JSON (${(error as Error).message})`, {
-      cause: error,
-    });
-  }
-  if (!isRecordShape(value))
-    throw new Error(`${file}: not a session record of version ${RECORD_VERSION}; remove it to start again`);
-  return value;
-}
-
 /**
  * Records the protected set as it is now, replacing any earlier record. The copy is written beside the new
  * record first and the record renamed into place last, so a reader never sees a record whose copies are missing.
@@ -87,7 +48,7 @@ export async function recordSession(
   origin: SessionOrigin,
 ): Promise<SessionRecord> {
   const workspace = await fs.realpath(workspaceDir);
-  const dir = await sessionDir(workspace);
+  const dir = sessionDir(workspace);
   const blobs = path.join(dir, 'content');
   await fs.mkdir(blobs, { recursive: true, mode: 0o700 });
   const files: Record<string, string | null> = {};
@@ -117,7 +78,7 @@ export async function recordSession(
 
 /** Forgets the workspace's record (the session ended with nothing changed, or a person accepted the changes). */
 export async function clearSession(workspaceDir: string): Promise<void> {
-  await fs.rm(await sessionDir(workspaceDir), { recursive: true, force: true });
+  await fs.rm(sessionDir(workspaceDir), { recursive: true, force: true });
 }
 
 /**
@@ -218,7 +179,7 @@ export async function recordedFile(
 }
 
 async function recordedContent(workspace: string, hash: string): Promise<Buffer | undefined> {
-  return fs.readFile(path.join(await sessionDir(workspace), 'content', hash)).catch(() => undefined);
+  return fs.readFile(path.join(sessionDir(workspace), 'content', hash)).catch(() => undefined);
 }
 
 /** How a link is recorded: `symlink:TARGET` (and `symlink:parent P -> TARGET` for a link on the way). */
@@ -264,31 +225,4 @@ function testKeysDiffer(rel: string, before: Buffer | undefined, after: Buffer |
 
 function digest(content: Buffer): string {
   return createHash('sha256').update(content).digest('hex');
-}
-
-function isRecordShape(value: unknown): value is SessionRecord {
-  if (typeof value !== 'object' || value === null) return false;
-  const v = value as Partial<SessionRecord>;
-  return (
-    v.version === RECORD_VERSION &&
-    typeof v.workspace === 'string' &&
-    typeof v.agent === 'string' &&
-    typeof v.startedAt === 'string' &&
-    typeof v.files === 'object' &&
-    v.files !== null &&
-    Object.entries(v.files).every(
-      ([rel, h]) => isInsidePath(rel) && (h === null || (typeof h === 'string' && /^[0-9a-f]{64}$/.test(h))),
-    )
-  );
-}
-
-/** A record's paths name files in the workspace only: a record edited to say `../x` restores nothing outside. */
-function isInsidePath(rel: string): boolean {
-  return (
-    rel !== '' &&
-    normalisePath(rel) === rel &&
-    !rel.startsWith('../') &&
-    rel !== '..' &&
-    !path.isAbsolute(rel)
-  );
 }

@@ -1,6 +1,12 @@
 // The spec model: schema, loading with located problems, the spec graph, anchors and text edits.
 export * from '../../shared/specSchema';
-export { loadSpecFile, parseSpecText, specFilePath, SPEC_FILE_RELATIVE_PATH } from './load';
+export {
+  loadSpecFile,
+  parseSpecFileBytes,
+  parseSpecText,
+  specFilePath,
+  SPEC_FILE_RELATIVE_PATH,
+} from './load';
 export { MAX_SPEC_FILE_BYTES } from './readSpecFile';
 export type { SpecLoadResult } from './load';
 export { formatProblem, formatJsonPath, SpecLoadError } from './problems';

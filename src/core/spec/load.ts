@@ -1,7 +1,6 @@
 // Loading `.weave/specs.json`: read the text safely (readSpecFile.ts), parse JSONC with jsonc-parser (keeping
 // offsets, syntax problems worded by jsonSyntax.ts), validate with the zod schema, then the cross-spec checks.
 // Every problem is located at file:line:column with a JSON path; nothing here throws on bad input.
-import path from 'node:path';
 import { getNodeValue, parseTree, printParseErrorCode, stripComments, type ParseError } from 'jsonc-parser';
 import { SpecGraph } from './graph';
 import {
@@ -14,13 +13,14 @@ import {
 import { LineMap, SpecLocations } from './locations';
 import { ProblemCollector } from './problemCollector';
 import type { SpecProblem } from './problems';
-import { readSpecFileText } from './readSpecFile';
+import { readSpecFileText, specFileTextOf } from './readSpecFile';
 import { reportReferenceProblems } from './referenceChecks';
 import { specFileSchema, type SpecFile } from '../../shared/specSchema';
 import { reportSchemaIssues } from './schemaProblems';
 import { missingTestFileWarnings } from './testFileChecks';
+import { specFilePath } from '../specFileLocation';
 
-export const SPEC_FILE_RELATIVE_PATH = '.weave/specs.json';
+export { SPEC_FILE_RELATIVE_PATH, specFilePath } from '../specFileLocation';
 /** A badly broken file makes jsonc-parser report an error per token; the first few say what is wrong. */
 const MAX_SYNTAX_ERRORS = 20;
 /** A spec file is about 5 levels deep; far deeper input is not a spec file and could overflow the parser. */
@@ -38,10 +38,6 @@ export type SpecLoadResult =
     }
   | { ok: false; file: string; problems: SpecProblem[] };
 
-export function specFilePath(workspaceDir: string): string {
-  return path.join(workspaceDir, SPEC_FILE_RELATIVE_PATH);
-}
-
 /** Reads and checks `<workspaceDir>/.weave/specs.json`. */
 export async function loadSpecFile(workspaceDir: string): Promise<SpecLoadResult> {
   const file = specFilePath(workspaceDir);
@@ -53,6 +49,15 @@ export async function loadSpecFile(workspaceDir: string): Promise<SpecLoadResult
   return missing.length === 0
     ? result
     : { ...result, warnings: sortProblems([...result.warnings, ...missing]) };
+}
+
+/**
+ * Checks the spec file's bytes as read by the caller (the guard reads them itself and keys its cache on them):
+ * the same checks as loadSpecFile but the missing-test-file warnings, which read the tree.
+ */
+export function parseSpecFileBytes(bytes: Uint8Array, file: string): SpecLoadResult {
+  const read = specFileTextOf(bytes, file);
+  return read.ok ? parseSpecText(read.text, file) : { ok: false, file, problems: [read.problem] };
 }
 
 /** Checks spec file text (e.g. an editor buffer). `file` is only used to label problems. */

@@ -4,9 +4,9 @@
 import { promises as fs } from 'node:fs';
 import { LineMap } from './locations';
 import type { SpecProblem } from './problems';
+import { MAX_SPEC_FILE_BYTES } from '../specFileLocation';
 
-/** Far beyond any hand-written spec file; refusing bigger ones keeps a mistake (a log, a dump) from eating memory. */
-export const MAX_SPEC_FILE_BYTES = 5 * 1024 * 1024;
+export { MAX_SPEC_FILE_BYTES } from '../specFileLocation';
 
 export type SpecFileText = { ok: true; text: string } | { ok: false; problem: SpecProblem };
 
@@ -36,10 +36,14 @@ export async function readSpecFileText(file: string): Promise<SpecFileText> {
     return fail(readErrorMessage(error));
   }
   // Checked again after reading: the file may have grown between stat and read.
+  return specFileTextOf(bytes, file);
+}
+
+/** The text of spec file bytes already read, or the problem with them (too big, not UTF-8). */
+export function specFileTextOf(bytes: Uint8Array, file: string): SpecFileText {
   if (bytes.length > MAX_SPEC_FILE_BYTES) {
-    return fail(
-      `the spec file is over the ${formatBytes(MAX_SPEC_FILE_BYTES)} limit; is this really a spec file?`,
-    );
+    const message = `the spec file is over the ${formatBytes(MAX_SPEC_FILE_BYTES)} limit; is this really a spec file?`;
+    return { ok: false, problem: { file, line: 1, column: 1, path: '', message, severity: 'error' } };
   }
   return decodeUtf8(bytes, file);
 }

@@ -171,7 +171,8 @@ describe('portable hook commands', () => {
     const temporary = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-npx-like-'));
     try {
       await fs.mkdir(path.join(temporary, 'dist'));
-      for (const file of ['cli.js', 'guard.js'])
+      // An npx-like install: the launchers and the bundles they load.
+      for (const file of ['cli.js', 'cli-program.js', 'guard.js', 'guard-program.js'])
         await fs.copyFile(path.join(path.dirname(CLI), file), path.join(temporary, 'dist', file));
       const before = gitIn(bare, 'status', '--porcelain', '--ignored');
       const r = await run(

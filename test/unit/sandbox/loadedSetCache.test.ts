@@ -115,7 +115,7 @@ describe('cachedLoadedSet: a cached loaded set is reused only while nothing it w
 
   test('a cache file that is not one (truncated, forged shape) is computed afresh, not trusted', async () => {
     await sameAsFresh();
-    const file = path.join(await sessionDir(ws), 'loaded-set.json');
+    const file = path.join(sessionDir(ws), 'loaded-set.json');
     assert.ok(fs.existsSync(file), 'the set was cached in the session folder');
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').slice(0, 40));
     await sameAsFresh();

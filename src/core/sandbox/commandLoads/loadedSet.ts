@@ -1,10 +1,10 @@
 // What a spec's command loads, collected: workspace-relative files with why each is loaded, manifest keys
 // (package.json `scripts.check` when the command is `npm run check`), and what could not be read (deny by
 // default: a reason, never silence). One collector per computation; the readers in this folder fill it.
-import fs from 'node:fs';
+import type fs from 'node:fs';
 import path from 'node:path';
 import { isKeyedManifest } from '../diffPolicy/manifestKeys';
-import { digestOf, listingDigest, noteRead, type ReadKind } from './readTrace';
+import { entriesOf, isFileNow, noteRead, seenListing, seenText, textOf } from './readTrace';
 
 export interface LoadedSet {
   /** Workspace-relative, '/'-separated file → why the spec's command or test loads it. */
@@ -16,8 +16,6 @@ export interface LoadedSet {
 }
 
 export const EMPTY_LOADED_SET: LoadedSet = { files: new Map(), keys: new Map(), unknown: [] };
-
-const MAX_FILE_BYTES = 1 << 20;
 
 export class LoadCollector {
   readonly files = new Map<string, string>();
@@ -70,7 +68,7 @@ export class LoadCollector {
 /** A regular file's text (at most 1 MiB), or undefined when it is not one. */
 export function readText(abs: string): string | undefined {
   const text = textOf(abs);
-  noteRead('text', abs, digestOf(text));
+  noteRead('text', abs, seenText(text));
   return text;
 }
 
@@ -83,39 +81,6 @@ export function isFile(abs: string): boolean {
 /** A folder's entries, or undefined when it cannot be listed. */
 export function listFolder(abs: string): fs.Dirent[] | undefined {
   const entries = entriesOf(abs);
-  noteRead('list', abs, listingDigest(entries));
+  noteRead('list', abs, seenListing(entries));
   return entries;
-}
-
-/** What the same look as `kind` sees at `abs` now, digested as the trace records it (not itself traced). */
-export function lookAgain(kind: ReadKind, abs: string): string {
-  if (kind === 'text') return digestOf(textOf(abs));
-  if (kind === 'is-file') return String(isFileNow(abs));
-  return listingDigest(entriesOf(abs));
-}
-
-function textOf(abs: string): string | undefined {
-  try {
-    const stat = fs.statSync(abs);
-    if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return undefined;
-    return fs.readFileSync(abs, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-function isFileNow(abs: string): boolean {
-  try {
-    return fs.statSync(abs).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function entriesOf(abs: string): fs.Dirent[] | undefined {
-  try {
-    return fs.readdirSync(abs, { withFileTypes: true });
-  } catch {
-    return undefined;
-  }
 }

@@ -3,14 +3,17 @@
 // saw: a file's text (readText), whether a path is a regular file (isFile), a folder's entries (listFolder).
 // A computation is a function of the specs and these observations only, so equal observations mean an equal
 // set; a file the readers probed and did not find is an observation too (creating it invalidates the set).
+// What was seen is kept as it was (the text itself, not a digest): checking the cache on every hook event of the
+// guard then needs no hashing, and node:crypto alone costs a hook process 11–16 ms of CPU.
 // The trace is per asynchronous computation (AsyncLocalStorage): concurrent computations keep separate traces.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 
 export type ReadKind = 'text' | 'is-file' | 'list';
 
-/** One observation: what kind of look at which absolute path, and a digest of what it saw. */
+const MAX_FILE_BYTES = 1 << 20;
+
+/** One observation: what kind of look at which absolute path, and what it saw (seenText, seenListing). */
 export interface Observation {
   kind: ReadKind;
   path: string;
@@ -33,13 +36,48 @@ export function noteRead(kind: ReadKind, abs: string, seen: string): void {
   traces.getStore()?.set(`${kind}\0${abs}`, { kind, path: abs, seen });
 }
 
-export function digestOf(text: string | undefined): string {
-  return text === undefined ? 'none' : createHash('sha256').update(text).digest('hex');
+/** A regular file's text (at most 1 MiB), or undefined when it is not one. */
+export function textOf(abs: string): string | undefined {
+  try {
+    const stat = fs.statSync(abs);
+    if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return undefined;
+    return fs.readFileSync(abs, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
-/** A folder's entries with their kinds, sorted, digested (`none` when it cannot be listed). */
-export function listingDigest(entries: readonly fs.Dirent[] | undefined): string {
+export function isFileNow(abs: string): boolean {
+  try {
+    return fs.statSync(abs).isFile();
+  } catch {
+    return false;
+  }
+}
+
+export function entriesOf(abs: string): fs.Dirent[] | undefined {
+  try {
+    return fs.readdirSync(abs, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a text look saw, exactly: the text itself (prefixed, so no text reads as `none`). */
+export function seenText(text: string | undefined): string {
+  return text === undefined ? 'none' : `text:${text}`;
+}
+
+/** What a listing saw: a folder's entries with their kinds, sorted (`none` when it cannot be listed). */
+export function seenListing(entries: readonly fs.Dirent[] | undefined): string {
   if (entries === undefined) return 'none';
   const names = entries.map((e) => `${e.isDirectory() ? 'd' : e.isFile() ? 'f' : 'o'}:${e.name}`).sort();
-  return digestOf(names.join('\n'));
+  return `list:${names.join('\n')}`;
+}
+
+/** What the same look as `kind` sees at `abs` now, as the trace records it (not itself traced). */
+export function lookAgain(kind: ReadKind, abs: string): string {
+  if (kind === 'text') return seenText(textOf(abs));
+  if (kind === 'is-file') return String(isFileNow(abs));
+  return seenListing(entriesOf(abs));
 }

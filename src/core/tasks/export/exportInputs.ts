@@ -9,7 +9,6 @@ import path from 'node:path';
 import { assertRevision, git, GitError, isClean } from '../../git/git';
 import { formatProblem, loadSpecFile } from '../../spec';
 import type { SpecFile } from '../../../shared/specSchema';
-import type { ExportOptions } from './exportTask';
 import { HARBOR_FILES } from '../harbor/harborTask';
 import { PathScrubber, repoNameFromRemote } from './hygiene';
 import { TASK_FILES } from '../taskFormat';
@@ -19,6 +18,47 @@ export type ExportFormat = 'swe' | 'harbor' | 'both';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['swe', 'harbor', 'both'];
 /** Where --format both puts the Harbor task, inside --out. */
 export const HARBOR_SUBDIR = 'harbor';
+
+/** What `weave export` is asked to do (exportTask.ts does it; the inputs are read from these first). */
+export interface ExportOptions {
+  workspaceDir: string;
+  outDir: string;
+  /** Default: HEAD when the workspace has uncommitted changes, else HEAD~1. */
+  base?: string;
+  datasetFile?: string;
+  allowUnverified?: boolean;
+  instanceId?: string;
+  signal?: AbortSignal;
+  onProgress?: (message: string) => void;
+  /** Version string recorded in the task. */
+  weaveVersion?: string;
+  /** task.json's created_at (default: now); `weave mine` passes the commit's date. */
+  createdAt?: string;
+  /** Default 'both'. */
+  format?: ExportFormat;
+  /** Harbor's [agent] timeout_sec. */
+  agentTimeoutSeconds?: number;
+  /** Harbor's [environment] allow_internet (default true: agents installed in the environment call their API). */
+  harborAllowInternet?: boolean;
+  /**
+   * Export a commit instead of the working tree: the task is the change from `base` (default: its parent) to
+   * this commit, judged by the spec file and spec tests as they are in this commit (`--from-history`).
+   */
+  targetCommit?: string;
+  /**
+   * A spec that fails before and after the change is left out of FAIL_TO_PASS / PASS_TO_PASS (and listed in
+   * still_failing) instead of failing the verification: what mining history needs, where a commit fixes one
+   * thing while other specs wait for later commits.
+   */
+  excludeStillFailing?: boolean;
+  /** Where the Harbor task goes (default: <out>/harbor with --format both, <out> with --format harbor). */
+  harborDir?: string;
+  /**
+   * Let the set-up run dependencies' install scripts (`--allow-install-scripts`); by default every JavaScript
+   * install runs with --ignore-scripts (environmentSetup.ts says why).
+   */
+  allowInstallScripts?: boolean;
+}
 
 /** Bad input: not a git workspace, no spec file, nothing to export, an unusable --out. Exit code 2. */
 export class ExportInputError extends InputError {}

@@ -21,8 +21,8 @@ import {
   HARBOR_ENTRIES,
   HARBOR_SUBDIR,
   readExportInputs,
-  type ExportFormat,
   type ExportInputs,
+  type ExportOptions,
 } from './exportInputs';
 import { commitBase, snapshotChange, type BaseState, type Change } from './exportStates';
 import { harborContractReasons, verifyPatches } from './exportVerification';
@@ -33,47 +33,13 @@ import { TASK_FILES, toDatasetLine, type Task, type TaskSpec } from '../taskForm
 import { describeTask, instanceIdFor, taskSpecsOf } from './taskRecord';
 import { taskTimeoutSeconds, type RunEnvironment } from '../run/taskRunner';
 
-export { EXPORT_FORMATS, ExportInputError, HARBOR_SUBDIR, type ExportFormat } from './exportInputs';
-
-export interface ExportOptions {
-  workspaceDir: string;
-  outDir: string;
-  /** Default: HEAD when the workspace has uncommitted changes, else HEAD~1. */
-  base?: string;
-  datasetFile?: string;
-  allowUnverified?: boolean;
-  instanceId?: string;
-  signal?: AbortSignal;
-  onProgress?: (message: string) => void;
-  /** Version string recorded in the task. */
-  weaveVersion?: string;
-  /** task.json's created_at (default: now); `weave mine` passes the commit's date. */
-  createdAt?: string;
-  /** Default 'both'. */
-  format?: ExportFormat;
-  /** Harbor's [agent] timeout_sec. */
-  agentTimeoutSeconds?: number;
-  /** Harbor's [environment] allow_internet (default true: agents installed in the environment call their API). */
-  harborAllowInternet?: boolean;
-  /**
-   * Export a commit instead of the working tree: the task is the change from `base` (default: its parent) to
-   * this commit, judged by the spec file and spec tests as they are in this commit (`--from-history`).
-   */
-  targetCommit?: string;
-  /**
-   * A spec that fails before and after the change is left out of FAIL_TO_PASS / PASS_TO_PASS (and listed in
-   * still_failing) instead of failing the verification: what mining history needs, where a commit fixes one
-   * thing while other specs wait for later commits.
-   */
-  excludeStillFailing?: boolean;
-  /** Where the Harbor task goes (default: <out>/harbor with --format both, <out> with --format harbor). */
-  harborDir?: string;
-  /**
-   * Let the set-up run dependencies' install scripts (`--allow-install-scripts`); by default every JavaScript
-   * install runs with --ignore-scripts (environmentSetup.ts says why).
-   */
-  allowInstallScripts?: boolean;
-}
+export {
+  EXPORT_FORMATS,
+  ExportInputError,
+  HARBOR_SUBDIR,
+  type ExportFormat,
+  type ExportOptions,
+} from './exportInputs';
 
 export interface ExportResult {
   written: boolean;

@@ -158,7 +158,12 @@ class Reader {
 
   private redirected(node: Node, state: ShellState, depth: number, piped: string | undefined): void {
     const body = node.childForFieldName('body');
-    const redirects = node.childrenForFieldName('redirect').filter((r): r is Node => r !== null);
+    const own = node.childrenForFieldName('redirect').filter((r): r is Node => r !== null);
+    // tree-sitter-bash hangs what follows a heredoc's start on its line inside the heredoc node: `cat <<EOF > f`,
+    // `cat <<EOF | sh`, `cat <<EOF && rm f`. The redirections are this command's; the rest runs after it.
+    const heredocs = own.filter((r) => r.type === 'heredoc_redirect');
+    const tails = heredocs.flatMap((r) => r.namedChildren.filter((c): c is Node => c !== null));
+    const redirects = [...own, ...tails.filter((c) => c.type === 'file_redirect')];
     const before = copyState(state);
     const stdin = redirectInput(redirects, state, this) ?? piped;
     if (body?.type === 'command') this.command(body, redirects, state, depth, stdin);
@@ -169,6 +174,20 @@ class Reader {
       const after = copyState(state);
       mergeInto(after, [before]);
       this.redirections(redirects, after, depth);
+    }
+    for (const tail of tails) {
+      if (['heredoc_start', 'heredoc_body', 'heredoc_end', 'file_redirect'].includes(tail.type)) continue;
+      if (tail.type !== 'pipeline') {
+        this.statement(tail, state, depth, undefined);
+        continue;
+      }
+      // `cat <<EOF | sh`: the heredoc's text is what the next stage reads.
+      let input = stageOutput(node);
+      for (const stage of tail.namedChildren) {
+        if (!stage) continue;
+        this.statement(stage, copyState(state), depth, input);
+        input = stageOutput(stage);
+      }
     }
   }
 

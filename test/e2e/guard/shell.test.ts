@@ -165,6 +165,10 @@ const BLOCKED: Case[] = [
     'a script written then run by node',
     `echo "require('fs').writeFileSync('t/add'+'.test.js','')" > src/run.js && node src/run.js`,
   ),
+  // What follows a heredoc's start on its line (tree-sitter-bash nests it in the heredoc).
+  claude('cat <<EOF > test', "cat <<'EOF' > t/add.test.js\nx\nEOF"),
+  claude('cat <<EOF | sh', "cat <<'EOF' | sh\ncp /dev/null t/add.test.js\nEOF"),
+  claude('cat <<EOF && rm', "cat <<'EOF' && rm t/add.test.js\nx\nEOF"),
   claude('cd test && echo > file', "cd test && echo '// x' > cache-hit.test.js"),
   claude('cd test; echo > file', "cd test; echo '// x' > cache-hit.test.js"),
   claude('cd src && echo > ../test/file', 'cd src && echo x > ../test/cache-hit.test.js'),

@@ -53,4 +53,12 @@ describe('decoding', () => {
     assert.deepEqual(await writesOf('x=ok; f() { eval "$x"; }; x="rm t/a"; f'), ['unresolved "$x"']);
     assert.deepEqual(await writesOf('x="rm t/a"; eval "$x"'), ['write /w/t/a']);
   });
+  test('what follows a heredoc on its line: a redirection, a pipe, a list', async () => {
+    assert.deepEqual(await writesOf("cat <<'EOF' > t/a.js\nx\nEOF"), ['write /w/t/a.js']);
+    assert.deepEqual(await writesOf("cat <<'EOF' | sh\nrm t/a.js\nEOF"), ['write /w/t/a.js']);
+    assert.deepEqual(await writesOf("cat <<'EOF' && rm t/a.js\nx\nEOF"), ['write /w/t/a.js']);
+    assert.deepEqual(await writesOf("cat <<'EOF' | python3\nopen('t/a.js', 'w')\nEOF"), [
+      "inline open('t/a.js', 'w')\n",
+    ]);
+  });
 });

@@ -9,6 +9,8 @@ import path from 'node:path';
 import type { Node, Parser } from 'web-tree-sitter';
 import { withBashTree } from './bashSyntax';
 import { commandEffects } from './commands/dispatch';
+import { decodeAnsiC, expandTilde, redirectOperator, runsCodeVariable } from './shellDecoding';
+import { absolutePaths, emptyFiles, noteWritten, throughLinks } from './shellFiles';
 import type { ShellEffect, ShellState, ShellWord } from './shellTypes';
 
 const MAX_DEPTH = 6;
@@ -21,7 +23,14 @@ export function readShell(bash: Parser, source: string, cwd: string): ShellEffec
   const vars = new Map<string, string | undefined>();
   for (const name of KNOWN_ENV) if (process.env[name] !== undefined) vars.set(name, process.env[name]);
   const reader = new Reader(bash, effects);
-  reader.source(source, { dirs: [path.resolve(cwd)], stack: [], vars }, 0);
+  const state: ShellState = {
+    dirs: [path.resolve(cwd)],
+    stack: [],
+    vars,
+    arrays: new Map(),
+    files: emptyFiles(),
+  };
+  reader.source(source, state, 0);
   return effects;
 }
 
@@ -30,6 +39,22 @@ class Reader {
     private readonly bash: Parser,
     private readonly effects: ShellEffect[],
   ) {}
+
+  /** Reports an effect; a write or unknown use through a link made earlier in the command is reported for what
+   * the link stands for too, and a write is remembered (a file made here and then run cannot be read). */
+  emit(effect: ShellEffect, state: ShellState): void {
+    this.effects.push(effect);
+    if (effect.kind !== 'path' || effect.access === 'read') return;
+    for (const absolute of absolutePaths(effect.word, effect.dirs))
+      for (const target of throughLinks(state.files, absolute))
+        this.effects.push({
+          ...effect,
+          word: { text: target, exact: true, glob: effect.word.glob },
+          dirs: ['/'],
+          how: `${effect.how} through a link made earlier in the command`,
+        });
+    if (effect.access === 'write') noteWritten(state.files, effect.word, effect.dirs);
+  }
 
   source(text: string, state: ShellState, depth: number): void {
     if (depth > MAX_DEPTH) {
@@ -70,14 +95,20 @@ class Reader {
       case 'c_style_for_statement': {
         // A loop body may run zero or more times: keep both what it may leave and what was before.
         const before = copyState(state);
+        // The loop variable takes values the reader does not follow one by one: unknown inside and after.
+        const loopVariable =
+          node.type === 'for_statement' ? node.childForFieldName('variable')?.text : undefined;
+        if (loopVariable) state.vars.set(loopVariable, undefined);
         for (const child of node.namedChildren) if (child) this.statement(child, state, depth, undefined);
         mergeInto(state, [before]);
         return;
       }
       case 'function_definition': {
         // Read the body where it is defined: calling it later runs the same commands.
+        // It may be called after variables change: read it with every variable unknown (`eval "$x"` in it is
+        // then refused rather than read with the value x had where the function was defined).
         const body = node.childForFieldName('body');
-        if (body) this.statement(body, copyState(state), depth, undefined);
+        if (body) this.statement(body, unknownVariables(state), depth, undefined);
         return;
       }
       default:
@@ -127,7 +158,12 @@ class Reader {
 
   private redirected(node: Node, state: ShellState, depth: number, piped: string | undefined): void {
     const body = node.childForFieldName('body');
-    const redirects = node.childrenForFieldName('redirect').filter((r): r is Node => r !== null);
+    const own = node.childrenForFieldName('redirect').filter((r): r is Node => r !== null);
+    // tree-sitter-bash hangs what follows a heredoc's start on its line inside the heredoc node: `cat <<EOF > f`,
+    // `cat <<EOF | sh`, `cat <<EOF && rm f`. The redirections are this command's; the rest runs after it.
+    const heredocs = own.filter((r) => r.type === 'heredoc_redirect');
+    const tails = heredocs.flatMap((r) => r.namedChildren.filter((c): c is Node => c !== null));
+    const redirects = [...own, ...tails.filter((c) => c.type === 'file_redirect')];
     const before = copyState(state);
     const stdin = redirectInput(redirects, state, this) ?? piped;
     if (body?.type === 'command') this.command(body, redirects, state, depth, stdin);
@@ -138,6 +174,20 @@ class Reader {
       const after = copyState(state);
       mergeInto(after, [before]);
       this.redirections(redirects, after, depth);
+    }
+    for (const tail of tails) {
+      if (['heredoc_start', 'heredoc_body', 'heredoc_end', 'file_redirect'].includes(tail.type)) continue;
+      if (tail.type !== 'pipeline') {
+        this.statement(tail, state, depth, undefined);
+        continue;
+      }
+      // `cat <<EOF | sh`: the heredoc's text is what the next stage reads.
+      let input = stageOutput(node);
+      for (const stage of tail.namedChildren) {
+        if (!stage) continue;
+        this.statement(stage, copyState(state), depth, input);
+        input = stageOutput(stage);
+      }
     }
   }
 
@@ -156,8 +206,8 @@ class Reader {
       if (child.type === 'variable_assignment') assignments.push(child);
       else if (child.type.endsWith('_redirect')) redirects.push(child);
       else if (child.type === 'command_name')
-        words.push(this.word(child.namedChildren[0] ?? child, state, depth));
-      else words.push(this.word(child, state, depth));
+        words.push(...this.words(child.namedChildren[0] ?? child, state, depth));
+      else words.push(...this.words(child, state, depth));
     }
     const herein = redirectInput(redirects, state, this) ?? stdin;
     // `A=1 cmd` sets A for cmd only; a bare `A=1` sets it for the rest of the shell.
@@ -174,7 +224,7 @@ class Reader {
       shellState: state,
       stdin: herein,
       stdinFile: inputFile ? this.word(inputFile, state, depth) : undefined,
-      emit: (effect) => this.effects.push(effect),
+      emit: (effect) => this.emit(effect, own),
       shell: (source, sameShell) => this.source(source, sameShell ? state : copyState(own), depth + 1),
     });
   }
@@ -182,17 +232,18 @@ class Reader {
   private redirections(redirects: Node[], state: ShellState, depth: number): void {
     for (const r of redirects) {
       if (r.type !== 'file_redirect') continue;
-      const op = r.children.find((c) => c && !c.isNamed)?.text ?? '>';
       const destination = r.childForFieldName('destination');
       if (!destination) continue;
+      // tree-sitter-bash reads `N<>file` as `<` plus an error node: the operator is the text before the target.
+      const op = redirectOperator(r, destination);
       const word = this.word(destination, state, depth);
-      if (op === '<') this.effects.push({ kind: 'path', word, dirs: state.dirs, access: 'read', how: '`<`' });
+      if (op === '<') this.emit({ kind: 'path', word, dirs: state.dirs, access: 'read', how: '`<`' }, state);
       else if ((op === '>&' || op === '<&') && /^(\d+|-)$/.test(word.text))
         continue; // 2>&1: a descriptor
       else if (op !== '<&') {
         const how = `\`${op}\` redirection`;
         if (!word.exact) this.effects.push({ kind: 'unresolved', text: word.text, how });
-        else this.effects.push({ kind: 'path', word, dirs: state.dirs, access: 'write', how });
+        else this.emit({ kind: 'path', word, dirs: state.dirs, access: 'write', how }, state);
       }
     }
   }
@@ -200,8 +251,49 @@ class Reader {
   private assign(node: Node, state: ShellState, depth: number): void {
     const name = node.childForFieldName('name')?.text;
     const value = node.childForFieldName('value');
+    if (!name) return;
+    const append = node.children.some((c) => c?.type === '+=');
+    if (value?.type === 'array') {
+      const elements = value.namedChildren
+        .filter((c): c is Node => c !== null)
+        .flatMap((c) => this.words(c, state, depth));
+      const before = append ? state.arrays.get(name) : [];
+      state.arrays.set(
+        name,
+        before && elements.every((w) => w.exact && !w.glob) ? [...before, ...elements] : undefined,
+      );
+      state.vars.set(name, undefined);
+      return;
+    }
     const word = value ? this.word(value, state, depth) : { text: '', exact: true, glob: false };
-    if (name) state.vars.set(name, word.exact ? word.text : undefined);
+    const runs = runsCodeVariable(name, word.exact ? word.text : undefined);
+    if (runs) this.effects.push({ kind: 'unresolved', text: node.text, how: runs });
+    const before = append ? state.vars.get(name) : '';
+    state.vars.set(name, word.exact && before !== undefined ? before + word.text : undefined);
+    state.arrays.delete(name);
+  }
+
+  /**
+   * A word as the words bash makes of it: an unquoted expansion of a known value is split on blanks, an array
+   * expansion (`"${a[@]}"`, `${a[*]}`) of a known array gives its elements; anything else is one word.
+   */
+  words(node: Node, state: ShellState, depth: number): ShellWord[] {
+    const quoted = node.type === 'string' && node.namedChildren.length === 1;
+    const inner = quoted ? node.namedChildren[0]! : node;
+    if (inner.type === 'expansion') {
+      const elements = arrayElements(inner, state);
+      if (elements !== undefined) {
+        if (quoted && /\[\*\]$/.test(inner.namedChildren[0]?.text ?? ''))
+          return [{ text: elements.map((e) => e.text).join(' '), exact: true, glob: false }];
+        return elements;
+      }
+    }
+    const word = this.word(node, state, depth);
+    if ((node.type === 'simple_expansion' || node.type === 'expansion') && word.exact) {
+      const parts = word.text.split(/[ \t\n]+/).filter((p) => p !== '');
+      return parts.map((p) => ({ text: p, exact: true, glob: /[*?[]/.test(p) }));
+    }
+    return [word];
   }
 
   /** Expands a word node; substitutions inside it are read as the commands they are. */
@@ -212,8 +304,12 @@ class Reader {
         return expandUnquoted(node.text, state);
       case 'raw_string':
         return { text: node.text.slice(1, -1), exact: true, glob: false };
-      case 'ansi_c_string':
-        return { text: node.text.slice(2, -1).replace(/\\(.)/g, '$1'), exact: true, glob: false };
+      case 'ansi_c_string': {
+        const text = decodeAnsiC(node.text.slice(2, -1));
+        return text === undefined
+          ? { text: node.text, exact: false, glob: false }
+          : { text, exact: true, glob: false };
+      }
       case 'string_content':
         return { text: node.text.replace(/\\([$`"\\\n])/g, '$1'), exact: true, glob: false };
       case 'simple_expansion':
@@ -268,12 +364,8 @@ function isWordNode(type: string): boolean {
 }
 
 function expandUnquoted(text: string, state: ShellState): ShellWord {
-  let out = text;
-  if (out === '~' || out.startsWith('~/')) {
-    const home = state.vars.get('HOME');
-    if (home === undefined) return { text, exact: false, glob: false };
-    out = home + out.slice(1);
-  }
+  const out = expandTilde(text, state);
+  if (out === undefined) return { text, exact: false, glob: false };
   // Unquoted glob characters are live; a backslash makes the next character literal.
   const glob = /(^|[^\\])[*?[]/.test(out) || /(^|[^\\])\{[^}]*,[^}]*\}/.test(out);
   return { text: out.replace(/\\(.)/g, '$1'), exact: true, glob };
@@ -323,18 +415,40 @@ function stageOutput(stage: Node): string | undefined {
   return undefined;
 }
 
+/** The elements of `${a[@]}` / `${a[*]}` when `a` is an array the reader knows (undefined otherwise). */
+function arrayElements(node: Node, state: ShellState): ShellWord[] | undefined {
+  if (node.namedChildren.length !== 1) return undefined; // ${a[@]:1}, ${a[@]/x/y}: not followed
+  const subscript = node.namedChildren[0];
+  if (subscript?.type !== 'subscript') return undefined;
+  const name = subscript.childForFieldName('name')?.text ?? subscript.namedChildren[0]?.text;
+  const index = subscript.childForFieldName('index')?.text ?? subscript.namedChildren[1]?.text;
+  if (!name || (index !== '@' && index !== '*')) return undefined;
+  return state.arrays.get(name);
+}
+
 export function copyState(state: ShellState): ShellState {
   return {
     dirs: state.dirs ? [...state.dirs] : undefined,
     stack: state.stack.map((d) => (d ? [...d] : undefined)),
     vars: new Map(state.vars),
+    arrays: new Map(state.arrays),
+    files: state.files,
   };
+}
+
+/** A copy in which no variable or array has a known value. */
+function unknownVariables(state: ShellState): ShellState {
+  const copy = copyState(state);
+  for (const name of copy.vars.keys()) copy.vars.set(name, undefined);
+  for (const name of copy.arrays.keys()) copy.arrays.set(name, undefined);
+  return copy;
 }
 
 function replaceState(target: ShellState, source: ShellState): void {
   target.dirs = source.dirs;
   target.stack = source.stack;
   target.vars = source.vars;
+  target.arrays = source.arrays;
 }
 
 /** After branches: every directory any of them may have left; a variable they disagree on is unknown. */
@@ -348,5 +462,9 @@ function mergeInto(target: ShellState, others: ShellState[]): void {
     for (const [name, value] of other.vars)
       if (target.vars.get(name) !== value) target.vars.set(name, undefined);
     for (const name of target.vars.keys()) if (!other.vars.has(name)) target.vars.set(name, undefined);
+    for (const [name, value] of other.arrays)
+      if (JSON.stringify(target.arrays.get(name)) !== JSON.stringify(value))
+        target.arrays.set(name, undefined);
+    for (const name of target.arrays.keys()) if (!other.arrays.has(name)) target.arrays.set(name, undefined);
   }
 }

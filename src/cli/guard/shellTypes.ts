@@ -29,6 +29,19 @@ export interface ShellState {
   stack: Array<string[] | undefined>;
   /** Variables assigned in the command; undefined marks one whose value the reader cannot know. */
   vars: Map<string, string | undefined>;
+  /** Arrays assigned in the command (`a=(sed -i …)`): their elements, or undefined when one cannot be read. */
+  arrays: Map<string, ShellWord[] | undefined>;
+  /** What the command has done to the file system so far: shared by every copy of the state (a subshell's
+   * links and files outlive it). */
+  files: ShellFiles;
+}
+
+/** Links and files a command made before a later part of it runs (shellFiles.ts reads and fills this). */
+export interface ShellFiles {
+  /** Absolute link path → the absolute path it stands for (`ln -s test t`: /w/t → /w/test). */
+  links: Map<string, string>;
+  /** Absolute paths written so far (a script or a Makefile made here and then run cannot be read beforehand). */
+  written: Set<string>;
 }
 
 /** Everything commands/ needs to report what a simple command does. */

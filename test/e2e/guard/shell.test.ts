@@ -75,6 +75,7 @@ async function makeWorkspace(): Promise<void> {
     'test/helpers.js': 'exports.fixture = () => 1;\n',
     't/add.test.js': "require('node:test')('add', () => {});\n",
     'vitest.config.mjs': 'export default {};\n',
+    'tools/setup.sh': 'echo setup\n',
     '.weave/specs.json': JSON.stringify(SPECS, null, 2),
   });
 }
@@ -109,6 +110,65 @@ const BLOCKED: Case[] = [
     'bash a file made by the same command',
     "echo 'cp /dev/null t/add.test.js' > ./new.sh && bash ./new.sh",
   ),
+  // Spellings bash decodes, decoded the same way (#36): each changed a test through the real clients.
+  claude('ANSI-C quoting, \\x', "cp /dev/null $'\\x74/add.test.js'"),
+  claude('ANSI-C quoting, octal', "cat /dev/null > $'\\164est/cache-hit.test.js'"),
+  claude('ANSI-C quoting, \\u', "rm $'\\u0074/add.test.js'"),
+  claude('an array as the command, "${a[@]}"', 'a=(sed -i s/x/y/ t/add.test.js); "${a[@]}"'),
+  claude('an array as the command, ${a[*]}', 'a=(rm t/add.test.js); ${a[*]}'),
+  claude('an unquoted variable split into a command', 'c="rm t/add.test.js"; $c'),
+  claude('a variable built with +=', 'f=t/; f+=add.test.js; rm $f'),
+  claude('~+ (the working directory)', 'rm ~+/t/add.test.js'),
+  claude('~- (the previous directory)', 'cd test && cd .. && rm ~-/cache-hit.test.js'),
+  claude('1<> redirection', 'cat /dev/null 1<>t/add.test.js'),
+  claude('exec 3<>', 'exec 3<>t/add.test.js'),
+  claude('a symlink made in the same command', "ln -s test tt && cat > tt/cache-hit.test.js <<'EOF'\nx\nEOF"),
+  claude('a hard link made in the same command', 'ln t/add.test.js h.js && echo x >> h.js'),
+  claude('cp -s made in the same command', 'cp -s "$PWD/t/add.test.js" s.js && echo x > s.js'),
+  claude(
+    'mkdir + a link inside + mv of the folder',
+    'mkdir d && ln -s ../t d/l && mv d e && echo x > e/l/add.test.js',
+  ),
+  claude('perl -0pi -e', "perl -0pi -e 's/a/b/' t/add.test.js"),
+  claude('perl -0777pi.bak', "perl -0777pi.bak -e 's/a/b/' t/add.test.js"),
+  claude('curl -so', 'curl -so t/add.test.js http://127.0.0.1:9/x'),
+  claude('curl -sSLo', 'curl -sSLo t/add.test.js http://127.0.0.1:9/x'),
+  claude('curl -sOL in the tests', 'cd t && curl -sOL http://127.0.0.1:9/add.test.js'),
+  claude('wget -qO', 'wget -qO t/add.test.js http://127.0.0.1:9/x'),
+  claude('wget -qP', 'wget -qP t http://127.0.0.1:9/add.test.js'),
+  // What the guard cannot read, refused with the readable way (#36).
+  claude('script -c', "script -qc 'cp /dev/null t/add.test.js' /dev/null"),
+  claude('su -c', "su -c 'cp /dev/null t/add.test.js'"),
+  claude('runuser -c', "runuser nobody -c 'cp /dev/null t/add.test.js'"),
+  claude('trap', "trap 'cp /dev/null t/add.test.js' EXIT"),
+  claude('BASH_ENV', "BASH_ENV=<(echo 'cp /dev/null t/add.test.js') bash -c true"),
+  claude('git -c alias.x=!…', "git -c alias.x='!cp /dev/null t/add.test.js' x"),
+  claude('git -c core.pager', "git -c core.pager='cp /dev/null t/add.test.js #' log"),
+  claude('git config alias then the alias', "git config alias.y '!cp /dev/null t/add.test.js' && git y"),
+  claude(
+    'eval in a function of a variable changed after it',
+    'x=echo; f() { eval "$x"; }; x=\'cp /dev/null t/add.test.js\'; f',
+  ),
+  claude(
+    'eval of a variable read from a herestring',
+    'x=true; read -r x <<< \'cp /dev/null t/add.test.js\'; eval "$x"',
+  ),
+  claude(
+    'a Makefile written then make',
+    "printf 'all:\\n\\tcp /dev/null t/add.test.js\\n' > Makefile && make",
+  ),
+  claude(
+    '. of an existing script rewritten by the same command',
+    "echo 'cp /dev/null t/add.test.js' > tools/setup.sh && . tools/setup.sh",
+  ),
+  claude(
+    'a script written then run by node',
+    `echo "require('fs').writeFileSync('t/add'+'.test.js','')" > src/run.js && node src/run.js`,
+  ),
+  // What follows a heredoc's start on its line (tree-sitter-bash nests it in the heredoc).
+  claude('cat <<EOF > test', "cat <<'EOF' > t/add.test.js\nx\nEOF"),
+  claude('cat <<EOF | sh', "cat <<'EOF' | sh\ncp /dev/null t/add.test.js\nEOF"),
+  claude('cat <<EOF && rm', "cat <<'EOF' && rm t/add.test.js\nx\nEOF"),
   claude('cd test && echo > file', "cd test && echo '// x' > cache-hit.test.js"),
   claude('cd test; echo > file', "cd test; echo '// x' > cache-hit.test.js"),
   claude('cd src && echo > ../test/file', 'cd src && echo x > ../test/cache-hit.test.js'),
@@ -270,6 +330,12 @@ const ALLOWED: Case[] = [
   claude('curl -o elsewhere', 'curl -s -o /tmp/x http://127.0.0.1:9/x'),
   claude('a redirection to a variable assigned here', 'OUT=/tmp/weave-out.txt; echo x > "$OUT"'),
   claude('stderr duplication', 'node -e "console.log(1)" 2>&1 >/dev/null'),
+  claude('a literal array run as the command', 'a=(ls test); "${a[@]}"'),
+  claude('git -c of a plain setting', 'git -c user.name=x -c user.email=x@y commit -q -m wip'),
+  claude('an editor that accepts the message', 'GIT_EDITOR=true git commit -q -m wip'),
+  claude('curl -sSLo elsewhere', 'curl -sSLo /tmp/weave-x http://127.0.0.1:9/x'),
+  claude('a herestring and trap reset', 'cat <<< hi; trap - EXIT'),
+  claude('a link made then read through', 'ln -s test tt && cat tt/cache-hit.test.js'),
   [
     'Write of a new test of its own',
     'claude-code',
@@ -349,6 +415,18 @@ describe('the reason says what the guard saw', () => {
       results.get('cd test && echo > file')!.stderr,
       /test\/cache-hit\.test\.js of spec cache-hit/,
     );
+  });
+  test('what cannot be read is refused with the readable way', () => {
+    assert.match(results.get('su -c')!.stderr, /su -c .*run the command itself/);
+    assert.match(
+      results.get('a Makefile written then make')!.stderr,
+      /write the file in one command and run make/,
+    );
+    assert.match(results.get('git -c alias.x=!…')!.stderr, /git -c alias\.x .*run the program yourself/);
+    assert.match(results.get('trap')!.stderr, /run the commands directly/);
+  });
+  test('a write through a link made in the command names what the link stands for', () => {
+    assert.match(results.get('a symlink made in the same command')!.stderr, /test\/cache-hit\.test\.js/);
   });
   test('a helper is named as the existing helper it is', () => {
     assert.match(results.get('Edit of an existing helper')!.stderr, /test\/helpers\.js, an existing helper/);

@@ -18,6 +18,32 @@ describe('archivers and downloaders', () => {
     assert.deepEqual(targets(effectsOf(['curl', '-s', '-o', 'f', 'http://h/x'])), ['write f']);
     assert.deepEqual(targets(effectsOf(['curl', '-O', 'http://h/a/b.js'])), ['write b.js']);
   });
+  test('curl output flags in combined forms', () => {
+    for (const argv of [
+      ['-so', 'f', 'http://h/x'],
+      ['-sSLo', 'f', 'http://h/x'],
+      ['-sof', 'http://h/x'],
+      ['--output=f', 'http://h/x'],
+      ['--output', 'f', 'http://h/x'],
+      ['http://h/x', '-o', 'f'],
+      ['-H', 'X-o: y', '-o', 'f', 'http://h/x'],
+    ])
+      assert.deepEqual(targets(effectsOf(['curl', ...argv])), ['write f'], argv.join(' '));
+    assert.deepEqual(targets(effectsOf(['curl', '-sLO', 'http://h/a/b.js'])), ['write b.js']);
+    assert.deepEqual(targets(effectsOf(['curl', '-sS', 'http://h/x'])), []);
+    assert.deepEqual(targets(effectsOf(['curl', '-OJ', 'http://h/x'])), ['unresolved .']);
+  });
+  test('wget output flags in combined forms', () => {
+    assert.deepEqual(targets(effectsOf(['wget', '-qO', 'f', 'http://h/x'])), ['write f']);
+    assert.deepEqual(targets(effectsOf(['wget', '-qOf', 'http://h/x'])), ['write f']);
+    assert.deepEqual(targets(effectsOf(['wget', '-qO-', 'http://h/x'])), []);
+    assert.deepEqual(targets(effectsOf(['wget', '--output-document=f', 'http://h/x'])), ['write f']);
+    assert.deepEqual(targets(effectsOf(['wget', '-qP', 'd', 'http://h/a.js'])), ['write d/a.js']);
+    assert.deepEqual(targets(effectsOf(['wget', '-e', 'output_document=f', 'http://h/x'])), [
+      'unresolved output_document=f',
+      'write x',
+    ]);
+  });
   test('wget -O, and the URL name in -P DIR', () => {
     assert.deepEqual(targets(effectsOf(['wget', '-O', 'f', 'http://h/x'])), ['write f']);
     assert.deepEqual(targets(effectsOf(['wget', '-P', 'test', 'http://h/a.js'])), ['write test/a.js']);

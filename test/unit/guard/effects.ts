@@ -3,7 +3,8 @@
 // stdin`, `inline CODE`, `shell SOURCE` (shell code it hands back to the reader), `dirs /w/test` (where this
 // command runs, when it changed). Words are exact unless given as objects.
 import { commandEffects } from '../../../src/cli/guard/commands/dispatch';
-import type { CommandContext, ShellState, ShellWord } from '../../../src/cli/guard/shellTypes';
+import { emptyFiles } from '../../../src/cli/guard/shellFiles';
+import type { CommandContext, ShellFiles, ShellState, ShellWord } from '../../../src/cli/guard/shellTypes';
 
 export const CWD = '/w';
 
@@ -11,12 +12,16 @@ export interface EffectsOptions {
   stdin?: string;
   stdinFile?: string;
   vars?: Record<string, string>;
+  /** Links and files earlier parts of the command made. */
+  files?: ShellFiles;
 }
 
 export function effectsOf(argv: Array<string | ShellWord>, options: EffectsOptions = {}): string[] {
   const out: string[] = [];
-  const state: ShellState = { dirs: [CWD], stack: [], vars: new Map(Object.entries(options.vars ?? {})) };
-  const shellState: ShellState = { dirs: [CWD], stack: [], vars: state.vars };
+  const files = options.files ?? emptyFiles();
+  const vars = new Map<string, string | undefined>(Object.entries(options.vars ?? {}));
+  const state: ShellState = { dirs: [CWD], stack: [], vars, arrays: new Map(), files };
+  const shellState: ShellState = { dirs: [CWD], stack: [], vars, arrays: state.arrays, files };
   const ctx: CommandContext = {
     state,
     shellState,

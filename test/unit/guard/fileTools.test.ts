@@ -32,6 +32,20 @@ describe('file tools', () => {
   test('sed -i writes its operands (the script too: it is an operand the guard cannot tell apart)', () => {
     assert.deepEqual(targets(effectsOf(['sed', '-i', 's/a/b/', 'f.js'])), ['write s/a/b/', 'write f.js']);
   });
+  test('sed in-place flags in every combination', () => {
+    for (const flags of [
+      ['-i'],
+      ['-Ei'],
+      ['-i.bak'],
+      ['--in-place=.bak'],
+      ['--in-place'],
+      ['-n', '-i'],
+      ['-ni'],
+      ['-E', '-i'],
+    ])
+      assert.ok(targets(effectsOf(['sed', ...flags, 's/a/b/', 'f'])).includes('write f'), flags.join(' '));
+    assert.deepEqual(effectsOf(['sed', '-n', '-E', 's/a/b/p', 'f']), []);
+  });
   test('awk: the program is inline code; -i inplace writes the files', () => {
     assert.deepEqual(effectsOf(['awk', '{print}', 'f']), ['inline {print}']);
     assert.deepEqual(targets(effectsOf(['awk', '-i', 'inplace', '{print}', 'f'])), [

@@ -19,6 +19,23 @@ describe('interpreters and shells', () => {
       'inline s/a/b/',
     ]);
   });
+  test('perl and ruby -i in every combination of switches; -Mstrict and -Ilib are not -i', () => {
+    for (const flags of [
+      ['-0pi'],
+      ['-0777pi.bak'],
+      ['-pi.bak'],
+      ['-i', '-p'],
+      ['-ni'],
+      ['-lpi'],
+      ['-p', '-i.orig'],
+    ])
+      assert.ok(
+        targets(effectsOf(['perl', ...flags, '-e', 's/a/b/', 'f'])).includes('write f'),
+        flags.join(' '),
+      );
+    assert.ok(targets(effectsOf(['ruby', '-pi', '-e', 'x', 'f'])).includes('write f'));
+    assert.deepEqual(effectsOf(['perl', '-Mstrict', '-Ilib', '-ne', 'print', 'f']), ['inline print']);
+  });
   test('code on stdin: known (a heredoc) is inline; unknown (a pipe) is unresolved', () => {
     assert.deepEqual(effectsOf(['python3', '-'], { stdin: 'open("x")' }), ['inline open("x")']);
     assert.deepEqual(effectsOf(['python3']), ['unresolved stdin']);

@@ -2,7 +2,11 @@
 // the URL, into --output-dir/-P).
 import path from 'node:path';
 import type { ShellWord } from '../shellTypes';
-import { literal, optionValues, type Handler, type Uses } from './shared';
+import { clusterHas, clusterValues, literal, optionValues, type Handler, type Uses } from './shared';
+
+/** curl's and wget's short options that take a value (so `-so F` and `-sSLo F` are read as getopt reads them). */
+const CURL_VALUED = 'AbcCdDeEFHKmoPQrTuUwxXyYz';
+const WGET_VALUED = 'aABDeIilOoPQRtTUwXY';
 
 function tar(args: ShellWord[], use: Uses): void {
   const first = args[0]?.text ?? '';
@@ -51,31 +55,65 @@ export const ARCHIVES: Record<string, Handler> = {
     }
   },
   curl: (args, use) => {
+    const outputs = [
+      ...clusterValues(args, CURL_VALUED, 'oDc'),
+      ...optionValues(args, [
+        '--output',
+        '--dump-header',
+        '--cookie-jar',
+        '--trace',
+        '--trace-ascii',
+        '--stderr',
+      ]),
+    ];
     use.all(
-      optionValues(args, ['-o', '--output', '-D', '--dump-header', '-c', '--cookie-jar']),
+      outputs.filter((w) => w.text !== '-'),
       'write',
       'curl -o',
     );
-    if (
-      args.some(
-        (w) =>
-          w.text === '-O' ||
-          w.text === '--remote-name' ||
-          w.text === '--remote-name-all' ||
-          /^-[a-zA-Z]*O$/.test(w.text),
-      )
+    const outputDir = optionValues(args, ['--output-dir'])[0];
+    if (clusterHas(args, CURL_VALUED, 'J') || args.some((w) => w.text === '--remote-header-name'))
+      // -J names the file as the server says: it lands in the output folder under a name the guard cannot know.
+      use.unresolved(outputDir?.text ?? '.', 'curl -J (a file named by the server)');
+    else if (
+      clusterHas(args, CURL_VALUED, 'O') ||
+      args.some((w) => w.text === '--remote-name' || w.text === '--remote-name-all')
     )
-      remoteNames(args, optionValues(args, ['--output-dir'])[0], use, 'curl -O');
+      remoteNames(args, outputDir, use, 'curl -O');
+    for (const config of [...clusterValues(args, CURL_VALUED, 'K'), ...optionValues(args, ['--config'])])
+      use.unresolved(
+        config.text,
+        'curl -K (options from a file, which may name an output); give them on the command line',
+      );
   },
   wget: (args, use) => {
-    const out = optionValues(args, ['-O', '--output-document']);
-    use.all(optionValues(args, ['-o', '--output-file', '-a', '--append-output']), 'write', 'wget -o');
+    const out = [...clusterValues(args, WGET_VALUED, 'O'), ...optionValues(args, ['--output-document'])];
+    use.all(
+      [
+        ...clusterValues(args, WGET_VALUED, 'oa'),
+        ...optionValues(args, ['--output-file', '--append-output']),
+      ],
+      'write',
+      'wget -o',
+    );
+    for (const command of [...clusterValues(args, WGET_VALUED, 'e'), ...optionValues(args, ['--execute'])])
+      if (!/^robots\s*=/.test(command.text))
+        use.unresolved(
+          command.text,
+          'wget -e (a wgetrc command, which may name an output); give it as an option',
+        );
     if (out.length > 0)
       use.all(
         out.filter((w) => w.text !== '-'),
         'write',
         'wget -O',
       );
-    else remoteNames(args, optionValues(args, ['-P', '--directory-prefix'])[0], use, 'wget');
+    else
+      remoteNames(
+        args,
+        [...clusterValues(args, WGET_VALUED, 'P'), ...optionValues(args, ['--directory-prefix'])][0],
+        use,
+        'wget',
+      );
   },
 };

@@ -37,8 +37,11 @@ export function commandEffects(words: ShellWord[], ctx: CommandContext): void {
   if (argv === undefined || argv.length === 0) return;
   const [first, ...args] = argv;
   if (!first!.exact) {
-    // A command named by a variable or a substitution: anything could run.
-    use.all(args, 'other', `a command the guard cannot read (${first!.text})`);
+    // A command named by a variable, an array or a substitution the reader cannot expand: anything could run.
+    use.unresolved(
+      first!.text,
+      'a command named by a variable or substitution the guard cannot read; write the command out',
+    );
     return;
   }
   const name = path.basename(first!.text);

@@ -1,6 +1,8 @@
 // File tools: commands that only read their paths, commands whose every operand (or last operand) is a file they
 // change, and the ones that need more than a list (sed -i, awk -i inplace, sort -o, uniq OUTPUT, dd of=, find
 // -delete/-exec).
+import path from 'node:path';
+import { noteLink, noteMove } from '../shellFiles';
 import type { ShellWord } from '../shellTypes';
 import { has, isInPlace, literal, operands, optionValues, type Handler, type Uses } from './shared';
 
@@ -31,11 +33,49 @@ export const WRITES_LAST = new Set(['cp', 'install', 'ln', 'rsync', 'scp', 'link
 
 export function writesAll(name: string, args: ShellWord[], use: Uses): void {
   use.all(operands(args), 'write', name);
+  if (name === 'mv') followLinks(args, use, 'move');
 }
 
 export function writesLast(name: string, args: ShellWord[], use: Uses): void {
   const targets = optionValues(args, ['-t', '--target-directory']);
   use.all(targets.length > 0 ? targets : operands(args).slice(-1), 'write', name);
+  const shortFlags = args
+    .filter((w) => /^-[^-]/.test(w.text))
+    .map((w) => w.text.slice(1))
+    .join('');
+  if (name === 'ln' || name === 'link') {
+    const symbolic = /s/.test(shortFlags) || has(args, '--symbolic');
+    const relative = /r/.test(shortFlags) || has(args, '--relative');
+    followLinks(args, use, symbolic && !relative ? 'symlink' : 'link');
+  } else if (name === 'cp') {
+    if (/[sl]/.test(shortFlags) || has(args, '--symbolic-link', '--link')) followLinks(args, use, 'link');
+    // A copied folder keeps the links inside it (cp -r/-a do not follow them).
+    else if (/[rRa]/.test(shortFlags) || has(args, '--recursive', '--archive'))
+      followLinks(args, use, 'move');
+  }
+}
+
+/**
+ * Links a command makes (`ln -s test t`, `cp -s`, a hard link) or carries to a new name (`mv d e`, `cp -r d e`
+ * with links inside), recorded so a later write through the new name counts for what it stands for. The
+ * destination may be a folder the sources go into, or the new name itself: both are recorded.
+ */
+function followLinks(args: ShellWord[], use: Uses, kind: 'symlink' | 'link' | 'move'): void {
+  const valued = ['-t', '--target-directory', '-S', '--suffix'];
+  const ops = operands(args.filter((_, i) => !valued.includes(args[i - 1]?.text ?? '')));
+  const into = optionValues(args, ['-t', '--target-directory'])[0];
+  const sources = into ? ops : ops.length > 1 ? ops.slice(0, -1) : ops;
+  const destination = into ?? (ops.length > 1 ? ops[ops.length - 1] : literal('.'));
+  if (!destination) return;
+  const { files, dirs } = use.ctx.state;
+  for (const source of sources) {
+    if (!source.exact) continue;
+    const named = [{ ...destination, text: path.join(destination.text, path.basename(source.text)) }];
+    if (!into && ops.length === 2) named.push(destination);
+    for (const link of named)
+      if (kind === 'move') noteMove(files, dirs, source, link);
+      else noteLink(files, dirs, source, link, kind === 'symlink');
+  }
 }
 
 function awk(args: ShellWord[], use: Uses): void {

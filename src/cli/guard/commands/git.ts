@@ -3,7 +3,24 @@
 // tree write every protected file they may touch; apply/am write what their patch names (patches.ts).
 import type { ShellWord } from '../shellTypes';
 import { gitApply } from './patches';
-import { has, literal, operands, setDirs, type Handler } from './shared';
+import { has, literal, operands, setDirs, type Handler, type Uses } from './shared';
+
+/**
+ * Configuration that makes git run a program (or read one from a file): an alias (`!cmd` runs a shell; a plain
+ * alias renames a subcommand the guard then cannot judge), a pager, an editor, ssh, an fsmonitor, a hooks folder,
+ * diff/merge drivers, filters, credential helpers, included files.
+ */
+const RUNS_PROGRAM =
+  /^(alias\..*|core\.(pager|editor|sshcommand|fsmonitor|hookspath|askpass|gitproxy|attributesfile|worktree|excludesfile)|sequence\.editor|diff\..*\.(textconv|command)|diff\.external|difftool\..*|mergetool\..*|merge\..*\.driver|filter\..*|credential\..*|gpg\..*|pager\..*|interactive\.difffilter|uploadpack\..*|receive\..*|ssh\..*|include\..*|includeif\..*|remote\..*\.(uploadpack|receivepack|proxy)|protocol\..*|http\..*\.proxy|init\.templatedir|submodule\..*\.update|url\..*)$/i;
+
+function refuseProgramConfig(key: string, use: Uses, how: string): boolean {
+  if (!RUNS_PROGRAM.test(key.trim())) return false;
+  use.unresolved(
+    key,
+    `${how} ${key} (configuration that makes git run a program the command does not show); run the program yourself, or set it outside the agent`,
+  );
+  return true;
+}
 
 const GIT_READS = new Set(
   (
@@ -37,11 +54,26 @@ export const git: Handler = (args, use, ctx) => {
     if (t === '-C') {
       setDirs(ctx.state, args[i + 1]);
       i++;
-    } else if (t === '-c' || t === '--git-dir' || t === '--work-tree' || t === '--namespace') i++;
+    } else if (t === '-c') {
+      refuseProgramConfig((args[i + 1]?.text ?? '').split('=')[0]!, use, 'git -c');
+      i++;
+    } else if (t.startsWith('--config-env=') || t === '--config-env') {
+      const value = t === '--config-env' ? (args[++i]?.text ?? '') : t.slice('--config-env='.length);
+      refuseProgramConfig(value.split('=')[0]!, use, 'git --config-env');
+    } else if (t.startsWith('--exec-path='))
+      use.unresolved(t, 'git --exec-path (other git programs); run git as installed');
+    else if (t === '--git-dir' || t === '--work-tree' || t === '--namespace') i++;
     else if (!t.startsWith('-')) break;
   }
   const sub = args[i]?.text;
   const rest: ShellWord[] = args.slice(i + 1);
+  if (sub === 'config') {
+    // Reading configuration is fine; setting a key that runs a program is refused like `git -c`.
+    const keys = rest.filter((w) => !w.text.startsWith('-')).map((w) => w.text);
+    const reads = rest.some((w) => /^--(get|get-all|get-regexp|list|unset|unset-all)$|^-l$/.test(w.text));
+    const key = keys[0] === 'set' ? keys[1] : !reads && keys.length >= 2 ? keys[0] : undefined;
+    if (key !== undefined && refuseProgramConfig(key, use, 'git config')) return;
+  }
   if (sub === undefined || GIT_READS.has(sub)) return;
   const how = `git ${sub}`;
   if (sub === 'apply' || sub === 'am') {

@@ -1,11 +1,13 @@
 // Interpreters and shells: inline code (python -c, node -e, perl -e, a heredoc fed to one) is handed on for the
 // verdict to scan; shell code (sh -c, bash FILE, sh < FILE, a heredoc fed to sh) is read recursively; input the
 // guard cannot read (a pipe from another program, a file it cannot open) is refused with the readable way.
+import { writtenHere } from '../shellFiles';
 import type { CommandContext, ShellWord } from '../shellTypes';
 import {
+  clusterValues,
   inlineCode,
-  isInPlace,
   operands,
+  perlInPlace,
   optionValues,
   readText,
   shellString,
@@ -29,8 +31,8 @@ export function interpreter(name: string): Handler {
           ? ['-r']
           : ['-c'];
   return (args, use, ctx) => {
-    if (name === 'perl' && args.some((w) => isInPlace(w.text))) use.all(operands(args), 'write', 'perl -i');
-    if (name === 'ruby' && args.some((w) => isInPlace(w.text))) use.all(operands(args), 'write', 'ruby -i');
+    if ((name === 'perl' || name === 'ruby') && args.some((w) => perlInPlace(w.text)))
+      use.all(operands(args), 'write', `${name} -i`);
     const code = inlineCode(args, codeFlags);
     if (code !== undefined) {
       use.inline(code, `${name} ${codeFlags[0]}`);
@@ -56,6 +58,9 @@ export function interpreter(name: string): Handler {
       return;
     }
     // Running a script reads it; what it then does is beyond the guard (the sandbox's hashing still sees it).
+    // A script this command wrote is not on disk yet as it will run: refused, like a shell's.
+    if (writtenHere(ctx.state.files, script, ctx.state.dirs))
+      use.unresolved(script.text, unreadableScript(name));
     use.all(args.slice(args.indexOf(script) + 1), 'other', name);
   };
 }
@@ -90,6 +95,7 @@ function sourceFile(args: ShellWord[], use: Uses, ctx: CommandContext): void {
   const text = file ? readText(file, ctx) : undefined;
   if (text !== undefined) ctx.shell(text, true);
   else if (file) use.unresolved(file.text, unreadableScript('source'));
+  else if (ctx.stdin === undefined) use.unresolved('stdin', unreadableScript('source'));
 }
 
 export const INTERPRETERS: Record<string, Handler> = {
@@ -99,9 +105,47 @@ export const INTERPRETERS: Record<string, Handler> = {
   },
   source: sourceFile,
   '.': sourceFile,
-  perl: (args, use) => {
-    if (args.some((w) => isInPlace(w.text))) use.all(operands(args), 'write', 'perl -i');
-    const code = inlineCode(args, ['-e', '-E']);
-    if (code !== undefined) use.inline(code, 'perl -e');
+  script: (args, use) => {
+    // script(1) runs its -c command under a pseudo-terminal and writes a typescript file.
+    const command = [...clusterValues(args, 'cEIOT', 'c'), ...optionValues(args, ['--command'])];
+    if (command.length > 0) {
+      use.unresolved(command[0]!.text, 'script -c (a command run inside script); run the command itself');
+      return;
+    }
+    const valued = [
+      '-c',
+      '--command',
+      '-E',
+      '--echo',
+      '-I',
+      '--log-in',
+      '-O',
+      '--log-out',
+      '-T',
+      '--log-timing',
+    ];
+    const files = operands(args.filter((_, i) => !valued.includes(args[i - 1]?.text ?? '')));
+    use.all(files.length > 0 ? files : [{ text: 'typescript', exact: true, glob: false }], 'write', 'script');
+    use.all(
+      optionValues(args, ['-O', '--log-out', '-I', '--log-in', '-T', '--log-timing']),
+      'write',
+      'script',
+    );
+  },
+  su: (args, use) => {
+    const command = optionValues(args, ['-c', '--command', '--session-command']);
+    if (command.length > 0)
+      use.unresolved(command[0]!.text, 'su -c (a command run as another user); run the command itself');
+    else use.unresolved('su', 'su (a shell as another user, fed commands the guard cannot read)');
+  },
+  trap: (args, use) => {
+    // `trap CODE SIG…` runs CODE later (at exit, on a signal), in a directory the guard cannot follow there.
+    if (args.length === 0 || args[0]!.text.startsWith('-')) return; // trap -l, trap -p, trap -- - SIG
+    const code = args[0]!;
+    if (args.length === 1 || code.text === '' || code.text === '-') return;
+    use.unresolved(
+      code.text,
+      'trap (code run later, on a signal or at exit); run the commands directly instead',
+    );
   },
 };

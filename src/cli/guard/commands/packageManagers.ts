@@ -1,8 +1,10 @@
 // Package managers and build tools. Their words are targets and script names, not paths (until `--`); their
 // runners (npx, pnpm exec, uv run, bundle exec …) run a package's program, which the table then reads as the
 // command (wrappers.ts unwraps them).
+import path from 'node:path';
+import { writtenHere } from '../shellFiles';
 import type { CommandContext, ShellWord } from '../shellTypes';
-import { afterOptions, chdirOption, shellString, type Uses } from './shared';
+import { afterOptions, chdirOption, optionValues, shellString, type Uses } from './shared';
 
 /** Build tools and package managers: their words are targets and script names, not paths (until `--`). */
 export const TARGET_RUNNERS = new Set([
@@ -23,9 +25,41 @@ export const TARGET_RUNNERS = new Set([
   'yarn',
 ]);
 
+/** The files each build tool reads its recipes from: commands it runs that the guard never sees. */
+const RECIPE_FILES: Record<string, RegExp> = {
+  make: /^(GNUmakefile|makefile|Makefile)$|\.mk$/,
+  gmake: /^(GNUmakefile|makefile|Makefile)$|\.mk$/,
+  ninja: /^build\.ninja$/,
+  just: /^(justfile|Justfile|\.justfile)$/,
+  task: /^Taskfile\.(yml|yaml)$/,
+  rake: /^(Rakefile|rakefile)$|\.rake$/,
+  gradle: /\.gradle(\.kts)?$|^gradle\.properties$/,
+  gradlew: /\.gradle(\.kts)?$|^gradle\.properties$/,
+  mvn: /^pom\.xml$/,
+  mvnw: /^pom\.xml$/,
+  tox: /^(tox\.ini|setup\.cfg|pyproject\.toml)$/,
+  nox: /^noxfile\.py$/,
+  npm: /^(package\.json|\.npmrc)$/,
+  pnpm: /^(package\.json|\.npmrc|pnpm-workspace\.yaml)$/,
+  yarn: /^(package\.json|\.npmrc|\.yarnrc(\.yml)?)$/,
+};
+
 export function targetRunner(name: string, args: ShellWord[], use: Uses): void {
   const dashes = args.findIndex((w) => w.text === '--');
   if (dashes >= 0) use.all(args.slice(dashes + 1), 'other', name);
+  // A Makefile (or package.json, justfile …) written earlier in this command: its recipes were not on disk when
+  // the guard read the command, so what they run cannot be read.
+  const { files, dirs } = use.ctx.state;
+  const recipes = RECIPE_FILES[name];
+  const named = optionValues(args, ['-f', '--file', '--makefile', '--justfile']);
+  const written =
+    named.find((w) => writtenHere(files, w, dirs)) ??
+    [...files.written].map((p) => path.basename(p)).find((base) => recipes?.test(base));
+  if (written !== undefined)
+    use.unresolved(
+      typeof written === 'string' ? written : written.text,
+      `${name} running recipes from a file this command writes; write the file in one command and run ${name} in the next`,
+    );
 }
 
 /** Package runners: the first operand is the program (a package name, maybe with @version). */

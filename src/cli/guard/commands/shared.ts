@@ -3,6 +3,7 @@
 // small word helpers (operands, option values, in-place flags, reading a small file a command names).
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { writtenHere } from '../shellFiles';
 import type { CommandContext, PathAccess, ShellWord } from '../shellTypes';
 
 /** What a family handler gets: the words after the command's name, the reporter, the context. */
@@ -85,8 +86,66 @@ export function has(args: ShellWord[], ...names: string[]): boolean {
   );
 }
 
+/** sed's in-place flag: `-i`, `-i.bak`, bundled (`-Ei`, `-ni`), `--in-place[=SUFFIX]`. */
 export function isInPlace(arg: string): boolean {
   return arg === '--in-place' || arg.startsWith('--in-place=') || /^-[a-zA-Z]*i/.test(arg);
+}
+
+/**
+ * perl's and ruby's `-i[EXT]` in a cluster of switches (`-pi`, `-0pi`, `-0777pi.bak`, `-lpi`, `-ni`): read switch
+ * by switch, as perl does, so the `i` of `-Mstrict` or `-Ilib` is not taken for one.
+ */
+export function perlInPlace(arg: string): boolean {
+  if (!/^-[^-]/.test(arg)) return false;
+  for (let i = 1; i < arg.length; i++) {
+    const c = arg[i]!;
+    if (c === 'i') return true;
+    // Switches whose value is the rest of the cluster (or the next word).
+    if ('IMmFCdxDeErK'.includes(c)) return false;
+    if (c === '0' || c === 'l') while (/[0-9a-fA-Fx]/.test(arg[i + 1] ?? '')) i++;
+  }
+  return false;
+}
+
+/**
+ * Values of short options in clusters, as getopt reads them: in `-sSLo F` the `o` takes the next word, in `-oF`
+ * the rest of the cluster; `valued` holds every short option of the program that takes a value (so `-so` is not
+ * misread), `wanted` the ones asked for. Long forms (`--output F`, `--output=F`) through optionValues.
+ */
+export function clusterValues(args: ShellWord[], valued: string, wanted: string): ShellWord[] {
+  const out: ShellWord[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    if (w.text === '--') break;
+    if (!/^-[^-]/.test(w.text)) continue;
+    for (let j = 1; j < w.text.length; j++) {
+      const c = w.text[j]!;
+      if (!valued.includes(c)) continue;
+      const rest = w.text.slice(j + 1);
+      const value = rest !== '' ? { ...w, text: rest } : args[i + 1];
+      if (wanted.includes(c) && value !== undefined) out.push(value);
+      if (rest === '') i++;
+      break;
+    }
+  }
+  return out;
+}
+
+/** Whether a short flag appears in any cluster before its values (`-sSLO`, `-OL`). */
+export function clusterHas(args: ShellWord[], valued: string, flag: string): boolean {
+  for (let i = 0; i < args.length; i++) {
+    const t = args[i]!.text;
+    if (t === '--') return false;
+    if (!/^-[^-]/.test(t)) continue;
+    for (let j = 1; j < t.length; j++) {
+      if (t[j] === flag) return true;
+      if (valued.includes(t[j]!)) {
+        if (j === t.length - 1) i++;
+        break;
+      }
+    }
+  }
+  return false;
 }
 
 export function literal(text: string): ShellWord {
@@ -131,12 +190,19 @@ export function afterOptions(args: ShellWord[], valued: string[]): ShellWord[] {
   return args.slice(i);
 }
 
-/** The text of a small file named by a word, when it exists (patches, sourced scripts). */
+/**
+ * The text of a small file named by a word, when it exists (patches, sourced scripts). Not a file this command
+ * wrote earlier (what is on disk now is not what will run), nor a device or /proc file (`/dev/stdin` is the
+ * guard's own input, not the command's).
+ */
 export function readText(word: ShellWord, ctx: CommandContext): string | undefined {
   if (!word.exact) return undefined;
   const dirs = path.isAbsolute(word.text) ? ['/'] : ctx.state.dirs;
   if (dirs?.length !== 1) return undefined;
   const file = path.resolve(dirs[0]!, word.text);
+  if (file === '/dev/null') return '';
+  if (['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0'].includes(file)) return ctx.stdin;
+  if (/^\/(dev|proc)\//.test(file) || writtenHere(ctx.state.files, word, ctx.state.dirs)) return undefined;
   try {
     if (!existsSync(file) || statSync(file).size > 4_000_000) return undefined;
     return readFileSync(file, 'utf8');

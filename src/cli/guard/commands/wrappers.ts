@@ -2,6 +2,7 @@
 // flock, xargs, watch …) and package runners (packageManagers.ts): taken off with their own options, applying
 // -C/--chdir/-D on the way, so the table reads the command they run.
 import path from 'node:path';
+import { runsCodeVariable } from '../shellDecoding';
 import type { CommandContext, ShellWord } from '../shellTypes';
 import { READS } from './fileTools';
 import { RUNNERS, unwrapRunner, type Unwrapped } from './packageManagers';
@@ -123,6 +124,23 @@ function xargsEffects(args: ShellWord[], use: Uses): void {
 function unwrapWrapper(name: string, shape: WrapperShape, args: ShellWord[], use: Uses): Unwrapped {
   if (shape.noCommand && args.some((w) => shape.noCommand!.includes(w.text))) return { end: undefined };
   if (name === 'sudo' || name === 'runuser') chdirOption(args, ['-D', '--chdir'], use.ctx);
+  if (name === 'runuser' && args.some((w) => w.text === '-c' || w.text === '--command')) {
+    const at = args.findIndex((w) => w.text === '-c' || w.text === '--command');
+    use.unresolved(
+      args[at + 1]?.text ?? '',
+      'runuser -c (a command run as another user); run the command itself',
+    );
+    return { end: undefined };
+  }
+  if (name === 'sudo' && args.some((w) => /^(-[a-zA-Z]*[si]|--shell|--login)$/.test(w.text))) {
+    // sudo -s / -i CMD runs `$SHELL -c 'CMD'`: the words, joined, are shell code.
+    const command = afterOptions(args, shape.valued);
+    if (command.length === 0)
+      use.unresolved('stdin', 'sudo -s / -i (a shell fed commands the guard cannot read)');
+    else if (command.every((w) => w.exact)) use.ctx.shell(command.map((w) => w.text).join(' '), false);
+    else use.unresolved(command.map((w) => w.text).join(' '), 'sudo -s with a command the guard cannot read');
+    return { end: undefined };
+  }
   if (name === 'time' || name === 'strace' || name === 'ltrace')
     use.all(optionValues(args, ['-o', '--output']), 'write', `${name} -o`);
   return { next: afterOptions(args, shape.valued).slice(shape.leading ?? 0) };
@@ -153,6 +171,8 @@ function unwrapEnv(args: ShellWord[], use: Uses): ShellWord[] | undefined {
     } else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(t)) {
       const eq = t.indexOf('=');
       ctx.state.vars.set(t.slice(0, eq), w.exact ? t.slice(eq + 1) : undefined);
+      const runs = runsCodeVariable(t.slice(0, eq), w.exact ? t.slice(eq + 1) : undefined);
+      if (runs) use.unresolved(t, runs);
     } else if (!t.startsWith('-')) break;
   }
   const rest = args.slice(i);

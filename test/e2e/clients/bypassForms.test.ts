@@ -1,8 +1,9 @@
 // Issue #36's bypass forms through the real clients (pinned in agentClients.ts), one scripted session per client
 // issuing every form as its own tool call, each aimed at its own spec test file (test/support/bypassForms.ts). For
 // each form: either the guard refused it before it ran (the tool result the model got says so, and its file is
-// untouched at Stop) or it reached its file and the Stop hook of the same session listed that file; the session
-// then runs `weave guard --restore` and every form's file is byte-identical to the original. A control session
+// untouched at Stop) or it reached its file and the Stop hook of the same session listed that file; then
+// `weave guard --restore` (Claude Code: the model runs it after the Stop message; Codex: the person, after the
+// session) and every form's file is byte-identical to the original. A control session
 // without hooks runs the same forms and every file changes, so each assertion above can fail.
 // Claude Code runs all the shell forms; Codex runs its apply_patch forms and a representative subset of the shell
 // forms (client runs are slow). Which forms were refused and which were caught is printed (t.diagnostic) for
@@ -385,8 +386,10 @@ describe(`Codex ${CODEX_VERSION}: apply_patch in every form and a subset of the 
         ...steps.map((s) => s.turn),
         ARRAY_TURN,
         { text: 'done' },
-        { tool: 'exec_command', input: { cmd: RESTORE } },
-        { text: 'restored' },
+        // Told to restore, the model stops (its second Stop is let through): the person restores, as the Stop
+        // message says. (Run by the model, Codex's exec_command returns after 10 s with the restore still running
+        // on a loaded machine, and the test would race it.)
+        { text: 'leaving the tests to you' },
       ]);
       try {
         const { project, env } = await codexProject(true, server, names);
@@ -403,7 +406,14 @@ describe(`Codex ${CODEX_VERSION}: apply_patch in every form and a subset of the 
           outcome.blocked.filter((n) => n.startsWith('patch-')),
           ['patch-heredoc', 'patch-stdin', 'patch-arg'],
         );
-        assert.match(codexAnswerTo(server, done + 1), /restored \d+ protected file/);
+        const restored = await runClient(
+          process.execPath,
+          [CLI, 'guard', '--restore', '--workspace', project],
+          project,
+          env,
+        );
+        assert.equal(restored.code, 0, restored.stderr);
+        assert.match(restored.stdout, new RegExp(`restored ${outcome.caught.length} protected file`));
         await assertAllOriginal(project, [...steps, { name: 'patch-array', turn: ARRAY_TURN }]);
         assertOffline(server);
       } finally {

@@ -100,7 +100,10 @@ describe('export set-up installs what the specs need', () => {
     const { repo, out } = fresh(makeInstallScriptRepo);
     const specFile = path.join(repo.root, '.weave/specs.json');
     const specs = JSON.parse(fs.readFileSync(specFile, 'utf8')) as Record<string, unknown>;
-    fs.writeFileSync(specFile, `${JSON.stringify({ ...specs, setup: { allowInstallScripts: true } }, null, 2)}\n`);
+    fs.writeFileSync(
+      specFile,
+      `${JSON.stringify({ ...specs, setup: { allowInstallScripts: true } }, null, 2)}\n`,
+    );
     // Part of the base: the setting is the project's, not the change's.
     execFileSync('git', ['commit', '-q', '-m', 'allow install scripts', '--', '.weave/specs.json'], {
       cwd: repo.root,

@@ -1,9 +1,16 @@
 // `weave init`: writes a starter .weave/specs.json (test runner detected from the project) and .weave/.gitignore.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { runSpecs } from '../../core/check/runSpecs';
-import { detectTestRunner, parseSpecText, SPEC_FILE_RELATIVE_PATH, starterSpecText } from '../../core/spec';
-import { starterNotes, starterSpecs, type DetectedRunner } from '../../core/spec/starter';
+import { runSpecs } from '../../core/check';
+import {
+  detectTestRunner,
+  parseSpecText,
+  SPEC_FILE_RELATIVE_PATH,
+  starterNotes,
+  starterSpecs,
+  starterSpecText,
+  type DetectedRunner,
+} from '../../core/spec';
 import { parseVerbFlags, UsageError, WORKSPACE_FLAG } from '../flags';
 import type { Verb } from '../verb';
 

@@ -12,13 +12,15 @@
 // re-exports three of them (pythonSelectionFixture.ts); (5) pyslim, a src-layout package with `from . import X`
 // plugins; (6) vitest over one src/index.ts and (7) lib/*.ts compiled by tsc in `pretest` to a git-ignored
 // build/ with source maps (test/support/transpiledLibraries.ts; dependencies from the npm registry, cached under
-// ~/.cache/weave/). Recall must be 100% for coverage and static cones; exits 1 if either missed a breakage.
+// ~/.cache/weave/); (8) a vitest 4 URL library, half its specs in the forks pool and half in threads
+// (test/support/vitest4Library.ts; the project's own vitest), recorded by 5 full checks, each counted in
+// `checks mapped` when every spec's coverage mapped to functions. Recall must be 100% for coverage and static cones; exits 1 if either missed a breakage.
 // A verdict change counts when a second run of the spec on the same mutant sees it too (a loaded machine can
 // time a spec out); the ones left out are reported.
 // Environment: WEAVE_BENCH_MUTANTS (at most this many per workspace; default 100: tinylib takes at most 40,
 // pyslim 20, the TypeScript ones WEAVE_BENCH_TS_MUTANTS, default 40), WEAVE_BENCH_SEED (default 20261130),
 // WEAVE_BENCH_STUDY (only the workspaces whose name contains it: `modules`, `single`, `tinylib`, `python`,
-// `pyslim`, `vitest`, `tsc`).
+// `pyslim`, `vitest`, `tsc`, `vitest 4`), WEAVE_BENCH_VITEST4_MUTANTS (default 20).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,6 +36,7 @@ import {
   writeTranspiledLibrary,
   type TranspiledKind,
 } from '../test/support/transpiledLibraries';
+import { VITEST4_SOURCES, writeVitest4Library } from '../test/support/vitest4Library';
 import { naiveSelector, withDependents } from './naiveSelection';
 import { PYTHON_PACKAGE, writePythonFixture } from './pythonSelectionFixture';
 import { firstKept, seededOrder, typeChecker } from './selectionMutants';
@@ -55,6 +58,11 @@ interface Study {
   goal?: number;
   /** Only mutants that still type-check under this tsconfig. */
   tsconfig?: string;
+  /**
+   * Full checks recording every spec's coverage afresh before the mutants (default 1), each counted when every
+   * spec's coverage maps to functions (no file kept whole): vitest 4 used to map for only some specs.
+   */
+  recordedChecks?: number;
 }
 
 const jsFiles = (dir: string, folder: string, ext: string): string[] =>
@@ -121,6 +129,16 @@ const STUDIES: Study[] = [
   },
   transpiled('vitest + TypeScript, one src/index.ts', 'vitest', 'tsconfig.json'),
   transpiled('tsc in pretest to a git-ignored build/ with source maps', 'tsc', 'tsconfig.test.json'),
+  {
+    name: 'vitest 4 URL library, forks + threads',
+    write: (dir) => void writeVitest4Library(dir),
+    sources: () => VITEST4_SOURCES,
+    // Every mutant runs all 8 vitest specs (and again the ones whose verdict changed).
+    count: Math.min(Number(process.env.WEAVE_BENCH_VITEST4_MUTANTS ?? 20), MUTANTS),
+    goal: 35,
+    tsconfig: 'tsconfig.json',
+    recordedChecks: 5,
+  },
 ];
 
 interface Tally {
@@ -148,6 +166,8 @@ interface Outcome {
   unconfirmed: number;
   runAllMs: number;
   tallies: Record<Column, Tally>;
+  /** Recorded checks in which every spec's coverage mapped to functions, of how many. */
+  mappedChecks: [number, number];
 }
 
 async function runStudy(study: Study): Promise<Outcome> {
@@ -159,7 +179,13 @@ async function runStudy(study: Study): Promise<Outcome> {
     gitIn(dir, 'commit', '-q', '-m', 'fixture');
     const concurrency = os.availableParallelism();
     // The full check that records coverage is also the unmutated baseline.
-    const recorded = await checkWorkspace({ workspaceDir: dir, concurrency });
+    let recorded = await checkWorkspace({ workspaceDir: dir, concurrency });
+    const mappedChecks: [number, number] = [(await everySpecMapped(dir)) ? 1 : 0, 1];
+    for (let i = 1; i < (study.recordedChecks ?? 1); i++) {
+      recorded = await checkWorkspace({ workspaceDir: dir, concurrency, freshCoverage: true });
+      mappedChecks[1]++;
+      if (await everySpecMapped(dir)) mappedChecks[0]++;
+    }
     const specFile = recorded.specFile;
     const specCount = specFile.specs.length;
     const baseline = new Map(recorded.run.results.map((r) => [r.id, r.verdict]));
@@ -189,6 +215,7 @@ async function runStudy(study: Study): Promise<Outcome> {
       unconfirmed: 0,
       runAllMs: 0,
       tallies,
+      mappedChecks,
     };
     const runAll = async (only?: string[]): Promise<Map<string, Verdict>> =>
       new Map(
@@ -257,6 +284,18 @@ async function runStudy(study: Study): Promise<Outcome> {
   }
 }
 
+/** Every spec's coverage maps to functions: no file of its entry is kept whole (its data files aside). */
+async function everySpecMapped(dir: string): Promise<boolean> {
+  const store = await readCoverageStore(dir);
+  const entries = Object.values(store.specs);
+  return (
+    entries.length > 0 &&
+    entries.every((entry) =>
+      Object.entries(entry.files).every(([file, c]) => c.wholeFile !== true || !/\.[cm]?[jt]sx?$/.test(file)),
+    )
+  );
+}
+
 function recall(o: Outcome, t: Tally): string {
   return percent(o.changes === 0 ? 1 : (o.changes - t.missed) / o.changes);
 }
@@ -276,6 +315,7 @@ function printTable(outcomes: Outcome[]): void {
     ...COLUMNS.map((c) => `${c}: recall / mean`),
     'coverage max',
     'goal',
+    'checks mapped',
     'select ms cov / cones',
     'every spec ms',
   ];
@@ -289,6 +329,7 @@ function printTable(outcomes: Outcome[]): void {
     ...COLUMNS.map((c) => `${recall(o, o.tallies[c])} / ${mean(o, o.tallies[c])}`),
     percent(o.tallies.coverage.max),
     o.goal === undefined ? '—' : `≤ ${o.goal}%`,
+    `${o.mappedChecks[0]}/${o.mappedChecks[1]}`,
     `${(o.tallies.coverage.ms / Math.max(1, o.mutants)).toFixed(0)} / ${(o.tallies['static cones'].ms / Math.max(1, o.mutants)).toFixed(0)}`,
     (o.runAllMs / Math.max(1, o.mutants)).toFixed(0),
   ]);

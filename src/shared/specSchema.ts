@@ -71,11 +71,23 @@ export const specDefaultsSchema = z.strictObject({
   timeoutSeconds: timeoutSchema.default(120),
 });
 
+export const specSetupSchema = z
+  .strictObject({
+    allowInstallScripts: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Let an exported task’s set-up run dependencies’ install scripts (npm/pnpm/yarn installs run with --ignore-scripts by default), as weave export --allow-install-scripts does.',
+      ),
+  })
+  .describe('How an exported task’s environment is set up (weave export, eval.sh, the Harbor Dockerfile).');
+
 export const specFileSchema = z.strictObject({
   $schema: z.string().optional(),
   version: z.literal(1, 'version must be 1'),
   goal: z.string().default('').describe('The primary task, in markdown.'),
   defaults: specDefaultsSchema.default({ cwd: '.', env: {}, timeoutSeconds: 120 }),
+  setup: specSetupSchema.optional(),
   specs: z.array(specSchema),
 });
 
@@ -85,3 +97,4 @@ export type SpecFileInput = z.input<typeof specFileSchema>;
 export type Spec = z.output<typeof specSchema>;
 export type SpecTest = z.output<typeof specTestSchema>;
 export type SpecDefaults = z.output<typeof specDefaultsSchema>;
+export type SpecSetup = z.output<typeof specSetupSchema>;

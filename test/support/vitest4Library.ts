@@ -260,7 +260,8 @@ export default defineConfig({
     ...TESTS,
   };
   if (options.slowToEnd)
-    files['test/setup/slowToEnd.ts'] = `// A worker that is slow to end, as every worker is on a loaded machine: busy for 2 s on SIGTERM.
+    files['test/setup/slowToEnd.ts'] =
+      `// A worker that is slow to end, as every worker is on a loaded machine: busy for 2 s on SIGTERM.
 process.prependListener('SIGTERM', () => {
   const until = Date.now() + 2000;
   while (Date.now() < until);

@@ -1,11 +1,20 @@
 // `weave init`: writes a starter .weave/specs.json (test runner detected from the project) and .weave/.gitignore.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { detectTestRunner, parseSpecText, SPEC_FILE_RELATIVE_PATH, starterSpecText } from '../../core/spec';
+import { runSpecs } from '../../core/check';
+import {
+  detectTestRunner,
+  parseSpecText,
+  SPEC_FILE_RELATIVE_PATH,
+  starterNotes,
+  starterSpecs,
+  starterSpecText,
+  type DetectedRunner,
+} from '../../core/spec';
 import { parseVerbFlags, UsageError, WORKSPACE_FLAG } from '../flags';
 import type { Verb } from '../verb';
 
-const HELP = `Usage: weave init [--workspace DIR] [--force] [--per-file]
+const HELP = `Usage: weave init [--workspace DIR] [--force] [--per-file] [--measure]
 
 Writes a starter .weave/specs.json with one spec that runs the project's own test suite and lists its test
 files, detecting how the project runs its tests: package.json ('npm test' for a real test script, else a
@@ -13,12 +22,17 @@ node:test / mocha / vitest / jest dependency), Python (pytest when pytest.ini, .
 setup.cfg, tox.ini, requirements or conftest.py name it, else unittest for unittest.TestCase tests; the
 environment from tox.ini's [testenv] setenv, PYTHONPATH=src for a src layout; the first of .venv/bin/python,
 venv/bin/python, python3, /usr/bin/python3, python that can import pytest), go.mod (go test) or Cargo.toml
-(cargo test). Also writes .weave/.gitignore so run history (.weave/runs/) is never committed. Edit the file,
+(cargo test). The package manager is the one package.json declares (packageManager, else the lockfile); a
+composite test script (lint && tests) runs only its test step; a suite of 4 or more test files is split by
+folder or file; a test that measures wall-clock time is flagged timing-sensitive and gets a "performance" spec
+of its own. Also writes .weave/.gitignore so run history (.weave/runs/) is never committed. Edit the file,
 then run 'weave validate' and 'weave check'.
 
 Options:
   --workspace DIR  the workspace folder (default: the current directory)
   --per-file       one spec per test file (when the runner can run a single file)
+  --measure        run each starter spec once and set its timeoutSeconds from the time it took (3×, at least
+                   120 s), so a slow suite does not time out on its first check
   --force          overwrite an existing .weave/specs.json
   -h, --help       show this help
 
@@ -35,6 +49,7 @@ export const initVerb: Verb = {
       ...WORKSPACE_FLAG,
       force: { type: 'boolean', default: false },
       'per-file': { type: 'boolean', default: false },
+      measure: { type: 'boolean', default: false },
     });
     const workspaceDir = path.resolve(flags.workspace);
     const stat = await fs.stat(workspaceDir).catch(() => undefined);
@@ -54,7 +69,13 @@ export const initVerb: Verb = {
     }
 
     const detected = await detectTestRunner(workspaceDir);
-    const text = starterSpecText(detected, { perFile: flags['per-file'] });
+    const perFile = flags['per-file'];
+    let text = starterSpecText(detected, { perFile });
+    const measured: string[] = [];
+    if (flags.measure) {
+      const timeouts = await measuredTimeouts(workspaceDir, detected, perFile, specFile, measured);
+      text = starterSpecText(detected, { perFile, timeouts });
+    }
     // The starter must itself be valid: a broken template would be a bug, caught here rather than by the user.
     const check = parseSpecText(text, specFile);
     if (!check.ok) throw new Error(`starter spec file is invalid: ${check.problems[0]?.message ?? ''}`);
@@ -67,10 +88,14 @@ export const initVerb: Verb = {
       process.stderr.write(`weave init: cannot write ${specFile}: ${(error as Error).message}\n`);
       return 1;
     }
+    const specs = starterSpecs(detected, { perFile });
     process.stdout.write(
-      `Wrote ${path.relative(process.cwd(), specFile) || specFile} with one starter spec ` +
+      `Wrote ${path.relative(process.cwd(), specFile) || specFile} with ${specs.length === 1 ? 'one starter spec' : `${specs.length} starter specs`} ` +
         `(test runner: ${detected.runner}: ${detected.reason}).\n` +
-        (detected.notes ?? []).map((n) => `${n}\n`).join('') +
+        starterNotes(detected, specs)
+          .map((n) => `${n}\n`)
+          .join('') +
+        measured.map((line) => `${line}\n`).join('') +
         `Next: add your specs, then run 'weave validate' and 'weave check'.\n`,
     );
     return 0;
@@ -89,4 +114,41 @@ async function ensureGitignore(file: string): Promise<void> {
     file,
     `${current}${current.endsWith('\n') || current === '' ? '' : '\n'}${GITIGNORE_LINE}\n`,
   );
+}
+
+/** The longest a measuring run may take per spec (a suite that needs more is not one to start with). */
+const MEASURE_LIMIT_SECONDS = 3600;
+
+/**
+ * Runs each starter spec once (no recording, no coverage) and gives it 3× the time it took, rounded up to 10 s and
+ * at least the default 120 s: a first run on this machine is the best estimate there is of the suite's length.
+ */
+async function measuredTimeouts(
+  workspaceDir: string,
+  detected: DetectedRunner,
+  perFile: boolean,
+  specFile: string,
+  lines: string[],
+): Promise<Map<string, number>> {
+  const parsed = parseSpecText(starterSpecText(detected, { perFile }), specFile);
+  if (!parsed.ok) throw new Error(`starter spec file is invalid: ${parsed.problems[0]?.message ?? ''}`);
+  const measuring = {
+    ...parsed.specFile,
+    specs: parsed.specFile.specs.map((s) => ({
+      ...s,
+      test: { ...s.test, timeoutSeconds: MEASURE_LIMIT_SECONDS },
+    })),
+  };
+  const timeouts = new Map<string, number>();
+  const results = await runSpecs({ workspaceDir, specFile: measuring, concurrency: 1 });
+  for (const r of results) {
+    const seconds = r.durationMs / 1000;
+    const timeout = Math.max(120, Math.ceil((seconds * 3) / 10) * 10);
+    timeouts.set(r.id, timeout);
+    lines.push(
+      `measured ${r.id}: ${seconds.toFixed(1)} s (${r.verdict}) → timeoutSeconds ${timeout}` +
+        (r.verdict === 'pass' ? '' : `; it did not pass: ${r.reason ?? 'see weave check'}`),
+    );
+  }
+  return timeouts;
 }

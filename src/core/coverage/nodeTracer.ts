@@ -77,7 +77,6 @@ export const NODE_COVERAGE_HOOK_CJS = String.raw`'use strict';
     session.post('Profiler.enable');
     session.post('Profiler.startPreciseCoverage', { callCount: false, detailed: false });
     if (threads && !threads.isMainThread) registerWorker();
-    if (typeof process.send === 'function') watchStopRequests();
     process.once('exit', () => write(session));
     // Pools end their workers with SIGTERM (vitest's forks), which skips 'exit' listeners. Written first; then,
     // when no listener of the program's own is there to decide, the signal does what it would have done.
@@ -140,13 +139,28 @@ export const NODE_COVERAGE_HOOK_CJS = String.raw`'use strict';
     typeof message === 'object' &&
     message.type === 'stop' &&
     message.__vitest_worker_request__ === true;
+  // tinypool (vitest 3's forks) sends no stop request: it SIGTERMs a fork after its task and SIGKILLs it a second
+  // later. Its fork answers each task over IPC; the coverage is written just before that answer goes. Wrapped at
+  // load, before the pool's entry script keeps its own reference to process.send.
+  const isTaskAnswer = (message) =>
+    message !== null &&
+    typeof message === 'object' &&
+    message.__tinypool_worker_message__ === true &&
+    message.source === 'port' &&
+    'taskId' in message;
   const watchStopRequests = () => {
     const emit = process.emit;
     process.emit = function (name, message) {
       if (name === 'message' && isStopRequest(message) && session) write(session);
       return emit.apply(this, arguments);
     };
+    const send = process.send;
+    process.send = function (message) {
+      if (isTaskAnswer(message) && session) write(session);
+      return send.apply(this, arguments);
+    };
   };
+  if (typeof process.send === 'function') watchStopRequests();
 
   // The same in a worker thread (vitest 4's threads: a 'stop' request over the parent port, then terminate(),
   // whose flush nodeWorkerThreads.ts waits for at most 500 ms): the program's own 'message' listeners on the port

@@ -72,7 +72,8 @@ async function readCoverageFile(
   name: string,
   names: readonly string[],
 ): Promise<
-  { scripts: V8Script[]; maps: SourceMapCache; runner?: string; missing: Map<string, 'none' | 'ended'> } | undefined
+  | { scripts: V8Script[]; maps: SourceMapCache; runner?: string; missing: Map<string, 'none' | 'ended'> }
+  | undefined
 > {
   try {
     const parsed = JSON.parse(await fs.readFile(path.join(dir, name), 'utf8')) as {
@@ -95,7 +96,12 @@ async function readCoverageFile(
     for (const url of strings(parsed.pendingMaps)) if (side === undefined) missing.set(url, 'ended');
     for (const url of strings(side?.noMap)) missing.set(url, 'none');
     const runner = typeof parsed.runner === 'string' && parsed.runner !== '' ? parsed.runner : undefined;
-    return { scripts: parsed.result as V8Script[], maps, missing, ...(runner !== undefined ? { runner } : {}) };
+    return {
+      scripts: parsed.result as V8Script[],
+      maps,
+      missing,
+      ...(runner !== undefined ? { runner } : {}),
+    };
   } catch {
     return undefined; // a process killed while writing leaves half a file: it says nothing reliable
   }
@@ -157,7 +163,9 @@ function addScriptRun(
 }
 
 /** A maps file; undefined when it is half-written (its process was killed). */
-async function readMapsFile(file: string): Promise<{ 'source-map-cache'?: unknown; noMap?: unknown } | undefined> {
+async function readMapsFile(
+  file: string,
+): Promise<{ 'source-map-cache'?: unknown; noMap?: unknown } | undefined> {
   try {
     const parsed = JSON.parse(await fs.readFile(file, 'utf8')) as unknown;
     return typeof parsed === 'object' && parsed !== null ? parsed : undefined;

@@ -21,6 +21,12 @@ export type { ParsedAnchor } from './anchors';
 export { addSpec, updateSpec, removeSpec, applyTextEdits } from './edit';
 export type { SpecInput, TextEdit } from './edit';
 export { addSpecEdit, removeSpecEdit, SpecEditError, updateSpecEdit, type SpecTextEdit } from './specEdits';
-export { detectTestRunner, starterSpecText } from './starter';
+export {
+  detectTestRunner,
+  starterNotes,
+  starterSpecs,
+  starterSpecText,
+  type DetectedRunner,
+} from './starter';
 export { rankedMatches } from './suggest';
 export { withTest } from './withTest';

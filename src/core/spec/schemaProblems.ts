@@ -2,7 +2,13 @@
 import type { z } from 'zod';
 import type { JsonPath } from './locations';
 import type { ProblemCollector } from './problemCollector';
-import { specDefaultsSchema, specFileSchema, specSchema, specTestSchema } from '../../shared/specSchema';
+import {
+  specDefaultsSchema,
+  specFileSchema,
+  specSchema,
+  specSetupSchema,
+  specTestSchema,
+} from '../../shared/specSchema';
 import { closestMatch } from './suggest';
 
 type Issue = z.core.$ZodIssue;
@@ -69,11 +75,13 @@ function allowedKeys(objectPath: JsonPath): string[] {
       ? specFileSchema.shape
       : objectPath.length === 1 && objectPath[0] === 'defaults'
         ? specDefaultsSchema.shape
-        : objectPath.length === 2 && objectPath[0] === 'specs'
-          ? specSchema.shape
-          : objectPath.length === 3 && objectPath[0] === 'specs' && objectPath[2] === 'test'
-            ? specTestSchema.shape
-            : {};
+        : objectPath.length === 1 && objectPath[0] === 'setup'
+          ? specSetupSchema.shape
+          : objectPath.length === 2 && objectPath[0] === 'specs'
+            ? specSchema.shape
+            : objectPath.length === 3 && objectPath[0] === 'specs' && objectPath[2] === 'test'
+              ? specTestSchema.shape
+              : {};
   return Object.keys(shape);
 }
 

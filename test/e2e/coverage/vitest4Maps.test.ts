@@ -26,7 +26,12 @@ const EXPECTED: Record<string, string[]> = {
   'host-port': ['src/host.ts#normalizeHost', 'src/host.ts#splitHostPort'],
   'dot-segments': ['src/path.ts#joinPath', 'src/path.ts#normalizePath'],
   query: ['src/percent.ts#percentDecode', 'src/query.ts#parseQuery', 'src/query.ts#stringifyQuery'],
-  parse: ['src/host.ts#splitHostPort', 'src/path.ts#normalizePath', 'src/query.ts#parseQuery', 'src/url.ts#parseUrl'],
+  parse: [
+    'src/host.ts#splitHostPort',
+    'src/path.ts#normalizePath',
+    'src/query.ts#parseQuery',
+    'src/url.ts#parseUrl',
+  ],
   errors: ['src/url.ts#UrlError.constructor'],
   origin: ['src/url.ts#Url.constructor', 'src/url.ts#Url.origin'],
 };
@@ -34,7 +39,8 @@ const EXPECTED: Record<string, string[]> = {
 void test('three full checks in a row: every spec’s coverage maps to functions of the TypeScript it ran', async () => {
   for (let round = 1; round <= 3; round++) {
     const result = await checkWorkspace({ workspaceDir: dir, concurrency: 4, freshCoverage: true });
-    for (const r of result.run.results) assert.equal(r.verdict, 'pass', `check ${round}, ${r.id}: ${r.output}`);
+    for (const r of result.run.results)
+      assert.equal(r.verdict, 'pass', `check ${round}, ${r.id}: ${r.output}`);
     assert.equal(result.coverage?.specs, VITEST4_SPECS.length, `check ${round}`);
     const store = await readCoverageStore(dir);
     for (const { id } of VITEST4_SPECS) {
@@ -44,7 +50,8 @@ void test('three full checks in a row: every spec’s coverage maps to functions
         .map(([file, c]) => `${file}: ${c.wholeFileBecause ?? ''}`);
       assert.deepEqual(perFile, [], `check ${round}, ${id}: files kept whole`);
       const ran = (await executed(dir, id)).filter((label) => label.startsWith('src/'));
-      for (const label of EXPECTED[id]!) assert.ok(ran.includes(label), `check ${round}, ${id}: ${ran.join(', ')}`);
+      for (const label of EXPECTED[id]!)
+        assert.ok(ran.includes(label), `check ${round}, ${id}: ${ran.join(', ')}`);
     }
   }
 });

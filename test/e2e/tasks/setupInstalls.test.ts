@@ -6,7 +6,7 @@
 // export and `weave eval --gold`: resolved on unittest's own signed results (Weave's unittest hook).
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -94,6 +94,28 @@ describe('export set-up installs what the specs need', () => {
     const dockerfile = fs.readFileSync(path.join(taskDir, 'harbor/environment/Dockerfile'), 'utf8');
     assert.match(dockerfile, /^RUN npm ci$/m);
     assert.match(run.stderr, /set-up `npm ci` took \d+ s/);
+  });
+
+  it('"setup": { "allowInstallScripts": true } in .weave/specs.json does what the flag does', async () => {
+    const { repo, out } = fresh(makeInstallScriptRepo);
+    const specFile = path.join(repo.root, '.weave/specs.json');
+    const specs = JSON.parse(fs.readFileSync(specFile, 'utf8')) as Record<string, unknown>;
+    fs.writeFileSync(
+      specFile,
+      `${JSON.stringify({ ...specs, setup: { allowInstallScripts: true } }, null, 2)}\n`,
+    );
+    // Part of the base: the setting is the project's, not the change's.
+    execFileSync('git', ['commit', '-q', '-m', 'allow install scripts', '--', '.weave/specs.json'], {
+      cwd: repo.root,
+    });
+    const taskDir = path.join(out, 'task');
+    const run = await weaveExport(repo.root, taskDir);
+    assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
+    const task = taskSchema.parse(JSON.parse(fs.readFileSync(path.join(taskDir, 'task.json'), 'utf8')));
+    assert.deepEqual(task.environment_setup, ['npm ci']);
+    assert.match(fs.readFileSync(path.join(taskDir, 'eval.sh'), 'utf8'), /\( npm ci \) <\/dev\/null/);
+    const dockerfile = fs.readFileSync(path.join(taskDir, 'harbor/environment/Dockerfile'), 'utf8');
+    assert.match(dockerfile, /^RUN npm ci$/m);
   });
 
   it("a unittest task: eval --gold resolves on the runner's signed results, every spec a verified pass", async () => {

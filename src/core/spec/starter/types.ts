@@ -11,6 +11,8 @@ export interface DetectedRunner {
   notes?: string[];
   /** Test files found in the project, workspace-relative with forward slashes. */
   testFiles?: string[];
-  /** The command that runs one test file, when the runner can (`weave init --per-file`). */
+  /** Test files that measure wall-clock time (timing-sensitive: the starter says so, `kind: performance`). */
+  timingSensitive?: string[];
+  /** The command that runs one test file (or folder), when the runner can (a split suite, `--per-file`). */
   commandForFile?: (file: string) => string;
 }

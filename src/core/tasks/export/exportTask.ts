@@ -77,7 +77,9 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
     const instanceId = instanceIdFor(options.instanceId, repoName, { baseCommit: base.commit, ...change });
     const setupCommands = await environmentSetupCommands(taskRepo, {
       specCommands: specs.map((s) => s.test.command),
-      allowInstallScripts: options.allowInstallScripts === true,
+      // The flag, or the project's own setting in .weave/specs.json (setup.allowInstallScripts).
+      allowInstallScripts:
+        options.allowInstallScripts === true || inputs.specFile.setup?.allowInstallScripts === true,
     });
     await stageEvalScript(stage, { instanceId, base, change, setupCommands, specs });
 
@@ -298,6 +300,7 @@ async function skippedInstallScripts(
         : `not run: ${packages.join(', ')}`;
   return (
     `the set-up skipped dependencies' install scripts (${IGNORE_SCRIPTS}; ${which}); if a spec fails because a ` +
-    'dependency was not built or downloaded, export with --allow-install-scripts'
+    'dependency was not built or downloaded, export with --allow-install-scripts (or set "setup": ' +
+    '{ "allowInstallScripts": true } in .weave/specs.json)'
   );
 }

@@ -2,7 +2,8 @@
 // code (issue #35, mechanisms 3 and 4): the Makefile target of `make test`, the npm script of `npm run check`,
 // `sh scripts/test.sh`'s script, a `pytest -p myplugin` plugin module, `node --require ./setup.js`'s file, a
 // sitecustomize package on `PYTHONPATH=.`, a helper in t/ and a root testing_utils.py. Each run must come out
-// `tampered`, name the file, and never be applicable (`--apply` refuses it); the user's files stay byte-identical.
+// `tampered` (the agent's edit tools refuse a loaded file; the diff policy judges a manifest key), name the file,
+// and never be applicable (`--apply` refuses it); the user's files stay byte-identical.
 // The fix alone is applicable. Real HTTP, real checkouts, real node and pytest runs in bubblewrap.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -68,8 +69,19 @@ describe('an agent that changes what a spec loads', () => {
     test(`${name}: tampered, naming ${attack.names}, and never applied`, async () => {
       const { result, h, userTree } = await runScripted(attack.files);
       try {
-        assert.ok(result.tamperedSpecs.length > 0, `tampered: ${JSON.stringify(result.after)}`);
-        const named = result.testInfrastructure.map((f) => (f.key ? `${f.path} ${f.key}` : f.path));
+        // A whole file the specs load is refused by the agent's own edit tools (a protected-edit-refused
+        // attempt); a manifest key (npm-script) is judged by the diff policy afterwards. Either way: tampered.
+        const refused = (result.attempts ?? [])
+          .filter((a) => a.kind === 'protected-edit-refused')
+          .map((a) => a.target);
+        assert.ok(
+          result.tamperedSpecs.length > 0 || refused.length > 0,
+          `tampered: ${JSON.stringify(result.after)}`,
+        );
+        const named = [
+          ...result.testInfrastructure.map((f) => (f.key ? `${f.path} ${f.key}` : f.path)),
+          ...refused,
+        ];
         assert.ok(named.includes(attack.names), `${attack.names} in ${JSON.stringify(named)}`);
         assert.ok(
           !result.verdicts.some((v) => v.before !== 'pass' && v.after === 'pass'),

@@ -45,6 +45,26 @@ describe('deterministic review', () => {
     assert.deepEqual(review(diff('src/client.js', ['  return x;'], ['  return y;'])), []);
   });
 
+  test("a file the specs load (the run's protected set, observed part included) is protected; without it, source", () => {
+    const patch = diff(
+      'support/helpers.js',
+      ['  return require("../src/gate");'],
+      ['  return { open: true };'],
+    );
+    assert.deepEqual(review(patch), [], 'by name, support/helpers.js is source');
+    const loaded = {
+      files: new Map([
+        ['support/helpers.js', 'its test process loaded it before the first test (spec no-secret-caching)'],
+      ]),
+      keys: new Map(),
+      unknown: [],
+    };
+    const findings = reviewDeterministic({ patch, events: [], specFile, testFiles, loaded });
+    assert.deepEqual(checks(findings), ['protected-file-changed']);
+    assert.equal(findings[0]!.severity, 'error');
+    assert.match(findings[0]!.message, /a file the spec tests load: its test process loaded it/);
+  });
+
   test('a changed protected test file is an error, and removed assertions in it too', () => {
     const findings = review(diff('test/secret.test.js', ['  assert.equal(client.cache.size, 0);'], []));
     assert.deepEqual(checks(findings), ['protected-file-changed', 'assertion-weakened']);

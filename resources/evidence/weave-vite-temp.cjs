@@ -26,7 +26,7 @@ function permissionDenied(dir) {
   return error;
 }
 
-exports.fallBackFromReadOnlyViteTemp = function fallBackFromReadOnlyViteTemp() {
+function fallBackFromReadOnlyViteTemp() {
   const promises = fs.promises;
   const mkdir = promises.mkdir;
   promises.mkdir = async function weaveViteTempMkdir(dir) {
@@ -41,4 +41,6 @@ exports.fallBackFromReadOnlyViteTemp = function fallBackFromReadOnlyViteTemp() {
     if (!writable(dir)) throw permissionDenied(dir);
     return made;
   };
-};
+}
+
+module.exports = { fallBackFromReadOnlyViteTemp };

@@ -87,6 +87,8 @@ function observeWithKey() {
 }
 
 function observeTestFileExpect() {
+  // Not observation: lets vite load an honest config while node_modules is read-only (weave-vite-temp.cjs).
+  require('./weave-vite-temp.cjs').fallBackFromReadOnlyViteTemp();
   require('./weave-vitest-expect.cjs').observeVitestTestFiles();
   const { observeJestCircusRunner } = require('./weave-jest-expect.cjs');
   const Module = require('node:module');

@@ -7,6 +7,7 @@ export const ATTEMPT_KINDS = [
   'process-left',
   'protected-edit-refused',
   'network',
+  'write-cap',
 ] as const;
 
 /**
@@ -16,6 +17,8 @@ export const ATTEMPT_KINDS = [
  * `protected-edit-refused`: the agent's own edit or create tool refused to change a protected file.
  * `network`: a run without network tried to connect outside its sandbox (TCP connect, UDP send, a name lookup),
  * counted by the kernel in the run's network namespace.
+ * `write-cap`: a run grew its checkout by more than the cap (1 GiB unless the spec file's `defaults.writeCapMiB`
+ * says otherwise), measured from outside the sandbox after the run.
  */
 export type AttemptKind = (typeof ATTEMPT_KINDS)[number];
 
@@ -42,5 +45,7 @@ export function describeAttempt(attempt: Attempt): string {
       return `the agent's tools refused its edit of protected ${attempt.target}`;
     case 'network':
       return `${attempt.spec}: tried to reach the network: ${attempt.target}, refused by the sandbox`;
+    case 'write-cap':
+      return `${attempt.spec}: went past the checkout's write cap: ${attempt.target}`;
   }
 }

@@ -69,6 +69,14 @@ export const specDefaultsSchema = z.strictObject({
   cwd: cwdSchema.default('.'),
   env: envSchema.default({}),
   timeoutSeconds: timeoutSchema.default(120),
+  writeCapMiB: z
+    .number()
+    .int('must be a whole number')
+    .positive('must be positive')
+    .optional()
+    .describe(
+      'Most one contained spec run may add to its checkout, in MiB (default 1024); a run that adds more is tampered.',
+    ),
 });
 
 export const specSetupSchema = z

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { locateEvidenceResources } from '../evidenceResources';
 import type { SpecFile } from '../../shared/specSchema';
 import type { NetworkAccess, SandboxOptions } from './bwrap';
+import { DEFAULT_SANDBOX_LIMITS } from './resourceLimits';
 import { requireSandbox } from './sandboxPolicy';
 import { TamperGuard } from './protectedFiles';
 import type { ObservedLoads } from './commandLoads/specLoads';
@@ -64,6 +65,14 @@ export async function containmentFor(
       protectedPaths: guard.mountablePaths(),
       observeAttempts: true,
       network: request.network ?? 'none',
+      ...(specFile.defaults.writeCapMiB !== undefined
+        ? {
+            limits: {
+              ...DEFAULT_SANDBOX_LIMITS,
+              checkoutWriteBytes: specFile.defaults.writeCapMiB * 1024 * 1024,
+            },
+          }
+        : {}),
     },
   };
 }

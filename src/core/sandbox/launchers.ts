@@ -14,10 +14,11 @@ import {
 } from './bwrap';
 import { observedCommand, processesLeft, ProtectedCopies } from './attemptObservation';
 import { connectionAttempts } from './networkObservation';
+import { CheckoutGrowth } from './writeCapObservation';
 import { prepareNext, takePrepared } from './preparedSandbox';
 import { DEPENDENCY_DIRS } from './dependencyDirs';
 import { createMemoryCgroup } from './memoryCgroup';
-import { DEFAULT_SANDBOX_LIMITS, resourceLimitHit } from './resourceLimits';
+import { checkoutWriteCap, DEFAULT_SANDBOX_LIMITS, resourceLimitHit } from './resourceLimits';
 import { grantWrites } from './writeGrants';
 
 /** Runs each command inside bubblewrap as `options` say (the caller asked requireSandbox(), sandboxPolicy.ts). */
@@ -28,6 +29,9 @@ export function sandboxLauncher(options: SandboxOptions): Launcher {
       const limits = options.limits ?? DEFAULT_SANDBOX_LIMITS;
       const copies = options.observeAttempts
         ? ProtectedCopies.create(options.checkout, options.protectedPaths ?? [])
+        : undefined;
+      const growth = options.observeAttempts
+        ? CheckoutGrowth.start(options.checkout, checkoutWriteCap(limits))
         : undefined;
       const prepared = await takePrepared(limits.memoryBytes);
       const memoryGroup = prepared?.group ?? (await createMemoryCgroup(limits.memoryBytes));
@@ -67,6 +71,7 @@ export function sandboxLauncher(options: SandboxOptions): Launcher {
                   ...copies.changedAndDispose(),
                   ...processesLeft(outcome?.output ?? ''),
                   ...(observeNetwork ? connectionAttempts(outcome?.output ?? '') : []),
+                  ...(growth?.attempts() ?? []),
                 ]),
             }
           : {}),

@@ -14,6 +14,8 @@ export interface SandboxLimits {
   tmpBytes: number;
   /** Memory of the whole run (a cgroup; only where Weave may create one), in bytes. */
   memoryBytes: number;
+  /** Most one observed run may grow its checkout by, in bytes (writeCapObservation.ts): beyond, a `write-cap` attempt. */
+  checkoutWriteBytes?: number;
 }
 
 const MIB = 1024 * 1024;
@@ -23,7 +25,13 @@ export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = {
   fileSizeBytes: 512 * MIB,
   tmpBytes: 512 * MIB,
   memoryBytes: 4096 * MIB,
+  checkoutWriteBytes: 1024 * MIB,
 };
+
+/** The checkout write cap of `limits` (limits written before the cap existed have none: the default). */
+export function checkoutWriteCap(limits: SandboxLimits): number {
+  return limits.checkoutWriteBytes ?? 1024 * MIB;
+}
 
 /**
  * Shell text that applies `limits` and then runs what follows it, or stops with exit 126 when a limit cannot be set

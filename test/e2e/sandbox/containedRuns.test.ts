@@ -22,6 +22,8 @@ interface Case {
   env?: Record<string, string>;
   network?: NetworkAccess;
   forceUnsandboxed?: boolean;
+  /** The spec file's `defaults.writeCapMiB`. */
+  writeCapMiB?: number;
 }
 
 const repos: string[] = [];
@@ -34,6 +36,7 @@ async function contained(c: Case): Promise<{ result: SpecResult; repo: string; u
   const specs = {
     version: 1,
     goal: 'containment',
+    ...(c.writeCapMiB !== undefined ? { defaults: { writeCapMiB: c.writeCapMiB } } : {}),
     specs: [
       {
         id: 't',
@@ -207,6 +210,40 @@ describe('contained spec runs', () => {
     });
     assert.match(result.output, /OWN own/);
     assert.match(result.output, /LOCALHOST (127\.0\.0\.1|::1)/);
+    assert.equal(result.verdict, 'pass', `${result.reason ?? ''}\n${result.output}`);
+    assert.equal(result.attempts, undefined);
+  });
+
+  const write = (files: number, mib: number, how: 'head' | 'fallocate' = 'head'): string =>
+    Array.from({ length: files }, (_, i) =>
+      how === 'head'
+        ? `head -c ${mib * 1024 * 1024} /dev/zero > out${i}.bin`
+        : `fallocate -l ${mib}M out${i}.bin`,
+    ).join(' && ');
+
+  test('a run that writes past the checkout write cap in files each under the file limit is tampered', async () => {
+    // 4 × (cap / 3): every file is far below RLIMIT_FSIZE, only the total is over.
+    const { result } = await contained({ command: `${write(4, 10)} && node --test`, writeCapMiB: 30 });
+    assert.equal(result.verdict, 'tampered', result.reason);
+    assert.equal(result.verdictBeforeTampering, 'pass');
+    assert.deepEqual(
+      result.attempts?.map((a) => `${a.kind} ${a.target}`),
+      ['write-cap 40 MiB written into the checkout (cap 30 MiB)'],
+    );
+    assert.match(result.reason ?? '', /went past the checkout's write cap/);
+  });
+
+  test('the default cap is 1 GiB: 4 × 400 MiB is tampered (allocated, so the disk is not written)', async () => {
+    const { result } = await contained({ command: `${write(4, 400, 'fallocate')} && node --test` });
+    assert.equal(result.verdict, 'tampered', `${result.reason ?? ''}\n${result.output}`);
+    assert.deepEqual(
+      result.attempts?.map((a) => `${a.kind} ${a.target}`),
+      ['write-cap 1600 MiB written into the checkout (cap 1024 MiB)'],
+    );
+  });
+
+  test('an honest run writing under the cap passes', async () => {
+    const { result } = await contained({ command: `${write(2, 10)} && node --test`, writeCapMiB: 30 });
     assert.equal(result.verdict, 'pass', `${result.reason ?? ''}\n${result.output}`);
     assert.equal(result.attempts, undefined);
   });

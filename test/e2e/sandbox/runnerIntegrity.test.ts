@@ -626,6 +626,26 @@ describe("vitest's expect held from outside the code under test", () => {
     }
   });
 
+  test("control: an honest vitest config loads with vite's default loader (it writes under the read-only node_modules)", async () => {
+    // vite bundles the config to node_modules/.vite-temp and imports it from there; the sandbox shows node_modules
+    // read-only, and the hook turns that folder's EROFS into vite's own no-node_modules fallback (next to the config).
+    for (const config of ['vitest.config.js', 'vitest.config.ts']) {
+      const files: Record<string, string> = {
+        'package.json': '{"name":"calc","version":"1.0.0","type":"module"}\n',
+        'test/add.test.js': VITEST_TEST,
+        'src/add.js': RIGHT_ADD_ESM,
+        ...VITEST_SETUP_FILES,
+      };
+      delete files['vitest.config.js'];
+      files[config] = VITEST_SETUP_FILES['vitest.config.js'];
+      const [r] = await contained('npx vitest run --pool=forks', 'test/add.test.js', files, 1, true);
+      assert.equal(r?.verdict, 'pass', `${config}: ${explain(r!)}`);
+      assert.equal(r?.evidence, 'runner');
+      assert.equal(r?.summary?.passed, 3, 'the setup file the config names ran');
+      assert.equal(r?.attempts, undefined);
+    }
+  });
+
   test('vitest: toBe replaced through expect.extend from the code under test is tampered, in forks and threads', async () => {
     for (const pool of ['forks', 'threads']) {
       const r = await vitestRun(`${STEER_VITEST_EXTEND}\n${WRONG_ADD_ESM}`, VITEST_TEST, pool);

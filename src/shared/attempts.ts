@@ -35,6 +35,9 @@ export interface Attempt {
   at: string;
 }
 
+/** What a launcher learns of one run's attempts: the spec and time are added by the spec run. */
+export type ObservedAttempt = Pick<Attempt, 'kind' | 'target'>;
+
 export function describeAttempt(attempt: Attempt): string {
   switch (attempt.kind) {
     case 'protected-write':

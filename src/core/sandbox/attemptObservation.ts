@@ -15,12 +15,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Attempt } from '../../shared/attempts';
+import type { ObservedAttempt } from '../../shared/attempts';
 import { connectionAttemptLines } from './networkObservation';
 import { runsAsRoot, SANDBOX_GID, SANDBOX_UID } from './sandboxUser';
 
-/** What a launcher learns of one run's attempts: the spec and time are added by the spec run. */
-export type ObservedAttempt = Pick<Attempt, 'kind' | 'target'>;
+export type { ObservedAttempt } from '../../shared/attempts';
 
 /** A command whose commandline exited 0 but left processes behind exits with this. */
 export const PROCESSES_LEFT_EXIT = 86;

@@ -17,7 +17,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ObservedAttempt } from './attemptObservation';
+import type { ObservedAttempt } from '../../shared/attempts';
 
 /** A command whose commandline exited 0 but tried to connect outside the sandbox exits with this. */
 export const CONNECTION_ATTEMPT_EXIT = 87;

@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MAX_TREE_DEPTH } from '../deepTrees';
-import type { ObservedAttempt } from './attemptObservation';
+import type { ObservedAttempt } from '../../shared/attempts';
 
 const MIB = 1024 * 1024;
 

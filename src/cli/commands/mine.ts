@@ -108,6 +108,7 @@ export const mineVerb: Verb = {
         shards,
         name: flags.name,
         ...(flags.image === undefined ? {} : { image: flags.image }),
+        mineArgs: modelArgs(flags),
       });
       process.stdout.write(flags.json ? `${JSON.stringify({ files }, null, 2)}\n` : `${files.join('\n')}\n`);
       return 0;
@@ -168,6 +169,24 @@ function synthesisFromFlags(
     budgets: budgetsFromFlags('mine', flags),
     secrets: [apiKey],
   };
+}
+
+/** The model's flags as given, for the emitted shards' commands (the key stays in the nodes' environment). */
+function modelArgs(flags: Record<string, string | boolean | undefined>): string[] {
+  if (flags.model === undefined) return [];
+  const valued = [
+    'model',
+    'base-url',
+    'max-specs',
+    'audit-mutants',
+    'max-steps',
+    'max-tokens',
+    'timeout-seconds',
+  ];
+  return [
+    ...valued.flatMap((name) => (typeof flags[name] === 'string' ? [`--${name}`, flags[name]] : [])),
+    ...(flags['no-stream'] === true ? ['--no-stream'] : []),
+  ];
 }
 
 async function merge(args: string[]): Promise<number> {

@@ -1,4 +1,4 @@
-// dataset.toml's content hash: Harbor's DatasetManifest.compute_content_hash, recomputed here by Python from the
+// (e2e: it starts Python.) dataset.toml's content hash: Harbor's DatasetManifest.compute_content_hash, recomputed here by Python from the
 // parsed manifest (tomllib, hashlib) with Harbor's formula, so the TypeScript port is checked against the
 // language Harbor is written in rather than against itself.
 import { describe, it } from 'node:test';

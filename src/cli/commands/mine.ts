@@ -8,9 +8,13 @@ import type { DatasetSummary } from '../../core/tasks/mine/datasetFiles';
 import { DEFAULT_LIMITS } from '../../core/tasks/mine/candidateCommits';
 import { parseVerbArgs, parseVerbFlags, wholeNumber, withHelpHint } from '../flags';
 import type { Verb } from '../verb';
+import { BUDGET_FLAGS, budgetsFromFlags, MODEL_FLAGS, modelClientFromFlags } from '../modelFlags';
+import type { SynthesisSettings } from '../../core/tasks/mine/synthesis';
 import { mineReview, REVIEW_HELP, REVIEW_USAGE } from './mineReview';
 
 const DEFAULT_NAME = 'weave/mined';
+const DEFAULT_SYNTHESISED_SPECS = 3;
+const DEFAULT_AUDIT_MUTANTS = 40;
 
 const HELP = `Usage: weave mine --repos FILE --out DIR [options]
        weave mine merge OUT DIR… [--name ORG/NAME] [--json]
@@ -42,6 +46,13 @@ Options:
                         Indexed Job; needs --shards
   --shards N            the number of shards the emitted jobs split the list into
   --image IMAGE         the container image of the Kubernetes Job (default weave-mine:latest)
+  --model NAME          with a model: per verified task, \`weave draft\`'s synthesis agent proposes coupled
+                        constraint specs (kept only if they pass on the gold twice, kill a mutant and declare
+                        dependsOn/interactsWith; rejections go into the funnel), and \`weave audit\`'s shared kills
+                        give the task's observed interactions. --base-url, --no-stream, --max-steps,
+                        --max-tokens, --timeout-seconds as \`weave draft\`; the key from $WEAVE_API_KEY
+  --max-specs N         synthesised constraint specs kept per task (default ${DEFAULT_SYNTHESISED_SPECS})
+  --audit-mutants N     mutants the audit runs per task for observed interactions (default ${DEFAULT_AUDIT_MUTANTS})
   --json                print the summary as JSON
   -h, --help            show this help
 
@@ -73,6 +84,10 @@ export const mineVerb: Verb = {
       shards: { type: 'string' },
       image: { type: 'string' },
       json: { type: 'boolean', default: false },
+      'max-specs': { type: 'string' },
+      'audit-mutants': { type: 'string' },
+      ...MODEL_FLAGS,
+      ...BUDGET_FLAGS,
     });
     if (flags.repos === undefined)
       throw withHelpHint('mine', '--repos FILE is required (the repository list)');
@@ -93,6 +108,7 @@ export const mineVerb: Verb = {
         shards,
         name: flags.name,
         ...(flags.image === undefined ? {} : { image: flags.image }),
+        mineArgs: modelArgs(flags),
       });
       process.stdout.write(flags.json ? `${JSON.stringify({ files }, null, 2)}\n` : `${files.join('\n')}\n`);
       return 0;
@@ -103,6 +119,7 @@ export const mineVerb: Verb = {
       maxFiles: wholeNumber('mine', 'max-files', flags['max-files']) ?? DEFAULT_LIMITS.maxFiles,
       maxLines: wholeNumber('mine', 'max-lines', flags['max-lines']) ?? DEFAULT_LIMITS.maxLines,
     };
+    const synthesis = synthesisFromFlags(flags);
     const interrupt = trapInterrupts(
       'mine',
       'stopping (the repository in progress is left out; rerun to resume)…',
@@ -115,6 +132,7 @@ export const mineVerb: Verb = {
         name: flags.name,
         limits,
         weaveVersion: WEAVE_VERSION,
+        ...(synthesis ? { synthesis } : {}),
         signal: interrupt.signal,
         onProgress: (message) => process.stderr.write(`weave mine: ${message}\n`),
         ...(flags.shard === undefined ? {} : { shard: parseShard(flags.shard) }),
@@ -126,6 +144,50 @@ export const mineVerb: Verb = {
     }
   },
 };
+
+/**
+ * The model's settings when --model is given. Only the flag turns synthesis on ($WEAVE_MODEL alone does not), so a
+ * model-free run gives the same dataset whatever the environment holds.
+ */
+function synthesisFromFlags(
+  flags: Parameters<typeof modelClientFromFlags>[0] &
+    Partial<Record<'max-specs' | 'audit-mutants' | keyof typeof BUDGET_FLAGS, string>>,
+): SynthesisSettings | undefined {
+  const maxSpecs = wholeNumber('mine', 'max-specs', flags['max-specs']);
+  const auditMutants = wholeNumber('mine', 'audit-mutants', flags['audit-mutants']);
+  if (flags.model === undefined) {
+    const stray = (['base-url', 'max-specs', 'audit-mutants'] as const).find((f) => flags[f] !== undefined);
+    if (stray !== undefined)
+      throw withHelpHint('mine', `--${stray} needs --model (it sets up the synthesis agent)`);
+    return undefined;
+  }
+  const { client, apiKey } = modelClientFromFlags(flags);
+  return {
+    client,
+    maxSpecs: maxSpecs ?? DEFAULT_SYNTHESISED_SPECS,
+    auditMutants: auditMutants ?? DEFAULT_AUDIT_MUTANTS,
+    budgets: budgetsFromFlags('mine', flags),
+    secrets: [apiKey],
+  };
+}
+
+/** The model's flags as given, for the emitted shards' commands (the key stays in the nodes' environment). */
+function modelArgs(flags: Record<string, string | boolean | undefined>): string[] {
+  if (flags.model === undefined) return [];
+  const valued = [
+    'model',
+    'base-url',
+    'max-specs',
+    'audit-mutants',
+    'max-steps',
+    'max-tokens',
+    'timeout-seconds',
+  ];
+  return [
+    ...valued.flatMap((name) => (typeof flags[name] === 'string' ? [`--${name}`, flags[name]] : [])),
+    ...(flags['no-stream'] === true ? ['--no-stream'] : []),
+  ];
+}
 
 async function merge(args: string[]): Promise<number> {
   const { flags, positionals } = parseVerbArgs('mine', args, {

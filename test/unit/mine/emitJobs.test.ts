@@ -61,4 +61,21 @@ describe('weave mine --emit', () => {
     assert.match(submitText, /sbatch --parsable --dependency=afterok:"\$array"/);
     assert.equal(fs.statSync(submit as string).mode & 0o111, 0o111);
   });
+
+  it("passes the model's flags to every shard (Slurm and Kubernetes), quoted for sh", async () => {
+    const mineArgs = ['--model', 'gpt 4.1', '--base-url', 'http://127.0.0.1:8000/v1', '--max-specs', '2'];
+    const [, array] = await emitJobs('slurm', { ...options, mineArgs });
+    assert.match(
+      fs.readFileSync(array as string, 'utf8'),
+      / --model 'gpt 4\.1' --base-url http:\/\/127\.0\.0\.1:8000\/v1 --max-specs 2\n/,
+    );
+    const [file] = await emitJobs('k8s', { ...options, mineArgs });
+    const job = JSON.parse(fs.readFileSync(file as string, 'utf8')) as {
+      spec: { template: { spec: { containers: Array<{ command: string[] }> } } };
+    };
+    assert.match(
+      job.spec.template.spec.containers[0]?.command[2] ?? '',
+      / --model 'gpt 4\.1' .* --max-specs 2$/,
+    );
+  });
 });

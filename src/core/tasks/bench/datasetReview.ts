@@ -9,7 +9,8 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { runBench, type BenchOptions } from './benchRun';
 import { safeName, type InstanceRun } from './benchInstance';
-import { evaluate, type EvalReport } from '../eval/evalTasks';
+import { evaluate, loadTasks, type EvalReport } from '../eval/evalTasks';
+import { overStrictSpec, type OverStrictEvidence, type OverStrictTask } from './overStrict';
 import { InputError } from '../../errors';
 
 export interface ReviewOptions extends Pick<
@@ -46,6 +47,10 @@ export interface TaskFlags {
   easy: boolean;
   /** Models whose Pass@1 or Pass@N differs between repeats. */
   flaky: string[];
+  /** Constraint specs that rejected a correct alternative (overStrict.ts says exactly when), sorted. */
+  over_strict: string[];
+  /** The first candidate that shows each over-strict spec. */
+  over_strict_evidence: OverStrictEvidence[];
 }
 
 export interface DatasetReview {
@@ -72,6 +77,10 @@ export async function reviewDataset(options: ReviewOptions): Promise<DatasetRevi
   const workDir = path.join(options.datasetDir, 'review');
   // outcome[model][instance][repeat] = resolved per candidate, and the ranking's pick.
   const outcomes = new Map<string, Map<string, Array<{ resolved: boolean[]; best: number | null }>>>();
+  const overStrict = new Map<string, OverStrictEvidence[]>();
+  const taskFacts = new Map<string, OverStrictTask>(
+    (await loadTasks([sweDir])).tasks.map((t): [string, OverStrictTask] => [t.task.instance_id, t.task]),
+  );
   for (let repeat = 1; repeat <= options.repeats; repeat++) {
     const outDir = path.join(workDir, `repeat-${repeat}`);
     options.onProgress?.(`repeat ${repeat}/${options.repeats}: ${options.models.length} models × tasks`);
@@ -101,10 +110,19 @@ export async function reviewDataset(options: ReviewOptions): Promise<DatasetRevi
         const resolved = perCandidate.map((report) => report.instances[run.instance_id]?.resolved === true);
         const best = run.candidates?.verified_best ?? null;
         byTask.set(run.instance_id, [...(byTask.get(run.instance_id) ?? []), { resolved, best }]);
+        const facts = taskFacts.get(run.instance_id);
+        if (facts === undefined) continue;
+        perCandidate.forEach((report, index) => {
+          const patch = index === 0 ? run.patch : (run.candidates?.patches[index] ?? '');
+          const spec = overStrictSpec(facts, report.instances[run.instance_id], patch);
+          const known = overStrict.get(run.instance_id) ?? [];
+          if (spec !== undefined && !known.some((e) => e.spec === spec))
+            overStrict.set(run.instance_id, [...known, { spec, model, repeat, candidate: index + 1 }]);
+        });
       }
     }
   }
-  const review = summarize(options, outcomes);
+  const review = summarize(options, outcomes, overStrict);
   await fs.writeFile(path.join(options.datasetDir, 'review.json'), `${JSON.stringify(review, null, 2)}\n`);
   await fs.writeFile(path.join(options.datasetDir, 'review.md'), renderReview(review));
   return review;
@@ -164,7 +182,11 @@ async function scoreCandidates(
 
 type Outcomes = Map<string, Map<string, Array<{ resolved: boolean[]; best: number | null }>>>;
 
-function summarize(options: ReviewOptions, outcomes: Outcomes): DatasetReview {
+function summarize(
+  options: ReviewOptions,
+  outcomes: Outcomes,
+  overStrict: ReadonlyMap<string, OverStrictEvidence[]>,
+): DatasetReview {
   const ratio = (n: number, d: number): number => (d === 0 ? 0 : n / d);
   const models = options.models.map((model): ModelFigures => {
     const attempts = [...(outcomes.get(model)?.values() ?? [])].flat();
@@ -199,6 +221,8 @@ function summarize(options: ReviewOptions, outcomes: Outcomes): DatasetReview {
       hard: solvedBy.length === 0,
       easy: solvedBy.length === options.models.length,
       flaky,
+      over_strict: [...new Set((overStrict.get(id) ?? []).map((e) => e.spec))].sort(),
+      over_strict_evidence: overStrict.get(id) ?? [],
     };
   });
   return {
@@ -236,6 +260,18 @@ export function renderReview(review: DatasetReview): string {
     `- Hard (no model solves it; the gold passes, as every task here was verified): ${flagged((t) => t.hard)}`,
     `- Easy (every model solves it): ${flagged((t) => t.easy)}`,
     `- Flaky (a model's outcome differs across repeats): ${flagged((t) => t.flaky.length > 0)}`,
+    `- Over-strict (a constraint spec that alone rejected a candidate passing every other spec, whose code under ` +
+      `the spec's anchors is the gold's): ${overStrictList(review)}`,
     '',
   ].join('\n');
+}
+
+function overStrictList(review: DatasetReview): string {
+  const items = review.tasks.flatMap((t) =>
+    t.over_strict_evidence.map(
+      (e) =>
+        `\`${e.spec}\` in \`${t.instance_id}\` (${e.model.replace(/[|\\`]/g, '\\$&')}, repeat ${e.repeat}, candidate ${e.candidate})`,
+    ),
+  );
+  return items.length === 0 ? 'none' : items.join('; ');
 }

@@ -201,16 +201,24 @@ export async function specCommits(
   subdir: string,
   look: CommitLook,
   specText: string,
+  /** Files added to the target only (synthesised specs' tests, paths relative to `subdir`), like the commit's tests. */
+  targetFiles: ReadonlyArray<{ path: string; content: string }> = [],
 ): Promise<{ base: string; target: string }> {
-  const blob = (await git(['hash-object', '-w', '--stdin'], repoRoot, { input: specText })).trim();
-  const specPath = `${subdir === '' ? '' : `${subdir}/`}.weave/specs.json`;
-  const withSpecs = async (commit: string, parents: string[]): Promise<string> => {
+  const prefix = subdir === '' ? '' : `${subdir}/`;
+  const hash = async (text: string): Promise<string> =>
+    (await git(['hash-object', '-w', '--stdin'], repoRoot, { input: text })).trim();
+  const blob = await hash(specText);
+  const specPath = `${prefix}.weave/specs.json`;
+  const extra: string[] = [];
+  for (const file of targetFiles) extra.push(`100644,${await hash(file.content)},${prefix}${file.path}`);
+  const withSpecs = async (commit: string, parents: string[], added: string[]): Promise<string> => {
     const index = path.join(repoRoot, '.git', `weave-mine-index-${process.pid}`);
     const env = { GIT_INDEX_FILE: index };
     let tree: string;
     try {
       await git(['read-tree', commit], repoRoot, { env });
       await git(['update-index', '--add', '--cacheinfo', `100644,${blob},${specPath}`], repoRoot, { env });
+      for (const info of added) await git(['update-index', '--add', '--cacheinfo', info], repoRoot, { env });
       tree = (await git(['write-tree'], repoRoot, { env })).trim();
     } finally {
       await fs.rm(index, { force: true });
@@ -227,7 +235,7 @@ export async function specCommits(
       })
     ).trim();
   };
-  const base = await withSpecs(look.parent, []);
-  const target = await withSpecs(look.commit, [base]);
+  const base = await withSpecs(look.parent, [], []);
+  const target = await withSpecs(look.commit, [base], extra);
   return { base, target };
 }

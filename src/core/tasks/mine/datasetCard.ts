@@ -1,7 +1,7 @@
 // card.md of a mined dataset: what was looked at and what came out, per repository and per stage, so a reader
 // sees the yield and every reason a repository or commit gave nothing. Deterministic: no times (timings.json).
 import type { Task } from '../taskFormat';
-import type { Funnel, RepositoryResult } from './mineResult';
+import type { Funnel, MinedTask, RepositoryResult } from './mineResult';
 
 const STAGES: Array<[keyof Funnel, string]> = [
   ['commits', 'commits looked at'],
@@ -12,7 +12,13 @@ const STAGES: Array<[keyof Funnel, string]> = [
 ];
 
 export function renderCard(name: string, repositories: RepositoryResult[], tasks: Task[]): string {
-  const total = (key: keyof Funnel): number => repositories.reduce((sum, r) => sum + r.funnel[key], 0);
+  const total = (key: keyof Funnel): number => repositories.reduce((sum, r) => sum + (r.funnel[key] ?? 0), 0);
+  // Mined with a model (--model): the synthesis stage, observed interactions and tokens are shown; without one
+  // the card is what it always was.
+  const withModel = repositories.some((r) => r.tokens !== undefined);
+  const mined = new Map<string, MinedTask>(
+    repositories.flatMap((r) => r.tasks.map((t): [string, MinedTask] => [t.instance_id, t])),
+  );
   const lines = [
     `# ${name}`,
     '',
@@ -25,6 +31,7 @@ export function renderCard(name: string, repositories: RepositoryResult[], tasks
     '| stage | count |',
     '| --- | ---: |',
     ...STAGES.map(([key, label]) => `| ${label} | ${total(key)} |`),
+    ...(withModel ? [`| tasks with synthesised constraint specs | ${total('specs_synthesised')} |`] : []),
     '',
     '## Repositories',
     '',
@@ -44,14 +51,17 @@ export function renderCard(name: string, repositories: RepositoryResult[], tasks
     '',
     '## Tasks',
     '',
-    `| task | FAIL_TO_PASS | PASS_TO_PASS | ${kinds.join(' | ')} | interactions |`,
-    `| --- | ---: | ---: | ${kinds.map(() => '---:').join(' | ')} | ---: |`,
-    ...tasks.map(
-      (t) =>
-        `| ${t.instance_id} | ${t.FAIL_TO_PASS.length} | ${t.PASS_TO_PASS.length} | ${kinds
-          .map((k) => t.specs.filter((s) => s.kind === k).length)
-          .join(' | ')} | ${t.declared_interactions.length} |`,
-    ),
+    `| task | FAIL_TO_PASS | PASS_TO_PASS | ${kinds.join(' | ')} | interactions |${withModel ? ' synthesised | observed interactions |' : ''}`,
+    `| --- | ---: | ---: | ${kinds.map(() => '---:').join(' | ')} | ---: |${withModel ? ' ---: | --- |' : ''}`,
+    ...tasks.map((t) => {
+      const row = `| ${t.instance_id} | ${t.FAIL_TO_PASS.length} | ${t.PASS_TO_PASS.length} | ${kinds
+        .map((k) => t.specs.filter((s) => s.kind === k).length)
+        .join(' | ')} | ${t.declared_interactions.length} |`;
+      if (!withModel) return row;
+      const m = mined.get(t.instance_id);
+      const observed = (m?.observed_interactions ?? []).map(([a, b]) => `${a} ↔ ${b}`).join(', ');
+      return `${row} ${m?.synthesised?.length ?? 0} | ${cell(observed || '—')} |`;
+    }),
     '',
     '## Rejections',
     '',
@@ -63,12 +73,27 @@ export function renderCard(name: string, repositories: RepositoryResult[], tasks
       lines.push(
         `| ${r.key} | ${x.commit.slice(0, 12)} ${cell(x.subject)} | ${x.stage} | ${cell(x.reason)} |`,
       );
-  lines.push(
-    '',
-    'Time per stage is in timings.json beside the dataset (it varies run to run, so it is not part of the',
-    'dataset); no model was used, so no tokens were spent.',
-    '',
-  );
+  if (withModel)
+    lines.push(
+      '',
+      '## Tokens per stage',
+      '',
+      '| repository | synthesis |',
+      '| --- | ---: |',
+      ...repositories.map((r) => `| ${r.key} | ${r.tokens?.synthesis ?? 0} |`),
+      `| all | ${repositories.reduce((sum, r) => sum + (r.tokens?.synthesis ?? 0), 0)} |`,
+      '',
+      'Time per stage (clone, walk, specs, verify, synthesis, audit) is in timings.json beside the dataset: it',
+      'varies run to run, so it is not part of the dataset.',
+      '',
+    );
+  else
+    lines.push(
+      '',
+      'Time per stage is in timings.json beside the dataset (it varies run to run, so it is not part of the',
+      'dataset); no model was used, so no tokens were spent.',
+      '',
+    );
   return lines.join('\n');
 }
 
@@ -78,7 +103,7 @@ function firstReason(r: RepositoryResult): string {
 }
 
 function stageRank(stage: string): number {
-  return ['clone', 'walk', 'candidate', 'environment', 'specs', 'task'].indexOf(stage);
+  return ['clone', 'walk', 'candidate', 'environment', 'specs', 'task', 'specs-synthesised'].indexOf(stage);
 }
 
 /** A reason in one table cell: one line, no pipes, at most 300 characters. */

@@ -17,6 +17,7 @@ import {
   REPOSITORIES_DIR,
   REPOSITORY_RESULT,
   REPOSITORY_LOG,
+  type MinedTask,
   type RepositoryResult,
   type RunLog,
   type StageTimes,
@@ -70,6 +71,13 @@ export async function writeDataset(outDir: string, name: string): Promise<Datase
       }
     }
     tasks.sort((a, b) => a.task.instance_id.localeCompare(b.task.instance_id));
+    // Observed interactions exist only in a dataset mined with a model; then every row carries the field.
+    const withModel = repositories.some((r) => r.tokens !== undefined);
+    const mined = new Map<string, MinedTask>(
+      repositories.flatMap((r) => r.tasks.map((t): [string, MinedTask] => [t.instance_id, t])),
+    );
+    const observedOf = (task: Task): Array<[string, string]> =>
+      mined.get(task.instance_id)?.observed_interactions ?? [];
     await fs.writeFile(path.join(staging, 'metric.py'), METRIC_SCRIPT, { mode: 0o755 });
     await fs.writeFile(
       path.join(staging, 'dataset.toml'),
@@ -77,11 +85,24 @@ export async function writeDataset(outDir: string, name: string): Promise<Datase
     );
     await fs.writeFile(
       path.join(staging, 'swe.jsonl'),
-      tasks.map(({ task }) => `${toDatasetLine(task, `swe/${task.instance_id}`)}\n`).join(''),
+      tasks
+        .map(({ task }) => {
+          const line = toDatasetLine(task, `swe/${task.instance_id}`);
+          if (!withModel) return `${line}\n`;
+          const record = JSON.parse(line) as Record<string, unknown>;
+          return `${JSON.stringify({ ...record, observed_interactions: observedOf(task) })}\n`;
+        })
+        .join(''),
     );
     await fs.writeFile(
       path.join(staging, 'data', 'train.jsonl'),
-      tasks.map(({ task }) => `${JSON.stringify(trainRow(task))}\n`).join(''),
+      tasks
+        .map(({ task }) => {
+          const row = trainRow(task);
+          if (withModel) row.observed_interactions = observedOf(task).map(([a, b]) => ({ a, b }));
+          return `${JSON.stringify(row)}\n`;
+        })
+        .join(''),
     );
     await fs.writeFile(
       path.join(staging, 'card.md'),

@@ -19,6 +19,8 @@ export interface EmitOptions {
   name: string;
   /** Kubernetes: the container image holding weave, git, bwrap and the projects' toolchains. */
   image?: string;
+  /** More `weave mine` arguments every shard gets (the model's: --model, --base-url, --max-specs, …). */
+  mineArgs?: readonly string[];
 }
 
 export const SHARDS_DIR = 'shards';
@@ -57,7 +59,7 @@ function slurmArrayScript(options: EmitOptions): string {
     `#SBATCH --output=${path.join(options.outDir, 'jobs', 'mine-%A_%a.log')}`,
     'set -eu',
     `exec ${options.weaveCommand} mine --repos ${sh(options.reposFile)} --out ${sh(shardOut(options, ''))}"$SLURM_ARRAY_TASK_ID" \\`,
-    `  --cache ${sh(options.cacheDir)} --name ${sh(options.name)} --shard "$SLURM_ARRAY_TASK_ID/${options.shards}"`,
+    `  --cache ${sh(options.cacheDir)} --name ${sh(options.name)} --shard "$SLURM_ARRAY_TASK_ID/${options.shards}"${extraArgs(options)}`,
     '',
   ].join('\n');
 }
@@ -92,7 +94,8 @@ export function kubernetesJob(options: EmitOptions): Record<string, unknown> {
   const shard = '$((JOB_COMPLETION_INDEX + 1))';
   const command =
     `${options.weaveCommand} mine --repos ${sh(options.reposFile)} --out ${sh(shardOut(options, ''))}"${shard}"` +
-    ` --cache ${sh(options.cacheDir)} --name ${sh(options.name)} --shard "${shard}/${options.shards}"`;
+    ` --cache ${sh(options.cacheDir)} --name ${sh(options.name)} --shard "${shard}/${options.shards}"` +
+    extraArgs(options);
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
@@ -119,6 +122,11 @@ export function kubernetesJob(options: EmitOptions): Record<string, unknown> {
       },
     },
   };
+}
+
+/** The extra mine arguments, quoted for sh, each after a space ('' when none). */
+function extraArgs(options: EmitOptions): string {
+  return (options.mineArgs ?? []).map((arg) => ` ${sh(arg)}`).join('');
 }
 
 function sh(text: string): string {

@@ -8,6 +8,7 @@ import { readRepositoryList, MineInputError, type RepositoryEntry } from './repo
 import { REPOSITORIES_DIR, REPOSITORY_RESULT } from './mineResult';
 import { writeDataset, type DatasetSummary } from './datasetFiles';
 import type { CandidateLimits } from './candidateCommits';
+import type { SynthesisSettings } from './synthesis';
 
 export { MineInputError } from './repoList';
 
@@ -40,6 +41,8 @@ export interface MineOptions {
   name: string;
   limits?: CandidateLimits;
   weaveVersion: string;
+  /** With a model (--model): synthesised constraint specs and observed interactions per task. */
+  synthesis?: SynthesisSettings;
   signal?: AbortSignal;
   onProgress?: (message: string) => void;
 }
@@ -65,6 +68,7 @@ export async function mine(options: MineOptions): Promise<MineSummary> {
       cacheDir,
       weaveVersion: options.weaveVersion,
       ...(options.limits ? { limits: options.limits } : {}),
+      ...(options.synthesis ? { synthesis: options.synthesis } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     });

@@ -13,6 +13,7 @@ import { cloneRepository, CloneError } from './repoCache';
 import { DEFAULT_LIMITS, lookAtCommits, type CandidateLimits, type CommitLook } from './candidateCommits';
 import { GOAL_PREFIX, KEEP_PREFIX, specCommits, specsForCommit } from './commitSpecs';
 import type { RepositoryEntry } from './repoList';
+import { observedInteractions, synthesiseSpecs, withSynthesised, type SynthesisSettings } from './synthesis';
 import {
   REPOSITORY_RESULT,
   REPOSITORY_LOG,
@@ -30,6 +31,8 @@ export interface MineRepositoryOptions {
   cacheDir: string;
   limits?: CandidateLimits;
   weaveVersion: string;
+  /** With a model: synthesised constraint specs and observed interactions per verified task. */
+  synthesis?: SynthesisSettings;
   signal?: AbortSignal;
   onProgress?: (message: string) => void;
 }
@@ -60,7 +63,7 @@ async function mineInto(
 ): Promise<{ result: RepositoryResult; log: RunLog }> {
   const { entry } = options;
   const progress = (message: string): void => options.onProgress?.(`${entry.key}: ${message}`);
-  const times: StageTimes = { clone: 0, walk: 0, specs: 0, verify: 0 };
+  const times: StageTimes = { clone: 0, walk: 0, specs: 0, verify: 0, synthesis: 0, audit: 0 };
   const log: RunLog = { milliseconds: times, reasons: [] };
   const timed = async <T>(stage: keyof StageTimes, work: () => Promise<T>): Promise<T> => {
     const start = performance.now();
@@ -73,9 +76,18 @@ async function mineInto(
   const result: RepositoryResult = {
     key: entry.key,
     line: entry.line,
-    funnel: { commits: 0, candidates: 0, environment_ready: 0, specs_verified: 0, task_verified: 0 },
+    funnel: {
+      commits: 0,
+      candidates: 0,
+      environment_ready: 0,
+      specs_verified: 0,
+      task_verified: 0,
+      // Without a model these stay out, so a model-free dataset keeps its bytes.
+      ...(options.synthesis ? { specs_synthesised: 0 } : {}),
+    },
     tasks: [],
     rejections: [],
+    ...(options.synthesis ? { tokens: { synthesis: 0 } } : {}),
   };
   let clone;
   try {
@@ -122,9 +134,11 @@ async function mineInto(
       result.rejections.push(rejectionOf(look, 'specs', made.problem));
       continue;
     }
-    const outcome = await timed('verify', () =>
+    let outcome = await timed('verify', () =>
       verifyCandidate(options, clone.root, clone.workspaceDir, look, made.specFile, dir),
     );
+    if (outcome.task !== undefined && options.synthesis !== undefined)
+      outcome = await synthesise(options, options.synthesis, clone, look, outcome, dir, { result, timed });
     if (outcome.stage === 'environment')
       failedSetups.set(setupKey, `the same set-up failed for ${look.commit.slice(0, 12)}: ${outcome.reason}`);
     if (outcome.stage !== 'environment') result.funnel.environment_ready++;
@@ -142,8 +156,107 @@ async function mineInto(
 }
 
 type Outcome =
-  | { task: MinedTask; stage?: undefined; reason?: undefined }
+  | { task: MinedTask; verified: VerifiedSpecs; stage?: undefined; reason?: undefined }
   | { task?: undefined; stage: Rejection['stage']; reason: string; detail?: string };
+
+/** The spec file a task was verified with and the target commit it was verified on. */
+interface VerifiedSpecs {
+  specFile: SpecFileInput;
+  target: string;
+}
+
+/**
+ * The model's part of a verified task: the synthesis agent's drafts (the accepted ones join the task, which is
+ * exported and verified again with them; a failure there rejects them and keeps the task as it was), then the
+ * audit's observed interactions over the task's final specs. Rejected drafts go into the funnel.
+ */
+async function synthesise(
+  options: MineRepositoryOptions,
+  settings: SynthesisSettings,
+  clone: { root: string; workspaceDir: string },
+  look: CommitLook,
+  outcome: Outcome & { task: MinedTask },
+  dir: string,
+  {
+    result,
+    timed,
+  }: { result: RepositoryResult; timed: <T>(stage: keyof StageTimes, work: () => Promise<T>) => Promise<T> },
+): Promise<Outcome> {
+  const { entry } = options;
+  const reject = (id: string, reason: string): void => {
+    result.rejections.push(rejectionOf(look, 'specs-synthesised', `${id}: ${reason}`));
+  };
+  options.onProgress?.(`${entry.key}: synthesising constraint specs for ${look.commit.slice(0, 12)}`);
+  const drafted = await timed('synthesis', () =>
+    synthesiseSpecs(
+      clone.root,
+      entry.subdir,
+      outcome.verified.target,
+      look.message,
+      settings,
+      options.signal,
+    ),
+  );
+  if (result.tokens) result.tokens.synthesis += drafted.tokens;
+  for (const r of drafted.rejected) reject(r.id, r.reason);
+  let final: Outcome & { task: MinedTask } = outcome;
+  let synthesised: string[] = [];
+  if (drafted.accepted.length > 0) {
+    const extended = withSynthesised(outcome.verified.specFile, drafted.accepted);
+    // Exported into a staging folder: the task verified without them stays until this one verifies.
+    const staging = path.join(dir, '.synthesis');
+    const again = await timed('verify', () =>
+      verifyCandidate(options, clone.root, clone.workspaceDir, look, extended.specFile, staging, {
+        testFiles: extended.testFiles,
+        ids: new Set(extended.ids),
+      }),
+    );
+    if (again.task !== undefined) {
+      for (const shape of ['swe', 'harbor']) {
+        const from = path.join(staging, shape, again.task.instance_id);
+        const to = path.join(dir, shape, again.task.instance_id);
+        await fs.rm(to, { recursive: true, force: true });
+        await fs.rename(from, to);
+      }
+      final = again;
+      const kept = new Set([...again.task.fail_to_pass, ...again.task.pass_to_pass]);
+      const renamedIds = again.verified.specFile.specs.map((s) => s.id);
+      synthesised = renamedIds.filter((id) => kept.has(id) && isSynthesised(id, extended.ids));
+      for (const id of extended.ids)
+        if (!synthesised.some((s) => sameSpec(s, id)))
+          reject(id, 'left out by the task verification (it fails before and after the change)');
+    } else {
+      for (const id of extended.ids) reject(id, `the task does not verify with it: ${again.reason}`);
+    }
+    await fs.rm(staging, { recursive: true, force: true });
+  }
+  options.onProgress?.(`${entry.key}: auditing ${look.commit.slice(0, 12)} for observed interactions`);
+  const observed = await timed('audit', () =>
+    observedInteractions(
+      clone.root,
+      entry.subdir,
+      final.verified.target,
+      settings.auditMutants,
+      options.signal,
+    ),
+  );
+  if (synthesised.length > 0 && result.funnel.specs_synthesised !== undefined)
+    result.funnel.specs_synthesised++;
+  return {
+    ...final,
+    task: { ...final.task, synthesised: synthesised.sort(), observed_interactions: observed },
+  };
+}
+
+/** A synthesised spec keeps its id after the keep-/goal- rename the verification may make. */
+function sameSpec(a: string, b: string): boolean {
+  const bare = (id: string): string => id.replace(/^(goal|keep)-/, '');
+  return bare(a) === bare(b);
+}
+
+function isSynthesised(id: string, ids: readonly string[]): boolean {
+  return ids.some((s) => sameSpec(s, id));
+}
 
 /**
  * Exports the candidate with its specs. A spec whose verified role differs from its name's (a changed test file
@@ -157,6 +270,11 @@ async function verifyCandidate(
   look: CommitLook,
   specFile: SpecFileInput,
   dir: string,
+  /** Synthesised specs: their test files (added to the target) and ids (their kinds are the model's). */
+  synthesised: { testFiles: Array<{ path: string; content: string }>; ids: ReadonlySet<string> } = {
+    testFiles: [],
+    ids: new Set(),
+  },
 ): Promise<Outcome> {
   const instanceId = `${options.entry.key}-${look.commit.slice(0, 12)}`;
   const createdAt = (await git(['log', '-1', '--format=%cI', look.commit], repoRoot)).trim();
@@ -167,6 +285,7 @@ async function verifyCandidate(
       options.entry.subdir,
       look,
       `${JSON.stringify(current, null, 2)}\n`,
+      synthesised.testFiles,
     );
     const outDir = path.join(dir, 'swe', instanceId);
     const harborDir = path.join(dir, 'harbor', instanceId);
@@ -190,8 +309,9 @@ async function verifyCandidate(
       return { stage: 'specs', reason: error.message };
     }
     if (!result.written) return failure(result);
-    const renamed = withVerifiedRoles(current, result);
-    if (renamed === undefined) return { task: minedTask(result, look) };
+    const renamed = withVerifiedRoles(current, result, synthesised.ids);
+    if (renamed === undefined)
+      return { task: minedTask(result, look), verified: { specFile: current, target: commits.target } };
     await fs.rm(outDir, { recursive: true, force: true });
     await fs.rm(harborDir, { recursive: true, force: true });
     current = renamed;
@@ -219,7 +339,11 @@ function full(result: ExportResult): string {
 }
 
 /** The spec file with names matching the verified roles, or undefined when they match already. */
-function withVerifiedRoles(specFile: SpecFileInput, result: ExportResult): SpecFileInput | undefined {
+function withVerifiedRoles(
+  specFile: SpecFileInput,
+  result: ExportResult,
+  synthesised: ReadonlySet<string>,
+): SpecFileInput | undefined {
   const f2p = new Set(result.failToPass);
   const p2p = new Set(result.passToPass);
   const rename = new Map<string, string>();
@@ -238,7 +362,12 @@ function withVerifiedRoles(specFile: SpecFileInput, result: ExportResult): SpecF
     specs: kept.map((spec) => ({
       ...spec,
       id: to(spec.id),
-      kind: to(spec.id).startsWith(GOAL_PREFIX) ? 'functional' : 'compatibility',
+      // The mined specs' kind follows their role; a synthesised spec keeps the kind the model gave it.
+      kind: isSynthesised(spec.id, [...synthesised])
+        ? spec.kind
+        : to(spec.id).startsWith(GOAL_PREFIX)
+          ? 'functional'
+          : 'compatibility',
       ...(spec.interactsWith
         ? { interactsWith: spec.interactsWith.filter((i) => !dropped.includes(i)).map(to) }
         : {}),

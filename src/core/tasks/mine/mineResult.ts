@@ -7,7 +7,7 @@ export const REPOSITORY_LOG = 'run-log.json';
 export const REPOSITORIES_DIR = 'repos';
 
 /** Where a candidate stopped: the funnel's stages in order. */
-export type Stage = 'clone' | 'walk' | 'candidate' | 'environment' | 'specs' | 'task';
+export type Stage = 'clone' | 'walk' | 'candidate' | 'environment' | 'specs' | 'task' | 'specs-synthesised';
 
 export interface Funnel {
   commits: number;
@@ -15,6 +15,8 @@ export interface Funnel {
   environment_ready: number;
   specs_verified: number;
   task_verified: number;
+  /** With a model (--model) only: verified tasks that hold at least one synthesised constraint spec. */
+  specs_synthesised?: number;
 }
 
 export interface Rejection {
@@ -34,6 +36,10 @@ export interface MinedTask {
   kinds: Record<string, number>;
   /** Declared interaction edges. */
   interactions: number;
+  /** With a model only: the ids of the synthesised specs the task holds. */
+  synthesised?: string[];
+  /** With a model only: pairs of specs whose tests kill the same mutant (weave audit's shared kills). */
+  observed_interactions?: Array<[string, string]>;
 }
 
 export interface RepositoryResult {
@@ -44,6 +50,8 @@ export interface RepositoryResult {
   rejections: Rejection[];
   /** Why the repository as a whole gave nothing (could not be cloned, no usable commit). */
   problem?: { stage: Stage; reason: string };
+  /** With a model only: tokens spent per stage (the scripted model's are the same every run). */
+  tokens?: { synthesis: number };
 }
 
 export interface StageTimes {
@@ -51,6 +59,8 @@ export interface StageTimes {
   walk: number;
   specs: number;
   verify: number;
+  synthesis: number;
+  audit: number;
 }
 
 export interface RunLog {

@@ -1,4 +1,4 @@
-// dataset.toml's content hash: Harbor's DatasetManifest.compute_content_hash, recomputed here by Python from the
+// (e2e: it starts Python.) dataset.toml's content hash: Harbor's DatasetManifest.compute_content_hash, recomputed here by Python from the
 // parsed manifest (tomllib, hashlib) with Harbor's formula, so the TypeScript port is checked against the
 // language Harbor is written in rather than against itself.
 import { describe, it } from 'node:test';
@@ -27,7 +27,10 @@ describe("dataset.toml's content hash", () => {
     // Digests chosen so that their sorted order differs from the list's order.
     const tasks = ['zeta', 'alpha', 'mid'].map((id) => ({ task: { instance_id: id }, digest: digest(id) }));
     const toml = renderDatasetToml('acme/mined', tasks, digest('metric'));
-    const [computed, written] = execFileSync('python3', ['-c', HARBOR_HASH], { input: toml, encoding: 'utf8' })
+    const [computed, written] = execFileSync('python3', ['-c', HARBOR_HASH], {
+      input: toml,
+      encoding: 'utf8',
+    })
       .trim()
       .split(' ');
     assert.match(computed ?? '', /^[0-9a-f]{64}$/);
@@ -42,7 +45,13 @@ describe("dataset.toml's content hash", () => {
     const one = hashOf(renderDatasetToml('acme/mined', tasks, digest('metric')));
     assert.notEqual(hashOf(renderDatasetToml('acme/mined', tasks, digest('metric2'))), one);
     assert.notEqual(
-      hashOf(renderDatasetToml('acme/mined', [{ task: { instance_id: 'a' }, digest: digest('b') }], digest('metric'))),
+      hashOf(
+        renderDatasetToml(
+          'acme/mined',
+          [{ task: { instance_id: 'a' }, digest: digest('b') }],
+          digest('metric'),
+        ),
+      ),
       one,
     );
   });

@@ -75,7 +75,11 @@ export async function cachedLoadedSet(workspaceDir: string, specFile: SpecFile):
 }
 
 function specsKey(specFile: SpecFile, observedText: string | undefined): string {
-  return JSON.stringify({ specs: specFile.specs, defaults: specFile.defaults, observed: observedText ?? null });
+  return JSON.stringify({
+    specs: specFile.specs,
+    defaults: specFile.defaults,
+    observed: observedText ?? null,
+  });
 }
 
 function readOptionalText(file: string): string | undefined {

@@ -152,8 +152,36 @@ class Reader {
     for (const stage of node.namedChildren) {
       if (!stage) continue;
       this.statement(stage, copyState(state), depth, stdin);
-      stdin = stageOutput(stage);
+      stdin = this.stageOutput(stage, state, depth);
     }
+  }
+
+  /**
+   * What a pipeline stage writes to the next one, when the reader knows it: a `cat` heredoc's body; `echo`'s
+   * arguments as echo prints them (quotes removed, `-e` escapes decoded; an argument the reader cannot expand makes
+   * the output unknown, so `echo "$x" | sh` is unreadable, never read as the text `$x`); `printf`'s arguments as
+   * written (quotes and all: apply_patch's reader decodes them).
+   */
+  private stageOutput(stage: Node, state: ShellState, depth: number): string | undefined {
+    const command = stage.type === 'redirected_statement' ? stage.childForFieldName('body') : stage;
+    if (command?.type !== 'command') return undefined;
+    const name = command.childForFieldName('name')?.text;
+    if (name === 'cat' && stage.type === 'redirected_statement') {
+      const heredoc = stage.childrenForFieldName('redirect').find((r) => r?.type === 'heredoc_redirect');
+      return heredoc?.namedChildren.find((c) => c?.type === 'heredoc_body')?.text;
+    }
+    const args = command.childrenForFieldName('argument').filter((a): a is Node => a !== null);
+    if (name === 'printf') return args.map((a) => a.text).join(' ');
+    if (name !== 'echo') return undefined;
+    const words = args.map((a) => this.word(a, copyState(state), depth));
+    if (words.some((w) => !w.exact)) return undefined;
+    let escapes = false;
+    while (words.length > 0 && /^-[neE]+$/.test(words[0]!.text))
+      escapes ||= words.shift()!.text.includes('e');
+    const text = words.map((w) => w.text).join(' ');
+    return escapes
+      ? text.replace(/\\(n|t|\\)/g, (_, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : '\\'))
+      : text;
   }
 
   private redirected(node: Node, state: ShellState, depth: number, piped: string | undefined): void {
@@ -182,11 +210,11 @@ class Reader {
         continue;
       }
       // `cat <<EOF | sh`: the heredoc's text is what the next stage reads.
-      let input = stageOutput(node);
+      let input = this.stageOutput(node, state, depth);
       for (const stage of tail.namedChildren) {
         if (!stage) continue;
         this.statement(stage, copyState(state), depth, input);
-        input = stageOutput(stage);
+        input = this.stageOutput(stage, state, depth);
       }
     }
   }
@@ -399,21 +427,6 @@ function redirectInput(redirects: Node[], state: ShellState, reader: Reader): st
 }
 
 /** What a pipeline stage writes to the next one, when it is plain text (echo, printf, cat <<EOF). */
-function stageOutput(stage: Node): string | undefined {
-  const command = stage.type === 'redirected_statement' ? stage.childForFieldName('body') : stage;
-  if (command?.type !== 'command') return undefined;
-  const name = command.childForFieldName('name')?.text;
-  if (name === 'cat' && stage.type === 'redirected_statement') {
-    const heredoc = stage.childrenForFieldName('redirect').find((r) => r?.type === 'heredoc_redirect');
-    return heredoc?.namedChildren.find((c) => c?.type === 'heredoc_body')?.text;
-  }
-  if (name === 'echo' || name === 'printf')
-    return command
-      .childrenForFieldName('argument')
-      .map((a) => a?.text ?? '')
-      .join(' ');
-  return undefined;
-}
 
 /** The elements of `${a[@]}` / `${a[*]}` when `a` is an array the reader knows (undefined otherwise). */
 function arrayElements(node: Node, state: ShellState): ShellWord[] | undefined {

@@ -184,10 +184,10 @@ describe(`Claude Code ${CLAUDE_CODE_VERSION} with Weave's guard and MCP server`,
     }
   });
 
-  // A form the guard does not read yet (#36): perl's in-place flag folded into -0pi. It reaches the test file; the
-  // backstop's record, taken when the session started, catches it at Stop, and the agent puts it back with
-  // --restore. (The guard now refuses the earlier form here, `… | base64 -d | sh`, before it runs.)
-  const UNREADABLE = String.raw`perl -0pi -e 's/.*/\/\/ x\n/s' test/add.test.js`;
+  // A form the guard does not read (#36): inline code writing to a path named by a substitution's output. It reaches
+  // the test file; the backstop's record, taken when the session started, catches it at Stop, and the agent puts it
+  // back with --restore. (The guard now refuses the earlier forms here, `… | base64 -d | sh` and `perl -0pi`.)
+  const UNREADABLE = String.raw`node -e "require('fs').writeFileSync(process.argv[1], '// x\n')" $(ls test/add*)`;
 
   test('a write the guard cannot read is caught by the Stop hook and restored with weave guard --restore', async (t) => {
     const server = await startScriptedMessagesServer(MARKER, [

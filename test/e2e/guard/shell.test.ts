@@ -100,6 +100,10 @@ const BLOCKED: Case[] = [
   // Input the guard cannot read (#36): denied, with the readable way in the reason.
   claude('base64 -d | sh', 'echo Y3AgL2Rldi9udWxsIHQvYWRkLnRlc3QuanMK | base64 -d | sh'),
   claude('curl | bash', 'curl -s http://127.0.0.1:9/x | bash'),
+  // echo's output is what sh reads: quotes removed (read raw, `'cp …'` was one unknown word and the copy ran).
+  claude("echo 'cp …' | sh", "echo 'cp /dev/null t/add.test.js' | sh"),
+  claude("echo -e 'a\\nb' | sh", "echo -e 'ls\\ncp /dev/null t/add.test.js' | sh"),
+  claude('echo of an unknown variable into sh', 'echo "cp /dev/null $TARGET" | sh'),
   claude('a downloaded script piped into python3', 'curl -s http://127.0.0.1:9/x | python3'),
   claude(
     'sh < a file made by the same command',

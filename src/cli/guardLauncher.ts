@@ -4,11 +4,13 @@
 // JavaScript again. The cache is in Weave's state folder (per user), not Node's default in the shared temporary
 // folder: a code cache another user could write would be code run here. Node checks each entry against the
 // source it was made from, so a rebuilt bundle is compiled afresh.
-import { enableCompileCache } from 'node:module';
+import nodeModule from 'node:module';
 import path from 'node:path';
 import { weaveStateDir } from '../core/stateDir';
 
-enableCompileCache(path.join(weaveStateDir(), 'compile-cache'));
+// Node 22.1 and later (an older Node compiles the bundle as before).
+if (typeof nodeModule.enableCompileCache === 'function')
+  nodeModule.enableCompileCache(path.join(weaveStateDir(), 'compile-cache'));
 // A path computed at run time: the bundler must leave the guard bundle out of this small one.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 require(path.join(__dirname, 'guard-program.js'));

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { blameSpec, BlameError, type BlameResult } from '../core/blame/blame';
 import type { AnchorAnalyzer } from './anchors';
 import type { CheckDiagnostics } from './diagnostics';
-import { isBroken, isViolation } from '../core/check';
+import { isBroken, isViolation, type SpecResult } from '../core/check';
 import type { ResultsStore } from './results';
 import { readSettings } from './settings';
 import type { SpecStore } from './specStore';
@@ -24,11 +24,53 @@ export interface ExplainDeps {
   log: vscode.LogOutputChannel;
 }
 
-/** Shows blame's answers as diagnostics (one collection: each explanation replaces the previous one's). */
+/** Where the last blame is kept across a reload (the window's workspace state). */
+const LAST_BLAME_KEY = 'weave.lastBlame';
+
+/**
+ * Shows blame's answers as diagnostics (one collection: each explanation replaces the previous one's). The last
+ * answer is kept in the workspace state, so a reload shows it again while its spec is still broken.
+ */
 export class BlameDiagnostics implements vscode.Disposable {
   readonly collection = vscode.languages.createDiagnosticCollection('weave-blame');
+  private shownFor: string | undefined;
+
+  constructor(private readonly memory?: vscode.Memento) {}
+
+  /**
+   * Follows the verdicts: a restored run whose blamed spec is still broken brings the stored answer back; a check
+   * that ran the blamed spec again and found it not broken clears it (and forgets it).
+   */
+  onResults(
+    deps: ExplainDeps,
+    update: { origin: string; outcome: { run: { results: SpecResult[] } } },
+  ): void {
+    const stored = this.memory?.get<BlameResult>(LAST_BLAME_KEY);
+    if (update.origin === 'restored') {
+      if (stored && this.stillBroken(deps, stored.specId)) this.draw(stored, deps);
+      return;
+    }
+    const blamed = this.shownFor ?? stored?.specId;
+    if (blamed === undefined || !update.outcome.run.results.some((r) => r.id === blamed)) return;
+    if (this.stillBroken(deps, blamed)) return;
+    this.collection.clear();
+    this.shownFor = undefined;
+    void this.memory?.update(LAST_BLAME_KEY, undefined);
+  }
+
+  private stillBroken(deps: ExplainDeps, specId: string): boolean {
+    const known = deps.results.knownResults();
+    const result = known.results.find((r) => r.id === specId);
+    return result !== undefined && isBroken(result, known);
+  }
 
   show(result: BlameResult, deps: ExplainDeps): vscode.Location | undefined {
+    void this.memory?.update(LAST_BLAME_KEY, result);
+    return this.draw(result, deps);
+  }
+
+  private draw(result: BlameResult, deps: ExplainDeps): vscode.Location | undefined {
+    this.shownFor = result.specId;
     const folder = deps.store.folder.uri;
     const outcome = deps.results.last;
     const anchorLocations = outcome ? deps.diagnostics.locationsOf(result.specId, outcome) : [];

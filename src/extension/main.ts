@@ -190,7 +190,7 @@ function createViews(
   log: vscode.LogOutputChannel,
 ): Views {
   const { store, checks, results, anchors, audit } = services;
-  const blameDiagnostics = new BlameDiagnostics();
+  const blameDiagnostics = new BlameDiagnostics(context.workspaceState);
   const documents = new WeaveDocuments();
   const agentResults = new AgentResultView(
     folder,
@@ -223,7 +223,7 @@ function registerHandlers(
   const { blameDiagnostics, agentResults, candidateResults, panel } = views;
   const explainDeps = { store, results, anchors, diagnostics, log };
   context.subscriptions.push(
-    results.onDidChange(() => blameDiagnostics.collection.clear()),
+    results.onDidChange((update) => blameDiagnostics.onResults(explainDeps, update)),
     vscode.languages.registerCodeActionsProvider({ scheme: 'file' }, new ExplainCodeActions(results), {
       providedCodeActionKinds: ExplainCodeActions.kinds,
     }),

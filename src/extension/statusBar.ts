@@ -4,7 +4,8 @@
 import * as vscode from 'vscode';
 import type { CheckService } from './checks';
 import type { ResultsStore } from './results';
-import { ageText } from '../core/check';
+import { ageText, isBroken } from '../core/check';
+import { EXPLAIN_COMMAND } from './explainBroken';
 import { countResults, statusText, verdictSummary } from './views/resultText';
 import type { LastRun } from './resultsState';
 import type { LoadedSpecs, SpecStore } from './specStore';
@@ -19,6 +20,12 @@ export class WeaveStatusBar implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private specCount: number | undefined;
   private specsInvalid = false;
+  /**
+   * Specs the last check newly broke: the item names them ("$(flame) no-stale-read broken now") and a click
+   * explains the first, until a check runs again or they pass. The warning toast alone could go unseen (it slides
+   * into the notification centre after a few seconds, or never shows while the centre is open).
+   */
+  private newlyBroken: string[] = [];
 
   constructor(
     store: SpecStore,
@@ -30,8 +37,15 @@ export class WeaveStatusBar implements vscode.Disposable {
     this.disposables.push(
       this.item,
       store.onDidChange((loaded) => this.onSpecs(loaded)),
-      results.onDidChange(() => this.render()),
-      results.onDidChangeActivity(() => this.render()),
+      results.onDidChange((update) => {
+        if (update.newlyBroken.length > 0) this.newlyBroken = update.newlyBroken;
+        this.render();
+      }),
+      results.onDidChangeActivity((activity) => {
+        // A check runs specs again: its own verdicts (and toast) take over.
+        if (activity.running.length > 0 || activity.queued.length > 0) this.newlyBroken = [];
+        this.render();
+      }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.render()),
     );
     const ageTimer = setInterval(() => {
@@ -78,11 +92,33 @@ export class WeaveStatusBar implements vscode.Disposable {
     } else {
       text = `$(beaker) ${text}`;
     }
-    tooltip.appendMarkdown('\n\nClick to open the Weave panel.');
+    const brokenNow = this.stillBroken(known);
+    if (brokenNow.length > 0 && !running) {
+      text += ` · $(flame) ${brokenNow.join(', ')} broken now`;
+      tooltip.appendMarkdown(
+        `\n\n$(flame) ${brokenNow.join(', ')} passed in the baseline and ${brokenNow.length === 1 ? 'is' : 'are'} broken now. Click to find the edit that broke ${brokenNow[0]}.`,
+      );
+      this.item.command = {
+        title: 'Explain broken spec',
+        command: EXPLAIN_COMMAND,
+        arguments: [brokenNow[0]],
+      };
+    } else {
+      tooltip.appendMarkdown('\n\nClick to open the Weave panel.');
+      this.item.command = OPEN_PANEL_COMMAND;
+    }
     this.item.text = text;
     this.item.tooltip = tooltip;
     this.item.backgroundColor =
       counts && counts.broken > 0 ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+  }
+
+  /** The newly broken specs that are broken still (a later check may have fixed one). */
+  private stillBroken(known: ReturnType<ResultsStore['knownResults']>): string[] {
+    return this.newlyBroken.filter((id) => {
+      const result = known.results.find((r) => r.id === id);
+      return result !== undefined && isBroken(result, known);
+    });
   }
 
   /** What the item shows (the in-host tests read it: VS Code gives extensions no read access to the bar). */

@@ -110,7 +110,7 @@ function reportResult(
     if (location) m.location = location;
     return m;
   };
-  item.description = testItemDescription(result, result.id);
+  item.description = testItemDescription(result, title, changes);
   if (result.verdict === 'pass' && !isViolation(result, changes)) run.passed(item, result.durationMs);
   else if (result.verdict === 'error') run.errored(item, message(), result.durationMs);
   else if (result.verdict === 'blocked' || result.verdict === 'skipped') run.skipped(item);

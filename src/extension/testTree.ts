@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { Spec, SpecKind } from '../shared/specSchema';
 import type { CheckOutcome } from './checks';
 import type { ResultsStore } from './results';
+import { testItemDescription } from './views/resultText';
 import type { LoadedSpecs, SpecStore } from './specStore';
 
 /** Group items' ids: a kind, prefixed so that no spec id can be mistaken for one. */
@@ -33,12 +34,15 @@ export class SpecTestTree {
       const group = this.controller.createTestItem(KIND_PREFIX + kind, kind);
       for (const spec of specs) {
         const anchored = this.results.last?.anchors.bySpec.get(spec.id)?.[0];
-        const item = this.controller.createTestItem(
-          spec.id,
+        // Listed by id, as every other Weave surface names a spec; the title is the description beside it.
+        const item = this.controller.createTestItem(spec.id, spec.id, anchored?.uri ?? this.store.specsUri);
+        // A rebuilt tree keeps what the verdicts say ("broken · …"), as the run's report set it.
+        const known = this.results.knownResults();
+        item.description = testItemDescription(
+          known.results.find((r) => r.id === spec.id),
           spec.title,
-          anchored?.uri ?? this.store.specsUri,
+          known,
         );
-        item.description = spec.id;
         item.tags = [new vscode.TestTag(kind)];
         const range = anchored?.range ?? this.store.entryRange(spec.id);
         if (range) item.range = range;

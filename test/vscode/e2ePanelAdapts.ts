@@ -303,6 +303,19 @@ export async function panelAdaptScenarios(sessions: Sessions, step: Step): Promi
           throw new Error(`after Fit the graph is ${(after.share * 100).toFixed(0)}% of the tab`);
         const smallest = await smallestLabelPx(large.locator('svg.graph'));
         if (smallest < MIN_LABEL_PX - 0.01) throw new Error(`large view labels at ${smallest.toFixed(1)} px`);
+        // Above 15 specs the potential (static) interactions start hidden; the legend's toggle draws them.
+        const potential = (): Promise<number> => large.locator('svg.graph .edge.potential').count();
+        if ((await potential()) !== 0)
+          throw new Error(`${await potential()} potential edges drawn by default`);
+        const toggle = large.getByLabel(/potential interactions \((\d+)\)/);
+        const named = Number(
+          /\((\d+)\)/.exec((await toggle.locator('xpath=..').innerText()) ?? '')?.[1] ?? 0,
+        );
+        if (named === 0) throw new Error('fixture: the workspace has no potential interactions to hide');
+        await toggle.check();
+        await waitUntil('the potential edges drawn', 10_000, async () => (await potential()) > 0);
+        await ui.shoot('e2e-adapt-1600px-graph-potential.png');
+        await toggle.uncheck();
         await ui.shoot('e2e-adapt-1600px-graph.png');
         await ui.editors.closeAll();
         await palette.run('View: Toggle Primary Side Bar Visibility');

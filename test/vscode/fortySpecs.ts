@@ -50,6 +50,10 @@ export function writeFortySpecWorkspace(into: string): void {
     path.join(into, 'package.json'),
     `${JSON.stringify({ name: 'forty-specs', version: '1.0.0', private: true, scripts: { test: 'node --test' } }, null, 2)}\n`,
   );
+  // Every fourth spec's test loads the shop's pricing module: those specs share code, which Weave reports as
+  // potential interactions (the large graph hides them by default above 15 specs).
+  fs.mkdirSync(path.join(into, 'src'), { recursive: true });
+  fs.writeFileSync(path.join(into, 'src/pricing.js'), 'exports.price = (cents) => Math.round(cents);\n');
   FORTY_SPECS.forEach((spec, n) => {
     const expected = spec.failing ? n + 1 : n;
     fs.writeFileSync(
@@ -57,6 +61,7 @@ export function writeFortySpecWorkspace(into: string): void {
       [
         "const test = require('node:test');",
         "const assert = require('node:assert/strict');",
+        ...(n % 4 === 0 ? ["const { price } = require('../src/pricing.js');", `price(${n});`] : []),
         `test('rule ${n}', () => {`,
         `  assert.equal(${n} * 1, ${expected}, 'rule ${n} computes its value');`,
         '});',

@@ -12,8 +12,14 @@ import {
 import { plainText } from '../plainText';
 
 /** The Test Explorer's description of a spec: its id, plus a marker when its pass is unverified. */
-export function testItemDescription(result: SpecResult | undefined, id: string): string {
-  return result && isUnverifiedPass(result) ? `${id} · unverified` : id;
+export function testItemDescription(
+  result: SpecResult | undefined,
+  title: string,
+  report?: ChangesView,
+): string {
+  // The Test Explorer has no "broken" state (a broken spec shows as failed): its description says it first.
+  if (result && isBroken(result, report)) return `broken · ${title}`;
+  return result && isUnverifiedPass(result) ? `${title} · unverified` : title;
 }
 
 /** "abc1234" for a commit, the ref when one was asked for, else the run id; undefined without a baseline. */

@@ -121,6 +121,9 @@ describe('extension wording (resultText.ts)', () => {
     const broken = result('a', 'fail', 'AssertionError: x', 'exit code 1');
     assert.equal(verdictText(broken, report({ a: 'broken' })), 'broken by changes since 0123456');
     assert.equal(verdictText(broken, report({ a: 'still-failing' })), 'fail');
+    // The Test Explorer (no "broken" state of its own) says it in the item's description, before the title.
+    assert.equal(testItemDescription(broken, 'Rule a', report({ a: 'broken' })), 'broken · Rule a');
+    assert.equal(testItemDescription(broken, 'Rule a', report({ a: 'still-failing' })), 'Rule a');
     assert.equal(
       verdictText(result('b', 'error', '', 'timed out after 60 s'), undefined),
       'error (timed out after 60 s)',
@@ -197,8 +200,8 @@ describe('extension wording (resultText.ts)', () => {
     const verified = result('suite', 'pass');
     assert.equal(verdictText(unverified, undefined), 'pass (unverified: no test result seen)');
     assert.equal(verdictText(verified, undefined), 'pass');
-    assert.equal(testItemDescription(unverified, 'plain'), 'plain · unverified');
-    assert.equal(testItemDescription(verified, 'suite'), 'suite');
+    assert.equal(testItemDescription(unverified, 'Plain rule'), 'Plain rule · unverified');
+    assert.equal(testItemDescription(verified, 'Suite rule'), 'Suite rule');
     assert.equal(verdictSummary([verified, unverified]), 'pass: suite, plain (unverified)');
   });
 });

@@ -2,6 +2,7 @@
 // list, its graph and its add / edit form, each as what a person sees and does there.
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { openWeavePanel, panelFrame } from '../e2eHarness';
+import { waitUntil } from './workbench';
 
 /** The smallest label the graph draws (media/src/graph.ts MIN_LABEL_PX; the webview bundle is not importable here). */
 export const MIN_LABEL_PX = 9;
@@ -163,6 +164,14 @@ export class PanelGraph {
     );
   }
 
+  /**
+   * Nodes whose label a person cannot read whole: text wider than its box, or (`inView`) a label the graph's scroll
+   * area cuts at its edge (a graph that pans showed the demo's rightmost node as "no-sta…").
+   */
+  cutLabels(inView: boolean): Promise<string[]> {
+    return cutLabels(this.frame.locator('.graph-scroll'), inView);
+  }
+
   dependencyEdgeCount(): Promise<number> {
     return this.frame.locator('svg.graph path.edge.depends').count();
   }
@@ -188,6 +197,18 @@ export class PanelGraph {
   }
 
   async openLargeView(): Promise<void> {
+    // The graph may be laying itself out again for a width just changed: click once its picture stays put.
+    let last = '';
+    await waitUntil('the panel graph to settle', 60_000, async () => {
+      const now = await this.frame
+        .locator('.graph-scroll')
+        .evaluate(
+          (el) => `${el.getAttribute('aria-busy')} ${el.querySelector('svg.graph')?.outerHTML.length}`,
+        );
+      const settled = now === last && !now.startsWith('true');
+      last = now;
+      return settled;
+    });
     await this.frame.getByRole('button', { name: 'Open the graph in an editor tab' }).click();
   }
 }
@@ -266,4 +287,20 @@ export function smallestLabelPx(graph: Locator): Promise<number> {
     }
     return smallest;
   });
+}
+
+/** The ids whose node label is not drawn whole inside its box (and, with `inView`, inside the scroll area). */
+export function cutLabels(scroll: Locator, inView: boolean): Promise<string[]> {
+  return scroll.evaluate((area, view) => {
+    const seen = area.getBoundingClientRect();
+    return Array.from(area.querySelectorAll<SVGGElement>('svg.graph g.node')).flatMap((node) => {
+      const text = node.querySelector('text')?.getBoundingClientRect();
+      const box = node.querySelector('rect')?.getBoundingClientRect();
+      if (!text || !box) return [node.dataset['specId'] ?? '?'];
+      const inBox =
+        text.left >= box.left - 0.5 && text.right <= box.right + 0.5 && text.width > 0 && text.height > 0;
+      const inArea = !view || (text.left >= seen.left - 0.5 && text.right <= seen.right + 0.5);
+      return inBox && inArea ? [] : [node.dataset['specId'] ?? '?'];
+    });
+  }, inView);
 }

@@ -52,3 +52,40 @@ export function describeAttempt(attempt: Attempt): string {
       return `${attempt.spec}: went past the checkout's write cap: ${attempt.target}`;
   }
 }
+
+/** At most this many processes left by one spec are named one by one; past it, they are counted by name. */
+const PROCESSES_NAMED = 3;
+
+/**
+ * Several attempts in one line, in order. A run that left many processes (a fork bomb's children, a pool of
+ * daemons) reads as one count per spec, with the processes counted by name, instead of one clause per process.
+ */
+export function describeAttempts(attempts: readonly Attempt[]): string {
+  const left = new Map<string, Attempt[]>();
+  for (const a of attempts) if (a.kind === 'process-left') left.set(a.spec, [...(left.get(a.spec) ?? []), a]);
+  const parts: string[] = [];
+  const grouped = new Set<string>();
+  for (const a of attempts) {
+    const sameSpec = left.get(a.spec) ?? [];
+    if (a.kind !== 'process-left' || sameSpec.length <= PROCESSES_NAMED) {
+      parts.push(describeAttempt(a));
+      continue;
+    }
+    if (grouped.has(a.spec)) continue;
+    grouped.add(a.spec);
+    parts.push(
+      `${a.spec}: left ${sameSpec.length} processes running after its command finished (${countByName(sameSpec)})`,
+    );
+  }
+  return parts.join('; ');
+}
+
+/** `sleep ×62, node ×1` from targets such as `pid 7: sleep`. */
+function countByName(processes: readonly Attempt[]): string {
+  const counts = new Map<string, number>();
+  for (const p of processes) {
+    const name = p.target.replace(/^pid \d+: /, '');
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  return [...counts].map(([name, n]) => `${name} ×${n}`).join(', ');
+}

@@ -7,7 +7,7 @@
 // deleted, skipped or weakened), is never applied — by the CLI's --apply, the extension's Apply button, or
 // anything else going through applyAgentResult. (Its patch is still shown and saved, for the user to review.)
 import { describeInfrastructureChange } from '../sandbox/diffPolicy/classifyChanges';
-import { describeAttempt } from '../../shared/attempts';
+import { describeAttempts } from '../../shared/attempts';
 import type { AgentRunResult } from './agentRunResult';
 import { patchHazards } from './patchSafety';
 import { applyPatchToWorkspace, PatchApplyError } from './workspacePatch';
@@ -24,7 +24,7 @@ export function applyRefusal(result: Appliable): string | undefined {
     return `refused (tampered): ${describeInfrastructureChange(result.testInfrastructure)}`;
   const attempts = result.attempts ?? [];
   if (attempts.length > 0) {
-    return `refused (tampered): the run tried what the sandbox or the agent's tools refused — ${attempts.map(describeAttempt).join('; ')}`;
+    return `refused (tampered): the run tried what the sandbox or the agent's tools refused — ${describeAttempts(attempts)}`;
   }
   const tampered = new Set([
     ...result.tamperedSpecs,

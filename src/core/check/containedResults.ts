@@ -7,7 +7,7 @@
 // summary or the exit code is `unverified`.
 import type { CommandOutcome } from '../process/runCommand';
 import type { Containment } from '../sandbox/containment';
-import { describeAttempt, type Attempt } from '../../shared/attempts';
+import { describeAttempts, type Attempt } from '../../shared/attempts';
 import {
   describeInfrastructureChange,
   type InfrastructureFinding,
@@ -55,12 +55,18 @@ export function judgeAttempts(
 ): SpecResult {
   if (!observed || observed.length === 0) return result;
   const attempts = observed.map((a): Attempt => ({ ...a, spec: result.id, at: at.toISOString() }));
-  const why = `attempts: ${attempts.map(describeAttempt).join('; ')}`;
+  const why = `attempts: ${describeAttempts(attempts)}`;
   return {
     ...result,
     verdict: 'tampered',
     verdictBeforeTampering: result.verdictBeforeTampering ?? result.verdict,
-    reason: result.verdict === 'tampered' && result.reason ? `${result.reason}; ${why}` : why,
+    reason:
+      !result.reason || result.verdict === 'pass'
+        ? why
+        : result.verdict === 'tampered'
+          ? `${result.reason}; ${why}`
+          : // What else the run met (a resource limit, a failure) stays in view: the attempt may be its consequence.
+            `${why} (the run was also ${result.verdict}: ${result.reason})`,
     attempts: [...(result.attempts ?? []), ...attempts],
   };
 }
@@ -126,7 +132,13 @@ export function markInfrastructureChange(
       verdict: 'tampered',
       verdictBeforeTampering: result.verdictBeforeTampering ?? result.verdict,
       // A protected file the guard restored is one more reason, not a different one.
-      reason: result.verdict === 'tampered' && result.reason ? `${result.reason}; ${why}` : why,
+      reason:
+        !result.reason || result.verdict === 'pass'
+          ? why
+          : result.verdict === 'tampered'
+            ? `${result.reason}; ${why}`
+            : // What else the run met (a resource limit, a failure) stays in view: the attempt may be its consequence.
+              `${why} (the run was also ${result.verdict}: ${result.reason})`,
       tampered: [...already, ...files.filter((f) => !already.some((t) => t.path === f.path))],
     };
   });

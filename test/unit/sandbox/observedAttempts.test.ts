@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { connectionAttempts } from '../../../src/core/sandbox/networkObservation';
-import { describeAttempt } from '../../../src/shared/attempts';
+import { describeAttempt, describeAttempts, type Attempt } from '../../../src/shared/attempts';
 
 const REPORT = 'weave: outbound connection attempts refused (IPv4 IPv6):';
 
@@ -45,6 +45,31 @@ describe('describeAttempt', () => {
         at,
       }),
       "s: went past the checkout's write cap: 40 MiB written into the checkout (cap 30 MiB)",
+    );
+  });
+});
+
+describe('describeAttempts', () => {
+  const at = '2026-12-07T18:00:00.000Z';
+  const left = (spec: string, pid: number, name: string): Attempt => ({
+    kind: 'process-left',
+    target: `pid ${pid}: ${name}`,
+    spec,
+    at,
+  });
+  it('names up to three processes one by one', () => {
+    assert.equal(
+      describeAttempts([left('a', 4, 'sleep'), left('a', 5, 'node')]),
+      'a: left pid 4: sleep running after its command finished; a: left pid 5: node running after its command finished',
+    );
+  });
+  it('counts many processes per spec by name, in place of the first, other attempts kept in order', () => {
+    const bomb = [4, 5, 6, 7, 8].map((pid) => left('a', pid, pid === 8 ? 'node' : 'sleep'));
+    const write: Attempt = { kind: 'protected-write', target: 't/x.test.js', spec: 'b', at };
+    assert.equal(
+      describeAttempts([write, ...bomb, left('c', 9, 'sleep')]),
+      'b: wrote to protected t/x.test.js; a: left 5 processes running after its command finished (sleep ×4, node ×1); ' +
+        'c: left pid 9: sleep running after its command finished',
     );
   });
 });

@@ -4,7 +4,7 @@
 // resolves the task (never when the patch changes test infrastructure: sandbox/diffPolicy).
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { describeAttempt } from '../../../shared/attempts';
+import { describeAttempts } from '../../../shared/attempts';
 import { describeInfrastructureChange } from '../../sandbox/diffPolicy/classifyChanges';
 import { describeSetupFailure, type ParsedEvalLog } from '../run/evalLog';
 import {
@@ -178,7 +178,7 @@ function scoredReport(
     errors.push(`protected files changed at run time: ${run.tamperedFiles.join(', ')}`);
   if (run.testInfrastructure.length > 0) errors.push(describeInfrastructureChange(run.testInfrastructure));
   const attempts = (run.specResults ?? []).flatMap((r) => r.attempts ?? []);
-  if (attempts.length > 0) errors.push(`attempts (tampered): ${attempts.map(describeAttempt).join('; ')}`);
+  if (attempts.length > 0) errors.push(`attempts (tampered): ${describeAttempts(attempts)}`);
   if (unverifiedIds.size > 0)
     errors.push(
       `${[...unverifiedIds].join(', ')}: passed without the test runner's signed results (unverified), which never resolves`,

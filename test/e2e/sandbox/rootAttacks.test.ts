@@ -276,17 +276,28 @@ describe('a sandbox started by root holds against code that tries root things', 
       specs: { t: `i=0; while [ $i -lt 2000 ]; do sleep ${token} & i=$((i+1)); done; node --test` },
     });
     const r = only(results);
-    // The sleeps still running when the shell gave up are processes left behind: evidence, so `tampered`; what
-    // stopped the bomb stays in the reason, and the children are counted, not listed one clause each.
-    assert.equal(r.verdict, 'tampered', r.reason);
-    assert.equal(r.verdictBeforeTampering, 'error', r.reason);
+    // The sleeps still running when the shell gave up are processes left behind: evidence, so `tampered`, with
+    // what stopped the bomb kept in the reason and the children counted, not listed one clause each. The limit
+    // counts the sandbox user's processes (RLIMIT_NPROC), so when other contained runs of this layer hold most of
+    // it, the bomb may start none before it is stopped: then nothing is left and the run is `error`.
     assert.match(r.reason ?? '', /resource limit: more than 64 processes/);
-    assert.match(r.reason ?? '', /t: left \d+ processes running after its command finished \(sleep ×\d+\)/);
-    assert.ok((r.attempts ?? []).length > 3, r.reason);
-    assert.ok(
-      (r.attempts ?? []).every((a) => a.kind === 'process-left' && /: sleep$/.test(a.target)),
-      r.reason,
-    );
+    const attempts = r.attempts ?? [];
+    if (attempts.length === 0) {
+      assert.equal(r.verdict, 'error', r.reason);
+    } else {
+      assert.equal(r.verdict, 'tampered', r.reason);
+      assert.equal(r.verdictBeforeTampering, 'error', r.reason);
+      assert.ok(
+        attempts.every((a) => a.kind === 'process-left' && /: sleep$/.test(a.target)),
+        r.reason,
+      );
+      if (attempts.length > 3) {
+        assert.match(
+          r.reason ?? '',
+          /t: left \d+ processes running after its command finished \(sleep ×\d+\)/,
+        );
+      }
+    }
     assert.deepEqual(processesRunning(`sleep ${token}`), []);
   });
 

@@ -98,7 +98,12 @@ export type RunnerSpec = 'jest-computed' | 'vitest-computed' | 'esm-computed';
 const RUNNER_SPECS: Record<RunnerSpec, Record<string, unknown>> = {
   // The runners' own scripts rather than npx: where node_modules is missing (export's verification, which cannot
   // install), the command fails at once instead of npx looking for the package on the network.
-  'jest-computed': spec('jest-computed', 'node node_modules/jest/bin/jest.js -i jt/', 'jt/gate.test.js', 'src/gate.js'),
+  'jest-computed': spec(
+    'jest-computed',
+    'node node_modules/jest/bin/jest.js -i jt/',
+    'jt/gate.test.js',
+    'src/gate.js',
+  ),
   // --no-cache: vitest would write its results cache under node_modules (read-only in the sandbox, shared here).
   'vitest-computed': spec(
     'vitest-computed',
@@ -120,7 +125,8 @@ const RUNNER_FILES: Record<RunnerSpec, Record<string, string>> = {
   },
   'vitest-computed': {
     'src/gate.mjs': 'export const open = false;\n',
-    'vsupport/helpers.mjs': "import { open } from '../src/gate.mjs';\nexport const gate = () => ({ open });\n",
+    'vsupport/helpers.mjs':
+      "import { open } from '../src/gate.mjs';\nexport const gate = () => ({ open });\n",
     'vt/gate.test.mjs':
       "import { expect, test } from 'vitest';\n" +
       "const { gate } = await import(new URL('../vsup' + 'port/helpers.mjs', import.meta.url).href);\n" +
@@ -128,7 +134,8 @@ const RUNNER_FILES: Record<RunnerSpec, Record<string, string>> = {
   },
   'esm-computed': {
     'src/gate.mjs': 'export const open = false;\n',
-    'nsupport/helpers.mjs': "import { open } from '../src/gate.mjs';\nexport const gate = () => ({ open });\n",
+    'nsupport/helpers.mjs':
+      "import { open } from '../src/gate.mjs';\nexport const gate = () => ({ open });\n",
     'nt/gate.test.mjs':
       "import test from 'node:test';\nimport assert from 'node:assert/strict';\n" +
       "const { gate } = await import(new URL('../nsup' + 'port/helpers.mjs', import.meta.url));\n" +

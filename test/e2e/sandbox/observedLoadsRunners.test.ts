@@ -25,13 +25,7 @@ import { tasksPerPrediction } from '../../support/taskFolder';
 import { isolateWeaveState } from '../../support/weaveState';
 import { agentScript, assertNothingLeftBehind, harness, loadSpecs, type Harness } from '../agent/harness';
 import { patchAdding } from './infrastructureAttacks';
-import {
-  ALL_RUNNER_SPECS,
-  linkNodeModules,
-  makeRunnerKit,
-  runnerKit,
-  writeFiles,
-} from './observedLoadsRepo';
+import { ALL_RUNNER_SPECS, linkNodeModules, makeRunnerKit, runnerKit, writeFiles } from './observedLoadsRepo';
 
 isolateWeaveState();
 
@@ -188,7 +182,10 @@ describe('weave check of the user tree keeps what jest, vitest and ESM node:test
     const esm = runnerKit(['esm-computed']);
     esmRepo = makeRunnerKit({ withFix: true, specs: ['esm-computed'] });
     const esmChecked = await checkWorkspace({ workspaceDir: esmRepo.root, concurrency: 1, coverage: false });
-    assert.ok(esmChecked.run.results.every((r) => r.verdict === 'pass'), JSON.stringify(esmChecked.run.results));
+    assert.ok(
+      esmChecked.run.results.every((r) => r.verdict === 'pass'),
+      JSON.stringify(esmChecked.run.results),
+    );
     const esmExported = await exportTask({
       workspaceDir: esmRepo.root,
       outDir: path.join(scratch, 'esm'),

@@ -120,7 +120,8 @@ function watchLoads(environment, runtime) {
   let loaded;
   const handle = environment.handleTestEvent;
   environment.handleTestEvent = function weaveLoadsTestEvent(event) {
-    if (loaded === undefined && event && event.name === 'test_start') loaded = loadedFiles(registryNames(runtime));
+    if (loaded === undefined && event && event.name === 'test_start')
+      loaded = loadedFiles(registryNames(runtime));
     return typeof handle === 'function' ? handle.apply(this, arguments) : undefined;
   };
   return {

@@ -38,7 +38,11 @@ function observeJestCore(exports, { beginRun, markNested, readSafely, reportRepl
     const replaced = outcome && readSafely(() => replacedInResults(outcome.results));
     if (replaced) reportReplaced(replaced);
     const results = outcome && readSafely(() => jestRun(outcome.results, outcome.globalConfig));
-    if (results) run.finish(results, readSafely(() => loadedInResults(outcome.results)));
+    if (results)
+      run.finish(
+        results,
+        readSafely(() => loadedInResults(outcome.results)),
+      );
     else run.abandon();
     return outcome;
   }

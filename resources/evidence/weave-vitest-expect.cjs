@@ -93,7 +93,13 @@ function watchLoads(proto) {
   proto.onBeforeTryTask = function weaveLoadsBeforeTryTask(test) {
     try {
       const file = test && test.file;
-      if (file && typeof file === 'object' && !files.has(file) && test.meta && typeof test.meta === 'object') {
+      if (
+        file &&
+        typeof file === 'object' &&
+        !files.has(file) &&
+        test.meta &&
+        typeof test.meta === 'object'
+      ) {
         files.add(file);
         const graph = this.workerState && this.workerState.evaluatedModules;
         const map = graph && graph.fileToModulesMap;

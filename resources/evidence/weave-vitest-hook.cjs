@@ -65,7 +65,11 @@ function wrapStart(Vitest, { beginRun, markNested, readSafely, reportReplaced })
     const replaced = readSafely(() => replacedInRun(result));
     if (replaced) reportReplaced(replaced);
     const results = readSafely(() => vitestRun(result));
-    if (results) run.finish(results, readSafely(() => loadedInRun(result)));
+    if (results)
+      run.finish(
+        results,
+        readSafely(() => loadedInRun(result)),
+      );
     else run.abandon();
     return result;
   };

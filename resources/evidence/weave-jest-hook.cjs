@@ -6,7 +6,7 @@
 // that failed are all file results there with `testExecError` / `failureMessage`, never a silent pass.
 // Verified with jest 30.5.2. Anything that is not that shape (another major version) is left untouched, so the
 // printed summary decides.
-const { replacedInResults } = require('./weave-jest-expect.cjs');
+const { replacedInResults, loadedInResults } = require('./weave-jest-expect.cjs');
 
 /**
  * `exports` is what a `require` returned. When it is @jest/core's, returns a view of it whose `runCLI` reports
@@ -38,7 +38,11 @@ function observeJestCore(exports, { beginRun, markNested, readSafely, reportRepl
     const replaced = outcome && readSafely(() => replacedInResults(outcome.results));
     if (replaced) reportReplaced(replaced);
     const results = outcome && readSafely(() => jestRun(outcome.results, outcome.globalConfig));
-    if (results) run.finish(results);
+    if (results)
+      run.finish(
+        results,
+        readSafely(() => loadedInResults(outcome.results)),
+      );
     else run.abandon();
     return outcome;
   }

@@ -19,6 +19,9 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { openChannel, newInstance } = require('./weave-evidence-channel.cjs');
 const { watchOriginals, functionsOf } = require('./weave-evidence-originals.cjs');
+// What the test processes loaded before their first test (weave-evidence-loads.cjs): node:test and mocha take
+// the list here, jest and vitest in their workers (weave-jest-expect.cjs, weave-vitest-expect.cjs).
+const { loadsWanted, recordModuleLoads, loadedFiles } = require('./weave-evidence-loads.cjs');
 
 const dir = process.env.WEAVE_EVIDENCE_DIR;
 // Taken first, before anything else can run: the key this process was handed (its descriptor is closed now).
@@ -34,6 +37,16 @@ const { Readable } = require('node:stream');
 // older Node (Debian's, an editor whose PATH finds one) the hook observes no node:test run at all, so the printed
 // summary decides, as for any runner the hooks do not see, instead of a run that "never finished".
 const NODE_TEST_OBSERVABLE = Number(process.versions.node.split('.')[0]) >= 22;
+
+// Every module Node's loader loads from here on, ES modules included, when this run's loads are kept (a reference
+// run). Not in launchers (npm, node --test's main process), which load no test code.
+if (dir) {
+  try {
+    if (loadsWanted() && !isPackageRunner() && !isNodeTestMain()) recordModuleLoads();
+  } catch {
+    // As below: the user's process must run as it would without Weave.
+  }
+}
 
 // jest's and vitest's `expect` in every process that runs their test files, workers (which have no key)
 // included: a replacement travels in the test's or file's result to the main process (weave-jest-expect.cjs,
@@ -145,29 +158,6 @@ function isNodeTestMain() {
   );
 }
 
-/**
- * The files of the CommonJS modules this process has loaded, taken as its first test starts: the test file and
- * every helper it required, however the name was computed. Dependencies (node_modules) and Weave's own hooks are
- * left out. Weave keeps what a check of the user's own tree saw in the protected set, minus the code under test
- * (src/core/sandbox/observedLoads.ts). ES modules are not in require.cache and are not seen here.
- */
-function loadedFiles() {
-  const found = [];
-  try {
-    const names = Object.keys(require.cache);
-    const own = __dirname + path.sep;
-    const dependencies = `${path.sep}node_modules${path.sep}`;
-    for (let i = 0; i < names.length; i++) {
-      const name = names[i];
-      if (!path.isAbsolute(name) || name.startsWith(own) || name.includes(dependencies)) continue;
-      found[found.length] = name;
-    }
-  } catch {
-    // Only the reference run's list is used (a check of the user's own tree): elsewhere an odd one costs nothing.
-  }
-  return found;
-}
-
 /** The stream events of node:test in this process, to `onEvent(type, data)`; returns the installed method. */
 function observeNodeTestEvents(onEvent) {
   const emit = Readable.prototype.emit;
@@ -252,9 +242,12 @@ function observeRunners(checkOriginals, watch) {
     const instance = newInstance();
     write({ instance, kind: 'started', runner });
     return {
-      finish: (results) => {
+      // `loaded`: what the test files' processes loaded before their first test (read from the runner's results).
+      finish: (results, loaded) => {
         checkOriginals();
-        write({ instance, kind: 'completed', runner, runs: [{ runner, ...results }] });
+        const record = { instance, kind: 'completed', runner, runs: [{ runner, ...results }] };
+        if (loaded && loaded.length > 0) record.loaded = loaded;
+        write(record);
       },
       // The runner's results were not what the hook knows: it finished, and the printed summary decides.
       abandon: () => write({ instance, kind: 'completed', runner, runs: [] }),

@@ -9,7 +9,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { pathToFileURL } = require('node:url');
-const { replacedInTests } = require('./weave-vitest-expect.cjs');
+const { replacedInTests, loadedInTests } = require('./weave-vitest-expect.cjs');
 
 const HANDOFF = Symbol.for('weave.evidence.vitest');
 
@@ -65,7 +65,11 @@ function wrapStart(Vitest, { beginRun, markNested, readSafely, reportReplaced })
     const replaced = readSafely(() => replacedInRun(result));
     if (replaced) reportReplaced(replaced);
     const results = readSafely(() => vitestRun(result));
-    if (results) run.finish(results);
+    if (results)
+      run.finish(
+        results,
+        readSafely(() => loadedInRun(result)),
+      );
     else run.abandon();
     return result;
   };
@@ -77,6 +81,14 @@ function replacedInRun(result) {
   for (const testModule of result.testModules)
     for (const test of testModule.children.allTests()) tests.push(test);
   return replacedInTests(tests);
+}
+
+/** What the workers' test files loaded before their first test (weave-vitest-expect.cjs). */
+function loadedInRun(result) {
+  const tests = [];
+  for (const testModule of result.testModules)
+    for (const test of testModule.children.allTests()) tests.push(test);
+  return loadedInTests(tests);
 }
 
 /** The run's counts; undefined (or a throw, which readSafely catches) for results of another shape. */

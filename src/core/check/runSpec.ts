@@ -136,7 +136,11 @@ async function runOnce(spec: Spec, options: SpecRunOptions): Promise<SpecResult>
   const specEnv = settings.env;
   const inherited = options.containment ? containedEnvironment() : process.env;
   const instrumentation = await options.instrument?.(spec, specEnv, inherited);
-  const evidence = await startEvidence({ ...specEnv, ...instrumentation?.env }, inherited);
+  // Only a reference run keeps what its test processes loaded: only there do the hooks look for ES modules and
+  // read jest's and vitest's module registries.
+  const evidence = await startEvidence({ ...specEnv, ...instrumentation?.env }, inherited, undefined, {
+    recordLoads: options.onLoaded !== undefined,
+  });
   try {
     const outcome = await runCommand(
       commandOptions(spec, settings.cwd, options, timeoutMs, evidence, instrumentation?.writableDirs ?? []),

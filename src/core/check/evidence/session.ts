@@ -22,6 +22,11 @@ export const EVIDENCE_DIR_VARIABLE = 'WEAVE_EVIDENCE_DIR';
 /** Names the descriptor (not the secret) on which a hook finds its key. */
 export const KEY_FD_VARIABLE = 'WEAVE_EVIDENCE_KEY_FD';
 /**
+ * Set to `1` in a reference run, whose loads are kept (sandbox/observedLoads.ts): only then do the hooks note
+ * every ES module load and read jest's and vitest's module registries (resources/evidence/weave-evidence-loads.cjs).
+ */
+export const LOADS_VARIABLE = 'WEAVE_EVIDENCE_LOADS';
+/**
  * Lines of `run <secret>` on the command's descriptor 3: each hook process started directly by the command's
  * shell takes one (`a; b; c` has three); the hooks hand their own children a descriptor of their own.
  */
@@ -68,6 +73,7 @@ export async function startEvidence(
   specEnv: Record<string, string>,
   inherited: NodeJS.ProcessEnv = process.env,
   resources: EvidenceResources = locateEvidenceResources(),
+  options: { recordLoads?: boolean } = {},
 ): Promise<EvidenceSession> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-evidence-'));
   const existing = (name: string): string => specEnv[name] ?? inherited[name] ?? '';
@@ -83,6 +89,7 @@ export async function startEvidence(
       PYTHONPATH: pythonPath,
       [EVIDENCE_DIR_VARIABLE]: dir,
       [KEY_FD_VARIABLE]: '3',
+      ...(options.recordLoads ? { [LOADS_VARIABLE]: '1' } : {}),
     },
     writableDirs: [dir],
     inheritedInputs: [`${RUN_KEY} ${secret}\n`.repeat(KEY_COPIES)],

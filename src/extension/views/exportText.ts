@@ -2,7 +2,7 @@
 // check of a folder path typed for the task. Free of 'vscode' so they are unit-tested with plain node:test.
 import fs from 'node:fs';
 import path from 'node:path';
-import { failureExcerpt } from '../../core/check/failureExcerpt';
+import { failureExcerpt } from '../../core/check';
 
 /** How many of a failed spec's last output lines the refusal repeats (the output channel has them all). */
 const OUTPUT_LINES_SHOWN = 2;

@@ -1,7 +1,8 @@
 // "Weave: export workspace as benchmark task" (weave.export): the VS Code face of core/tasks/export/exportTask.
-// Asks for an output folder (or takes it from the command argument), shows progress (cancellable: every test
-// process is killed), then a summary — or, when the task does not verify, the per-spec reasons with an offer to
-// write it anyway (marked unverified).
+// Asks for an output folder (or takes it from the command argument), shows progress in a notification (the phase,
+// each run's "spec N of M"; cancellable: every test process is killed), then a summary — or, when the task does not
+// verify, the per-spec reasons with the end of each one's output, on screen until answered, with an offer to write
+// it anyway (marked unverified).
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { exportTask, ExportInputError, type ExportResult } from '../core/tasks/export/exportTask';
@@ -42,7 +43,7 @@ export async function exportCommand(
     const outUri = vscode.Uri.file(path.resolve(folder.uri.fsPath, args.out));
     const result = await runExport(deps, folder, outUri, args.allowUnverified === true);
     if (result?.written) void vscode.window.showInformationMessage(summaryOf(result));
-    else if (result) void vscode.window.showWarningMessage(refusalText(result.reasons));
+    else if (result) void vscode.window.showErrorMessage(refusalText(result.reasons));
     return result;
   }
   // A typed path, not a file dialog: VS Code's own dialog (remote windows, code-server) refuses a folder that does not
@@ -63,11 +64,9 @@ export async function exportCommand(
   if (result && !result.written) {
     const writeAnyway = 'Write anyway (unverified)';
     const showOutput = 'Show output';
-    const choice = await vscode.window.showWarningMessage(
-      refusalText(result.reasons),
-      writeAnyway,
-      showOutput,
-    );
+    // An error with buttons stays on screen until answered (VS Code hides an info or warning toast after 10-12 s,
+    // so a person who looked away during a long verification found the refusal only in the notification centre).
+    const choice = await vscode.window.showErrorMessage(refusalText(result.reasons), writeAnyway, showOutput);
     if (choice === showOutput) deps.log.show(true);
     if (choice === writeAnyway) result = await runExport(deps, folder, outUri, true);
   }
@@ -125,8 +124,12 @@ async function runExport(
           weaveVersion: String(
             vscode.extensions.getExtension('weave-dev.weave')?.packageJSON?.version ?? 'unknown',
           ),
+          // About once a second the notification says which phase runs: snapshots, each run's set-up command,
+          // "gold patch: spec 3 of 8 running (cache-hit)", the Harbor contract, the write.
+          progressIntervalMs: PROGRESS_INTERVAL_MS,
           onProgress: (message) => {
-            log.info(`export: ${message}`);
+            // The set-up's "running for N s" comes every second: the log keeps the other lines.
+            if (!SETUP_TICK.test(message)) log.info(`export: ${message}`);
             progress.report({ message });
           },
         });
@@ -149,6 +152,10 @@ async function runExport(
     },
   );
 }
+
+/** How often the export looks for progress to show (the CLI prints a line per look, so it looks every 15 s). */
+const PROGRESS_INTERVAL_MS = 1_000;
+const SETUP_TICK = /: environment set-up running for \d+ s: /;
 
 function logResult(log: vscode.LogOutputChannel, result: ExportResult): void {
   log.info(

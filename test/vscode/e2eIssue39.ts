@@ -4,8 +4,8 @@
 // Left out of the run: the blame diagnostic back after a window reload, and the status bar and panel counting the same
 // run mid-check after a reload — written, both failed on a quiet machine (the reload's fill timed out; the status
 // bar read "Weave 6/8 · 1 broken · … · checking 2/8" while the panel counted the live run: a real mix, still open).
-// Export to a folder that does not exist has no UI step yet: written, it never reached a toast within 10 minutes in
-// code-server (cause not found), so it is left out rather than kept failing.
+// Export to a new folder is e2eExport.ts (--only export); the first version of that step waited 10 minutes because
+// it exported a clean tree and looked only for "written to" or "did not verify" (e2eExport.ts's header says more).
 // Run alone: npm run build && node out/test/vscode/e2e.js --only issue39
 import fs from 'node:fs';
 import path from 'node:path';

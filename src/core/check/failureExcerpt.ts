@@ -41,10 +41,10 @@ export function failureExcerpt(output: string, maxLines: number): string {
         .filter((l) => !NOISE_LINE.test(l) && !INSPECTED_ERROR_LINE.test(l))
         .map((l) => l.trim().replace(ASSERTION_PREFIX, '')),
     );
-  const picked =
-    firstFailure >= 0
-      ? informative(lines.slice(firstFailure)).slice(0, maxLines)
-      : informative(lines).slice(-maxLines);
+  const fromFailure = firstFailure >= 0 ? informative(lines.slice(firstFailure)).slice(0, maxLines) : [];
+  // Nothing informative after the first failure-looking line (an output cut to its end, where "expected: 'v2',"
+  // of Node's inspected error is all that looks like one): the informative tail instead of nothing.
+  const picked = fromFailure.length > 0 ? fromFailure : informative(lines).slice(-maxLines);
   return picked.join('\n');
 }
 

@@ -2,6 +2,7 @@
 // check of a folder path typed for the task. Free of 'vscode' so they are unit-tested with plain node:test.
 import fs from 'node:fs';
 import path from 'node:path';
+import { failureExcerpt } from '../../core/check';
 
 /** How many of a failed spec's last output lines the refusal repeats (the output channel has them all). */
 const OUTPUT_LINES_SHOWN = 2;
@@ -10,13 +11,17 @@ const REASONS_SHOWN = 3;
 
 /**
  * One line per reason for a notification (which shows one paragraph): "clamp-bounds: fail; its output ends:
- * AssertionError: 3 !== 5 ⏎ at test.js:4". A reason's own lines ("…its output ends:" then indented output) are
- * joined, the output cut to its last lines, so the words after "its output ends:" are the test's, not nothing.
+ * 3 !== 5". A reason's own lines ("…its output ends:" then indented output) are joined, the output cut to the
+ * lines that say what failed (failureExcerpt: no stack frames, no `generatedMessage: false,` or closing brace of
+ * Node's inspected error, which are the last lines of a node:test failure), so the words after "its output
+ * ends:" are the test's own, not nothing and not noise.
  */
 export function reasonLine(reason: { spec: string; reason: string }): string {
   const [head = '', ...rest] = reason.reason.split('\n');
+  const excerpt = failureExcerpt(rest.join('\n'), OUTPUT_LINES_SHOWN).split('\n');
   const output = rest.map((l) => l.trim()).filter((l) => l !== '');
-  const shown = output.slice(-OUTPUT_LINES_SHOWN).join(' ⏎ ');
+  const lines = excerpt.some((l) => l.trim() !== '') ? excerpt : output.slice(-OUTPUT_LINES_SHOWN);
+  const shown = lines.join(' ⏎ ');
   const who = reason.spec === '*' ? 'task' : reason.spec;
   return shown === '' ? `${who}: ${head}` : `${who}: ${head} ${shown}`;
 }

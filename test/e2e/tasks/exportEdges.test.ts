@@ -117,6 +117,29 @@ describe('weave export: choices and refusals', () => {
     }
   });
 
+  it('a write that fails after the task verified takes the new folder away again, parents included', async () => {
+    const repo = makeDemoRepo();
+    try {
+      applyPatch(repo.workspace, readPatch('fix-secret-caching.patch'));
+      // --dataset under a file: its folder cannot be made, after the task files went into --out.
+      const blocker = out('a-file');
+      fs.writeFileSync(blocker, 'not a folder\n');
+      const target = path.join(out('fresh'), 'deeper', 'task');
+      await assert.rejects(
+        exportTask({
+          workspaceDir: repo.workspace,
+          outDir: target,
+          datasetFile: path.join(blocker, 'tasks.jsonl'),
+        }),
+        /ENOTDIR|EEXIST/,
+      );
+      assert.equal(fs.existsSync(out('fresh')), false, 'the failed export left its new folder behind');
+      assert.equal(fs.readFileSync(blocker, 'utf8'), 'not a folder\n');
+    } finally {
+      repo.cleanup();
+    }
+  });
+
   it('eval.sh times out a hanging spec by itself and still runs the others', async () => {
     const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'weave-bench-mini-'));
     try {

@@ -108,6 +108,32 @@ suite('export as benchmark task', () => {
     assert.equal(gitStatus(folder), statusBefore);
   });
 
+  test('a change that fixes nothing: weave.export refuses with the spec and its output, and leaves no new folder', async () => {
+    await weaveApi();
+    const math = workspaceUri('src', 'math.js');
+    const original = await readText(math);
+    const parent = path.join(outRoot, 'refused');
+    await vscode.workspace.fs.writeFile(
+      math,
+      new TextEncoder().encode(`${original}\n// a change that fixes nothing\n`),
+    );
+    let result: ExportResult | undefined;
+    try {
+      result = await vscode.commands.executeCommand<ExportResult | undefined>('weave.export', {
+        out: path.join(parent, 'deeper', 'task'),
+      });
+    } finally {
+      await vscode.workspace.fs.writeFile(math, new TextEncoder().encode(original));
+    }
+    assert.ok(result, 'weave.export returned nothing: it did not run');
+    assert.equal(result.written, false);
+    const clamp = result.reasons.find((r) => r.spec === 'clamp-bounds');
+    assert.ok(clamp, JSON.stringify(result.reasons));
+    // The reason carries the test's own output after "its output ends:", not nothing.
+    assert.match(clamp.reason, /does not pass with the gold patch: fail.*; its output ends:\n\s+\S/s);
+    assert.equal(fs.existsSync(parent), false, 'the refused export left a folder behind');
+  });
+
   test('a bad command argument exports nothing', async () => {
     const out = path.join(outRoot, 'bad');
     const result = await vscode.commands.executeCommand<ExportResult | undefined>('weave.export', {

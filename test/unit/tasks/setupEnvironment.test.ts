@@ -13,7 +13,7 @@ import {
   setupVariables,
 } from '../../../src/core/sandbox/setupEnvironment';
 import { describeSetupFailure, parseEvalLog, SETUP_TAIL_LINES } from '../../../src/core/tasks/run/evalLog';
-import { runningSetupCommand, watchSetup } from '../../../src/core/tasks/run/setupProgress';
+import { runningSetupCommand, runningSpec, watchSetup } from '../../../src/core/tasks/run/setupProgress';
 
 const USER_ENV: NodeJS.ProcessEnv = {
   PATH: '/usr/bin:/bin',
@@ -223,5 +223,64 @@ describe('set-up progress', () => {
       lines[0] ?? '',
       /^gold patch: environment set-up running for \d+ s: npm install --no-audit --no-fund$/,
     );
+  });
+
+  it('knows which spec of how many runs: the last start without its end, by the run’s nonce only', () => {
+    const ids = ['a', 'b', 'c'];
+    const start = (id: string, nonce = 'n'): string => `>>>>> WEAVE[${nonce}] SPEC START ${id}\n`;
+    const end = (id: string): string => `<<<<< WEAVE[n] SPEC END ${id} exit=0 timed_out=0 seconds=1\n`;
+    assert.equal(runningSpec('', 'n', ids), undefined);
+    assert.deepEqual(runningSpec(`${start('a')}ok\n`, 'n', ids), { id: 'a', number: 1, of: 3 });
+    // Between specs nothing runs; the next start is counted by its place in the spec list.
+    assert.equal(runningSpec(`${start('a')}${end('a')}`, 'n', ids), undefined);
+    assert.deepEqual(runningSpec(`${start('a')}${end('a')}${start('b')}`, 'n', ids), {
+      id: 'b',
+      number: 2,
+      of: 3,
+    });
+    // A spec's output that forges a start without the nonce is output, not progress.
+    assert.deepEqual(runningSpec(`${start('b')}${start('c', 'forged')}`, 'n', ids), {
+      id: 'b',
+      number: 2,
+      of: 3,
+    });
+  });
+
+  it('reports "spec N of M running" once per spec after the set-up', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-spec-progress-'));
+    const logFile = path.join(dir, 'eval.log');
+    await fs.writeFile(
+      logFile,
+      '>>>>> WEAVE[n] SETUP npm ci\n>>>>> WEAVE[n] SETUP-DONE\n>>>>> WEAVE[n] SPEC START cache-hit\n',
+    );
+    const lines: string[] = [];
+    let stop = (): void => undefined;
+    try {
+      await new Promise<void>((resolve) => {
+        stop = watchSetup({
+          logFile,
+          nonce: 'n',
+          label: 'gold patch',
+          intervalMs: 10,
+          specIds: ['no-stale-read', 'cache-hit'],
+          report: (line) => {
+            lines.push(line);
+            if (lines.length === 1)
+              void fs.appendFile(
+                logFile,
+                '<<<<< WEAVE[n] SPEC END cache-hit exit=0 timed_out=0 seconds=0\n>>>>> WEAVE[n] SPEC START no-stale-read\n',
+              );
+            if (lines.length === 2) resolve();
+          },
+        });
+      });
+    } finally {
+      stop();
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+    assert.deepEqual(lines, [
+      'gold patch: spec 2 of 2 running (cache-hit)',
+      'gold patch: spec 1 of 2 running (no-stale-read)',
+    ]);
   });
 });

@@ -30,6 +30,11 @@ export interface ExportOptions {
   instanceId?: string;
   signal?: AbortSignal;
   onProgress?: (message: string) => void;
+  /**
+   * How often the verification looks for progress (the set-up running, "spec N of M"): default 15 s, a line
+   * per look on a terminal; the editor's progress notification asks for about 1 s.
+   */
+  progressIntervalMs?: number;
   /** Version string recorded in the task. */
   weaveVersion?: string;
   /** task.json's created_at (default: now); `weave mine` passes the commit's date. */

@@ -95,6 +95,7 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
       timeoutMs,
       excludeStillFailing: options.excludeStillFailing ?? false,
       onProgress: progress,
+      ...(options.progressIntervalMs === undefined ? {} : { progressIntervalMs: options.progressIntervalMs }),
       ...(options.signal ? { signal: options.signal } : {}),
     });
     if (options.signal?.aborted) throw new ExportInputError('export cancelled');
@@ -128,8 +129,16 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
     if (!task.verified && !options.allowUnverified) return result;
 
     progress(`Writing ${inputs.outDir}…`);
-    const harborDir = await writeExport(inputs, options, task, stage, harborStage);
-    return { ...result, written: true, ...(harborDir === undefined ? {} : { harborDir }) };
+    // The first folder this export makes (undefined: --out was there already). A write that fails takes it away
+    // again, so a failed export leaves no half-written new folder; a folder the user had is never removed.
+    const created = await fs.mkdir(inputs.outDir, { recursive: true });
+    try {
+      const harborDir = await writeExport(inputs, options, task, stage, harborStage);
+      return { ...result, written: true, ...(harborDir === undefined ? {} : { harborDir }) };
+    } catch (error) {
+      if (created !== undefined) await fs.rm(created, { recursive: true, force: true });
+      throw error;
+    }
   } finally {
     await fs.rm(scratch, { recursive: true, force: true });
   }

@@ -34,6 +34,8 @@ export interface PatchVerificationInput {
   timeoutMs: number;
   excludeStillFailing: boolean;
   onProgress?: (message: string) => void;
+  /** How often the runs look for progress to report (runTaskPatch's progressIntervalMs). */
+  progressIntervalMs?: number;
   signal?: AbortSignal;
 }
 
@@ -43,6 +45,7 @@ export async function verifyPatches(input: PatchVerificationInput): Promise<Veri
     runTaskPatch({
       label,
       ...(input.onProgress ? { onProgress: input.onProgress } : {}),
+      ...(input.progressIntervalMs === undefined ? {} : { progressIntervalMs: input.progressIntervalMs }),
       taskDir: input.stage,
       baseCommit: input.baseCommit,
       specs: input.specs,

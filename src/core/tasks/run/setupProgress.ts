@@ -1,6 +1,7 @@
-// A line every few seconds while a task's environment set-up runs (`npm install` can take minutes, and a stuck
-// one used to look exactly like a busy one): which set-up command is running and for how long, read from the
-// markers eval.sh writes to its log. Only markers with the run's nonce count, as everywhere else.
+// Progress lines while a task's eval.sh runs, read from the markers it writes to its log: which set-up command is
+// running and for how long (every few seconds: `npm install` can take minutes, and a stuck one used to look
+// exactly like a busy one), then which spec of how many is running (once per spec, so a person sees the
+// verification move). Only markers with the run's nonce count, as everywhere else.
 import { promises as fs } from 'node:fs';
 import { markerPattern } from './specRunsScript';
 
@@ -13,12 +14,15 @@ export interface SetupWatch {
   label: string;
   report: (message: string) => void;
   intervalMs?: number;
+  /** The spec ids in the order eval.sh runs them: turns on "spec N of M" lines. */
+  specIds?: readonly string[];
 }
 
-/** Starts reporting; the returned function stops it. Nothing is reported before the first set-up marker. */
+/** Starts reporting; the returned function stops it. Nothing is reported before the first marker. */
 export function watchSetup(watch: SetupWatch): () => void {
   const started = performance.now();
   let reading = false;
+  let lastSpecLine: string | undefined;
   const timer = setInterval(() => {
     if (reading) return;
     reading = true;
@@ -27,9 +31,16 @@ export function watchSetup(watch: SetupWatch): () => void {
       .catch(() => '')
       .then((log) => {
         const command = runningSetupCommand(log, watch.nonce);
-        if (command === undefined) return;
-        const seconds = Math.round((performance.now() - started) / 1000);
-        watch.report(`${watch.label}: environment set-up running for ${seconds} s: ${command}`);
+        if (command !== undefined) {
+          const seconds = Math.round((performance.now() - started) / 1000);
+          watch.report(`${watch.label}: environment set-up running for ${seconds} s: ${command}`);
+          return;
+        }
+        const spec = watch.specIds ? runningSpec(log, watch.nonce, watch.specIds) : undefined;
+        if (spec === undefined) return;
+        const line = `${watch.label}: spec ${spec.number} of ${spec.of} running (${spec.id})`;
+        if (line !== lastSpecLine) watch.report(line);
+        lastSpecLine = line;
       })
       .finally(() => {
         reading = false;
@@ -44,4 +55,24 @@ export function runningSetupCommand(log: string, nonce: string): string | undefi
   const last = [...log.matchAll(markerPattern(nonce, '(.*)'))].at(-1)?.[1];
   if (last === undefined || !last.startsWith('SETUP ') || last.startsWith('SETUP FAILED')) return undefined;
   return last.slice('SETUP '.length);
+}
+
+/**
+ * The spec eval.sh is running: the last SPEC START marker of `log` when no SPEC END followed it, numbered by its
+ * place among `specIds` (1-based). Undefined between specs and before the first.
+ */
+export function runningSpec(
+  log: string,
+  nonce: string,
+  specIds: readonly string[],
+): { id: string; number: number; of: number } | undefined {
+  const starts = [...log.matchAll(markerPattern(nonce, 'SPEC START (.*)'))];
+  const last = starts.at(-1);
+  if (last?.[1] === undefined || last.index === undefined) return undefined;
+  const ended = markerPattern(nonce, 'SPEC END .*', false);
+  ended.lastIndex = last.index;
+  if (ended.exec(log) !== null) return undefined;
+  const id = last[1];
+  const at = specIds.indexOf(id);
+  return at < 0 ? undefined : { id, number: at + 1, of: specIds.length };
 }

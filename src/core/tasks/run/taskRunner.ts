@@ -43,6 +43,8 @@ export interface TaskRunInput {
   /** Progress lines while the set-up runs (one every SETUP_PROGRESS_INTERVAL_MS), naming the run by `label`. */
   onProgress?: (message: string) => void;
   label?: string;
+  /** How often the progress lines are looked for (default SETUP_PROGRESS_INTERVAL_MS; an editor wants ~1 s). */
+  progressIntervalMs?: number;
   /**
    * Judge the spec runs on the runner hooks' signed evidence (evidenceSpecRuns.ts): for predictions, whose code
    * is untrusted. Off for the export's own verification of the user's base and gold, which eval.sh scores.
@@ -146,7 +148,13 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
       setupVenv: input.setupVenv === true,
       environment,
       setupHome: input.runSetup ? await makeSetupHome(scratchDir) : undefined,
-      progress: input.onProgress ? { report: input.onProgress, label: input.label ?? 'task' } : undefined,
+      progress: input.onProgress
+        ? {
+            report: input.onProgress,
+            label: input.label ?? 'task',
+            ...(input.progressIntervalMs === undefined ? {} : { intervalMs: input.progressIntervalMs }),
+          }
+        : undefined,
       ...(input.signal ? { signal: input.signal } : {}),
     });
     // Stopped before eval.sh could start (a signal between the clone and the run) is a cancelled run, not an error.
@@ -247,7 +255,7 @@ interface EvalScriptRun {
   environment: RunEnvironment;
   /** The set-up's private HOME (inside a writable dir), when the run sets up. */
   setupHome: string | undefined;
-  progress: { report: (message: string) => void; label: string } | undefined;
+  progress: { report: (message: string) => void; label: string; intervalMs?: number } | undefined;
   signal?: AbortSignal;
 }
 
@@ -259,15 +267,30 @@ interface EvalScriptRun {
 async function runEvalPhases(
   run: EvalScriptRun,
 ): Promise<{ outcome: CommandOutcome; specResults?: SpecResult[] }> {
-  const stopWatching =
-    run.setupHome !== undefined && run.progress
-      ? watchSetup({ logFile: run.logFile, nonce: run.nonce, ...run.progress })
-      : () => undefined;
+  // One watch over both phases: the set-up's lines in the first, "spec N of M" in the second.
+  const stopWatching = run.progress
+    ? watchSetup({
+        logFile: run.logFile,
+        nonce: run.nonce,
+        ...run.progress,
+        specIds: run.specs.map((s) => s.id),
+      })
+    : () => undefined;
+  try {
+    return await runWatchedEvalPhases(run);
+  } finally {
+    stopWatching();
+  }
+}
+
+async function runWatchedEvalPhases(
+  run: EvalScriptRun,
+): Promise<{ outcome: CommandOutcome; specResults?: SpecResult[] }> {
   const prepared = await runEvalScript(run, {
     phase: EVAL_PHASES.prepare,
     timeoutMs: run.timeoutMs,
     ...(run.setupHome === undefined ? {} : { setupHome: run.setupHome }),
-  }).finally(stopWatching);
+  });
   const preparedFully =
     prepared.spawnError === undefined && !prepared.timedOut && !prepared.cancelled && prepared.exitCode === 0;
   // eval.sh logged why (patch, test.patch, set-up) or the run was cut short

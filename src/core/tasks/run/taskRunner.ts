@@ -156,7 +156,10 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
       setupHome: input.runSetup ? await makeSetupHome(scratchDir) : undefined,
       progress: input.onProgress ? { report: input.onProgress, label: input.label ?? 'task' } : undefined,
       ...(input.signal ? { signal: input.signal } : {}),
-      ...(input.runSetup && input.sharedEnvironments ? { shared: input.sharedEnvironments } : {}),
+      // Without set-up commands there is nothing to share: eval.sh runs as it always does.
+      ...(input.runSetup && input.sharedEnvironments && input.sharedEnvironments.setupCommands.length > 0
+        ? { shared: input.sharedEnvironments }
+        : {}),
     });
     // Stopped before eval.sh could start (a signal between the clone and the run) is a cancelled run, not an error.
     if (outcome.spawnError !== undefined && !outcome.cancelled)

@@ -35,7 +35,9 @@ and timings.json (not part of the dataset). The same inputs give a byte-identica
 Options:
   --repos FILE          the repository list (required)
   --out DIR             the output folder (required); reruns resume in it
-  --cache DIR           where clones are kept (default DIR/.cache)
+  --cache DIR           where clones and shared environments are kept (default DIR/.cache)
+  --no-env-reuse        set every run's environment up on its own instead of once per environment version
+                        (the lockfiles, set-up commands and toolchains) shared read-only by the candidates
   --shard K/N           mine only every N-th repository from the K-th (1 ≤ K ≤ N), e.g. one Slurm array task
   --name ORG/NAME       the dataset's name in dataset.toml and card.md (default ${DEFAULT_NAME})
   --max-candidates N    candidates per repository, newest first (default ${DEFAULT_LIMITS.maxCandidates})
@@ -84,6 +86,7 @@ export const mineVerb: Verb = {
       shards: { type: 'string' },
       image: { type: 'string' },
       json: { type: 'boolean', default: false },
+      'no-env-reuse': { type: 'boolean', default: false },
       'max-specs': { type: 'string' },
       'audit-mutants': { type: 'string' },
       ...MODEL_FLAGS,
@@ -108,7 +111,7 @@ export const mineVerb: Verb = {
         shards,
         name: flags.name,
         ...(flags.image === undefined ? {} : { image: flags.image }),
-        mineArgs: modelArgs(flags),
+        mineArgs: [...modelArgs(flags), ...(flags['no-env-reuse'] ? ['--no-env-reuse'] : [])],
       });
       process.stdout.write(flags.json ? `${JSON.stringify({ files }, null, 2)}\n` : `${files.join('\n')}\n`);
       return 0;
@@ -136,6 +139,7 @@ export const mineVerb: Verb = {
         signal: interrupt.signal,
         onProgress: (message) => process.stderr.write(`weave mine: ${message}\n`),
         ...(flags.shard === undefined ? {} : { shard: parseShard(flags.shard) }),
+        ...(flags['no-env-reuse'] ? { envReuse: false } : {}),
       });
       print(summary, flags.json);
       return 0;

@@ -49,6 +49,11 @@ export interface SandboxOptions {
   observeAttempts?: boolean;
   /** Protected files shown as these writable scratch copies instead of read-only (attemptObservation.ts). */
   writableCopies?: ReadonlyArray<{ source: string; target: string }>;
+  /**
+   * Folders inside the checkout already handed to the sandbox's uid, not walked again before the run (a shared
+   * environment's copy, whose entries' ctimes are what shows a write into it).
+   */
+  grantedDirs?: readonly string[];
   /** Folders never shown, even when a toolchain prefix would contain them: the user's repository. */
   hiddenDirs?: readonly string[];
   /** A host folder to be HOME inside, writable (set-up steps' private home and caches); default: an empty one. */

@@ -118,6 +118,7 @@ async function grantSandboxWrites(sandbox: SandboxOptions): Promise<void> {
   const skip = new Set([path.join(sandbox.checkout, '.git')]);
   for (const bind of sandbox.readOnlyBinds ?? []) skip.add(path.resolve(bind.target));
   for (const name of DEPENDENCY_DIRS) skip.add(path.join(sandbox.checkout, name));
+  for (const dir of sandbox.grantedDirs ?? []) skip.add(path.resolve(dir));
   const dirs = [...(sandbox.writableDirs ?? [])];
   if (sandbox.home) dirs.push(sandbox.home);
   await grantWrites(sandbox.checkout, dirs, skip);

@@ -33,10 +33,10 @@ export const SETUP_VENV = '.weave-venv';
 // seeding a pip copy costs most of the venv's creation (50 s against 2 s here, on a loaded machine); ensurepip
 // only where the interpreter has no pip.
 const VENV_PYTHON = `${SETUP_VENV}/bin/python`;
-const MAKE_VENV =
+export const MAKE_VENV =
   `python3 -m venv --system-site-packages --without-pip ${SETUP_VENV} && ` +
   `{ ${VENV_PYTHON} -m pip --version >/dev/null 2>&1 || ${VENV_PYTHON} -m ensurepip --default-pip; }`;
-const PIP = `${VENV_PYTHON} -m pip install`;
+export const PIP = `${VENV_PYTHON} -m pip install`;
 
 /**
  * Whether these set-up commands make the set-up's virtual environment: a fact of the task, fixed at export. Only

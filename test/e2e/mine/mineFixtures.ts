@@ -17,7 +17,7 @@ type Files = Record<string, string>;
 
 let clock = Date.UTC(2026, 0, 1);
 
-function commit(root: string, message: string, files: Files): void {
+export function commit(root: string, message: string, files: Files): void {
   for (const [rel, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
     fs.writeFileSync(path.join(root, rel), text);
@@ -46,7 +46,7 @@ function repository(dir: string, name: string, history: Array<[message: string, 
   for (const [message, files] of history) commit(root, message, files);
 }
 
-const nodeTest = (name: string, body: string): string =>
+export const nodeTest = (name: string, body: string): string =>
   `const { test } = require('node:test');\nconst assert = require('node:assert/strict');\n${body.replace(/NAME/g, name)}`;
 
 export function makeMineFixtures(): MineFixtures {

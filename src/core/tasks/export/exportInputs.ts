@@ -12,6 +12,7 @@ import type { SpecFile } from '../../../shared/specSchema';
 import { HARBOR_FILES } from '../harbor/harborTask';
 import { PathScrubber, repoNameFromRemote } from './hygiene';
 import { TASK_FILES } from '../taskFormat';
+import type { SharedEnvironments } from '../run/sharedEnvironment';
 
 /** Which shapes to write: SWE-bench's task folder, Harbor's, or both (Harbor's then in <out>/harbor). */
 export type ExportFormat = 'swe' | 'harbor' | 'both';
@@ -63,6 +64,11 @@ export interface ExportOptions {
    * install runs with --ignore-scripts (environmentSetup.ts says why).
    */
   allowInstallScripts?: boolean;
+  /**
+   * Set each environment up once and share it between the runs that need the same one (`weave mine`; the task
+   * written is the same either way: sharedEnvironment.ts).
+   */
+  sharedEnvironments?: SharedEnvironments;
 }
 
 /** Bad input: not a git workspace, no spec file, nothing to export, an unusable --out. Exit code 2. */

@@ -32,6 +32,7 @@ import { detectRuntime } from '../projectFacts';
 import { TASK_FILES, toDatasetLine, type Task, type TaskSpec } from '../taskFormat';
 import { describeTask, instanceIdFor, taskSpecsOf } from './taskRecord';
 import { taskTimeoutSeconds, type RunEnvironment } from '../run/taskRunner';
+import type { SharedEnvironments } from '../run/sharedEnvironment';
 
 export {
   EXPORT_FORMATS,
@@ -97,6 +98,7 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
       onProgress: progress,
       ...(options.progressIntervalMs === undefined ? {} : { progressIntervalMs: options.progressIntervalMs }),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...sharedWith(options, setupCommands),
     });
     if (options.signal?.aborted) throw new ExportInputError('export cancelled');
     const skipped = await skippedInstallScripts(taskRepo, setupCommands);
@@ -124,7 +126,14 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
     const harborStage =
       inputs.format === 'swe'
         ? undefined
-        : await verifiedHarborStage(inputs, options, { task, taskRepo, change, scratch, timeoutMs });
+        : await verifiedHarborStage(inputs, options, {
+            task,
+            taskRepo,
+            change,
+            scratch,
+            timeoutMs,
+            setupCommands,
+          });
     const result = resultOf(inputs, task, change.excluded, verification.environment);
     if (!task.verified && !options.allowUnverified) return result;
 
@@ -142,6 +151,16 @@ export async function exportTask(options: ExportOptions): Promise<ExportResult> 
   } finally {
     await fs.rm(scratch, { recursive: true, force: true });
   }
+}
+
+/** The shared environments an export was given, with the task's set-up commands. */
+function sharedWith(
+  options: ExportOptions,
+  setupCommands: readonly string[],
+): { sharedEnvironments?: { environments: SharedEnvironments; setupCommands: readonly string[] } } {
+  return options.sharedEnvironments === undefined
+    ? {}
+    : { sharedEnvironments: { environments: options.sharedEnvironments, setupCommands } };
 }
 
 /** The two states: the base committed in the task's repository (its files staged as base.bundle), the change. */
@@ -170,7 +189,14 @@ async function snapshotStates(
 async function verifiedHarborStage(
   inputs: ExportInputs,
   options: ExportOptions,
-  at: { task: Task; taskRepo: string; change: Change; scratch: string; timeoutMs: number },
+  at: {
+    task: Task;
+    taskRepo: string;
+    change: Change;
+    scratch: string;
+    timeoutMs: number;
+    setupCommands: string[];
+  },
 ): Promise<string> {
   const { task, change } = at;
   const harborStage = path.join(at.scratch, 'harbor');
@@ -179,7 +205,12 @@ async function verifiedHarborStage(
   );
   await stageHarborTask(task, at.taskRepo, change.protectedPaths, options, harborStage);
   if (task.verified) {
-    const reasons = await harborContractReasons(harborStage, at.timeoutMs, options.signal);
+    const reasons = await harborContractReasons(
+      harborStage,
+      at.timeoutMs,
+      options.signal,
+      sharedWith(options, at.setupCommands).sharedEnvironments,
+    );
     if (reasons.length > 0) {
       task.verified = false;
       task.verification.reasons.push(...inputs.scrubber.scrubValue(reasons));

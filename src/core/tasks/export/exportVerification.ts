@@ -5,6 +5,7 @@ import { describeSetupFailure } from '../run/evalLog';
 import { runHarborContract } from '../harbor/harborContract';
 import type { SpecOutcome, TaskSpec } from '../taskFormat';
 import { interruptionOf, runTaskPatch, type RunEnvironment, type TaskRunResult } from '../run/taskRunner';
+import { describeEnvironmentWrites, type SharedEnvironments } from '../run/sharedEnvironment';
 
 export interface VerificationReason {
   spec: string;
@@ -37,6 +38,8 @@ export interface PatchVerificationInput {
   /** How often the runs look for progress to report (runTaskPatch's progressIntervalMs). */
   progressIntervalMs?: number;
   signal?: AbortSignal;
+  /** Environments set up once and shared by the runs, with the task's set-up commands (weave mine). */
+  sharedEnvironments?: { environments: SharedEnvironments; setupCommands: readonly string[] };
 }
 
 /** Runs the staged task without a patch and with the gold patch (in parallel) and classifies the specs. */
@@ -55,6 +58,7 @@ export async function verifyPatches(input: PatchVerificationInput): Promise<Veri
       timeoutMs: input.timeoutMs,
       runSetup: true,
       ...(input.signal ? { signal: input.signal } : {}),
+      ...(input.sharedEnvironments ? { sharedEnvironments: input.sharedEnvironments } : {}),
     });
   const [baseRun, goldRun] = await Promise.all([
     run('', 'base + test.patch'),
@@ -68,9 +72,16 @@ export async function harborContractReasons(
   harborDir: string,
   timeoutMs: number,
   signal: AbortSignal | undefined,
+  shared?: { environments: SharedEnvironments; setupCommands: readonly string[] },
 ): Promise<VerificationReason[]> {
   const contract = (oracle: boolean) =>
-    runHarborContract({ harborDir, oracle, timeoutMs, ...(signal ? { signal } : {}) });
+    runHarborContract({
+      harborDir,
+      oracle,
+      timeoutMs,
+      ...(signal ? { signal } : {}),
+      ...(shared ? { sharedEnvironments: shared } : {}),
+    });
   const [withOracle, withoutAgent] = await Promise.all([contract(true), contract(false)]);
   const reasons: VerificationReason[] = [];
   if (withOracle.reward !== 1) {
@@ -109,6 +120,14 @@ function classify(
       ...empty(specs, baseRun, goldRun),
       reasons: [...reasons, ...setupFailures],
     };
+  }
+  // Whatever the verdicts, code that wrote into a shared environment is an attempt: the task does not verify.
+  for (const [label, run] of [
+    ['base + test.patch', baseRun],
+    ['with the gold patch', goldRun],
+  ] as const) {
+    if (run.environmentWrites !== undefined && run.environmentWrites.length > 0)
+      reasons.push({ spec: '*', reason: `${label}: ${describeEnvironmentWrites(run.environmentWrites)}` });
   }
   for (const spec of specs) {
     const before = baseRun.parsed.specs[spec.id];

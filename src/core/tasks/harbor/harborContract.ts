@@ -13,6 +13,8 @@ import { containedEnvironment } from '../../sandbox/environment';
 import { SETUP_TAIL_LINES } from '../run/evalLog';
 import { indentedTail, readJsonFile } from './harborOutputs';
 import { HARBOR_FILES, REPO_COPY_LINE } from './harborTask';
+import { EnvironmentCopy, type SharedEnvironments } from '../run/sharedEnvironment';
+import { detectSandbox } from '../../sandbox/bwrap';
 
 export interface HarborContractOptions {
   harborDir: string;
@@ -20,6 +22,11 @@ export interface HarborContractOptions {
   oracle: boolean;
   timeoutMs: number;
   signal?: AbortSignal;
+  /**
+   * Environments set up once and shared, with the task's set-up commands (its Dockerfile's RUN steps among the
+   * others): where the set-up is a shared one, /app gets a copy of it in place of those steps (weave mine).
+   */
+  sharedEnvironments?: { environments: SharedEnvironments; setupCommands: readonly string[] };
 }
 
 export interface HarborContractResult {
@@ -58,7 +65,23 @@ export async function runHarborContract(options: HarborContractOptions): Promise
     await fs.mkdir(path.join(dirs.logs, 'verifier'), { recursive: true });
     await fs.mkdir(path.join(dirs.logs, 'agent'), { recursive: true });
     const setupHome = await makeSetupHome(scratch);
+    const shared = options.sharedEnvironments;
+    // undefined: not asked yet; false: asked, and the set-up runs here as without sharing.
+    let copied: boolean | undefined;
     for (const command of await setupSteps(harborDir)) {
+      if (shared !== undefined && shared.setupCommands.includes(command) && copied !== false) {
+        if (copied === undefined) {
+          const env = await shared.environments.ready(dirs.app, shared.setupCommands, {
+            sandboxed: (await detectSandbox()).available,
+            timeoutMs: Math.max(1000, options.timeoutMs),
+            ...(options.signal ? { signal: options.signal } : {}),
+          });
+          // The steps run as Weave's own user here (no sandbox), so the copy keeps that owner.
+          if (env !== undefined) await EnvironmentCopy.make(env, dirs.app, false);
+          copied = env !== undefined;
+        }
+        if (copied) continue;
+      }
       const failure = await step(`environment set-up \`${command}\``, command, setupHome);
       if (failure !== undefined) return empty(failure);
     }

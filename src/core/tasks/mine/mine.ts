@@ -45,6 +45,8 @@ export interface MineOptions {
   synthesis?: SynthesisSettings;
   signal?: AbortSignal;
   onProgress?: (message: string) => void;
+  /** Share set-up environments between candidates (default true; --no-env-reuse: false). */
+  envReuse?: boolean;
 }
 
 export interface MineSummary extends DatasetSummary {
@@ -71,6 +73,7 @@ export async function mine(options: MineOptions): Promise<MineSummary> {
       ...(options.synthesis ? { synthesis: options.synthesis } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(options.envReuse === false ? { envReuse: false } : {}),
     });
     ran.push({ key: entry.key, outcome });
   }

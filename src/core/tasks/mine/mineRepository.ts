@@ -9,6 +9,7 @@ import { git } from '../../git/git';
 import { SETUP_FAILED } from '../run/evalLog';
 import { exportTask, ExportInputError, type ExportResult } from '../export/exportTask';
 import type { SpecFileInput } from '../../../shared/specSchema';
+import { ENVIRONMENT_WRITE, SharedEnvironments } from '../run/sharedEnvironment';
 import { cloneRepository, CloneError } from './repoCache';
 import { DEFAULT_LIMITS, lookAtCommits, type CandidateLimits, type CommitLook } from './candidateCommits';
 import { GOAL_PREFIX, KEEP_PREFIX, specCommits, specsForCommit } from './commitSpecs';
@@ -35,7 +36,15 @@ export interface MineRepositoryOptions {
   synthesis?: SynthesisSettings;
   signal?: AbortSignal;
   onProgress?: (message: string) => void;
+  /**
+   * Set each environment version up once in CACHE/environments and share it between the candidates' runs
+   * (default); false: every run sets up its own, as `weave export` does (--no-env-reuse).
+   */
+  envReuse?: boolean;
 }
+
+/** Where shared environments are kept in the mining cache. */
+export const ENVIRONMENTS_DIR = 'environments';
 
 /** The repository's finished folder, or undefined when it was finished before (a resumed run skips it). */
 export async function mineRepository(options: MineRepositoryOptions): Promise<'mined' | 'already mined'> {
@@ -65,6 +74,13 @@ async function mineInto(
   const progress = (message: string): void => options.onProgress?.(`${entry.key}: ${message}`);
   const times: StageTimes = { clone: 0, walk: 0, specs: 0, verify: 0, synthesis: 0, audit: 0 };
   const log: RunLog = { milliseconds: times, reasons: [] };
+  const environments =
+    options.envReuse === false
+      ? undefined
+      : new SharedEnvironments(path.join(options.cacheDir, ENVIRONMENTS_DIR));
+  const withEnvironments: MineRepositoryOptions & { environments?: SharedEnvironments } = environments
+    ? { ...options, environments }
+    : options;
   const timed = async <T>(stage: keyof StageTimes, work: () => Promise<T>): Promise<T> => {
     const start = performance.now();
     try {
@@ -135,10 +151,13 @@ async function mineInto(
       continue;
     }
     let outcome = await timed('verify', () =>
-      verifyCandidate(options, clone.root, clone.workspaceDir, look, made.specFile, dir),
+      verifyCandidate(withEnvironments, clone.root, clone.workspaceDir, look, made.specFile, dir),
     );
     if (outcome.task !== undefined && options.synthesis !== undefined)
-      outcome = await synthesise(options, options.synthesis, clone, look, outcome, dir, { result, timed });
+      outcome = await synthesise(withEnvironments, options.synthesis, clone, look, outcome, dir, {
+        result,
+        timed,
+      });
     if (outcome.stage === 'environment')
       failedSetups.set(setupKey, `the same set-up failed for ${look.commit.slice(0, 12)}: ${outcome.reason}`);
     if (outcome.stage !== 'environment') result.funnel.environment_ready++;
@@ -152,6 +171,8 @@ async function mineInto(
     }
   }
   result.tasks.sort((a, b) => a.instance_id.localeCompare(b.instance_id));
+  if (environments)
+    log.environments = { ...environments.counts, fresh_reasons: [...environments.freshReasons].sort() };
   return { result, log };
 }
 
@@ -264,7 +285,7 @@ function isSynthesised(id: string, ids: readonly string[]): boolean {
  * task is exported again: the names are what metric.py reads the constraints by.
  */
 async function verifyCandidate(
-  options: MineRepositoryOptions,
+  options: MineRepositoryOptions & { environments?: SharedEnvironments },
   repoRoot: string,
   workspaceDir: string,
   look: CommitLook,
@@ -303,6 +324,7 @@ async function verifyCandidate(
         weaveVersion: options.weaveVersion,
         createdAt,
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.environments ? { sharedEnvironments: options.environments } : {}),
       });
     } catch (error) {
       if (!(error instanceof ExportInputError)) throw error;
@@ -326,6 +348,9 @@ function failure(result: ExportResult): Outcome {
     (r) => `${r.spec === '*' ? '' : `${r.spec}: `}${r.reason.split('\n')[0] ?? ''}`,
   );
   const reason = reasons.join('; ');
+  // Code that wrote into the shared environment: the task is rejected for the attempt, named in the funnel.
+  if (result.reasons.some((r) => r.reason.includes(ENVIRONMENT_WRITE)))
+    return { stage: 'task', reason, detail: full(result) };
   // Export words a failed set-up with the one prefix (after the run's label when only one side failed).
   if (result.reasons.some((r) => r.reason.startsWith(SETUP_FAILED) || r.reason.includes(`: ${SETUP_FAILED}`)))
     return { stage: 'environment', reason, detail: full(result) };

@@ -67,4 +67,6 @@ export interface RunLog {
   milliseconds: StageTimes;
   /** Each rejection's whole reason (the funnel keeps first lines). */
   reasons: Array<{ commit: string; reason: string }>;
+  /** Shared environments (absent with --no-env-reuse): built, reused by a run, set up fresh in a run, and why. */
+  environments?: { built: number; reused: number; fresh: number; fresh_reasons: string[] };
 }

@@ -167,6 +167,17 @@ function setupStep(setupCommands: string[]): string[] {
   return lines;
 }
 
+/**
+ * The set-up step alone, as eval.sh's step 3 runs it (the same lines and markers), for a runner that applies the
+ * patches and sets up in two invocations (a shared environment that turns out not to fit is set up here instead).
+ * Run it with WEAVE_RUN_SETUP=1 in the checkout; a failure prints eval.sh's SETUP FAILED and EVAL END markers.
+ */
+export function renderSetupScript(setupCommands: string[]): string {
+  return ['#!/bin/sh', 'set -u', ...nonceFromEnvironment(), ...setupStep(setupCommands), 'exit 0', ''].join(
+    '\n',
+  );
+}
+
 function uniqueDelimiter(text: string): string {
   let delimiter = 'WEAVE_TEST_PATCH_EOF';
   for (let n = 1; text.includes(delimiter); n++) delimiter = `WEAVE_TEST_PATCH_EOF_${n}`;

@@ -15,7 +15,8 @@ import type { InfrastructureFinding } from '../../sandbox/diffPolicy/classifyCha
 import type { SpecResult } from '../../check';
 import { parseEvalLog, setupTimings, type ParsedEvalLog } from './evalLog';
 import { evidenceRunsLog, runSpecsWithEvidence, withEvidenceVerdicts } from './evidenceSpecRuns';
-import { EVAL_PHASES, type EvalPhase } from './evalScript';
+import { EVAL_PHASES, renderSetupScript, type EvalPhase } from './evalScript';
+import { EnvironmentCopy, type ReadyEnvironment, type SharedEnvironments } from './sharedEnvironment';
 import { predictionInfrastructure } from './predictionPolicy';
 import { watchSetup } from './setupProgress';
 import { NONCE_VARIABLE, shQuote } from './specRunsScript';
@@ -50,6 +51,11 @@ export interface TaskRunInput {
    * is untrusted. Off for the export's own verification of the user's base and gold, which eval.sh scores.
    */
   judgeWithEvidence?: boolean;
+  /**
+   * Environments set up once and shared (sharedEnvironment.ts), with the task's set-up commands: when runSetup and
+   * the set-up after the patches is a shared one, the run gets a copy of it instead of setting up.
+   */
+  sharedEnvironments?: { environments: SharedEnvironments; setupCommands: readonly string[] };
 }
 
 /** Where a task run's code ran: inside bubblewrap, unsandboxed because the user allowed it, or in the task's image. */
@@ -101,6 +107,8 @@ export interface TaskRunResult {
   testInfrastructure: InfrastructureFinding[];
   /** The contained spec runs, when judged on runner evidence (judgeWithEvidence). */
   specResults?: SpecResult[];
+  /** With a shared environment: its entries the spec runs created, changed or removed (an attempt each). */
+  environmentWrites?: string[];
 }
 
 export class TaskRunError extends Error {}
@@ -129,7 +137,7 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
     const { evalScript, patchFile, logDir, logFile } = await harnessFiles(scratchDir, taskDir, input.patch);
     const nonce = randomBytes(16).toString('hex');
     const environment = await runEnvironment();
-    const { outcome, specResults } = await runEvalPhases({
+    const { outcome, specResults, environmentWrites } = await runEvalPhases({
       judgeWithEvidence: input.judgeWithEvidence === true,
       specs: input.specs,
       evalScript,
@@ -156,6 +164,10 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
           }
         : undefined,
       ...(input.signal ? { signal: input.signal } : {}),
+      // Without set-up commands there is nothing to share: eval.sh runs as it always does.
+      ...(input.runSetup && input.sharedEnvironments && input.sharedEnvironments.setupCommands.length > 0
+        ? { shared: input.sharedEnvironments }
+        : {}),
     });
     // Stopped before eval.sh could start (a signal between the clone and the run) is a cancelled run, not an error.
     if (outcome.spawnError !== undefined && !outcome.cancelled)
@@ -189,6 +201,7 @@ export async function runTaskPatch(input: TaskRunInput): Promise<TaskRunResult> 
       ].sort(),
       testInfrastructure,
       ...(specResults === undefined ? {} : { specResults }),
+      ...(environmentWrites === undefined ? {} : { environmentWrites }),
     };
   } finally {
     await base.dispose();
@@ -257,6 +270,8 @@ interface EvalScriptRun {
   setupHome: string | undefined;
   progress: { report: (message: string) => void; label: string; intervalMs?: number } | undefined;
   signal?: AbortSignal;
+  /** Set up through a shared environment where one fits (TaskRunInput.sharedEnvironments). */
+  shared?: { environments: SharedEnvironments; setupCommands: readonly string[] };
 }
 
 /**
@@ -266,7 +281,7 @@ interface EvalScriptRun {
  */
 async function runEvalPhases(
   run: EvalScriptRun,
-): Promise<{ outcome: CommandOutcome; specResults?: SpecResult[] }> {
+): Promise<{ outcome: CommandOutcome; specResults?: SpecResult[]; environmentWrites?: string[] }> {
   // One watch over both phases: the set-up's lines in the first, "spec N of M" in the second.
   const stopWatching = run.progress
     ? watchSetup({
@@ -285,17 +300,36 @@ async function runEvalPhases(
 
 async function runWatchedEvalPhases(
   run: EvalScriptRun,
-): Promise<{ outcome: CommandOutcome; specResults?: SpecResult[] }> {
+): Promise<{ outcome: CommandOutcome; specResults?: SpecResult[]; environmentWrites?: string[] }> {
+  // With shared environments the patches are applied first and the set-up is chosen after, on the tree it serves.
   const prepared = await runEvalScript(run, {
     phase: EVAL_PHASES.prepare,
     timeoutMs: run.timeoutMs,
     ...(run.setupHome === undefined ? {} : { setupHome: run.setupHome }),
+    ...(run.shared ? { runSetup: false } : {}),
   });
-  const preparedFully =
-    prepared.spawnError === undefined && !prepared.timedOut && !prepared.cancelled && prepared.exitCode === 0;
+  const fully = (o: CommandOutcome): boolean =>
+    o.spawnError === undefined && !o.timedOut && !o.cancelled && o.exitCode === 0;
   // eval.sh logged why (patch, test.patch, set-up) or the run was cut short
-  if (!preparedFully) return { outcome: prepared };
-  const timeoutMs = Math.max(1, run.timeoutMs - prepared.durationMs);
+  if (!fully(prepared)) return { outcome: prepared };
+  let usedMs = prepared.durationMs;
+  let copy: { env: ReadyEnvironment; copy: EnvironmentCopy } | undefined;
+  if (run.shared) {
+    const env = await run.shared.environments.ready(run.checkout, run.shared.setupCommands, {
+      sandboxed: run.environment === 'sandbox',
+      timeoutMs: Math.max(1, run.timeoutMs - usedMs),
+      ...(run.signal ? { signal: run.signal } : {}),
+    });
+    if (env !== undefined) {
+      copy = { env, copy: await EnvironmentCopy.make(env, run.checkout, run.environment === 'sandbox') };
+    } else {
+      // Not shared (or its build failed): the set-up runs here, as eval.sh's own step would have.
+      const setup = await runSetupStep(run, run.shared.setupCommands, Math.max(1, run.timeoutMs - usedMs));
+      usedMs += setup.durationMs;
+      if (!fully(setup)) return { outcome: { ...setup, durationMs: usedMs } };
+    }
+  }
+  const timeoutMs = Math.max(1, run.timeoutMs - usedMs);
   if (run.judgeWithEvidence && run.environment !== 'docker') {
     const judged = await runSpecsWithEvidence({
       checkout: run.checkout,
@@ -315,8 +349,43 @@ async function runWatchedEvalPhases(
     };
     return { outcome, specResults: judged.results };
   }
-  const specs = await runEvalScript(run, { phase: EVAL_PHASES.specs, timeoutMs, appendLog: true });
-  return { outcome: { ...specs, durationMs: prepared.durationMs + specs.durationMs } };
+  const specs = await runEvalScript(run, {
+    phase: EVAL_PHASES.specs,
+    timeoutMs,
+    appendLog: true,
+    // A venv's scripts name their interpreter at the path it was built at: readable there, never writable.
+    ...(copy
+      ? { readOnly: [copy.env.tree], granted: copy.env.folders.map((f) => path.join(run.checkout, f)) }
+      : {}),
+  });
+  return {
+    outcome: { ...specs, durationMs: usedMs + specs.durationMs },
+    ...(copy ? { environmentWrites: await copy.copy.writes() } : {}),
+  };
+}
+
+/** eval.sh's set-up step alone (the same lines and markers, appended to its log), in the prepare phase's sandbox. */
+async function runSetupStep(
+  run: EvalScriptRun,
+  setupCommands: readonly string[],
+  timeoutMs: number,
+): Promise<CommandOutcome> {
+  const script = path.join(path.dirname(run.evalScript), 'setup.sh');
+  await fs.writeFile(script, renderSetupScript([...setupCommands]));
+  const stopWatching =
+    run.setupHome !== undefined && run.progress
+      ? watchSetup({ logFile: run.logFile, nonce: run.nonce, ...run.progress })
+      : () => undefined;
+  return runEvalScript(
+    { ...run, evalScript: script },
+    {
+      phase: EVAL_PHASES.prepare,
+      timeoutMs,
+      appendLog: true,
+      runSetup: true,
+      ...(run.setupHome === undefined ? {} : { setupHome: run.setupHome }),
+    },
+  ).finally(stopWatching);
 }
 
 interface EvalInvocation {
@@ -329,6 +398,12 @@ interface EvalInvocation {
   setupHome?: string;
   /** The spec phase adds to the log the prepare phase began. */
   appendLog?: boolean;
+  /** WEAVE_RUN_SETUP for this invocation, when not the run's. */
+  runSetup?: boolean;
+  /** Further folders shown read-only at their own path (a shared environment's build folder). */
+  readOnly?: readonly string[];
+  /** Folders of the checkout already handed to the sandbox's uid (SandboxOptions.grantedDirs). */
+  granted?: readonly string[];
 }
 
 /**
@@ -345,7 +420,7 @@ async function runEvalScript(run: EvalScriptRun, invocation: EvalInvocation): Pr
     cwd: run.checkout,
     env: {
       ...setup,
-      WEAVE_RUN_SETUP: run.runSetup ? '1' : '0',
+      WEAVE_RUN_SETUP: (invocation.runSetup ?? run.runSetup) ? '1' : '0',
       WEAVE_PHASE: invocation.phase,
       [NONCE_VARIABLE]: run.nonce,
     },
@@ -357,7 +432,11 @@ async function runEvalScript(run: EvalScriptRun, invocation: EvalInvocation): Pr
           launcher: sandboxLauncher({
             checkout: run.checkout,
             writableDirs: run.writableDirs,
-            readOnlyBinds: [{ source: path.dirname(run.evalScript), target: path.dirname(run.evalScript) }],
+            readOnlyBinds: [
+              { source: path.dirname(run.evalScript), target: path.dirname(run.evalScript) },
+              ...(invocation.readOnly ?? []).map((dir) => ({ source: dir, target: dir })),
+            ],
+            ...(invocation.granted ? { grantedDirs: invocation.granted } : {}),
             // Once the prepare phase laid the tests down nothing may rewrite them.
             ...(invocation.phase === EVAL_PHASES.specs ? { protectedPaths: run.protectedTestFiles } : {}),
             // The set-up's private HOME and caches, writable; everything else of the scratch folder is not there.

@@ -111,6 +111,9 @@ export async function panelScenarios(demo: DemoSession, step: Step): Promise<voi
         throw new Error(
           `graph scrolls sideways (${scroll.join(' > ')}) with labels at ${smallest.toFixed(1)} px`,
         );
+      // Every label whole, inside its node and inside the panel at its default width (no node cut at the edge).
+      const cut = await graph.cutLabels(true);
+      if (cut.length > 0) throw new Error(`graph labels cut: ${cut.join(', ')} (${scroll.join(' > ')})`);
       for (const id of expectedIds) {
         const label = await graph.label(id);
         if (label !== id) throw new Error(`node ${id} labelled "${label}"`);

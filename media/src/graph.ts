@@ -45,16 +45,75 @@ function measure(text: string): number {
   return measureContext.measureText(text).width;
 }
 
-function layoutFor(state: ParsedPanelState, wrapAt: number): Promise<Layout> {
+/** The latest graph's layouts, one per wrap width tried (chooseLayout tries up to four). */
+const KEPT_LAYOUTS = 5;
+
+function layoutFor(state: ParsedPanelState, wrapAt: number, compact = false): Promise<Layout> {
   const input = { specs: state.specs.map((s) => ({ id: s.id, dependsOn: s.dependsOn })) };
-  const key = JSON.stringify([input, wrapAt]);
+  const key = JSON.stringify([input, wrapAt, compact]);
   let layout = layouts.get(key);
   if (!layout) {
-    layout = layoutGraph(input, { wrapAt, measure, lineHeight: LINE_HEIGHT });
-    layouts.clear(); // only the latest graph is worth keeping
+    layout = layoutGraph(input, { wrapAt, measure, lineHeight: LINE_HEIGHT, compact });
     layouts.set(key, layout);
+    for (const old of layouts.keys()) if (layouts.size > KEPT_LAYOUTS) layouts.delete(old);
   }
   return layout;
+}
+
+/**
+ * Narrower label wraps the side panel tries, in order, when its graph would not fit the panel at the smallest
+ * label size. A graph that pans cuts the nodes at its edge (the demo's rightmost column read "no-sta…" at the
+ * default width); ids wrapped at more dashes, then tighter spacing, make every column narrower, so a small graph
+ * fits whole instead.
+ */
+/** How long a resize must pause before the side panel's graph picks its layout for the new width again. */
+const RELAYOUT_PAUSE_MS = 250;
+
+const NARROWER = [
+  { wrapAt: 10, compact: false },
+  { wrapAt: 10, compact: true },
+  { wrapAt: 7, compact: true },
+];
+
+/**
+ * The layout to draw in the view's width (read once the first layout settled, when the view is in the page): the
+ * view's own wrap, or a narrower one that lets the whole graph fit.
+ */
+async function chooseLayout(
+  state: ParsedPanelState,
+  view: GraphView,
+  widthNow: () => number,
+): Promise<{ layout: Layout; width: number }> {
+  const own = await layoutFor(state, view.wrapAt);
+  const width = widthNow();
+  const layout = await narrowestNeeded(state, view, own, width);
+  return { layout, width };
+}
+
+/**
+ * Only the side panel's small graphs try narrower layouts: a large one would turn into a tall column of wrapped ids
+ * and still pan, so it keeps its usual layout (and is not laid out again as the sidebar is dragged).
+ */
+const NARROWER_UP_TO_SPECS = 15;
+
+function mayNarrow(state: ParsedPanelState, view: GraphView): boolean {
+  return view.fit === 'shrink' && state.specs.length <= NARROWER_UP_TO_SPECS;
+}
+
+async function narrowestNeeded(
+  state: ParsedPanelState,
+  view: GraphView,
+  own: Layout,
+  width: number,
+): Promise<Layout> {
+  const fits = (layout: Layout): boolean => Math.ceil(layout.width) * MIN_SCALE <= width;
+  if (!mayNarrow(state, view) || width <= 0 || fits(own)) return own;
+  for (const { wrapAt, compact } of NARROWER.filter((n) => n.wrapAt <= view.wrapAt)) {
+    const narrower = await layoutFor(state, wrapAt, compact);
+    if (fits(narrower)) return narrower;
+  }
+  // Nothing fits (a large graph in a narrow panel): it pans, with the ids at their usual wrap.
+  return own;
 }
 
 export function renderGraph(state: ParsedPanelState, view: GraphView): HTMLElement {
@@ -64,24 +123,45 @@ export function renderGraph(state: ParsedPanelState, view: GraphView): HTMLEleme
     { class: 'graph-scroll', 'aria-busy': 'true', 'data-fit': view.fit },
     h('p', { class: 'muted' }, 'Laying out…'),
   );
+  // The layout drawn, and the width it was chosen for: a new width may call for another wrap (chooseLayout).
+  let drawn: { layout: Layout; width: number } | undefined;
+  const draw = (): void => {
+    chooseLayout(state, view, () => scroll.clientWidth).then(
+      ({ layout, width }) => {
+        if (!scroll.isConnected && drawn) return;
+        if (drawn?.layout !== layout) {
+          scroll.replaceChildren(picture(state, layout, view));
+          scroll.removeAttribute('aria-busy');
+        }
+        drawn = { layout, width };
+        applyZoom(scroll);
+      },
+      (e: unknown) =>
+        scroll.replaceChildren(h('p', { class: 'muted' }, `The graph could not be laid out: ${String(e)}`)),
+    );
+  };
   // "Fit" follows the view's width as the user drags the sidebar or the editor group.
   // A re-render detaches this one (its size drops to 0, which reports once): then stop watching it.
+  // A new width may call for another wrap: looked at once the drag pauses, not at every step of it (a layout of 40
+  // specs takes a while, and a picture that changes under the pointer moves what it was about to click).
+  let relayout: ReturnType<typeof setTimeout> | undefined;
   const resized = new ResizeObserver(() => {
-    if (scroll.isConnected) applyZoom(scroll);
-    else resized.disconnect();
+    if (!scroll.isConnected) {
+      resized.disconnect();
+      return;
+    }
+    applyZoom(scroll);
+    if (!drawn || drawn.width === scroll.clientWidth || !mayNarrow(state, view)) return;
+    clearTimeout(relayout);
+    relayout = setTimeout(() => {
+      if (scroll.isConnected && drawn?.width !== scroll.clientWidth) draw();
+    }, RELAYOUT_PAUSE_MS);
   });
   resized.observe(scroll);
   panByDragging(scroll);
   const wrap = h('div', { class: 'graph-wrap' }, zoomBar(scroll, view), scroll, legend(state, view));
-  layoutFor(state, view.wrapAt).then(
-    (layout) => {
-      scroll.replaceChildren(picture(state, layout, view));
-      scroll.removeAttribute('aria-busy');
-      applyZoom(scroll);
-    },
-    (e: unknown) =>
-      scroll.replaceChildren(h('p', { class: 'muted' }, `The graph could not be laid out: ${String(e)}`)),
-  );
+  // Laid out once the section is in the page (the promise settles after the caller attached it), at its width.
+  draw();
   scroll.addEventListener(
     'wheel',
     (event) => {

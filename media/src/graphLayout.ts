@@ -44,9 +44,10 @@ export interface LayoutOptions {
   /** Measures a label line in CSS pixels. */
   measure: (text: string) => number;
   lineHeight: number;
+  /** Tighter node padding and layer spacing: the narrow side panel's last try before a graph must pan. */
+  compact?: boolean;
 }
 
-const PADDING_X = 10;
 const PADDING_Y = 6;
 const elk = new ELK();
 
@@ -70,11 +71,12 @@ export function wrapId(id: string, wrapAt: number): string[] {
 export async function layoutGraph(input: GraphInput, options: LayoutOptions): Promise<Layout> {
   const ids = new Set(input.specs.map((s) => s.id));
   const labels = new Map(input.specs.map((s) => [s.id, wrapId(s.id, options.wrapAt)]));
+  const paddingX = options.compact ? 5 : 10;
   const children: ElkNode[] = input.specs.map((s) => {
     const lines = labels.get(s.id) ?? [s.id];
     return {
       id: s.id,
-      width: Math.ceil(Math.max(...lines.map(options.measure)) + 2 * PADDING_X),
+      width: Math.ceil(Math.max(...lines.map(options.measure)) + 2 * paddingX),
       height: Math.ceil(lines.length * options.lineHeight + 2 * PADDING_Y),
     };
   });
@@ -89,10 +91,15 @@ export async function layoutGraph(input: GraphInput, options: LayoutOptions): Pr
       'elk.algorithm': 'layered',
       'elk.direction': 'RIGHT',
       'elk.edgeRouting': 'ORTHOGONAL',
-      'elk.spacing.nodeNode': '12',
-      'elk.layered.spacing.nodeNodeBetweenLayers': '28',
+      'elk.spacing.nodeNode': options.compact ? '8' : '12',
+      'elk.layered.spacing.nodeNodeBetweenLayers': options.compact ? '16' : '28',
       'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES',
-      'elk.padding': '[top=6,left=6,bottom=6,right=22]',
+      // Compact: a spec with no dependency edges joins the first layer instead of a column of its own (ELK packs
+      // separate components side by side, which made the demo wider, not narrower).
+      ...(options.compact ? { 'elk.separateConnectedComponents': 'false' } : {}),
+      'elk.padding': options.compact
+        ? '[top=6,left=4,bottom=6,right=12]'
+        : '[top=6,left=6,bottom=6,right=22]',
     },
     children,
     edges,

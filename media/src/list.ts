@@ -1,7 +1,12 @@
 // The list of specs with their verdict badges and per-spec actions. One Tab stop for the whole list (roving
 // tabindex): ↑/↓ (and Home/End) move between specs, → and ← move through the focused spec's buttons, Enter
-// edits the spec, Escape goes back from a button to its spec. The filter box above it narrows the rows shown
-// (in place, so typing keeps its caret); ↓ from it enters the list, whose keys move among the rows shown.
+// edits the spec, Escape goes back from a button to its spec (and, on the spec, closes it). The filter box above
+// it narrows the rows shown (in place, so typing keeps its caret); ↓ from it enters the list, whose keys move
+// among the rows shown.
+// One row at a time is "open" (its title, anchors and actions on lines of their own): the row last clicked or
+// reached with the keyboard. It stays open when the focus leaves the list and closes only when another row opens
+// or on Escape, so the layout never changes under the pointer (a row that closed as focus left it moved the graph's
+// "Open large view" between a press and its release, and the click missed).
 import type { ParsedPanelState } from '../../src/shared/protocol';
 import { codicon, h } from './dom';
 import { isFailing, STATUS_LOOK, statusOf, type SpecStatus } from './status';
@@ -15,6 +20,21 @@ export interface ListActions {
 
 /** The spec that holds the list's Tab stop, kept across re-renders. */
 let current: string | undefined;
+/** The open spec (see above), kept across re-renders. */
+let opened: string | undefined;
+/** A Tab key went down and its focus has not landed yet: a row it lands on opens (keyboard, not a re-render). */
+let tabbing = false;
+document.addEventListener('keydown', (event) => {
+  if (event.key === 'Tab') tabbing = true;
+});
+document.addEventListener('keyup', () => (tabbing = false));
+
+/** Opens `item` (closing the row open before), or closes every row (`undefined`). */
+function setOpen(list: HTMLElement, item: HTMLElement | undefined): void {
+  opened = item?.dataset['specId'];
+  for (const row of list.querySelectorAll<HTMLElement>(':scope > li.spec'))
+    row.classList.toggle('open', row === item);
+}
 
 export function statusBadge(status: SpecStatus, detail?: string): HTMLSpanElement {
   const look = STATUS_LOOK[status];
@@ -87,6 +107,13 @@ export function renderSpecList(
   list.addEventListener('focusin', (event) => {
     const item = (event.target as HTMLElement).closest<HTMLElement>('li.spec');
     if (item) moveStop(list, item);
+    if (item && tabbing) setOpen(list, item);
+    tabbing = false;
+  });
+  // Opened on the click, not on the press: the press's focus must not move the button about to be released.
+  list.addEventListener('click', (event) => {
+    const item = (event.target as HTMLElement).closest<HTMLElement>('li.spec');
+    if (item && !item.classList.contains('open')) setOpen(list, item);
   });
   const shownCount = h('span', { class: 'filter-count', 'aria-live': 'polite' });
   const noMatch = h('p', { class: 'muted no-match', hidden: true });
@@ -113,6 +140,7 @@ export function renderSpecList(
         if (first) {
           event.preventDefault();
           moveStop(list, first);
+          setOpen(list, first);
           first.focus();
         }
       }
@@ -153,9 +181,10 @@ export function renderSpecList(
 }
 
 /**
- * One spec as a compact row: verdict (icon, and its word where there is room), the id on one line (cut with an
- * ellipsis, whole in the tooltip), then one line with the kind and the failure line or the title. The actions
- * show on hover and keyboard focus; the focused row opens to the title and anchors. The spec the form has just
+ * One spec as a compact row: verdict (icon, and its word where there is room), the whole id (wrapped at its dashes
+ * in a narrow list, never cut), then one line with the kind and the failure line or the title. The actions show
+ * on hover and keyboard focus; the open row (see above) shows them on a line of their own, with the title and
+ * anchors. The spec the form has just
  * saved is marked for a few seconds, so the eye finds where it landed.
  */
 function specRow(
@@ -175,7 +204,7 @@ function specRow(
   return h(
     'li',
     {
-      class: `spec status-${status}${justSaved ? ' just-saved' : ''}`,
+      class: `spec status-${status}${justSaved ? ' just-saved' : ''}${spec.id === opened ? ' open' : ''}`,
       'data-spec-id': spec.id,
       'data-key': `spec:${spec.id}`,
       'data-filter': [spec.id, spec.title, spec.kind, look.label, status].join(' ').toLowerCase(),
@@ -187,7 +216,11 @@ function specRow(
       'div',
       { class: 'spec-head' },
       statusBadge(status, [look.label, detail].filter(Boolean).join(': ')),
-      h('span', { class: 'spec-id', title: `${spec.id} — ${look.label}\n${spec.title}` }, spec.id),
+      h(
+        'span',
+        { class: 'spec-id', title: `${spec.id} — ${look.label}\n${spec.title}` },
+        ...idParts(spec.id),
+      ),
       auditBadge(state.audit?.[spec.id]),
       h(
         'div',
@@ -253,6 +286,17 @@ function specRow(
   );
 }
 
+/**
+ * The id as text that wraps at its dashes, except that a short last part stays with the one before it: a narrow
+ * list shows "…-rates-" over "rule-12", not "…-rule-" over a lone "12" (Chromium breaks after a dash before a digit).
+ */
+export function idParts(id: string): Array<string | HTMLSpanElement> {
+  // Short enough (at most 12 characters) to fit the narrowest list on one line.
+  const tail = /[^-]{1,8}-[^-]{1,3}$/.exec(id);
+  if (!tail || tail.index === 0) return [id];
+  return [id.slice(0, tail.index), h('span', { class: 'id-tail' }, tail[0])];
+}
+
 function applyFilter(list: HTMLElement, filter: SpecFilter, count: HTMLElement, noMatch: HTMLElement): void {
   const words = filter.text.toLowerCase().split(/\s+/).filter(Boolean);
   const all = Array.from(list.querySelectorAll<HTMLElement>(':scope > li.spec'));
@@ -298,6 +342,7 @@ function onKey(list: HTMLElement, event: KeyboardEvent, actions: ListActions): v
     if (!next) return;
     event.preventDefault();
     moveStop(list, next);
+    setOpen(list, next);
     next.focus();
   };
   const onItem = target === item;
@@ -331,6 +376,7 @@ function onKey(list: HTMLElement, event: KeyboardEvent, actions: ListActions): v
     }
     case 'Escape':
       if (!onItem) focusItem(item);
+      else setOpen(list, undefined);
       return;
     case 'Enter':
       if (onItem && item.dataset['specId']) {

@@ -22,16 +22,18 @@
 // runs them in order and counts them; the scenarios
 // live in e2ePanelScenarios.ts and e2eChangeScenarios.ts (trusted session, e2eDemoSession.ts) and
 // e2eRestrictedScenarios.ts (untrusted and empty folders).
-// Usage: npm run build && node out/test/vscode/e2e.js [--only adapts|panel|issue39|export]   (prints "N passed, N
-// failed" last; exit 1 on failure; --only adapts runs the 40-spec session alone, --only panel the demo's panel and
-// form steps, --only issue39 the demo's broken-news, blame-after-reload and mid-check counts steps, --only export
-// the export to a new folder typed in its box: e2eExport.ts)
+// Then the comparison tab of Run N agents scrolled right (a 12-spec copy, three scripted candidates: e2eCompare.ts).
+// Usage: npm run build && node out/test/vscode/e2e.js [--only adapts|panel|issue39|export|compare]   (prints "N
+// passed, N failed" last; exit 1 on failure; --only adapts runs the 40-spec session alone, --only panel the demo's
+// panel and form steps, --only issue39 the demo's broken-news, blame-after-reload and mid-check counts steps, --only
+// export the export to a new folder typed in its box: e2eExport.ts, --only compare the comparison tab)
 // Env: WEAVE_E2E_TIMEOUT_S (whole run, default 900), WEAVE_E2E_HEADED=1 (watch it, with a display).
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ScriptedServer } from '../support/scriptedOpenAiServer';
 import { AGENT_STEPS, startAgentModel } from './e2eAgent';
 import { changeScenarios } from './e2eChangeScenarios';
+import { compareScenarios } from './e2eCompare';
 import { demoSession } from './e2eDemoSession';
 import { exportScenarios } from './e2eExport';
 import { issue39Scenarios } from './e2eIssue39';
@@ -77,6 +79,7 @@ async function main(): Promise<number> {
     else if (only === 'panel') await trustedSession(sessions, step, (started) => (model = started), false);
     else if (only === 'issue39') await issue39Scenarios(sessions, step);
     else if (only === 'export') await exportScenarios(sessions, step);
+    else if (only === 'compare') await compareScenarios(sessions, step);
     else await allSessions(sessions, step, (started) => (model = started));
   } catch (e) {
     outcomes.push({ name: 'set-up', error: e instanceof Error ? e.message : String(e) });
@@ -103,6 +106,7 @@ async function allSessions(
   await panelAdaptScenarios(sessions, step);
   await issue39Scenarios(sessions, step);
   await exportScenarios(sessions, step);
+  await compareScenarios(sessions, step);
 }
 
 /** The demo (trusted): the panel and form scenarios, then (`withChanges`) the edits, blame and the agent. */

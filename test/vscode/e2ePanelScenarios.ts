@@ -79,6 +79,25 @@ export async function panelScenarios(demo: DemoSession, step: Step): Promise<voi
   });
 
   await step(
+    'a click on a row at the default width: no scrollbar appears, every verdict word and "Failing" stay',
+    async () => {
+      const before = await panel.layout();
+      await panel.spec(FAILING_SPEC).click();
+      const after = await panel.layout();
+      await ui.shoot('e2e-panel-clicked.png', 'sidebar');
+      if (!after.open.includes(FAILING_SPEC))
+        throw new Error(`the clicked row is not open (${after.open.join()})`);
+      if (after.listWidth !== before.listWidth)
+        throw new Error(`the list went from ${before.listWidth} to ${after.listWidth} px wide`);
+      if (after.scrollsSideways) throw new Error('the panel scrolls sideways');
+      if (after.wordless.length > 0) throw new Error(`no verdict word on ${after.wordless.join(', ')}`);
+      if (!after.failingLabel) throw new Error('the "Failing" label is gone');
+      if (after.verdictWords.join() !== before.verdictWords.join())
+        throw new Error(`verdict words ${before.verdictWords.join()} → ${after.verdictWords.join()}`);
+    },
+  );
+
+  await step(
     'the panel graph is laid out by ELK, fits the width down to its minimum label size, shows whole ids; the large view opens',
     async () => {
       const { graph } = panel;
@@ -92,6 +111,9 @@ export async function panelScenarios(demo: DemoSession, step: Step): Promise<voi
         throw new Error(
           `graph scrolls sideways (${scroll.join(' > ')}) with labels at ${smallest.toFixed(1)} px`,
         );
+      // Every label whole, inside its node and inside the panel at its default width (no node cut at the edge).
+      const cut = await graph.cutLabels(true);
+      if (cut.length > 0) throw new Error(`graph labels cut: ${cut.join(', ')} (${scroll.join(' > ')})`);
       for (const id of expectedIds) {
         const label = await graph.label(id);
         if (label !== id) throw new Error(`node ${id} labelled "${label}"`);

@@ -88,3 +88,26 @@ test('an empty graph lays out to no nodes and no arrows', async () => {
   const layout = await layoutGraph({ specs: [] }, options);
   assert.deepEqual([layout.nodes, layout.dependencies], [[], []]);
 });
+
+test('the narrow panel’s compact layout at a shorter wrap is narrower, and every label still fits its node', async () => {
+  // The demo's graph: three layers, whose default layout (wrap 14) panned in a ~250 px panel and cut the last column.
+  const demo = [
+    spec('response-shape'),
+    spec('cache-hit', ['response-shape']),
+    spec('no-stale-read', ['cache-hit']),
+    spec('no-error-caching', ['response-shape']),
+    spec('size-budget'),
+    spec('hit-rate', ['cache-hit']),
+    spec('no-secret-caching', ['response-shape']),
+    spec('header-names', ['response-shape']),
+  ];
+  const usual = await layoutGraph({ specs: demo }, { ...options, wrapAt: 14 });
+  const compact = await layoutGraph({ specs: demo }, { ...options, wrapAt: 7, compact: true });
+  assert.ok(compact.width < usual.width * 0.8, `compact ${compact.width} px vs usual ${usual.width} px`);
+  for (const n of compact.nodes) {
+    assert.equal(n.lines.join(''), n.id);
+    for (const line of n.lines)
+      assert.ok(line.length * 7 <= n.width, `${n.id}: "${line}" wider than its node`);
+    assert.ok(n.x + n.width <= compact.width, `${n.id} outside the layout`);
+  }
+});

@@ -88,6 +88,35 @@ export class SidePanel {
     return (await this.frame.locator('.spec-list :focus, .spec-list:focus-within').count()) > 0;
   }
 
+  /** What moves when the layout jumps: the list's width, the verdict word each row shows, the "Failing" label. */
+  layout(): Promise<{
+    listWidth: number;
+    scrollsSideways: boolean;
+    verdictWords: string[];
+    wordless: string[];
+    failingLabel: boolean;
+    open: string[];
+  }> {
+    return this.frame.locator('.spec-list').evaluate((list) => {
+      const shown = (el: Element | null): boolean =>
+        el !== null && el.getClientRects().length > 0 && getComputedStyle(el).visibility === 'visible';
+      const rows = Array.from(list.querySelectorAll<HTMLElement>(':scope > li.spec:not([hidden])'));
+      const words = rows.map((row) => {
+        const word = [row.querySelector('.badge-label'), row.querySelector('.spec-verdict')].find(shown);
+        return { id: row.dataset['specId'] ?? '', word: word?.textContent ?? '' };
+      });
+      const root = document.scrollingElement ?? document.documentElement;
+      return {
+        listWidth: Math.round(list.getBoundingClientRect().width),
+        scrollsSideways: root.scrollWidth > root.clientWidth + 1,
+        verdictWords: words.map((w) => w.word),
+        wordless: words.filter((w) => w.word === '').map((w) => w.id),
+        failingLabel: shown(document.querySelector('.filter-failing-label')),
+        open: rows.filter((r) => r.classList.contains('open')).map((r) => r.dataset['specId'] ?? ''),
+      };
+    });
+  }
+
   async press(key: string): Promise<void> {
     await this.page.keyboard.press(key);
   }
@@ -131,6 +160,11 @@ export class SpecRow {
 
   async focus(): Promise<void> {
     await this.item.focus();
+  }
+
+  /** Clicks the row on its id, as a person opens it. */
+  async click(): Promise<void> {
+    await this.item.locator('.spec-id').click({ position: { x: 4, y: 4 } });
   }
 }
 

@@ -8,6 +8,7 @@
 //   node     `node --test` on .ts files through Node's own type stripping (tsx and ts-node are not installed):
 //            erasable syntax only, imports name their .ts files
 // Both link the project's node_modules; jest's cache goes to the workspace's git-ignored .jest-cache.
+// `sourceMaps: false` (jest) makes the transform emit none, for the reason a file then stays whole.
 //
 // `slowToEnd` (jest) preloads, through the specs' NODE_OPTIONS, a file that keeps every jest worker busy for 2 s
 // in its first 'exit' listener: what a loaded machine does to every worker. jest asks a worker to end over IPC, waits 500 ms, then SIGTERMs it and
@@ -263,7 +264,13 @@ function testFile(runner: TsRunner, file: string): string {
 /** The source files mutants go into (the bench). */
 export const TS_RUNNER_SOURCES = ['src/percent.ts', 'src/host.ts', 'src/path.ts', 'src/query.ts', 'src/url.ts'];
 
-export function tsRunnerLibraryFiles(runner: TsRunner, options: { slowToEnd?: boolean } = {}): Record<string, string> {
+export interface TsRunnerOptions {
+  slowToEnd?: boolean;
+  /** jest's transform emits no source map (as a transformer configured without them): default true. */
+  sourceMaps?: boolean;
+}
+
+export function tsRunnerLibraryFiles(runner: TsRunner, options: TsRunnerOptions = {}): Record<string, string> {
   const files: Record<string, string> = { ...modules(runner === 'node' ? '.ts' : '') };
   for (const file of Object.keys(TESTS)) files[file] = testFile(runner, file);
   const compilerOptions =
@@ -298,7 +305,7 @@ module.exports = {
       loader: 'ts',
       format: 'cjs',
       target: 'node20',
-      sourcemap: 'inline',
+      sourcemap: ${options.sourceMaps === false ? 'false' : "'inline'"},
       sourcefile: filename,
     });
     return { code };
@@ -347,7 +354,7 @@ if (/jest-worker/.test(process.argv[1] || '')) {
 }
 
 /** Writes the library for `runner` into `dir` and links the project's node_modules into it. */
-export function writeTsRunnerLibrary(dir: string, runner: TsRunner, options: { slowToEnd?: boolean } = {}): void {
+export function writeTsRunnerLibrary(dir: string, runner: TsRunner, options: TsRunnerOptions = {}): void {
   for (const [rel, text] of Object.entries(tsRunnerLibraryFiles(runner, options))) {
     fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
     fs.writeFileSync(path.join(dir, rel), text);

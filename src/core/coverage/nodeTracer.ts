@@ -228,6 +228,15 @@ export const NODE_COVERAGE_HOOK_CJS = String.raw`'use strict';
         // no manifest here: one folder up
       }
     }
+    // jest's pool children start from jest-worker's entry: the runner the project names is jest.
+    if (runner.startsWith('jest-worker ')) {
+      try {
+        const jest = require(require.resolve('jest/package.json', { paths: [process.cwd()] }));
+        runner = 'jest ' + jest.version;
+      } catch {
+        // jest-worker used by something else: its own name stays
+      }
+    }
     return runner;
   };
 

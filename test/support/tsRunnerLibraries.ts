@@ -139,7 +139,9 @@ export function parseUrl(input: string): Url {
   return new Url(match[1]!.toLowerCase(), host, port, normalizePath(match[3] ?? ''), parseQuery(match[4] ?? ''));
 }
 `,
-    'src/index.ts': ['percent', 'host', 'path', 'query', 'url'].map((m) => `export * from './${m}${ext}';\n`).join(''),
+    'src/index.ts': ['percent', 'host', 'path', 'query', 'url']
+      .map((m) => `export * from './${m}${ext}';\n`)
+      .join(''),
   };
 }
 
@@ -167,7 +169,12 @@ export const TS_RUNNER_EXPECTED: Record<string, string[]> = {
   'host-port': ['src/host.ts#normalizeHost', 'src/host.ts#splitHostPort'],
   'dot-segments': ['src/path.ts#joinPath', 'src/path.ts#normalizePath'],
   query: ['src/percent.ts#percentDecode', 'src/query.ts#parseQuery', 'src/query.ts#stringifyQuery'],
-  parse: ['src/host.ts#splitHostPort', 'src/path.ts#joinPath', 'src/query.ts#parseQuery', 'src/url.ts#parseUrl'],
+  parse: [
+    'src/host.ts#splitHostPort',
+    'src/path.ts#joinPath',
+    'src/query.ts#parseQuery',
+    'src/url.ts#parseUrl',
+  ],
   errors: ['src/url.ts#UrlError.constructor'],
   origin: ['src/url.ts#Url.constructor', 'src/url.ts#Url.origin'],
 };
@@ -262,7 +269,13 @@ function testFile(runner: TsRunner, file: string): string {
 }
 
 /** The source files mutants go into (the bench). */
-export const TS_RUNNER_SOURCES = ['src/percent.ts', 'src/host.ts', 'src/path.ts', 'src/query.ts', 'src/url.ts'];
+export const TS_RUNNER_SOURCES = [
+  'src/percent.ts',
+  'src/host.ts',
+  'src/path.ts',
+  'src/query.ts',
+  'src/url.ts',
+];
 
 export interface TsRunnerOptions {
   slowToEnd?: boolean;
@@ -270,18 +283,42 @@ export interface TsRunnerOptions {
   sourceMaps?: boolean;
 }
 
-export function tsRunnerLibraryFiles(runner: TsRunner, options: TsRunnerOptions = {}): Record<string, string> {
+export function tsRunnerLibraryFiles(
+  runner: TsRunner,
+  options: TsRunnerOptions = {},
+): Record<string, string> {
   const files: Record<string, string> = { ...modules(runner === 'node' ? '.ts' : '') };
   for (const file of Object.keys(TESTS)) files[file] = testFile(runner, file);
   const compilerOptions =
     runner === 'node'
-      ? { strict: true, module: 'nodenext', target: 'es2022', allowImportingTsExtensions: true, erasableSyntaxOnly: true, noEmit: true, types: ['node'] }
-      : { strict: true, module: 'commonjs', target: 'es2022', moduleResolution: 'node10', noEmit: true, types: [] as string[] };
+      ? {
+          strict: true,
+          module: 'nodenext',
+          target: 'es2022',
+          allowImportingTsExtensions: true,
+          erasableSyntaxOnly: true,
+          noEmit: true,
+          types: ['node'],
+        }
+      : {
+          strict: true,
+          module: 'commonjs',
+          target: 'es2022',
+          moduleResolution: 'node10',
+          noEmit: true,
+          types: [] as string[],
+        };
   files['tsconfig.json'] = `${JSON.stringify({ compilerOptions, include: ['src', 'test'] }, null, 2)}\n`;
   let command: (spec: TsRunnerSpec) => string;
   if (runner === 'jest') {
     files['package.json'] = `${JSON.stringify(
-      { name: 'urlkit', version: '1.0.0', private: true, scripts: { test: 'jest' }, devDependencies: { jest: '30.5.2', esbuild: '0.28.2' } },
+      {
+        name: 'urlkit',
+        version: '1.0.0',
+        private: true,
+        scripts: { test: 'jest' },
+        devDependencies: { jest: '30.5.2', esbuild: '0.28.2' },
+      },
       null,
       2,
     )}\n`;
@@ -296,7 +333,8 @@ export function tsRunnerLibraryFiles(runner: TsRunner, options: TsRunnerOptions 
   workerIdleMemoryLimit: '512MB',
 };
 `;
-    files['jest.transform.cjs'] = `// TypeScript to CommonJS with an inline source map, as ts-jest, @swc/jest and babel-jest return it.
+    files['jest.transform.cjs'] =
+      `// TypeScript to CommonJS with an inline source map, as ts-jest, @swc/jest and babel-jest return it.
 const { transformSync } = require('esbuild');
 
 module.exports = {

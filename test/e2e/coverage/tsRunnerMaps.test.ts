@@ -38,7 +38,8 @@ function library(runner: TsRunner, options: TsRunnerOptions): string {
 async function threeChecksMapEverySpec(dir: string): Promise<void> {
   for (let round = 1; round <= 3; round++) {
     const result = await checkWorkspace({ workspaceDir: dir, concurrency: 2, freshCoverage: true });
-    for (const r of result.run.results) assert.equal(r.verdict, 'pass', `check ${round}, ${r.id}: ${r.output}`);
+    for (const r of result.run.results)
+      assert.equal(r.verdict, 'pass', `check ${round}, ${r.id}: ${r.output}`);
     assert.equal(result.coverage?.specs, TS_RUNNER_SPECS.length, `check ${round}`);
     const store = await readCoverageStore(dir);
     for (const { id } of TS_RUNNER_SPECS) {
@@ -70,5 +71,8 @@ void test('a jest transform without source maps: each file kept whole names jest
   const store = await readCoverageStore(dir);
   const url = store.specs.origin?.files['src/url.ts'];
   assert.equal(url?.wholeFile, true, JSON.stringify(url));
-  assert.match(url.wholeFileBecause ?? '', new RegExp(`transformed in memory by jest ${jest.replace(/\./g, '\\.')},`));
+  assert.match(
+    url.wholeFileBecause ?? '',
+    new RegExp(`transformed in memory by jest ${jest.replace(/\./g, '\\.')},`),
+  );
 });

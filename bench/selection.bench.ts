@@ -1,5 +1,5 @@
 // The safe-selection study (`npm run bench -- selection`): seeded mutants from the core's mutation operators
-// (selectionMutants.ts) are applied one at a time to the source of seven workspaces with real tests, and for
+// (selectionMutants.ts) are applied one at a time to the source of ten workspaces with real tests, and for
 // each the same run compares what every way of selecting specs picks against the yardstick, running EVERY spec
 // and seeing which verdicts actually changed:
 //   coverage      `weave affected --since HEAD` from the per-spec coverage the first check recorded
@@ -14,13 +14,19 @@
 // build/ with source maps (test/support/transpiledLibraries.ts; dependencies from the npm registry, cached under
 // ~/.cache/weave/); (8) a vitest 4 URL library, half its specs in the forks pool and half in threads
 // (test/support/vitest4Library.ts; the project's own vitest), recorded by 5 full checks, each counted in
-// `checks mapped` when every spec's coverage mapped to functions. Recall must be 100% for coverage and static cones; exits 1 if either missed a breakage.
+// `checks mapped` when every spec's coverage mapped to functions; (9) the same library under jest 30's worker
+// pool and (10) under `node --test` with Node's own type stripping (test/support/tsRunnerLibraries.ts), 5 checks
+// each. On the three real-shaped TypeScript libraries the `weave affected` CLI is timed too (wall and CPU, with
+// `weave --version` as the start-up yardstick). Recall must be 100% for coverage and static cones; exits 1 if
+// either missed a breakage.
 // A verdict change counts when a second run of the spec on the same mutant sees it too (a loaded machine can
 // time a spec out); the ones left out are reported.
 // Environment: WEAVE_BENCH_MUTANTS (at most this many per workspace; default 100: tinylib takes at most 40,
 // pyslim 20, the TypeScript ones WEAVE_BENCH_TS_MUTANTS, default 40), WEAVE_BENCH_SEED (default 20261130),
 // WEAVE_BENCH_STUDY (only the workspaces whose name contains it: `modules`, `single`, `tinylib`, `python`,
-// `pyslim`, `vitest`, `tsc`, `vitest 4`), WEAVE_BENCH_VITEST4_MUTANTS (default 20).
+// `pyslim`, `vitest`, `tsc`, `vitest 4`, `jest 30`, `node --test`, `URL library`), WEAVE_BENCH_VITEST4_MUTANTS and
+// WEAVE_BENCH_TS_RUNNER_MUTANTS (default 20 each), WEAVE_BENCH_AFFECTED_ROUNDS (default 5).
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,6 +43,8 @@ import {
   type TranspiledKind,
 } from '../test/support/transpiledLibraries';
 import { VITEST4_SOURCES, writeVitest4Library } from '../test/support/vitest4Library';
+import { TS_RUNNER_SOURCES, writeTsRunnerLibrary } from '../test/support/tsRunnerLibraries';
+import { startCpuMeter, type CpuMeter } from './cpuMeter';
 import { naiveSelector, withDependents } from './naiveSelection';
 import { PYTHON_PACKAGE, writePythonFixture } from './pythonSelectionFixture';
 import { firstKept, seededOrder, typeChecker } from './selectionMutants';
@@ -45,7 +53,10 @@ import { gitIn, percent, writeSelectionFixture, writeSingleModuleFixture } from 
 const MUTANTS = Number(process.env.WEAVE_BENCH_MUTANTS ?? 100);
 const SEED = Number(process.env.WEAVE_BENCH_SEED ?? 20261130);
 const TS_MUTANTS = Math.min(MUTANTS, Number(process.env.WEAVE_BENCH_TS_MUTANTS ?? 40));
+const TS_RUNNER_MUTANTS = Number(process.env.WEAVE_BENCH_TS_RUNNER_MUTANTS ?? 20);
+const AFFECTED_ROUNDS = Number(process.env.WEAVE_BENCH_AFFECTED_ROUNDS ?? 5);
 const repoRoot = path.resolve(__dirname, '../..');
+const cli = path.join(repoRoot, 'dist/cli.js');
 
 interface Study {
   name: string;
@@ -63,6 +74,8 @@ interface Study {
    * spec's coverage maps to functions (no file kept whole): vitest 4 used to map for only some specs.
    */
   recordedChecks?: number;
+  /** Time the `weave affected` CLI on the recorded workspace (the real-shaped TypeScript libraries). */
+  timeAffected?: boolean;
 }
 
 const jsFiles = (dir: string, folder: string, ext: string): string[] =>
@@ -138,6 +151,27 @@ const STUDIES: Study[] = [
     goal: 35,
     tsconfig: 'tsconfig.json',
     recordedChecks: 5,
+    timeAffected: true,
+  },
+  {
+    name: 'jest 30 URL library, worker pool',
+    write: (dir) => writeTsRunnerLibrary(dir, 'jest'),
+    sources: () => TS_RUNNER_SOURCES,
+    count: Math.min(TS_RUNNER_MUTANTS, MUTANTS),
+    goal: 35,
+    tsconfig: 'tsconfig.json',
+    recordedChecks: 5,
+    timeAffected: true,
+  },
+  {
+    name: 'node --test URL library, Node type stripping',
+    write: (dir) => writeTsRunnerLibrary(dir, 'node'),
+    sources: () => TS_RUNNER_SOURCES,
+    count: Math.min(TS_RUNNER_MUTANTS, MUTANTS),
+    goal: 35,
+    tsconfig: 'tsconfig.json',
+    recordedChecks: 5,
+    timeAffected: true,
   },
 ];
 
@@ -168,9 +202,11 @@ interface Outcome {
   tallies: Record<Column, Tally>;
   /** Recorded checks in which every spec's coverage mapped to functions, of how many. */
   mappedChecks: [number, number];
+  /** Median wall and CPU ms of `weave affected` and of `weave --version` (the CLI's start-up) there. */
+  affected?: { wallMs: number; cpuMs: number; startWallMs: number; startCpuMs: number };
 }
 
-async function runStudy(study: Study): Promise<Outcome> {
+async function runStudy(study: Study, meter: CpuMeter | undefined): Promise<Outcome> {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'weave-selection-')));
   try {
     study.write(dir);
@@ -278,9 +314,46 @@ async function runStudy(study: Study): Promise<Outcome> {
       }
     }
     process.stderr.write('\n');
+    if (study.timeAffected && meter) out.affected = timeAffected(dir, study.sources(dir)[0]!, meter);
     return out;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1] ?? NaN;
+
+/**
+ * `weave affected` as a user runs it (the CLI, a warm index and coverage store, a one-line edit left uncommitted),
+ * against `weave --version` (the CLI's own start-up) measured in the same rounds: medians of wall and CPU ms.
+ */
+function timeAffected(dir: string, edited: string, meter: CpuMeter): NonNullable<Outcome['affected']> {
+  const file = path.join(dir, edited);
+  const original = fs.readFileSync(file, 'utf8');
+  fs.appendFileSync(file, '\nexport const benchEdit = 1;\n');
+  const run = (args: string[]): [number, number] => {
+    const cpu0 = meter.readMs();
+    const t0 = process.hrtime.bigint();
+    const r = spawnSync(process.execPath, [cli, ...args], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+    if (r.status !== 0) throw new Error(`weave ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+    return [Number(process.hrtime.bigint() - t0) / 1e6, meter.readMs() - cpu0];
+  };
+  try {
+    run(['affected']); // warm-up: the index refreshes the edited file
+    const affected: Array<[number, number]> = [];
+    const start: Array<[number, number]> = [];
+    for (let round = 0; round < AFFECTED_ROUNDS; round++) {
+      start.push(run(['--version']));
+      affected.push(run(['affected']));
+    }
+    return {
+      wallMs: median(affected.map((a) => a[0])),
+      cpuMs: median(affected.map((a) => a[1])),
+      startWallMs: median(start.map((a) => a[0])),
+      startCpuMs: median(start.map((a) => a[1])),
+    };
+  } finally {
+    fs.writeFileSync(file, original);
   }
 }
 
@@ -318,6 +391,7 @@ function printTable(outcomes: Outcome[]): void {
     'checks mapped',
     'select ms cov / cones',
     'every spec ms',
+    'affected wall/CPU ms (start-up)',
   ];
   const rows = outcomes.map((o) => [
     o.name,
@@ -332,6 +406,9 @@ function printTable(outcomes: Outcome[]): void {
     `${o.mappedChecks[0]}/${o.mappedChecks[1]}`,
     `${(o.tallies.coverage.ms / Math.max(1, o.mutants)).toFixed(0)} / ${(o.tallies['static cones'].ms / Math.max(1, o.mutants)).toFixed(0)}`,
     (o.runAllMs / Math.max(1, o.mutants)).toFixed(0),
+    o.affected === undefined
+      ? '—'
+      : `${o.affected.wallMs.toFixed(0)}/${o.affected.cpuMs.toFixed(0)} (${o.affected.startWallMs.toFixed(0)}/${o.affected.startCpuMs.toFixed(0)})`,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   console.log(
@@ -344,9 +421,19 @@ function printTable(outcomes: Outcome[]): void {
 
 async function main(): Promise<number> {
   const outcomes: Outcome[] = [];
-  for (const study of STUDIES.filter((s) => s.name.includes(process.env.WEAVE_BENCH_STUDY ?? '')))
-    outcomes.push(await runStudy(study));
+  const studies = STUDIES.filter((s) => s.name.includes(process.env.WEAVE_BENCH_STUDY ?? ''));
+  const meter = studies.some((s) => s.timeAffected) ? startCpuMeter('weave-bench-selection') : undefined;
+  try {
+    for (const study of studies) outcomes.push(await runStudy(study, meter));
+  } finally {
+    meter?.dispose();
+  }
   printTable(outcomes);
+  if (meter !== undefined)
+    console.log(
+      `\naffected: \`weave affected\` (CLI, warm index and coverage, one line appended to the first source) and ` +
+        `\`weave --version\`, median of ${AFFECTED_ROUNDS}; CPU by ${meter.method}; load ${os.loadavg()[0]?.toFixed(1)}`,
+    );
   let ok = true;
   for (const o of outcomes) {
     for (const column of COLUMNS) {

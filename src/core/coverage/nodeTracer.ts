@@ -148,10 +148,17 @@ export const NODE_COVERAGE_HOOK_CJS = String.raw`'use strict';
     message.__tinypool_worker_message__ === true &&
     message.source === 'port' &&
     'taskId' in message;
+  // jest-worker (jest's pool) ends a child process with [CHILD_MESSAGE_END = 2, forced]; the child then runs
+  // process.exit(), while the pool waits 500 ms, SIGTERMs it and SIGKILLs it 500 ms later: under load the 'exit'
+  // write need not finish (every spec of a jest suite lost its coverage that way). Written when the message
+  // arrives, as for vitest. Known by the child's entry, jest-worker's own, so no other program's [2, false] counts.
+  const jestChild = /[\\/]jest-worker[\\/]build[\\/]processChild\.js$/.test(process.argv[1] || '');
+  const isJestEnd = (message) =>
+    jestChild && Array.isArray(message) && message[0] === 2 && typeof message[1] === 'boolean';
   const watchStopRequests = () => {
     const emit = process.emit;
     process.emit = function (name, message) {
-      if (name === 'message' && isStopRequest(message) && session) write(session);
+      if (name === 'message' && (isStopRequest(message) || isJestEnd(message)) && session) write(session);
       return emit.apply(this, arguments);
     };
     const send = process.send;
@@ -196,6 +203,19 @@ export const NODE_COVERAGE_HOOK_CJS = String.raw`'use strict';
   const runnerName = () => {
     if (runner !== undefined) return runner;
     runner = '';
+    // A process whose entry is the workspace's own script (node --test's child for a test file) runs under
+    // Node.js itself, and the loaders it was given decide the transform ("node v24.1.0 --import tsx").
+    if (inWorkspace(process.argv[1] ? path.resolve(process.argv[1]) : '')) {
+      const given = [...process.execArgv, ...(process.env.NODE_OPTIONS || '').split(/\s+/)];
+      const loaders = [];
+      given.forEach((arg, i) => {
+        const flag = /^--(import|require|loader|experimental-loader)(?:=(.+))?$/.exec(arg) || (arg === '-r' ? [arg, 'require'] : null);
+        const value = flag && (flag[2] || given[i + 1]);
+        if (value && !value.includes('weave-coverage-hook')) loaders.push('--' + flag[1] + ' ' + value.replace(/^"|"$/g, ''));
+      });
+      runner = ['node', process.version, ...loaders].join(' ');
+      return runner;
+    }
     let at = process.argv[1] ? path.dirname(path.resolve(process.argv[1])) : '';
     for (let i = 0; at && i < 8 && path.dirname(at) !== at; i++, at = path.dirname(at)) {
       try {
@@ -206,6 +226,15 @@ export const NODE_COVERAGE_HOOK_CJS = String.raw`'use strict';
         }
       } catch {
         // no manifest here: one folder up
+      }
+    }
+    // jest's pool children start from jest-worker's entry: the runner the project names is jest.
+    if (runner.startsWith('jest-worker ')) {
+      try {
+        const jest = require(require.resolve('jest/package.json', { paths: [process.cwd()] }));
+        runner = 'jest ' + jest.version;
+      } catch {
+        // jest-worker used by something else: its own name stays
       }
     }
     return runner;
@@ -240,7 +269,16 @@ export const NODE_COVERAGE_HOOK_CJS = String.raw`'use strict';
         continue;
       }
       const length = text.length - (text.charCodeAt(0) === 0xfeff ? 1 : 0);
-      if (length !== top.ranges[0].endOffset) wanted.set(String(script.scriptId), script.url);
+      const end = top.ranges[0].endOffset;
+      if (length === end) continue;
+      // Node's own type stripping (.ts, .mts, .cts: node --test, a plain node) blanks the types, so every offset
+      // of the file holds, and appends '\n\n//# sourceURL=<its URL>': the file as written plus a comment, which
+      // the ranges drop (the reader compares lengths to tell a file as written from transformed code).
+      if (/\.[cm]?ts$/.test(script.url) && end === length + ('\n\n//# sourceURL=' + script.url).length) {
+        for (const f of script.functions) for (const r of f.ranges) r.endOffset = Math.min(r.endOffset, length);
+        continue;
+      }
+      wanted.set(String(script.scriptId), script.url);
     }
     return { maps, wanted };
   };

@@ -18,9 +18,17 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { openChannel, newInstance } = require('./weave-evidence-channel.cjs');
-const { watchOriginals, functionsOf } = require('./weave-evidence-originals.cjs');
 
 const dir = process.env.WEAVE_EVIDENCE_DIR;
+// What the run uses of this hook. `counts` (the user's own `weave check`, src/core/check/runSpec.ts): the runners'
+// counts and the files they loaded; a replaced runner or assertion function is the user's own business there and
+// is never read, so the comparisons that find one are not set up — taking them loads node:assert and node:test
+// into every process (≈ 6–10 ms of CPU each), and jest's and vitest's `expect` and vite's temp folder are
+// watched only in the sandbox. Any other value (Weave sets `full` for every contained run) observes everything.
+// Read here, before user code: code under test can change it only for its own children, which get no key.
+const COUNTS_ONLY = process.env.WEAVE_EVIDENCE_OBSERVE === 'counts';
+// Loaded now, before user code, where it is used.
+const comparisons = COUNTS_ONLY ? undefined : require('./weave-evidence-originals.cjs');
 // Taken first, before anything else can run: the key this process was handed (its descriptor is closed now).
 const channel = dir ? openChannel(dir) : undefined;
 // Only the outermost test runner reports counts. Child processes of `node --test` (NODE_TEST_CONTEXT=child-v8)
@@ -38,7 +46,7 @@ const NODE_TEST_OBSERVABLE = Number(process.versions.node.split('.')[0]) >= 22;
 // jest's and vitest's `expect` in every process that runs their test files, workers (which have no key)
 // included: a replacement travels in the test's or file's result to the main process (weave-jest-expect.cjs,
 // weave-vitest-expect.cjs).
-if (dir) {
+if (dir && !COUNTS_ONLY) {
   try {
     observeTestFileExpect();
   } catch {
@@ -80,9 +88,9 @@ function observeWithKey() {
     : observeRunners(checkOriginals, (entries) => watched && watched.add(entries));
   // A launcher runs no user code, so nothing there replaces an assertion; skipping it spares npm and
   // node --test's main process loading node:test and node:assert (≈ 10 ms each).
-  if (launcher) return;
+  if (launcher || COUNTS_ONLY) return;
   if (observed) originals.push(observed);
-  watched = watchOriginals(originals);
+  watched = comparisons.watchOriginals(originals);
   process.once('exit', checkOriginals);
 }
 
@@ -334,6 +342,7 @@ function observeRunners(checkOriginals, watch) {
     // What mocha's verdict rests on, as mocha's own module defined it: its CLI loads it before any --require
     // or spec file. Code under test that replaces Runner.prototype.fail (a failure reported as a pass) or
     // Runnable.prototype.run is named when the run ends.
+    const functionsOf = comparisons ? comparisons.functionsOf : () => [];
     for (const name of ['Runner', 'Runnable', 'Test', 'Hook', 'Suite'])
       if (typeof Mocha[name] === 'function')
         watch(functionsOf(`mocha.${name}.prototype`, Mocha[name].prototype));

@@ -136,7 +136,14 @@ async function runOnce(spec: Spec, options: SpecRunOptions): Promise<SpecResult>
   const specEnv = settings.env;
   const inherited = options.containment ? containedEnvironment() : process.env;
   const instrumentation = await options.instrument?.(spec, specEnv, inherited);
-  const evidence = await startEvidence({ ...specEnv, ...instrumentation?.env }, inherited);
+  // The user's own check reads only the runners' counts and loaded files (noteForgedFiles): the hooks skip the
+  // comparisons whose findings only a contained run judges.
+  const evidence = await startEvidence(
+    { ...specEnv, ...instrumentation?.env },
+    inherited,
+    undefined,
+    options.containment ? 'full' : 'counts',
+  );
   try {
     const outcome = await runCommand(
       commandOptions(spec, settings.cwd, options, timeoutMs, evidence, instrumentation?.writableDirs ?? []),

@@ -19,6 +19,12 @@ import { RUN_KEY, verifyRecord, type VerifiedRecord } from './records';
 import { locateEvidenceResources, type EvidenceResources } from '../../evidenceResources';
 
 export const EVIDENCE_DIR_VARIABLE = 'WEAVE_EVIDENCE_DIR';
+/**
+ * What the Node.js hook observes (weave-node-hook.cjs): `full` everything; `counts` only the runners' counts and
+ * the files they loaded, for the user's own check, which never reads replaced functions (runSpec.ts).
+ */
+export const OBSERVE_VARIABLE = 'WEAVE_EVIDENCE_OBSERVE';
+export type EvidenceScope = 'full' | 'counts';
 /** Names the descriptor (not the secret) on which a hook finds its key. */
 export const KEY_FD_VARIABLE = 'WEAVE_EVIDENCE_KEY_FD';
 /**
@@ -62,12 +68,14 @@ export interface EvidenceSession {
 
 /**
  * `specEnv` is what the spec sets; `inherited` the environment the command would otherwise inherit, whose
- * NODE_OPTIONS / PYTHONPATH are extended when the spec does not set them.
+ * NODE_OPTIONS / PYTHONPATH are extended when the spec does not set them. `scope` is set whatever the spec's
+ * env says: a contained run observes everything.
  */
 export async function startEvidence(
   specEnv: Record<string, string>,
   inherited: NodeJS.ProcessEnv = process.env,
   resources: EvidenceResources = locateEvidenceResources(),
+  scope: EvidenceScope = 'full',
 ): Promise<EvidenceSession> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-evidence-'));
   const existing = (name: string): string => specEnv[name] ?? inherited[name] ?? '';
@@ -83,6 +91,7 @@ export async function startEvidence(
       PYTHONPATH: pythonPath,
       [EVIDENCE_DIR_VARIABLE]: dir,
       [KEY_FD_VARIABLE]: '3',
+      [OBSERVE_VARIABLE]: scope,
     },
     writableDirs: [dir],
     inheritedInputs: [`${RUN_KEY} ${secret}\n`.repeat(KEY_COPIES)],

@@ -27,8 +27,15 @@ const dir = process.env.WEAVE_EVIDENCE_DIR;
 // watched only in the sandbox. Any other value (Weave sets `full` for every contained run) observes everything.
 // Read here, before user code: code under test can change it only for its own children, which get no key.
 const COUNTS_ONLY = process.env.WEAVE_EVIDENCE_OBSERVE === 'counts';
-// Loaded now, before user code, where it is used.
+// Loaded now, before user code, where they are used: the comparisons, and the readers of what jest's and
+// vitest's test files found replaced (weave-jest-expect.cjs, weave-vitest-expect.cjs).
 const comparisons = COUNTS_ONLY ? undefined : require('./weave-evidence-originals.cjs');
+const replacedIn = COUNTS_ONLY
+  ? undefined
+  : {
+      jest: require('./weave-jest-expect.cjs').replacedInResults,
+      vitest: require('./weave-vitest-expect.cjs').replacedInTests,
+    };
 // Taken first, before anything else can run: the key this process was handed (its descriptor is closed now).
 const channel = dir ? openChannel(dir) : undefined;
 // Only the outermost test runner reports counts. Child processes of `node --test` (NODE_TEST_CONTEXT=child-v8)
@@ -283,7 +290,7 @@ function observeRunners(checkOriginals, watch) {
   const reportReplaced = (names) => {
     if (names.length > 0) write({ instance: newInstance(), kind: 'replaced', functions: names });
   };
-  const reporting = { beginRun: beginJestOrVitestRun, markNested, readSafely, reportReplaced };
+  const reporting = { beginRun: beginJestOrVitestRun, markNested, readSafely, reportReplaced, replacedIn };
   const { observeJestCore } = require('./weave-jest-hook.cjs');
   require('./weave-vitest-hook.cjs').observeVitest(reporting);
 

@@ -8,8 +8,6 @@
 // shape (no such class, no `start`, other results) leaves vitest untouched, so the printed summary decides.
 const fs = require('node:fs');
 const path = require('node:path');
-const { pathToFileURL } = require('node:url');
-const { replacedInTests } = require('./weave-vitest-expect.cjs');
 
 const HANDOFF = Symbol.for('weave.evidence.vitest');
 
@@ -42,13 +40,13 @@ function vitestDistUrl() {
     const root = path.dirname(main);
     const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
     if (pkg.name !== 'vitest') return undefined;
-    return pathToFileURL(path.join(root, 'dist')).href + '/';
+    return require('node:url').pathToFileURL(path.join(root, 'dist')).href + '/';
   } catch {
     return undefined;
   }
 }
 
-function wrapStart(Vitest, { beginRun, markNested, readSafely, reportReplaced }) {
+function wrapStart(Vitest, { beginRun, markNested, readSafely, reportReplaced, replacedIn }) {
   const start = Vitest.prototype && Vitest.prototype.start;
   if (typeof start !== 'function') return;
   Vitest.prototype.start = async function weaveObservedStart() {
@@ -62,7 +60,8 @@ function wrapStart(Vitest, { beginRun, markNested, readSafely, reportReplaced })
       run.finish({ passed: 0, failed: 0, skipped: 0 });
       throw error;
     }
-    const replaced = readSafely(() => replacedInRun(result));
+    // Read only where the run judges it (`replacedIn`, as in weave-jest-hook.cjs).
+    const replaced = replacedIn && readSafely(() => replacedInRun(result, replacedIn.vitest));
     if (replaced) reportReplaced(replaced);
     const results = readSafely(() => vitestRun(result));
     if (results) run.finish(results);
@@ -72,7 +71,7 @@ function wrapStart(Vitest, { beginRun, markNested, readSafely, reportReplaced })
 }
 
 /** What the workers found replaced in the run's tests (weave-vitest-expect.cjs). */
-function replacedInRun(result) {
+function replacedInRun(result, replacedInTests) {
   const tests = [];
   for (const testModule of result.testModules)
     for (const test of testModule.children.allTests()) tests.push(test);

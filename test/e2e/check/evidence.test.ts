@@ -68,7 +68,7 @@ describe('runner evidence session', () => {
     );
     await fs.writeFile(
       path.join(root, 'probe.js'),
-      "console.log(JSON.stringify(process.moduleLoadList.filter((m) => /^NativeModule (test|assert)$/.test(m)).sort()));\n",
+      'console.log(JSON.stringify(process.moduleLoadList.filter((m) => /^NativeModule (test|assert)$/.test(m)).sort()));\n',
     );
     const run = async (scope: 'full' | 'counts', command: string) => {
       const session = await startEvidence({}, {}, undefined, scope);

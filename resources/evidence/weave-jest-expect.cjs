@@ -14,8 +14,11 @@
 // What a declared setup file does (`global.expect = chai.expect`, `expect.extend(jestExtended)`) is the baseline.
 // Verified with jest-circus 30.5.2; another shape is left untouched.
 
+const { loadsWanted, loadedFiles } = require('./weave-evidence-loads.cjs');
+
 const MATCHERS = Symbol.for('$$jest-matchers-object');
 const RESULT_KEY = 'weaveReplaced';
+const LOADED_KEY = 'weaveLoaded';
 
 /** When `exports` is jest-circus's runner module, wraps its adapter in place; returns whether it did. */
 function observeJestCircusRunner(exports) {
@@ -32,8 +35,10 @@ function observeJestCircusRunner(exports) {
     testPath,
   ) {
     const watch = watchExpect(environment, runtime, testPath);
+    const loads = loadsWanted() ? watchLoads(environment, runtime) : undefined;
     const result = await adapter.apply(this, arguments);
     if (watch) watch.attach(result);
+    if (loads) loads.attach(result);
     return result;
   };
   observed.weaveObserved = true;
@@ -103,6 +108,49 @@ function watchExpect(environment, runtime, testPath) {
   };
 }
 
+/**
+ * What the test file had loaded when its first test started (a reference run only): jest loads test code through
+ * vm, from its own module registry, so Node's loader never sees a helper the test requires or imports, however
+ * its name was computed. The registry is read through the `require.cache` view jest 30 gives a test (every
+ * CommonJS module and every ES module evaluated, as paths), or jest 29's registries; plus this process's own
+ * loads (weave-evidence-loads.cjs). The list rides in the file's result to the main process.
+ */
+function watchLoads(environment, runtime) {
+  if (!environment || typeof environment !== 'object') return undefined;
+  let loaded;
+  const handle = environment.handleTestEvent;
+  environment.handleTestEvent = function weaveLoadsTestEvent(event) {
+    if (loaded === undefined && event && event.name === 'test_start')
+      loaded = loadedFiles(registryNames(runtime));
+    return typeof handle === 'function' ? handle.apply(this, arguments) : undefined;
+  };
+  return {
+    attach(result) {
+      if (loaded && loaded.length > 0 && result && typeof result === 'object') result[LOADED_KEY] = loaded;
+    },
+  };
+}
+
+/** The module names (paths, file: URLs) of a jest runtime's registries; [] for a shape this does not know. */
+function registryNames(runtime) {
+  const names = [];
+  try {
+    const registries = runtime.registries;
+    if (registries && typeof registries.getRequireCacheProxy === 'function') {
+      // jest 30: the registry behind the test's own `require.cache` (CommonJS and live ES modules, as paths).
+      for (const key of Reflect.ownKeys(registries.getRequireCacheProxy()))
+        if (typeof key === 'string') names.push(key);
+    } else {
+      // jest 29: the runtime's CommonJS and ES module registries.
+      for (const registry of [runtime._moduleRegistry, runtime._esmoduleRegistry])
+        if (registry instanceof Map) for (const key of registry.keys()) names.push(key);
+    }
+  } catch {
+    // Another shape: only this process's own loads are reported.
+  }
+  return names;
+}
+
 /** name → function for every function-valued own data property of `holder`. */
 function ownFunctions(holder) {
   const taken = new Map();
@@ -137,4 +185,20 @@ function replacedInResults(results) {
   return names;
 }
 
-module.exports = { observeJestCircusRunner, replacedInResults };
+/** The files the test files' results say they loaded before their first test (main process). */
+function loadedInResults(results) {
+  const files = [];
+  const taken = new Set();
+  for (const file of results.testResults) {
+    const found = file && file[LOADED_KEY];
+    if (!Array.isArray(found)) continue;
+    for (const name of found)
+      if (typeof name === 'string' && !taken.has(name)) {
+        taken.add(name);
+        files.push(name);
+      }
+  }
+  return files;
+}
+
+module.exports = { observeJestCircusRunner, replacedInResults, loadedInResults };

@@ -6,15 +6,14 @@
 // that failed are all file results there with `testExecError` / `failureMessage`, never a silent pass.
 // Verified with jest 30.5.2. Anything that is not that shape (another major version) is left untouched, so the
 // printed summary decides.
-// What the test files found replaced is read only where the run judges it: `reporting.replacedIn` (the hook
-// hands the readers over, loaded before user code; absent in the user's own check, weave-node-hook.cjs).
+const { replacedInResults, loadedInResults } = require('./weave-jest-expect.cjs');
 
 /**
  * `exports` is what a `require` returned. When it is @jest/core's, returns a view of it whose `runCLI` reports
  * the aggregated result through `reporting.beginRun('jest')`; otherwise undefined. `reporting.markNested` runs
  * when the tests start, so worker processes and runners started by tests stay quiet.
  */
-function observeJestCore(exports, { beginRun, markNested, readSafely, reportReplaced, replacedIn }) {
+function observeJestCore(exports, { beginRun, markNested, readSafely, reportReplaced }) {
   if (
     !exports ||
     typeof exports !== 'object' ||
@@ -36,10 +35,14 @@ function observeJestCore(exports, { beginRun, markNested, readSafely, reportRepl
       run.finish({ passed: 0, failed: 0, skipped: 0 });
       throw error;
     }
-    const replaced = replacedIn && outcome && readSafely(() => replacedIn.jest(outcome.results));
+    const replaced = outcome && readSafely(() => replacedInResults(outcome.results));
     if (replaced) reportReplaced(replaced);
     const results = outcome && readSafely(() => jestRun(outcome.results, outcome.globalConfig));
-    if (results) run.finish(results);
+    if (results)
+      run.finish(
+        results,
+        readSafely(() => loadedInResults(outcome.results)),
+      );
     else run.abandon();
     return outcome;
   }

@@ -18,24 +18,20 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { openChannel, newInstance } = require('./weave-evidence-channel.cjs');
-
-const dir = process.env.WEAVE_EVIDENCE_DIR;
 // What the run uses of this hook. `counts` (the user's own `weave check`, src/core/check/runSpec.ts): the runners'
 // counts and the files they loaded; a replaced runner or assertion function is the user's own business there and
-// is never read, so the comparisons that find one are not set up — taking them loads node:assert and node:test
-// into every process (≈ 6–10 ms of CPU each), and jest's and vitest's `expect` and vite's temp folder are
-// watched only in the sandbox. Any other value (Weave sets `full` for every contained run) observes everything.
-// Read here, before user code: code under test can change it only for its own children, which get no key.
+// is never read, so the comparisons that find one are not set up: taking them loads node:assert and node:test into
+// every process (≈ 6–10 ms of CPU each). Any other value (Weave sets `full` for every contained run) observes
+// everything. Read here, before user code: code under test can change it only for its own children, which get no
+// key. Loaded now, before user code, where used.
 const COUNTS_ONLY = process.env.WEAVE_EVIDENCE_OBSERVE === 'counts';
-// Loaded now, before user code, where they are used: the comparisons, and the readers of what jest's and
-// vitest's test files found replaced (weave-jest-expect.cjs, weave-vitest-expect.cjs).
 const comparisons = COUNTS_ONLY ? undefined : require('./weave-evidence-originals.cjs');
-const replacedIn = COUNTS_ONLY
-  ? undefined
-  : {
-      jest: require('./weave-jest-expect.cjs').replacedInResults,
-      vitest: require('./weave-vitest-expect.cjs').replacedInTests,
-    };
+const functionsOf = comparisons ? comparisons.functionsOf : () => [];
+// What the test processes loaded before their first test (weave-evidence-loads.cjs): node:test and mocha take
+// the list here, jest and vitest in their workers (weave-jest-expect.cjs, weave-vitest-expect.cjs).
+const { loadsWanted, recordModuleLoads, loadedFiles } = require('./weave-evidence-loads.cjs');
+
+const dir = process.env.WEAVE_EVIDENCE_DIR;
 // Taken first, before anything else can run: the key this process was handed (its descriptor is closed now).
 const channel = dir ? openChannel(dir) : undefined;
 // Only the outermost test runner reports counts. Child processes of `node --test` (NODE_TEST_CONTEXT=child-v8)
@@ -50,10 +46,20 @@ const { Readable } = require('node:stream');
 // summary decides, as for any runner the hooks do not see, instead of a run that "never finished".
 const NODE_TEST_OBSERVABLE = Number(process.versions.node.split('.')[0]) >= 22;
 
+// Every module Node's loader loads from here on, ES modules included, when this run's loads are kept (a reference
+// run). Not in launchers (npm, node --test's main process), which load no test code.
+if (dir) {
+  try {
+    if (loadsWanted() && !isPackageRunner() && !isNodeTestMain()) recordModuleLoads();
+  } catch {
+    // As below: the user's process must run as it would without Weave.
+  }
+}
+
 // jest's and vitest's `expect` in every process that runs their test files, workers (which have no key)
 // included: a replacement travels in the test's or file's result to the main process (weave-jest-expect.cjs,
 // weave-vitest-expect.cjs).
-if (dir && !COUNTS_ONLY) {
+if (dir) {
   try {
     observeTestFileExpect();
   } catch {
@@ -160,29 +166,6 @@ function isNodeTestMain() {
   );
 }
 
-/**
- * The files of the CommonJS modules this process has loaded, taken as its first test starts: the test file and
- * every helper it required, however the name was computed. Dependencies (node_modules) and Weave's own hooks are
- * left out. Weave keeps what a check of the user's own tree saw in the protected set, minus the code under test
- * (src/core/sandbox/observedLoads.ts). ES modules are not in require.cache and are not seen here.
- */
-function loadedFiles() {
-  const found = [];
-  try {
-    const names = Object.keys(require.cache);
-    const own = __dirname + path.sep;
-    const dependencies = `${path.sep}node_modules${path.sep}`;
-    for (let i = 0; i < names.length; i++) {
-      const name = names[i];
-      if (!path.isAbsolute(name) || name.startsWith(own) || name.includes(dependencies)) continue;
-      found[found.length] = name;
-    }
-  } catch {
-    // Only the reference run's list is used (a check of the user's own tree): elsewhere an odd one costs nothing.
-  }
-  return found;
-}
-
 /** The stream events of node:test in this process, to `onEvent(type, data)`; returns the installed method. */
 function observeNodeTestEvents(onEvent) {
   const emit = Readable.prototype.emit;
@@ -267,9 +250,12 @@ function observeRunners(checkOriginals, watch) {
     const instance = newInstance();
     write({ instance, kind: 'started', runner });
     return {
-      finish: (results) => {
+      // `loaded`: what the test files' processes loaded before their first test (read from the runner's results).
+      finish: (results, loaded) => {
         checkOriginals();
-        write({ instance, kind: 'completed', runner, runs: [{ runner, ...results }] });
+        const record = { instance, kind: 'completed', runner, runs: [{ runner, ...results }] };
+        if (loaded && loaded.length > 0) record.loaded = loaded;
+        write(record);
       },
       // The runner's results were not what the hook knows: it finished, and the printed summary decides.
       abandon: () => write({ instance, kind: 'completed', runner, runs: [] }),
@@ -290,7 +276,7 @@ function observeRunners(checkOriginals, watch) {
   const reportReplaced = (names) => {
     if (names.length > 0) write({ instance: newInstance(), kind: 'replaced', functions: names });
   };
-  const reporting = { beginRun: beginJestOrVitestRun, markNested, readSafely, reportReplaced, replacedIn };
+  const reporting = { beginRun: beginJestOrVitestRun, markNested, readSafely, reportReplaced };
   const { observeJestCore } = require('./weave-jest-hook.cjs');
   require('./weave-vitest-hook.cjs').observeVitest(reporting);
 
@@ -349,7 +335,6 @@ function observeRunners(checkOriginals, watch) {
     // What mocha's verdict rests on, as mocha's own module defined it: its CLI loads it before any --require
     // or spec file. Code under test that replaces Runner.prototype.fail (a failure reported as a pass) or
     // Runnable.prototype.run is named when the run ends.
-    const functionsOf = comparisons ? comparisons.functionsOf : () => [];
     for (const name of ['Runner', 'Runnable', 'Test', 'Hook', 'Suite'])
       if (typeof Mocha[name] === 'function')
         watch(functionsOf(`mocha.${name}.prototype`, Mocha[name].prototype));

@@ -12,10 +12,12 @@
 // no test is failed by it. Verified with vitest 4.1.12; another shape is left untouched.
 const { pathToFileURL } = require('node:url');
 const path = require('node:path');
+const { loadsWanted, loadedFiles } = require('./weave-evidence-loads.cjs');
 
 const HANDOFF = Symbol.for('weave.evidence.vitestRunner');
 const GLOBAL_EXPECT = Symbol.for('expect-global');
 const META_KEY = 'weaveReplaced';
+const LOADED_KEY = 'weaveLoaded';
 
 /** Installs the module hook when vitest resolves from the working folder; `registerHooks` is Node's. */
 function observeVitestTestFiles() {
@@ -69,10 +71,45 @@ function wrapTestRunner(TestRunner, chai) {
     }
     return importFile.apply(this, arguments);
   };
+  if (loadsWanted()) watchLoads(proto);
   proto.onAfterRunTask = function weaveObservedAfterRunTask(test) {
     const names = baseline ? compare(baseline, assertion) : [];
     if (names.length > 0 && test && test.meta && typeof test.meta === 'object') test.meta[META_KEY] = names;
     return onAfterRunTask.apply(this, arguments);
+  };
+}
+
+/**
+ * What a test file had loaded when its first test started (a reference run only): vite's module runner evaluates
+ * the test file and what it imports (`await import(computed)` too) itself, so Node's loader never sees them; the
+ * worker's module graph (`evaluatedModules`, vite's EvaluatedModules: file → modules) does. Plus this process's
+ * own loads (a `createRequire` of a computed name; weave-evidence-loads.cjs). The list rides in the first test's
+ * `meta` to the main process.
+ */
+function watchLoads(proto) {
+  const onBeforeTryTask = proto.onBeforeTryTask;
+  if (typeof onBeforeTryTask !== 'function') return;
+  const files = new WeakSet();
+  proto.onBeforeTryTask = function weaveLoadsBeforeTryTask(test) {
+    try {
+      const file = test && test.file;
+      if (
+        file &&
+        typeof file === 'object' &&
+        !files.has(file) &&
+        test.meta &&
+        typeof test.meta === 'object'
+      ) {
+        files.add(file);
+        const graph = this.workerState && this.workerState.evaluatedModules;
+        const map = graph && graph.fileToModulesMap;
+        const loaded = loadedFiles(map instanceof Map ? [...map.keys()] : []);
+        if (loaded.length > 0) test.meta[LOADED_KEY] = loaded;
+      }
+    } catch {
+      // Another shape: this file's loads are not reported.
+    }
+    return onBeforeTryTask.apply(this, arguments);
   };
 }
 
@@ -128,4 +165,15 @@ function replacedInTests(tests) {
   return [...names].sort();
 }
 
-module.exports = { observeVitestTestFiles, replacedInTests };
+/** The files the tests of a run say their files loaded before their first test (main process). */
+function loadedInTests(tests) {
+  const files = new Set();
+  for (const test of tests) {
+    const meta = typeof test.meta === 'function' ? test.meta() : undefined;
+    const found = meta && meta[LOADED_KEY];
+    if (Array.isArray(found)) for (const name of found) if (typeof name === 'string') files.add(name);
+  }
+  return [...files];
+}
+
+module.exports = { observeVitestTestFiles, replacedInTests, loadedInTests };

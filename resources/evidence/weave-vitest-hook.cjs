@@ -8,6 +8,8 @@
 // shape (no such class, no `start`, other results) leaves vitest untouched, so the printed summary decides.
 const fs = require('node:fs');
 const path = require('node:path');
+const { pathToFileURL } = require('node:url');
+const { replacedInTests, loadedInTests } = require('./weave-vitest-expect.cjs');
 
 const HANDOFF = Symbol.for('weave.evidence.vitest');
 
@@ -40,13 +42,13 @@ function vitestDistUrl() {
     const root = path.dirname(main);
     const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
     if (pkg.name !== 'vitest') return undefined;
-    return require('node:url').pathToFileURL(path.join(root, 'dist')).href + '/';
+    return pathToFileURL(path.join(root, 'dist')).href + '/';
   } catch {
     return undefined;
   }
 }
 
-function wrapStart(Vitest, { beginRun, markNested, readSafely, reportReplaced, replacedIn }) {
+function wrapStart(Vitest, { beginRun, markNested, readSafely, reportReplaced }) {
   const start = Vitest.prototype && Vitest.prototype.start;
   if (typeof start !== 'function') return;
   Vitest.prototype.start = async function weaveObservedStart() {
@@ -60,22 +62,33 @@ function wrapStart(Vitest, { beginRun, markNested, readSafely, reportReplaced, r
       run.finish({ passed: 0, failed: 0, skipped: 0 });
       throw error;
     }
-    // Read only where the run judges it (`replacedIn`, as in weave-jest-hook.cjs).
-    const replaced = replacedIn && readSafely(() => replacedInRun(result, replacedIn.vitest));
+    const replaced = readSafely(() => replacedInRun(result));
     if (replaced) reportReplaced(replaced);
     const results = readSafely(() => vitestRun(result));
-    if (results) run.finish(results);
+    if (results)
+      run.finish(
+        results,
+        readSafely(() => loadedInRun(result)),
+      );
     else run.abandon();
     return result;
   };
 }
 
 /** What the workers found replaced in the run's tests (weave-vitest-expect.cjs). */
-function replacedInRun(result, replacedInTests) {
+function replacedInRun(result) {
   const tests = [];
   for (const testModule of result.testModules)
     for (const test of testModule.children.allTests()) tests.push(test);
   return replacedInTests(tests);
+}
+
+/** What the workers' test files loaded before their first test (weave-vitest-expect.cjs). */
+function loadedInRun(result) {
+  const tests = [];
+  for (const testModule of result.testModules)
+    for (const test of testModule.children.allTests()) tests.push(test);
+  return loadedInTests(tests);
 }
 
 /** The run's counts; undefined (or a throw, which readSafely catches) for results of another shape. */

@@ -62,6 +62,10 @@ export const SHELL_FORMS: BypassForm[] = [
   { name: 'sh-stdin', command: () => `echo 'cp evil/x.js ${f('sh-stdin')}' > run1.sh && sh < run1.sh` },
   { name: 'dot-source', command: () => `echo 'cp evil/x.js ${f('dot-source')}' > run2.sh && . ./run2.sh` },
   { name: 'script-c', command: () => `script -qc 'cp evil/x.js ${f('script-c')}' /dev/null` },
+  // su needs no password only for root (CI runs as root); elsewhere it would wait for one, so the form is left out.
+  ...(process.getuid?.() === 0
+    ? [{ name: 'su-c', command: () => `su root -c 'cp evil/x.js ${f('su-c')}'` }]
+    : []),
   { name: 'trap', command: () => `trap 'cp evil/x.js ${f('trap')}' EXIT; true` },
   { name: 'bash-env', command: () => `BASH_ENV=<(echo 'cp evil/x.js ${f('bash-env')}') bash -c true` },
   {

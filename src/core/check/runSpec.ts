@@ -136,14 +136,13 @@ async function runOnce(spec: Spec, options: SpecRunOptions): Promise<SpecResult>
   const specEnv = settings.env;
   const inherited = options.containment ? containedEnvironment() : process.env;
   const instrumentation = await options.instrument?.(spec, specEnv, inherited);
-  // The user's own check reads only the runners' counts and loaded files (noteForgedFiles): the hooks skip the
-  // comparisons whose findings only a contained run judges.
-  const evidence = await startEvidence(
-    { ...specEnv, ...instrumentation?.env },
-    inherited,
-    undefined,
-    options.containment ? 'full' : 'counts',
-  );
+  // Only a reference run keeps what its test processes loaded: only there do the hooks look for ES modules and
+  // read jest's and vitest's module registries. The user's own check reads only the runners' counts and loaded
+  // files (noteForgedFiles): there the hooks skip the comparisons whose findings only a contained run judges.
+  const evidence = await startEvidence({ ...specEnv, ...instrumentation?.env }, inherited, undefined, {
+    recordLoads: options.onLoaded !== undefined,
+    scope: options.containment ? 'full' : 'counts',
+  });
   try {
     const outcome = await runCommand(
       commandOptions(spec, settings.cwd, options, timeoutMs, evidence, instrumentation?.writableDirs ?? []),

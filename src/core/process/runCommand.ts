@@ -171,6 +171,9 @@ async function launch(
     void killTree();
   };
   options.signal?.addEventListener('abort', onAbort, { once: true });
+  // An abort while the launcher prepared this run (a sandbox set-up is awaited after runCommand's first check) has
+  // already fired and will not fire again: without this the run went on until its time-out (120 s by default).
+  if (options.signal?.aborted) onAbort();
 
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),

@@ -1,8 +1,11 @@
 // The observed part of the protected set: the files each spec's test process had loaded when its first test
 // started, as Weave's runner hooks saw them (resources/evidence: pytest after collection, unittest at its first
-// test, node:test as a test file's first test is dequeued, mocha as its run begins). A helper loaded through a
-// computed name (`require(path.join(__dirname, 'h' + 'elpers'))`, `importlib.import_module('test' + 'ing_utils')`)
-// is out of reach of the lexical import scan (commandLoads/testImports.ts) but not of this.
+// test, node:test as a test file's first test is dequeued, mocha as its run begins — CommonJS and, through a
+// module load hook, ES modules —, jest and vitest at each test file's first test from their own module registries,
+// in their workers: weave-evidence-loads.cjs). A helper loaded through a computed name
+// (`require(path.join(__dirname, 'h' + 'elpers'))`, `await import(url)`, `importlib.import_module('test' + 'ing_utils')`)
+// is out of reach of the lexical import scan (commandLoads/testImports.ts) but not of this. The hooks look for
+// ES modules and read jest's and vitest's registries only when the run asks (runSpec.ts: a run with `onLoaded`).
 //
 // Only a reference run is kept: a run whose code is by definition the one the judge trusts — `weave check` of
 // the user's own tree, and the base of an agent run before the agent worked. A run on behalf of an agent or a

@@ -26,6 +26,7 @@ export async function createLmModelClient(selector: vscode.LanguageModelChatSele
       const cancel = new vscode.CancellationTokenSource();
       const onAbort = (): void => cancel.cancel();
       request.signal?.addEventListener('abort', onAbort, { once: true });
+      if (request.signal?.aborted) onAbort();
       try {
         const messages = toLmMessages(request.messages);
         const tools = (request.tools ?? []).map((t) => ({

@@ -71,7 +71,7 @@ describe('runner evidence session', () => {
       'console.log(JSON.stringify(process.moduleLoadList.filter((m) => /^NativeModule (test|assert)$/.test(m)).sort()));\n',
     );
     const run = async (scope: 'full' | 'counts', command: string) => {
-      const session = await startEvidence({}, {}, undefined, scope);
+      const session = await startEvidence({}, {}, undefined, { scope });
       try {
         const outcome = await runCommand({
           command,

@@ -194,6 +194,34 @@ describe('runCommand', () => {
     assert.deepEqual(alive(pids), []);
   });
 
+  it('cancels a run whose abort came while its launcher was still preparing it', async () => {
+    // The sandbox's launcher is awaited after runCommand's first look at the signal: an abort in that window
+    // (another run of the same export was killed first) has fired already, so the run must see it on its own.
+    const pidFile = path.join(dir, 'late-abort.pids');
+    const controller = new AbortController();
+    const out = await runCommand({
+      command: `echo $$ >> ${pidFile}; sleep 1000`,
+      cwd: dir,
+      timeoutMs: 60_000,
+      signal: controller.signal,
+      killGraceMs: 300,
+      launcher: {
+        start: (command) => {
+          controller.abort();
+          return Promise.resolve({
+            file: '/bin/sh',
+            args: ['-c', command],
+            finish: () => Promise.resolve(undefined),
+          });
+        },
+      },
+    });
+    assert.equal(out.cancelled, true);
+    assert.equal(out.timedOut, false);
+    const text = await fs.readFile(pidFile, 'utf8').catch(() => '');
+    assert.deepEqual(alive(text.split(/\s+/).filter(Boolean).map(Number)), []);
+  });
+
   it('escalates to SIGKILL when a process ignores SIGTERM', async () => {
     const pidFile = path.join(dir, 'stubborn.pids');
     const out = await runCommand({

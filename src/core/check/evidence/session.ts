@@ -28,6 +28,11 @@ export type EvidenceScope = 'full' | 'counts';
 /** Names the descriptor (not the secret) on which a hook finds its key. */
 export const KEY_FD_VARIABLE = 'WEAVE_EVIDENCE_KEY_FD';
 /**
+ * Set to `1` in a reference run, whose loads are kept (sandbox/observedLoads.ts): only then do the hooks note
+ * every ES module load and read jest's and vitest's module registries (resources/evidence/weave-evidence-loads.cjs).
+ */
+export const LOADS_VARIABLE = 'WEAVE_EVIDENCE_LOADS';
+/**
  * Lines of `run <secret>` on the command's descriptor 3: each hook process started directly by the command's
  * shell takes one (`a; b; c` has three); the hooks hand their own children a descriptor of their own.
  */
@@ -68,14 +73,14 @@ export interface EvidenceSession {
 
 /**
  * `specEnv` is what the spec sets; `inherited` the environment the command would otherwise inherit, whose
- * NODE_OPTIONS / PYTHONPATH are extended when the spec does not set them. `scope` is set whatever the spec's
- * env says: a contained run observes everything.
+ * NODE_OPTIONS / PYTHONPATH are extended when the spec does not set them. `options.scope` (default `full`) is set
+ * whatever the spec's env says: a contained run observes everything.
  */
 export async function startEvidence(
   specEnv: Record<string, string>,
   inherited: NodeJS.ProcessEnv = process.env,
   resources: EvidenceResources = locateEvidenceResources(),
-  scope: EvidenceScope = 'full',
+  options: { recordLoads?: boolean; scope?: EvidenceScope } = {},
 ): Promise<EvidenceSession> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-evidence-'));
   const existing = (name: string): string => specEnv[name] ?? inherited[name] ?? '';
@@ -91,7 +96,8 @@ export async function startEvidence(
       PYTHONPATH: pythonPath,
       [EVIDENCE_DIR_VARIABLE]: dir,
       [KEY_FD_VARIABLE]: '3',
-      [OBSERVE_VARIABLE]: scope,
+      [OBSERVE_VARIABLE]: options.scope ?? 'full',
+      ...(options.recordLoads ? { [LOADS_VARIABLE]: '1' } : {}),
     },
     writableDirs: [dir],
     inheritedInputs: [`${RUN_KEY} ${secret}\n`.repeat(KEY_COPIES)],

@@ -46,6 +46,8 @@ export async function runSpecsWithEvidence(phase: EvidenceSpecPhase): Promise<Ev
   const timer = setTimeout(() => budget.abort(), phase.timeoutMs);
   const cancel = (): void => budget.abort();
   phase.signal?.addEventListener('abort', cancel, { once: true });
+  // An abort while the containment was prepared has fired already and will not fire again.
+  if (phase.signal?.aborted) cancel();
   try {
     const results = await runSpecs({
       workspaceDir: phase.checkout,

@@ -18,7 +18,15 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { openChannel, newInstance } = require('./weave-evidence-channel.cjs');
-const { watchOriginals, functionsOf } = require('./weave-evidence-originals.cjs');
+// What the run uses of this hook. `counts` (the user's own `weave check`, src/core/check/runSpec.ts): the runners'
+// counts and the files they loaded; a replaced runner or assertion function is the user's own business there and
+// is never read, so the comparisons that find one are not set up: taking them loads node:assert and node:test into
+// every process (≈ 6–10 ms of CPU each). Any other value (Weave sets `full` for every contained run) observes
+// everything. Read here, before user code: code under test can change it only for its own children, which get no
+// key. Loaded now, before user code, where used.
+const COUNTS_ONLY = process.env.WEAVE_EVIDENCE_OBSERVE === 'counts';
+const comparisons = COUNTS_ONLY ? undefined : require('./weave-evidence-originals.cjs');
+const functionsOf = comparisons ? comparisons.functionsOf : () => [];
 // What the test processes loaded before their first test (weave-evidence-loads.cjs): node:test and mocha take
 // the list here, jest and vitest in their workers (weave-jest-expect.cjs, weave-vitest-expect.cjs).
 const { loadsWanted, recordModuleLoads, loadedFiles } = require('./weave-evidence-loads.cjs');
@@ -93,9 +101,9 @@ function observeWithKey() {
     : observeRunners(checkOriginals, (entries) => watched && watched.add(entries));
   // A launcher runs no user code, so nothing there replaces an assertion; skipping it spares npm and
   // node --test's main process loading node:test and node:assert (≈ 10 ms each).
-  if (launcher) return;
+  if (launcher || COUNTS_ONLY) return;
   if (observed) originals.push(observed);
-  watched = watchOriginals(originals);
+  watched = comparisons.watchOriginals(originals);
   process.once('exit', checkOriginals);
 }
 

@@ -137,9 +137,11 @@ async function runOnce(spec: Spec, options: SpecRunOptions): Promise<SpecResult>
   const inherited = options.containment ? containedEnvironment() : process.env;
   const instrumentation = await options.instrument?.(spec, specEnv, inherited);
   // Only a reference run keeps what its test processes loaded: only there do the hooks look for ES modules and
-  // read jest's and vitest's module registries.
+  // read jest's and vitest's module registries. The user's own check reads only the runners' counts and loaded
+  // files (noteForgedFiles): there the hooks skip the comparisons whose findings only a contained run judges.
   const evidence = await startEvidence({ ...specEnv, ...instrumentation?.env }, inherited, undefined, {
     recordLoads: options.onLoaded !== undefined,
+    scope: options.containment ? 'full' : 'counts',
   });
   try {
     const outcome = await runCommand(

@@ -196,9 +196,34 @@ function groupExists(pgid: number): boolean {
   }
 }
 
-/** Cheap check used after a normal exit: is anything of the tree still running? */
-export function treeHasSurvivors(rootPid: number, markerValue: string, rootStartTime?: number): boolean {
+/** How long the processes found right after a normal exit get to finish exiting before they count as left. */
+const SETTLE_MS = 50;
+const SETTLE_POLL_MS = 1;
+
+/**
+ * After a normal exit: is anything of the tree still running once what was found has had `settleMs` to finish
+ * exiting? bubblewrap's outer process exits as soon as it learns the command's status, while its PID namespace's
+ * init is still tearing the namespace down: found by the scan, that init made killProcessTree signal it and
+ * poll every 25 ms (9–86 ms of wall each time) on a third to a half of all runs (12 and 16 of 40, `weave check`
+ * at load ~20), though it was gone within a few ms.
+ * Waiting for the processes found, then scanning once more for any started meanwhile, finds the same survivors:
+ * a process that is still there after the wait (a daemon, `sleep &`) is left, and the caller kills the tree.
+ */
+export async function treeOutlivesExit(
+  rootPid: number,
+  markerValue: string,
+  rootStartTime?: number,
+  settleMs = SETTLE_MS,
+): Promise<boolean> {
   if (process.platform === 'win32') return false;
-  if (hasProc) return findTreePids(rootPid, markerValue, rootStartTime).length > 0;
-  return groupExists(rootPid);
+  if (!hasProc) return groupExists(rootPid);
+  const found = findTreePids(rootPid, markerValue, rootStartTime);
+  if (found.length === 0) return false;
+  const started = found.map((pid) => [pid, processStartTime(pid) ?? -1] as const);
+  const deadline = Date.now() + settleMs;
+  while (started.some(([pid, time]) => isSameProcessAlive(pid, time))) {
+    if (Date.now() >= deadline) return true;
+    await delay(SETTLE_POLL_MS);
+  }
+  return findTreePids(rootPid, markerValue, rootStartTime).length > 0;
 }

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import type { Attempt } from '../../shared/attempts';
 import { OutputCapture } from './outputCapture';
-import { RUN_MARKER_VARIABLE, killProcessTree, processStartTime, treeHasSurvivors } from './processTree';
+import { RUN_MARKER_VARIABLE, killProcessTree, processStartTime, treeOutlivesExit } from './processTree';
 
 export interface RunCommandOptions {
   command: string;
@@ -182,8 +182,9 @@ async function launch(
   try {
     const { code, signal } = await exited;
     clearTimeout(timer);
-    // Background processes the command left behind (a server, `sleep &`) must not survive the run.
-    if (killing || treeHasSurvivors(pid, marker, rootStartTime)) await killTree();
+    // Background processes the command left behind (a server, `sleep &`) must not survive the run; a sandbox's
+    // namespace still being torn down is given a moment to finish instead (treeOutlivesExit).
+    if (killing || (await treeOutlivesExit(pid, marker, rootStartTime))) await killTree();
     await Promise.race([closed, delayMs(PIPE_CLOSE_GRACE_MS)]);
     stdout.destroy();
     stderr.destroy();

@@ -51,6 +51,61 @@ describe('runner evidence session', () => {
     await assert.rejects(fs.access(session.writableDirs[0] ?? ''), 'the results folder is removed');
   });
 
+  it("the user's own check's scope (counts) counts and lists loads without the comparisons; full scope names a replacement", async () => {
+    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-evidence-scope-'));
+    cleanup.push(root);
+    // A test whose code replaces node:assert's equal before asserting (what runnerIntegrity's attacks do), and a
+    // plain script that says which of node:test and node:assert its process has loaded.
+    await fs.writeFile(
+      path.join(root, 'replaces.test.js'),
+      [
+        "const test = require('node:test');",
+        "const assert = require('node:assert');",
+        'assert.equal = () => undefined;',
+        "test('a', () => assert.equal(1, 2));",
+        '',
+      ].join('\n'),
+    );
+    await fs.writeFile(
+      path.join(root, 'probe.js'),
+      'console.log(JSON.stringify(process.moduleLoadList.filter((m) => /^NativeModule (test|assert)$/.test(m)).sort()));\n',
+    );
+    const run = async (scope: 'full' | 'counts', command: string) => {
+      const session = await startEvidence({}, {}, undefined, { scope });
+      try {
+        const outcome = await runCommand({
+          command,
+          cwd: root,
+          env: session.env,
+          inheritedInputs: session.inheritedInputs,
+          timeoutMs: 60_000,
+        });
+        assert.equal(outcome.exitCode, 0, outcome.output);
+        return { output: outcome.output.trim(), report: await session.collect() };
+      } finally {
+        await session.dispose();
+      }
+    };
+    const expected = (replaced: string[]) => ({
+      summary: { runner: 'node:test', passed: 1, failed: 0, skipped: 0 },
+      unfinished: [],
+      forged: [],
+      replaced,
+      intrusions: [],
+      loaded: [path.join(root, 'replaces.test.js')],
+    });
+    const test = 'node --test replaces.test.js > /dev/null';
+    assert.deepEqual((await run('full', test)).report, expected(['node:assert.equal']));
+    assert.deepEqual((await run('counts', test)).report, expected([]));
+    // The comparisons load node:assert and node:test into every process; in counts scope a process that uses
+    // neither loads neither.
+    assert.deepEqual(JSON.parse((await run('full', 'node probe.js')).output), [
+      'NativeModule assert',
+      'NativeModule test',
+    ]);
+    assert.deepEqual(JSON.parse((await run('counts', 'node probe.js')).output), []);
+  });
+
   it('counts only records whose mac verifies under the run secret, and names every file that does not', async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-evidence-read-'));
     cleanup.push(dir);

@@ -7,7 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runCommand } from '../../../src/core/process/runCommand';
-import { isProcessAlive } from '../../../src/core/process/processTree';
+import { isProcessAlive, treeOutlivesExit } from '../../../src/core/process/processTree';
+import { spawn } from 'node:child_process';
 
 let dir: string;
 before(async () => {
@@ -106,6 +107,30 @@ describe('runCommand', () => {
     assert.equal(out.exitCode, 0);
     const [background] = await readPids(pidFile, 1);
     assert.deepEqual(alive([background as number]), []);
+  });
+
+  it('waits for a process of the tree that is still exiting instead of killing it, and still kills one that stays', async () => {
+    // What bubblewrap leaves behind each run: its namespace's init, still exiting after bwrap itself has. A
+    // process that ends within the settling time is not a survivor (no SIGTERM reaches it); one that stays is.
+    const markerFile = path.join(dir, 'settle.marker');
+    const exiting = spawn('/bin/sh', ['-c', `trap 'echo TERM > ${markerFile}' TERM; sleep 0.02; exit 0`], {
+      detached: true,
+      stdio: 'ignore',
+    });
+    const pid = exiting.pid as number;
+    await until('the shell started', async () => (isProcessAlive(pid) ? true : undefined), {
+      timeoutMs: 5000,
+      intervalMs: 5,
+    });
+    assert.equal(await treeOutlivesExit(pid, 'no-marker', undefined, 5000), false);
+    assert.equal(await fs.readFile(markerFile, 'utf8').catch(() => 'no signal'), 'no signal');
+    const staying = spawn('sleep', ['1000'], { detached: true, stdio: 'ignore' });
+    const stayingPid = staying.pid as number;
+    try {
+      assert.equal(await treeOutlivesExit(stayingPid, 'no-marker', undefined, 50), true);
+    } finally {
+      process.kill(stayingPid, 'SIGKILL');
+    }
   });
 
   it('caps a 100 MB flood, keeping head and tail, with bounded memory', async () => {

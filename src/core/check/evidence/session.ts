@@ -19,6 +19,12 @@ import { RUN_KEY, verifyRecord, type VerifiedRecord } from './records';
 import { locateEvidenceResources, type EvidenceResources } from '../../evidenceResources';
 
 export const EVIDENCE_DIR_VARIABLE = 'WEAVE_EVIDENCE_DIR';
+/**
+ * What the Node.js hook observes (weave-node-hook.cjs): `full` everything; `counts` only the runners' counts and
+ * the files they loaded, for the user's own check, which never reads replaced functions (runSpec.ts).
+ */
+export const OBSERVE_VARIABLE = 'WEAVE_EVIDENCE_OBSERVE';
+export type EvidenceScope = 'full' | 'counts';
 /** Names the descriptor (not the secret) on which a hook finds its key. */
 export const KEY_FD_VARIABLE = 'WEAVE_EVIDENCE_KEY_FD';
 /**
@@ -67,13 +73,14 @@ export interface EvidenceSession {
 
 /**
  * `specEnv` is what the spec sets; `inherited` the environment the command would otherwise inherit, whose
- * NODE_OPTIONS / PYTHONPATH are extended when the spec does not set them.
+ * NODE_OPTIONS / PYTHONPATH are extended when the spec does not set them. `options.scope` (default `full`) is set
+ * whatever the spec's env says: a contained run observes everything.
  */
 export async function startEvidence(
   specEnv: Record<string, string>,
   inherited: NodeJS.ProcessEnv = process.env,
   resources: EvidenceResources = locateEvidenceResources(),
-  options: { recordLoads?: boolean } = {},
+  options: { recordLoads?: boolean; scope?: EvidenceScope } = {},
 ): Promise<EvidenceSession> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'weave-evidence-'));
   const existing = (name: string): string => specEnv[name] ?? inherited[name] ?? '';
@@ -89,6 +96,7 @@ export async function startEvidence(
       PYTHONPATH: pythonPath,
       [EVIDENCE_DIR_VARIABLE]: dir,
       [KEY_FD_VARIABLE]: '3',
+      [OBSERVE_VARIABLE]: options.scope ?? 'full',
       ...(options.recordLoads ? { [LOADS_VARIABLE]: '1' } : {}),
     },
     writableDirs: [dir],

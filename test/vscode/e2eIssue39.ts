@@ -7,7 +7,8 @@
 //     panel show the same numbers (total, passed, broken, failing, not run, progress; the restored run's age gone);
 //   - Cancel in the panel while the spec sleeps: the check ends within 2 s by Weave's own log, the sleeping spec and
 //     every one still queued say "not run" in the panel, and the status bar agrees.
-// Export to a folder that does not exist has no UI step here (another helper's work).
+// Export to a new folder is e2eExport.ts (--only export); the first version of that step waited 10 minutes because
+// it exported a clean tree and looked only for "written to" or "did not verify" (e2eExport.ts's header says more).
 // Run alone: npm run build && node out/test/vscode/e2e.js --only issue39
 import fs from 'node:fs';
 import path from 'node:path';

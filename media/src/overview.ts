@@ -6,8 +6,8 @@ import type { ParsedPanelState, ToExtensionMessage } from '../../src/shared/prot
 import { codicon, h } from './dom';
 import { renderGraph } from './graph';
 import { renderSpecList, type SpecFilter } from './list';
-import { statusOf, STATUS_LOOK, type SpecStatus } from './status';
-import { ageText } from '../../src/shared/runAge';
+import { STATUS_LOOK } from './status';
+import { checkCounts, panelCheckView, panelSummaryText } from '../../src/shared/checkCounts';
 
 /** In the narrow side panel a spec id wraps at dashes onto lines of at most this many characters. */
 const GRAPH_WRAP_AT = 14;
@@ -184,27 +184,8 @@ function toolbarButton(
   );
 }
 
+/** "8 specs · checking 2/8 · 2 pass · 1 running · 5 queued": the counts the status bar shows, from the same model. */
 function summary(current: ParsedPanelState): string {
-  const counts = new Map<SpecStatus, number>();
-  for (const spec of current.specs) {
-    const status = statusOf(current, spec.id);
-    counts.set(status, (counts.get(status) ?? 0) + 1);
-  }
-  const parts = [...counts].map(([status, n]) => `${n} ${STATUS_LOOK[status].label}`);
-  const total = `${current.specs.length} spec${current.specs.length === 1 ? '' : 's'}`;
-  const progress = current.progress ? [`checking ${current.progress.done}/${current.progress.total}`] : [];
-  return [total, ...progress, ...parts, ...lastRunText(current)].join(' · ');
-}
-
-/**
- * "last run 12 min ago (restored)", "cancelled just now": the verdicts are not a finished check of this window
- * (said unless a check runs now).
- */
-function lastRunText(current: ParsedPanelState): string[] {
-  const last = current.lastRun;
-  if (!last || current.progress) return [];
-  const age = ageText(last.finishedAt, new Date());
-  if (last.origin === 'restored') return [`last run ${age} (restored)`];
-  if (last.origin === 'cancelled') return [`check cancelled ${age}`];
-  return [];
+  const counts = checkCounts(panelCheckView(current));
+  return panelSummaryText(counts, new Date(), (status) => STATUS_LOOK[status].label);
 }

@@ -1,21 +1,9 @@
 // What a spec's badge says: the change against the baseline (broken / fixed) wins over the plain verdict,
 // because "this passed before and fails now" is the news.
 import type { ParsedPanelState } from '../../src/shared/protocol';
+import { specStatus, type SpecStatus } from '../../src/shared/checkCounts';
 
-export type SpecStatus =
-  | 'pass'
-  | 'fail'
-  | 'error'
-  | 'blocked'
-  | 'skipped'
-  | 'flaky'
-  | 'tampered'
-  | 'unverified'
-  | 'broken'
-  | 'fixed'
-  | 'queued'
-  | 'running'
-  | 'unchecked';
+export type { SpecStatus } from '../../src/shared/checkCounts';
 
 /**
  * Each verdict's icon and word: the panel never says a verdict by colour alone (high-contrast themes draw
@@ -37,12 +25,9 @@ export const STATUS_LOOK: Record<SpecStatus, { icon: string; label: string }> = 
   unchecked: { icon: 'circle-large-outline', label: 'unchecked' },
 };
 
+/** The one rule the status bar counts by too (src/shared/checkCounts.ts): running / queued, broken / fixed, verdict. */
 export function statusOf(state: ParsedPanelState, id: string): SpecStatus {
-  if (state.running.includes(id)) return 'running';
-  if (state.queued.includes(id)) return 'queued';
-  const change = state.changes[id];
-  if (change === 'broken' || change === 'fixed') return change;
-  return state.verdicts[id]?.verdict ?? 'unchecked';
+  return specStatus(state, id);
 }
 
 /** The verdicts "Failing only" keeps: a spec that needs the user's attention (blocked: its dependency failed). */

@@ -1,5 +1,6 @@
 // Where in the code each spec lives: its anchors resolved through the tree-sitter index (built lazily on the
 // first check, never at activation), as editor locations.
+import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
 import { createIndexer, type Indexer, type WorkspaceIndex } from '../core/index';
 import { resolveAnchors, type AnchorResolution } from '../core/anchors/resolve';
@@ -30,20 +31,18 @@ export class AnchorAnalyzer implements vscode.Disposable {
   async analyze(
     specs: ValidSpecs,
     signal?: AbortSignal,
-  ): Promise<{ index: WorkspaceIndex } & AnchorResolution> {
+  ): Promise<{ index: WorkspaceIndex; indexMs: number; resolveMs: number } & AnchorResolution> {
     this.indexer ??= createIndexer({ workspaceDir: this.folder.uri.fsPath });
     const started = performance.now();
     const index = await this.indexer.indexWorkspace(signal ? { signal } : {});
+    const indexed = performance.now();
     const specFile: SpecFile = specs.result.specFile;
     const resolution = resolveAnchors(specFile, index, {
       workspaceDir: this.folder.uri.fsPath,
       locations: specs.result.locations,
       specFilePath: SPEC_FILE_RELATIVE_PATH,
     });
-    this.log.debug(
-      `anchors resolved in ${Math.round(performance.now() - started)} ms (${index.files.size} files indexed)`,
-    );
-    return { index, ...resolution };
+    return { index, indexMs: indexed - started, resolveMs: performance.now() - indexed, ...resolution };
   }
 
   /** The workspace index, built on first use (the panel's symbol picker). */
@@ -53,7 +52,8 @@ export class AnchorAnalyzer implements vscode.Disposable {
   }
 
   async locate(specs: ValidSpecs, signal?: AbortSignal): Promise<AnchorLocations> {
-    const { index, resolved, problems } = await this.analyze(specs, signal);
+    const { index, indexMs, resolveMs, resolved, problems } = await this.analyze(specs, signal);
+    const coupled = performance.now();
     const coupling = staticCoupling({
       specFile: specs.result.specFile,
       index,
@@ -64,6 +64,7 @@ export class AnchorAnalyzer implements vscode.Disposable {
     const potential = coupling.potential
       .filter((p) => !p.declared)
       .map((p) => ({ a: p.a, b: p.b, reason: couplingReason(p) }));
+    const located = performance.now();
     const bySpec = new Map<string, vscode.Location[]>();
     const lineLengths = new Map<string, Promise<number[]>>();
     for (const [specId, anchors] of resolved) {
@@ -85,6 +86,13 @@ export class AnchorAnalyzer implements vscode.Disposable {
       }
       if (locations.length > 0) bySpec.set(specId, locations);
     }
+    // Where the time goes, phase by phase (issue #39 saw "anchors 77058 ms" and no way to tell why).
+    const { stats } = index;
+    this.log.info(
+      `anchors: index ${Math.round(indexMs)} ms (${stats.files} files, ${stats.cacheHits} from the cache, parser ` +
+        `${stats.parser?.ran ?? 'none'}), resolve ${Math.round(resolveMs)} ms, coupling ` +
+        `${Math.round(located - coupled)} ms, locations ${Math.round(performance.now() - located)} ms`,
+    );
     return { bySpec, problems, potential };
   }
 
@@ -94,9 +102,16 @@ export class AnchorAnalyzer implements vscode.Disposable {
   }
 }
 
+/**
+ * Each line's length in a file, read from disk directly: through vscode.workspace.fs every read is a round trip over
+ * the workbench's connection, which in code-server under load took 0.7-7 s for the demo's few files (the
+ * "locations" phase of the anchors log line) — the cause of anchor phases measured in tens of seconds.
+ */
 async function lineLengthsOf(uri: vscode.Uri): Promise<number[]> {
   try {
-    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    const bytes =
+      uri.scheme === 'file' ? await fs.readFile(uri.fsPath) : await vscode.workspace.fs.readFile(uri);
+    const text = new TextDecoder().decode(bytes);
     return text.split('\n').map((l) => l.replace(/\r$/, '').length);
   } catch {
     return [];

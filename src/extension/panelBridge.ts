@@ -6,6 +6,7 @@ import type { PanelState } from '../shared/protocol';
 import type { AnchorAnalyzer } from './anchors';
 import type { AuditController } from './audit/auditController';
 import type { CheckService } from './checks';
+import { currentCheck } from './checkView';
 import { failureExcerpt } from '../core/check';
 import { matchAnchors, registerSpecsPanel, type SpecsPanel } from './panel';
 import type { ResultsStore } from './results';
@@ -67,9 +68,9 @@ function panelState(
   const valid = store.valid;
   const current = store.current;
   const failureLines = readSettings(store.folder).failureLines;
-  const known = results.knownResults();
+  // The same CheckView the status bar counts from (checkView.ts): one source for both.
+  const check = currentCheck(store, checks, results);
   const last = results.last;
-  const activity = results.activity;
   const problems = [
     ...(current ? (current.result.ok ? current.result.warnings : current.result.problems) : []),
     ...(last?.anchors.problems ?? []),
@@ -80,7 +81,7 @@ function panelState(
     specs: valid?.result.ok ? valid.result.specFile.specs : [],
     problems,
     verdicts: Object.fromEntries(
-      known.results.map((r) => {
+      check.results.map((r) => {
         const excerpt = r.verdict === 'pass' ? '' : failureExcerpt(r.output, failureLines);
         return [
           r.id,
@@ -93,18 +94,16 @@ function panelState(
         ];
       }),
     ),
-    changes: known.changes,
+    changes: check.knownChanges,
     baseline: last?.report.baseline
       ? { runId: last.report.baseline.runId, commit: last.report.baseline.commit }
       : null,
     potentialInteractions: last?.anchors.potential ?? [],
     trusted: vscode.workspace.isTrusted,
-    running: checks.isRunning ? [...activity.running] : [],
-    queued: checks.isRunning ? [...activity.queued] : [],
-    progress: checks.isRunning ? { done: activity.done, total: activity.total } : null,
-    lastRun: results.lastRun
-      ? { finishedAt: results.lastRun.finishedAt, origin: results.lastRun.origin }
-      : null,
+    running: [...check.running],
+    queued: [...check.queued],
+    progress: check.progress,
+    lastRun: check.lastRun,
     ...(audit?.last ? { audit: audit.scores() } : {}),
   };
 }

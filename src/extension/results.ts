@@ -23,6 +23,8 @@ export interface ResultsUpdate {
   outcome: CheckOutcome;
   origin: RunOrigin;
   newlyBroken: string[];
+  /** Only the anchors of an outcome already sent arrived (the verdicts never wait for them): place, do not recount. */
+  anchorsOnly?: true;
 }
 
 /** A spec's verdict as it finished, while its check still runs. */
@@ -83,6 +85,11 @@ export class ResultsStore implements vscode.Disposable {
     return knownOf(this.state, this.specIds);
   }
 
+  /** Latest known result of each of `specIds` (the spec file's, in its order; never-checked ones left out). */
+  knownOf(specIds: readonly string[]): ReturnType<typeof knownOf> {
+    return knownOf(this.state, specIds);
+  }
+
   /** Spec ids whose latest known result is a failure of any kind (what "check affected" must re-check). */
   violatedIds(): string[] {
     return this.knownResults()
@@ -128,14 +135,14 @@ export class ResultsStore implements vscode.Disposable {
   }
 
   /**
-   * Anchors that were resolved after `outcome` was recorded (the verdicts never wait for them): every surface
-   * places its diagnostics and items at them now. Ignored when a newer check was recorded meanwhile.
+   * Anchors that were resolved after `outcome` was recorded or restored (the verdicts never wait for them): every
+   * surface places its diagnostics and items at them now. Ignored when a newer check was recorded meanwhile.
    */
   updateAnchors(outcome: CheckOutcome, anchors: CheckOutcome['anchors'], anchorsMs: number): void {
     if (this.latest !== outcome) return;
     const origin = this.state.lastRun?.origin ?? 'check';
     this.latest = { ...outcome, anchors, anchorsMs };
-    this.changed.fire({ outcome: this.latest, origin, newlyBroken: [] });
+    this.changed.fire({ outcome: this.latest, origin, newlyBroken: [], anchorsOnly: true });
   }
 
   /** The last stored run, shown as restored unless a check recorded something first; false when it was not. */

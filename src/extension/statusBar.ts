@@ -1,12 +1,14 @@
-// "Weave 5/11 · 1 broken · 4 failing" in the status bar, counted from the ResultsStore's known verdicts (live during
-// a check; a restored run says its age); the tooltip lists each group. A click opens the Weave side panel. In an
+// "Weave 5/11 · 1 broken · 4 failing" in the status bar, counted by checkCounts (src/shared) from the same CheckView
+// as the side panel's summary (live during a check; a restored run says its age); the tooltip lists each group. A click opens the Weave side panel. In an
 // untrusted folder it says that nothing runs, and why, in its tooltip.
 import * as vscode from 'vscode';
 import type { CheckService } from './checks';
 import type { ResultsStore } from './results';
 import { ageText, isBroken } from '../core/check';
+import { checkCounts, statusBarText } from '../shared/checkCounts';
+import { currentCheck } from './checkView';
 import { EXPLAIN_COMMAND } from './explainBroken';
-import { countResults, statusText, verdictSummary } from './views/resultText';
+import { verdictSummary } from './views/resultText';
 import type { LastRun } from './resultsState';
 import type { LoadedSpecs, SpecStore } from './specStore';
 import { UNTRUSTED_REASON } from './trust';
@@ -18,7 +20,6 @@ const AGE_REFRESH_MS = 60_000;
 export class WeaveStatusBar implements vscode.Disposable {
   readonly item = vscode.window.createStatusBarItem('weave.status', vscode.StatusBarAlignment.Left, 50);
   private readonly disposables: vscode.Disposable[] = [];
-  private specCount: number | undefined;
   private specsInvalid = false;
   /**
    * Specs the last check newly broke: the item names them ("$(flame) no-stale-read broken now") and a click
@@ -28,7 +29,7 @@ export class WeaveStatusBar implements vscode.Disposable {
   private newlyBroken: string[] = [];
 
   constructor(
-    store: SpecStore,
+    private readonly store: SpecStore,
     private readonly checks: CheckService,
     private readonly results: ResultsStore,
   ) {
@@ -58,27 +59,32 @@ export class WeaveStatusBar implements vscode.Disposable {
 
   private onSpecs(loaded: LoadedSpecs): void {
     this.specsInvalid = !loaded.result.ok;
-    if (loaded.result.ok) this.specCount = loaded.result.specFile.specs.length;
     this.render();
   }
 
   render(): void {
-    const known = this.results.knownResults();
-    const lastRun = this.results.lastRun;
-    const running = this.checks.isRunning;
-    const all = known.results.length > 0 ? countResults(known.results, known, this.specCount) : undefined;
-    // During a check the specs without a verdict yet are the ones it runs: "checking 3/9" says so already.
-    const counts = all && running ? { ...all, unchecked: 0 } : all;
+    // The side panel's summary counts the same CheckView (checkView.ts) with the same function.
+    const check = currentCheck(this.store, this.checks, this.results);
+    const known = { results: check.results, changes: check.knownChanges };
+    const running = check.progress !== null;
+    const counts = checkCounts(check);
     const tooltip = new vscode.MarkdownString(undefined, true);
     let text: string;
-    if (counts) {
-      text = statusText(counts);
-      // A restored run's age, unless a check is replacing it now (one run's counts at a time).
-      if (lastRun?.origin === 'restored' && !running) text += ` · ${ageText(lastRun.finishedAt, new Date())}`;
-      tooltip.appendMarkdown(`**Weave** — ${lastRunText(lastRun, this.checks.isRunning)}\n\n`);
-      tooltip.appendCodeblock(verdictSummary(known.results, known), 'text');
+    if (check.results.length > 0 || running) {
+      text = statusBarText(counts, new Date());
+      tooltip.appendMarkdown(`**Weave** — ${lastRunText(this.results.lastRun, this.checks.isRunning)}\n\n`);
+      // The verdicts counted: a spec the check runs again is listed as checking, not with its old verdict.
+      const busy = new Set([...check.running, ...check.queued]);
+      const lines = [
+        verdictSummary(
+          check.results.filter((r) => !busy.has(r.id)),
+          known,
+        ),
+        busy.size > 0 ? `checking: ${[...busy].join(', ')}` : '',
+      ].filter((l) => l !== '');
+      if (lines.length > 0) tooltip.appendCodeblock(lines.join('\n'), 'text');
     } else {
-      text = this.specCount === undefined ? 'Weave' : `Weave ${this.specCount} specs`;
+      text = check.specIds.length === 0 ? 'Weave' : `Weave ${check.specIds.length} specs`;
       tooltip.appendMarkdown('**Weave** — not checked yet: run *Weave: check constraints*.\n\n');
     }
     if (this.specsInvalid)
@@ -86,9 +92,8 @@ export class WeaveStatusBar implements vscode.Disposable {
     if (!vscode.workspace.isTrusted) {
       text = `$(shield) ${text} · restricted`;
       tooltip.appendMarkdown(`\n\n$(shield) ${UNTRUSTED_REASON}`);
-    } else if (this.checks.isRunning) {
-      const { done, total } = this.results.activity;
-      text = `$(sync~spin) ${text}${total > 0 ? ` · checking ${done}/${total}` : ''}`;
+    } else if (running) {
+      text = `$(sync~spin) ${text}`;
     } else {
       text = `$(beaker) ${text}`;
     }
@@ -110,11 +115,13 @@ export class WeaveStatusBar implements vscode.Disposable {
     this.item.text = text;
     this.item.tooltip = tooltip;
     this.item.backgroundColor =
-      counts && counts.broken > 0 ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+      counts.broken > 0 ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
   }
 
   /** The newly broken specs that are broken still (a later check may have fixed one). */
-  private stillBroken(known: ReturnType<ResultsStore['knownResults']>): string[] {
+  private stillBroken(
+    known: Pick<ReturnType<ResultsStore['knownResults']>, 'results' | 'changes'>,
+  ): string[] {
     return this.newlyBroken.filter((id) => {
       const result = known.results.find((r) => r.id === id);
       return result !== undefined && isBroken(result, known);

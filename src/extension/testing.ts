@@ -94,9 +94,9 @@ export class SpecTests implements vscode.Disposable {
       run,
       this.controller,
       store.onDidChange((loaded) => tree.refresh(loaded)),
-      results.onDidChange(({ outcome, origin }) => {
+      results.onDidChange(({ outcome, origin, anchorsOnly }) => {
         tree.placeItemsAtAnchors(outcome);
-        if (origin === 'restored') this.showRestored(outcome);
+        if (origin === 'restored' && !anchorsOnly) this.showRestored(outcome);
       }),
       checks.onDidStart((started) => {
         if (started.fromTestExplorer) return;

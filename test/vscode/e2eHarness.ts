@@ -81,34 +81,34 @@ export const say = (...a: unknown[]): void =>
 /** How often the UI tests look again (a workbench repaint is no faster). */
 export const UI_POLL_MS = 250;
 
-/** Opens the palette and runs a command; retried because commands are listed only once the host registered them. */
+/**
+ * Opens the palette and runs a command; retried because commands are listed only once the host registered them, and
+ * because the palette closes when something else takes the focus (an editor a finishing command opens) between
+ * listing the row and the click (measured: blame's editor opened then, and the click waited 30 s on a closed palette).
+ */
 export async function runCommand(page: Page, title: string): Promise<void> {
-  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title });
+  // The exact title, not "…affected constraints": the row whose label is exactly it.
+  const row = page
+    .locator('.quick-input-list .monaco-list-row', { hasText: title })
+    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${title}$`) }) })
+    .first();
+  const settled = (p: Promise<unknown>): Promise<boolean> =>
+    p.then(
+      () => true,
+      () => false,
+    );
   await until(
     `"${title}" in the command palette`,
     async () => {
       await page.keyboard.press('F1');
       await page.locator('.quick-input-widget input').fill(`>${title}`);
-      if (
-        await row
-          .first()
-          .waitFor({ timeout: 2000 })
-          .then(
-            () => true,
-            () => false,
-          )
-      )
+      if ((await settled(row.waitFor({ timeout: 2000 }))) && (await settled(row.click({ timeout: 5000 }))))
         return true;
       await page.keyboard.press('Escape');
       return false;
     },
     { timeoutMs: 90_000, intervalMs: UI_POLL_MS },
   );
-  // The exact title, not "…affected constraints": pick the row whose label is exactly it.
-  await row
-    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${title}$`) }) })
-    .first()
-    .click();
 }
 
 export function panelFrame(page: Page): FrameLocator {
@@ -133,6 +133,8 @@ export interface Session {
   page: Page;
   workspace: string;
   cspViolations: string[];
+  /** The session's scratch folder (code-server's user data, with the extension host's logs, is inside). */
+  scratch: string;
   /** Closes the page and stops this session's code-server (and everything it started). */
   close(): Promise<void>;
 }
@@ -191,7 +193,7 @@ export class Sessions {
       await page.close();
       await server.stop();
     };
-    return { page, workspace, cspViolations, close };
+    return { page, workspace, cspViolations, scratch: dir, close };
   }
 
   /** The folder a session's workspace is copied from: examples/, or one the options write. */
@@ -208,6 +210,17 @@ export class Sessions {
     for (const server of this.servers) await server.stop();
     fs.rmSync(this.scratch, { recursive: true, force: true });
   }
+}
+
+/** The Weave output channel's log files of a session (one per extension host: a window reload starts another). */
+export function weaveLogs(session: Pick<Session, 'scratch'>): string[] {
+  const logs = path.join(session.scratch, 'user-data', 'logs');
+  if (!fs.existsSync(logs)) return [];
+  return fs
+    .readdirSync(logs, { recursive: true, encoding: 'utf8' })
+    .filter((f) => path.basename(f).endsWith('Weave.log'))
+    .map((f) => path.join(logs, f))
+    .sort((a, b) => fs.statSync(a).mtimeMs - fs.statSync(b).mtimeMs);
 }
 
 export async function openWeavePanel(page: Page): Promise<FrameLocator> {

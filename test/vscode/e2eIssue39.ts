@@ -1,18 +1,23 @@
 // UI end-to-end scenarios of issue #39's last items, on the demo (trusted, one test at a time):
 //   - a breaking edit: the "broken now" news is visible where a person looks (a toast on screen and the status bar
 //     naming the spec until the next check), and the Test Explorer lists the spec by id, failed, described "broken";
-// Left out of the run: the blame diagnostic back after a window reload, and the status bar and panel counting the same
-// run mid-check after a reload — written, both failed on a quiet machine (the reload's fill timed out; the status
-// bar read "Weave 6/8 · 1 broken · … · checking 2/8" while the panel counted the live run: a real mix, still open).
+//   - "Explain broken spec" puts blame at the hunk, and a reload of the window brings that diagnostic back;
+//   - a spec added on disk (it sleeps 40 s), then removed: the status bar counts what the panel counts each time;
+//   - mid-check after the reload, and mid-check of a check that repeats one of this window: the status bar and the
+//     panel show the same numbers (total, passed, broken, failing, not run, progress; the restored run's age gone);
+//   - Cancel in the panel while the spec sleeps: the check ends within 2 s by Weave's own log, the sleeping spec and
+//     every one still queued say "not run" in the panel, and the status bar agrees.
 // Export to a new folder is e2eExport.ts (--only export); the first version of that step waited 10 minutes because
 // it exported a clean tree and looked only for "written to" or "did not verify" (e2eExport.ts's header says more).
 // Run alone: npm run build && node out/test/vscode/e2e.js --only issue39
 import fs from 'node:fs';
 import path from 'node:path';
+import { applyEdits, modify, parse } from 'jsonc-parser';
 import type { Page } from 'playwright-core';
 import { demoSession } from './e2eDemoSession';
-import { RESULTS_DIR, type Sessions, type Step } from './e2eHarness';
-import { waitUntil } from './pages/workbench';
+import { panelCounts, sameCounts, statusBarCounts, type ShownCounts } from './e2eCounts';
+import { RESULTS_DIR, weaveLogs, type Session, type Sessions, type Step } from './e2eHarness';
+import { waitUntil, type Workbench } from './pages/workbench';
 
 const BROKEN_SPEC = 'no-stale-read';
 // examples/patches/break-staleness.patch in one line (as in e2eChangeScenarios.ts).
@@ -50,13 +55,129 @@ async function shotOnFailure(page: Page, name: string, body: () => Promise<void>
   }
 }
 
+/** A spec that sleeps far longer than any step waits (the demo's timeout is 60 s). */
+const SLEEPER = {
+  id: 'slow-sleeper',
+  title: 'Sleeps for 40 s',
+  kind: 'performance',
+  statement: 'It sleeps, so that a check is still running when Cancel is pressed.',
+  test: { command: 'sleep 40' },
+  dependsOn: [],
+};
+/** After response-shape and cache-hit: two verdicts come before it, and six specs wait behind it (concurrency 1). */
+const SLEEPER_AT = 2;
+
+/** Edits specs.json on disk (as git or another tool would), keeping its comments. */
+function editSpecsOnDisk(file: string, change: (specs: Array<Record<string, unknown>>) => void): void {
+  const text = fs.readFileSync(file, 'utf8');
+  const specs = (parse(text) as { specs: Array<Record<string, unknown>> }).specs;
+  change(specs);
+  fs.writeFileSync(
+    file,
+    applyEdits(
+      text,
+      modify(text, ['specs'], specs, { formattingOptions: { insertSpaces: true, tabSize: 2 } }),
+    ),
+  );
+}
+
+/** What the status bar and the panel show now, as counts, and their texts. */
+async function shownNow(ui: Workbench): Promise<{ status: ShownCounts; panel: ShownCounts; texts: string }> {
+  const status = await ui.statusBar.weaveText();
+  const summary = await ui.panel.summary();
+  return {
+    status: statusBarCounts(status),
+    panel: panelCounts(summary),
+    texts: `"${status}" vs "${summary}"`,
+  };
+}
+
+/**
+ * Waits until the status bar and the panel show the same counts (and `also` holds of them); fails with what each
+ * showed last. The panel is a webview: its state arrives a moment after the status bar's, so agreement is waited for.
+ */
+async function countsAgree(
+  ui: Workbench,
+  what: string,
+  also: (c: ShownCounts) => boolean,
+  timeoutMs = 60_000,
+): Promise<ShownCounts> {
+  let last: Awaited<ReturnType<typeof shownNow>> | undefined;
+  await waitUntil(`the status bar and the panel to agree ${what}`, timeoutMs, async () => {
+    last = await shownNow(ui).catch(() => undefined);
+    return last !== undefined && sameCounts(last.status, last.panel) && also(last.status);
+  }).catch((e: unknown) => {
+    throw new Error(`${String(e)}: status bar ${last?.texts ?? '(not read)'}`);
+  });
+  if (!last) throw new Error(`${what}: nothing read`);
+  return last.status;
+}
+
+/** Once the sleeper's test runs (the check stands still for 40 s): the status bar and the panel agree, mid-check. */
+async function countsWhileSleeping(ui: Workbench, what: string): Promise<ShownCounts> {
+  await waitUntil(`${SLEEPER.id} running`, 180_000, async () =>
+    (
+      await ui.panel
+        .spec(SLEEPER.id)
+        .badge()
+        .catch(() => '')
+    ).includes('running'),
+  );
+  return countsAgree(ui, what, (c) => c.checking !== '', 20_000);
+}
+
+/** The Weave output channel's lines of every extension host of the session so far (a reload starts another). */
+function weaveLogLines(session: Session): string[] {
+  return weaveLogs(session).flatMap((f) => fs.readFileSync(f, 'utf8').split('\n'));
+}
+
+/** "2026-12-07 20:57:03.135 [info] …" → ms (both ends of a duration are read the same way). */
+function logTime(line: string): number {
+  return Date.parse(line.slice(0, 23).replace(' ', 'T'));
+}
+
+/**
+ * Presses the panel's Cancel while the sleeper runs, waits for the panel to say so, and reads Weave's log: how long
+ * after "check cancelled from the panel" the check recorded "check cancelled after N of M specs".
+ */
+async function cancelInPanel(
+  ui: Workbench,
+  logLines: () => string[],
+): Promise<{ tookMs: number; finished: number; total: number; queued: string[]; counts: ShownCounts }> {
+  const queued = await ui.panel.frame
+    .locator('.spec-list > li:has(.badge.status-queued)')
+    .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-spec-id') ?? ''));
+  const endings = (): string[] => logLines().filter((l) => /check cancelled after \d+ of \d+ specs/.test(l));
+  const before = endings().length;
+  await ui.panel.button('Cancel check').click();
+  await waitUntil('the panel to say the check was cancelled', 60_000, async () =>
+    /check cancelled/.test(await ui.panel.summary()),
+  );
+  await waitUntil("the cancel in Weave's log", 30_000, () => endings().length > before);
+  const lines = logLines();
+  const ended = endings().at(-1) ?? '';
+  const pressed = lines
+    .slice(0, lines.lastIndexOf(ended))
+    .findLast((l) => /check cancelled from the panel/.test(l));
+  if (!pressed) throw new Error(`no "check cancelled from the panel" before "${ended}" in Weave's log`);
+  const [, finished, total] = /after (\d+) of (\d+)/.exec(ended) ?? [];
+  const counts = await countsAgree(ui, 'after Cancel', (c) => c.checking === '');
+  return {
+    tookMs: logTime(ended) - logTime(pressed),
+    finished: Number(finished),
+    total: Number(total),
+    queued,
+    counts,
+  };
+}
+
 export async function issue39Scenarios(sessions: Sessions, step: Step): Promise<void> {
   const session = await sessions.open('issue39', true, {
     settings: { 'weave.concurrency': 1, 'weave.coverage': false },
   });
   const demo = demoSession(session);
-  const { ui, cacheFile, originalCache } = demo;
-  const { palette, panel, statusBar, notifications } = ui;
+  const { ui, cacheFile, originalCache, specsFile } = demo;
+  const { palette, panel, statusBar, notifications, problems } = ui;
   const { page } = session;
   try {
     await step('issue39: the demo checked once (the baseline for "broken")', async () => {
@@ -98,7 +219,89 @@ export async function issue39Scenarios(sessions: Sessions, step: Step): Promise<
           await ui.pressEscape();
         }),
     );
+    await step('the blame diagnostic is back after a reload of the window', () =>
+      shotOnFailure(page, 'blame', async () => {
+        await palette.run('Weave: Explain broken spec');
+        await palette.pick(BROKEN_SPEC);
+        await problems.open();
+        await problems.waitForText('blame at the hunk in Problems', /breaks `?no-stale-read`?/, 240_000);
+        // Blame opens the hunk's file last: wait for it, as a person would, before reaching for the palette.
+        await ui.editors.waitForTab('cache.js', 60_000);
+        // The old workbench stays in the page until the reload replaces it: wait for the new page's load first.
+        const reloaded = page.waitForEvent('load', { timeout: 120_000 });
+        await palette.run('Developer: Reload Window');
+        await reloaded;
+        await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
+        await problems.open();
+        await problems.waitForText('blame in Problems after the reload', /breaks `?no-stale-read`?/, 120_000);
+        await ui.shoot('e2e-issue39-blame-reloaded.png');
+      }),
+    );
+
+    await step(
+      'a spec added on disk after the reload: the status bar counts 9 specs, 1 unchecked, as the panel',
+      () =>
+        shotOnFailure(page, 'added', async () => {
+          await panel.open();
+          editSpecsOnDisk(specsFile, (specs) => specs.splice(SLEEPER_AT, 0, SLEEPER));
+          const counts = await countsAgree(ui, 'after the add', (c) => c.total === 9);
+          if (counts.unchecked !== 1 || !counts.aged)
+            throw new Error(`after the add: ${JSON.stringify(counts)} (1 unchecked, the restored run's age)`);
+        }),
+    );
+
+    await step('mid-check after the reload: the status bar and the panel count the same run, no age', () =>
+      shotOnFailure(page, 'mid-check-reloaded', async () => {
+        await palette.run('Weave: Check constraints');
+        const counts = await countsWhileSleeping(ui, 'mid-check after the reload');
+        if (counts.aged)
+          throw new Error(`a live check shows the restored run's age: ${JSON.stringify(counts)}`);
+        await ui.shoot('e2e-issue39-mid-check.png');
+      }),
+    );
+
+    await step(
+      'Cancel while a spec sleeps: done within 2 s by the log, the rest "not run", counts agree',
+      () =>
+        shotOnFailure(page, 'cancel', async () => {
+          const seen = await cancelInPanel(ui, () => weaveLogLines(session));
+          await ui.shoot('e2e-issue39-cancelled.png');
+          if (seen.tookMs > 2000)
+            throw new Error(`the check ended ${seen.tookMs} ms after Cancel (Weave's log)`);
+          const notRun = seen.total - seen.finished;
+          if (seen.counts.notRun !== notRun)
+            throw new Error(
+              `the log says ${seen.finished} of ${seen.total} finished; shown: ${JSON.stringify(seen.counts)}`,
+            );
+          for (const id of [SLEEPER.id, ...seen.queued]) {
+            const badge = (await panel.spec(id).badge()).trim();
+            if (badge !== 'not run') throw new Error(`${id} says "${badge}" after Cancel`);
+          }
+        }),
+    );
+
+    await step(
+      'mid-check of a repeated check: the panel and the status bar do not count the old verdicts',
+      () =>
+        shotOnFailure(page, 'mid-check-again', async () => {
+          await palette.run('Weave: Check constraints');
+          await countsWhileSleeping(ui, 'mid-check of a repeated check');
+          await cancelInPanel(ui, () => weaveLogLines(session));
+        }),
+    );
+
+    await step('the spec removed on disk: the status bar counts 8 specs, as the panel', () =>
+      shotOnFailure(page, 'removed', async () => {
+        editSpecsOnDisk(specsFile, (specs) => {
+          const at = specs.findIndex((s) => s['id'] === SLEEPER.id);
+          if (at >= 0) specs.splice(at, 1);
+        });
+        await countsAgree(ui, 'after the removal', (c) => c.total === 8);
+      }),
+    );
   } finally {
+    for (const [i, log] of weaveLogs(session).entries())
+      fs.copyFileSync(log, path.join(RESULTS_DIR, `e2e-issue39-weave-${i + 1}.log`));
     await session.close();
   }
 }

@@ -9,6 +9,7 @@ import {
   type ChangesView,
   type SpecResult,
 } from '../../core/check';
+import { groupOf, type RunCounts } from '../../shared/checkCounts';
 import { plainText } from '../plainText';
 
 /** The Test Explorer's description of a spec: its id, plus a marker when its pass is unverified. */
@@ -55,33 +56,19 @@ export function violationMessage(
   return excerpt && !head.includes(excerpt) ? `${head}: ${excerpt}` : head;
 }
 
-export interface RunCounts {
-  total: number;
-  passed: number;
-  /** Passed in the baseline and fail now. */
-  broken: number;
-  /** Every other spec that does not hold: fail, error, tampered, blocked (never counted again as broken). */
-  failing: number;
-  /** Passed and failed on the same tree (repeats, or a new failure that passed when run again). */
-  flaky: number;
-  /** Skipped: the check was cancelled before the spec's test ran. */
-  notRun: number;
-  /** In the spec file but never checked (added since the last check). */
-  unchecked: number;
-}
+export type { RunCounts } from '../../shared/checkCounts';
+export { statusText } from '../../shared/checkCounts';
 
-/** The status group of one result: each spec in exactly one, broken before its own verdict. */
+/** The status group of one result: each spec in exactly one, broken before its own verdict (checkCounts' groups). */
 export type StatusGroup = 'broken' | 'failing' | 'flaky' | 'not run' | 'passed';
 
 export function statusGroupOf(result: SpecResult, report: ChangesView | undefined): StatusGroup {
-  if (isBroken(result, report)) return 'broken';
-  if (result.verdict === 'pass') return 'passed';
-  if (result.verdict === 'flaky') return 'flaky';
-  if (result.verdict === 'skipped') return 'not run';
-  return 'failing';
+  const group = groupOf(isBroken(result, report) ? 'broken' : result.verdict);
+  // A result always has a verdict: never unchecked nor checking.
+  return group === 'unchecked' || group === 'checking' ? 'failing' : group;
 }
 
-/** `specCount`: how many specs the file holds, when some have no result yet (they count as unchecked). */
+/** A run's own results counted (`specCount`: how many specs the file holds, when some have no result yet). */
 export function countResults(
   results: readonly SpecResult[],
   report: ChangesView | undefined,
@@ -103,17 +90,6 @@ export function countResults(
     else counts[group]++;
   }
   return counts;
-}
-
-/** "Weave 5/11 · 1 broken · 4 failing · 1 flaky · 1 not run · 1 unchecked": passes of all, then each group that is not empty. */
-export function statusText(counts: RunCounts): string {
-  const parts = [`Weave ${counts.passed}/${counts.total}`];
-  if (counts.broken > 0) parts.push(`${counts.broken} broken`);
-  if (counts.failing > 0) parts.push(`${counts.failing} failing`);
-  if (counts.flaky > 0) parts.push(`${counts.flaky} flaky`);
-  if (counts.notRun > 0) parts.push(`${counts.notRun} not run`);
-  if (counts.unchecked > 0) parts.push(`${counts.unchecked} unchecked`);
-  return parts.join(' · ');
 }
 
 /** Whether anything does not hold (broken or failing): the "see Problems" case. Flaky and not run are not. */

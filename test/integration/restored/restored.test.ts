@@ -7,6 +7,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { RunRecord } from '../../../src/core/check/types';
+import {
+  checkCounts,
+  panelCheckView,
+  panelSummaryText,
+  statusBarText,
+} from '../../../src/shared/checkCounts';
 import { lineOf, until, weaveApi, weaveDiagnostics, workspaceUri } from '../helpers';
 
 const math = workspaceUri('src', 'math.js');
@@ -92,7 +98,22 @@ suite('the last run comes back when the folder opens', () => {
 
   test('the next check replaces the restored verdicts everywhere and is no longer "restored"', async () => {
     const api = await weaveApi();
-    const result = await api.checks.check();
+    // Mid-check, at every step of the check: the status bar says what the panel's summary counts (the restored run
+    // neither mixed in nor named), from the panel's own state.
+    const disagreements: string[] = [];
+    let midCheck = 0;
+    const watch = api.results.onDidChangeActivity(() => {
+      const panel = api.panelState();
+      if (!panel?.progress) return;
+      midCheck++;
+      const counts = checkCounts(panelCheckView(panel));
+      const status = api.statusBar().text;
+      if (status !== `$(sync~spin) ${statusBarText(counts, new Date())}` || /ago/.test(status))
+        disagreements.push(`${status} | ${panelSummaryText(counts, new Date())}`);
+    });
+    const result = await api.checks.check().finally(() => watch.dispose());
+    assert.ok(midCheck > 0, 'no mid-check state seen');
+    assert.deepEqual(disagreements, []);
     assert.ok(result.ran, result.ran ? '' : result.message);
     assert.equal(api.results.lastRun?.origin, 'check');
     assert.equal(api.results.lastRun?.runId, result.outcome.run.id);

@@ -5,6 +5,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import type { CheckAttempt } from '../../../src/extension/checks';
+import {
+  checkCounts,
+  panelCheckView,
+  panelSummaryText,
+  statusBarText,
+} from '../../../src/shared/checkCounts';
 import { fixtureFilesForSuite, until, weaveApi, workspaceUri } from '../helpers';
 
 const specsFile = workspaceUri('.weave', 'specs.json').fsPath;
@@ -85,6 +91,40 @@ suite('cancel and counts', () => {
     assert.match(api.statusBar().text, /Weave 2\/5 · 1 failing · 2 not run$/);
     assert.equal(api.checks.isRunning, false);
     assert.equal(api.checks.cancel(), false, 'a finished check can still be cancelled');
+  });
+
+  test('mid-check of a repeated check: the status bar counts what the panel counts, not the old verdicts', async () => {
+    const api = await weaveApi();
+    await writeSpecsOnDisk((specs) => [...specs, sleeper]);
+    // A first check leaves verdicts for every spec (sleeper "not run": cancelled while it slept).
+    const first = api.checks.check({ quiet: true });
+    await until('the fixture specs to finish while sleeper sleeps', () => {
+      const { done, running } = api.results.activity;
+      return done === 3 && running.includes('sleeper') ? true : undefined;
+    });
+    api.checks.cancel();
+    await first;
+    assert.match(api.statusBar().text, /Weave 2\/4 · 1 failing · 1 not run$/);
+
+    const again = api.checks.check({ quiet: true });
+    await until('the fixture specs to finish again while sleeper sleeps', () => {
+      const { done, running } = api.results.activity;
+      return done === 3 && running.includes('sleeper') ? true : undefined;
+    });
+    // The panel lists sleeper as running; the status bar once still counted its old "not run" ("· 1 not run ·").
+    assert.equal(api.statusBar().text, '$(sync~spin) Weave 2/4 · 1 failing · checking 3/4');
+    const panel = api.panelState();
+    assert.ok(panel, 'no panel state');
+    assert.deepEqual(panel.running, ['sleeper']);
+    // The panel's summary is checkCounts of its state: the same text, number for number.
+    const counts = checkCounts(panelCheckView(panel));
+    assert.equal(
+      panelSummaryText(counts, new Date()),
+      '4 specs · checking 3/4 · 2 pass · 1 fail · 1 running',
+    );
+    assert.equal(`$(sync~spin) ${statusBarText(counts, new Date())}`, api.statusBar().text);
+    api.checks.cancel();
+    await again;
   });
 
   test('after a spec is added or removed on disk the status bar counts the specs the panel lists', async () => {

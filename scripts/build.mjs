@@ -190,6 +190,12 @@ await esbuild.build({
   logLevel: 'warning',
 });
 
+// The evidence hook's HMAC module is also src/core/sha256.ts's SHA-256: beside the transpiled sources, the path
+// out/src/core/sha256.js requires it by resolves as it does from src/.
+fs.cpSync(path.join(root, 'resources/evidence'), path.join(root, 'out/resources/evidence'), {
+  recursive: true,
+});
+
 // 4. JSON Schemas of .weave/specs.json, generated from the zod schema: the whole one, and the one VS Code reads
 // for completion (package.json jsonValidation; src/core/spec/jsonSchema.ts says why it does not validate)
 const schemaModule = path.join(root, 'out/src/core/spec/jsonSchema.js');

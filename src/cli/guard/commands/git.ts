@@ -100,7 +100,5 @@ export const git: Handler = (args, use, ctx) => {
     (sub === 'stash' &&
       (rest[0] === undefined || ['push', 'save'].includes(rest[0].text) || rest[0].text.startsWith('-'))) ||
     sub === 'clean';
-  // `git reset --hard REV` rewrites every tracked file to REV's: the whole tree, whichever operand it names.
-  const toCommit = sub === 'reset' && has(rest, '--hard', '--merge', '--keep') && dashes < 0;
-  if (whole && (ops.length === 0 || toCommit)) use.path(literal('.'), 'write', how);
+  if (whole && ops.length === 0) use.path(literal('.'), 'write', how);
 };

@@ -1,7 +1,8 @@
 // `npm run bench -- guard`: what an agent pays per tool call for Weave's PreToolUse hook, `dist/guard.js` as the
 // installed hooks start it, against its yardstick in the same run: a bare `node -e 0` process start. Three events
-// on a git copy of examples/: an Edit of source (no shell grammar), a shell command (the bash grammar loads), and
-// the first event of a session (the protected set is recorded). Wall time per process and CPU per process
+// on a git copy of examples/: an Edit of source, a plain shell command (read by src/cli/guard/plainShell.ts, no
+// bash grammar), a shell command that needs tree-sitter-bash (a loop and an expansion: the grammar's WebAssembly is
+// compiled and started), and the first event of a session (the protected set is recorded). Wall time per process and CPU per process
 // (user + system of the process and its children, from a cgroup where one can be made, see cpuMeter.ts).
 // Target (#38.4): ≤ 100 ms CPU and ≤ 150 ms wall per event on a quiet machine.
 // Environment: WEAVE_BENCH_ROUNDS (default 10).
@@ -60,18 +61,24 @@ async function main(): Promise<void> {
     tool_name: 'Bash',
     tool_input: { command: 'cd src && grep -n get client.js > /tmp/x' },
   });
+  const grammarShell = event({
+    tool_name: 'Bash',
+    tool_input: { command: 'for f in src/*.js; do grep -n get "$f"; done > /tmp/x' },
+  });
   const forget = (): void => void execFileSync('rm', ['-rf', path.join(state, 'sessions')]);
   const meter = startCpuMeter('weave-bench-guard');
   const rows: Array<[string, Figure]> = [
     ['node -e 0 (yardstick)', { wallMs: [], cpuMs: [] }],
     ['guard: Edit of source', { wallMs: [], cpuMs: [] }],
-    ['guard: Bash command', { wallMs: [], cpuMs: [] }],
+    ['guard: Bash command (plain)', { wallMs: [], cpuMs: [] }],
+    ['guard: Bash command (bash grammar)', { wallMs: [], cpuMs: [] }],
     ['guard: first event (records the session)', { wallMs: [], cpuMs: [] }],
   ];
   const cases: Array<[string[], string, (() => void) | undefined]> = [
     [['-e', '0'], '', undefined],
     [[guard, '--agent', 'claude-code'], edit, undefined],
     [[guard, '--agent', 'claude-code'], shell, undefined],
+    [[guard, '--agent', 'claude-code'], grammarShell, undefined],
     [[guard, '--agent', 'claude-code'], edit, forget],
   ];
   try {

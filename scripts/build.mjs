@@ -67,10 +67,15 @@ const entries = [
 // dist/guard-program.js and bundled in dist/guard-parts.js, each behind a function that loads it; the hook bundle
 // reaches one through a small shim that requires that bundle and calls the function when the import runs. A hook
 // process that needs none of them reads and compiles ~75 KB instead of ~1.7 MB and evaluates none of them. Shell
-// reading has a bundle of its own, dist/guard-shell.js (web-tree-sitter and the command tables): a Bash event
-// loads that and not the rest.
+// reading has a bundle of its own, dist/guard-shell.js (the reader, plainShell.ts and the command tables): a Bash
+// event loads that and not the rest; the bash grammar (web-tree-sitter) is one more, dist/guard-grammar.js, loaded
+// only for a command plainShell.ts cannot read.
 const guardPartsFileOf = (file) =>
-  /src\/cli\/guard\/(bashSyntax|shellVerdict)\.ts$/.test(file) ? 'guard-shell.js' : 'guard-parts.js';
+  /src\/cli\/guard\/bashSyntax\.ts$/.test(file)
+    ? 'guard-grammar.js'
+    : /src\/cli\/guard\/shellVerdict\.ts$/.test(file)
+      ? 'guard-shell.js'
+      : 'guard-parts.js';
 const guardParts = new Map();
 const partName = (file) =>
   `part_${path
@@ -183,6 +188,12 @@ await esbuild.build({
   sourcemap: 'inline',
   define: { WEAVE_VERSION: JSON.stringify(pkg.version) },
   logLevel: 'warning',
+});
+
+// The evidence hook's HMAC module is also src/core/sha256.ts's SHA-256: beside the transpiled sources, the path
+// out/src/core/sha256.js requires it by resolves as it does from src/.
+fs.cpSync(path.join(root, 'resources/evidence'), path.join(root, 'out/resources/evidence'), {
+  recursive: true,
 });
 
 // 4. JSON Schemas of .weave/specs.json, generated from the zod schema: the whole one, and the one VS Code reads

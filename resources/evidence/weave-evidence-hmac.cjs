@@ -6,6 +6,9 @@
 //
 // Code under test runs in this process after this file loads, so the signing path must not call anything it
 // could have replaced: only operators, typed arrays and functions taken here, at load.
+//
+// Weave's one plain-JavaScript SHA-256: the guard's hook path (src/core/sha256.ts) uses this file too, for the
+// same reason (no node:crypto in a process started on every agent tool call).
 const fs = require('node:fs');
 
 const apply = Reflect.apply;
@@ -120,6 +123,11 @@ function toHex(bytes) {
   return out;
 }
 
+/** SHA-256 of `text`'s UTF-8 bytes as lowercase hex (Weave's guard names its session folders with it). */
+function sha256Hex(text) {
+  return toHex(sha256(utf8(text)));
+}
+
 /** HMAC-SHA256 (RFC 2104) of `text` under `key` (both strings, UTF-8), as lowercase hex. */
 function hmacHex(key, text) {
   let keyBytes = utf8(key);
@@ -147,4 +155,4 @@ function randomHex(count) {
   return apply(bufferToString, bytes, ['hex']);
 }
 
-module.exports = { hmacHex, randomHex, sha256 };
+module.exports = { hmacHex, randomHex, sha256, sha256Hex };

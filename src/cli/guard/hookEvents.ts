@@ -142,13 +142,15 @@ export async function findViolation(payload: HookPayload, set: ProtectedSet): Pr
         hit: { given: 'weave guard --accept-tests', what: "the session's record of the protected files" },
         action: `${tool || 'shell'} command (accepting changed tests is a person's step)`,
       };
-    // Loaded on demand: the bash grammar (web-tree-sitter and its WebAssembly) is for shell tools only, and every
-    // other event pays for what the hook program loads.
-    const [{ bashParser }, { shellFinding }] = await Promise.all([
-      import('./bashSyntax.js'),
-      import('./shellVerdict.js'),
-    ]);
-    const finding = shellFinding(await bashParser(), command, cwd, set);
+    // Loaded on demand: the shell reader is for shell tools only, and every other event pays for what the hook
+    // program loads. A plain command is read without the bash grammar; the grammar (web-tree-sitter and its
+    // WebAssembly, ~40 ms of CPU) loads only for a command plainShell.ts cannot read exactly.
+    const verdict = await import('./shellVerdict.js');
+    let finding = verdict.plainShellFinding(command, cwd, set);
+    if (finding === verdict.NEEDS_GRAMMAR) {
+      const { bashParse } = await import('./bashSyntax.js');
+      finding = verdict.shellFinding(await bashParse(), command, cwd, set);
+    }
     return finding
       ? { hit: finding.hit, action: `${tool || 'shell'} command (${finding.action})` }
       : undefined;

@@ -1,7 +1,7 @@
 // Spellings bash decodes before a command runs, decoded the same way for the guard: ANSI-C quoting (`$'\x74est'`),
 // the tildes (`~`, `~+` = the working directory, `~-` = the previous one), the redirection operator as written
 // (`N<>`, `>|`, `&>>`), and the variables that make a program run code the command does not show (BASH_ENV …).
-import type { Node } from 'web-tree-sitter';
+import type { SyntaxNode as Node } from './shellSyntax';
 import type { ShellState } from './shellTypes';
 
 const SIMPLE_ESCAPES: Record<string, string> = {

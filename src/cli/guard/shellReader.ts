@@ -6,11 +6,10 @@
 // What each simple command does with its words is commands/'s job; this file hands it resolved words and
 // collects the effects it reports. Nothing here decides what is protected (hookEvents.ts does).
 import path from 'node:path';
-import type { Node, Parser } from 'web-tree-sitter';
-import { withBashTree } from './bashSyntax';
 import { commandEffects } from './commands/dispatch';
 import { decodeAnsiC, expandTilde, redirectOperator, runsCodeVariable } from './shellDecoding';
 import { absolutePaths, emptyFiles, noteWritten, throughLinks } from './shellFiles';
+import type { ShellParse, SyntaxNode as Node } from './shellSyntax';
 import type { ShellEffect, ShellState, ShellWord } from './shellTypes';
 
 const MAX_DEPTH = 6;
@@ -18,11 +17,12 @@ const MAX_DIRS = 8;
 /** Environment variables whose value the guard may use: the agent's shell has the same ones. */
 const KNOWN_ENV = ['HOME', 'CLAUDE_PROJECT_DIR', 'CURSOR_PROJECT_DIR', 'TMPDIR'];
 
-export function readShell(bash: Parser, source: string, cwd: string): ShellEffect[] {
+/** The effects of `source` run in `cwd`, read from the trees `parse` makes of it and of the shell code it runs. */
+export function readShell(parse: ShellParse, source: string, cwd: string): ShellEffect[] {
   const effects: ShellEffect[] = [];
   const vars = new Map<string, string | undefined>();
   for (const name of KNOWN_ENV) if (process.env[name] !== undefined) vars.set(name, process.env[name]);
-  const reader = new Reader(bash, effects);
+  const reader = new Reader(parse, effects);
   const state: ShellState = {
     dirs: [path.resolve(cwd)],
     stack: [],
@@ -36,7 +36,7 @@ export function readShell(bash: Parser, source: string, cwd: string): ShellEffec
 
 class Reader {
   constructor(
-    private readonly bash: Parser,
+    private readonly parse: ShellParse,
     private readonly effects: ShellEffect[],
   ) {}
 
@@ -61,7 +61,7 @@ class Reader {
       this.effects.push({ kind: 'unresolved', text: text.slice(0, 80), how: 'shell code nested too deep' });
       return;
     }
-    withBashTree(this.bash, text, (root) => this.statements(root.namedChildren, state, depth));
+    this.parse(text, (root) => this.statements(root.namedChildren, state, depth));
   }
 
   private statements(nodes: ReadonlyArray<Node | null>, state: ShellState, depth: number): void {

@@ -5,9 +5,10 @@
 // target the reader cannot resolve blocks, saying so. Inline code blocks when one of its string literals names a
 // protected path or a spec test file's name.
 import path from 'node:path';
-import type { Parser } from 'web-tree-sitter';
 import { protectedBasenames, protectedHit, type ProtectedHit, type ProtectedSet } from './protectedPaths';
+import { NotPlainShell, plainShellParse } from './plainShell';
 import { readShell } from './shellReader';
+import type { ShellParse } from './shellSyntax';
 import type { ShellEffect } from './shellTypes';
 
 export interface ShellFinding {
@@ -16,13 +17,33 @@ export interface ShellFinding {
   action: string;
 }
 
+/** Returned by plainShellFinding for a command (or shell code it runs) outside what plainShell.ts reads. */
+export const NEEDS_GRAMMAR = 'needs the bash grammar';
+
+/**
+ * The finding on a plain command (plainShell.ts: the same tree tree-sitter-bash makes, so the same finding), or
+ * NEEDS_GRAMMAR: then the caller loads tree-sitter-bash and asks shellFinding.
+ */
+export function plainShellFinding(
+  command: string,
+  cwd: string,
+  set: ProtectedSet,
+): ShellFinding | undefined | typeof NEEDS_GRAMMAR {
+  try {
+    return shellFinding(plainShellParse, command, cwd, set);
+  } catch (error) {
+    if (error instanceof NotPlainShell) return NEEDS_GRAMMAR;
+    throw error;
+  }
+}
+
 export function shellFinding(
-  bash: Parser,
+  parse: ShellParse,
   command: string,
   cwd: string,
   set: ProtectedSet,
 ): ShellFinding | undefined {
-  for (const effect of readShell(bash, command, cwd)) {
+  for (const effect of readShell(parse, command, cwd)) {
     const finding = effectFinding(effect, set);
     if (finding) return finding;
   }

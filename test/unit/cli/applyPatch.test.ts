@@ -2,10 +2,10 @@
 // writes, and that a patch the guard cannot read is reported as an unresolved write (denied by the guard).
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import type { Parser } from 'web-tree-sitter';
 import { argvAsShell, patchEnvelopeTargets } from '../../../src/cli/guard/applyPatch';
-import { bashParser } from '../../../src/cli/guard/bashSyntax';
+import { bashParse } from '../../../src/cli/guard/bashSyntax';
 import { readShell } from '../../../src/cli/guard/shellReader';
+import type { ShellParse } from '../../../src/cli/guard/shellSyntax';
 
 const PATCH = `*** Begin Patch
 *** Add File: test/new.test.js
@@ -46,9 +46,9 @@ describe('the apply_patch envelope', () => {
 });
 
 describe('apply_patch in a shell line', () => {
-  let bash: Parser;
+  let bash: ShellParse;
   before(async () => {
-    bash = await bashParser();
+    bash = await bashParse();
   });
   const writes = (command: string, cwd = '/ws'): string[] =>
     readShell(bash, command, cwd).map((e) =>

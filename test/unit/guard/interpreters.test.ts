@@ -12,6 +12,20 @@ describe('interpreters and shells', () => {
     assert.deepEqual(effectsOf(['ruby', '-e', 'x']), ['inline x']);
     assert.deepEqual(effectsOf(['php', '-r', 'x']), ['inline x']);
   });
+  test('inline code that writes files, given an argument the guard cannot read, is unresolved (#36)', () => {
+    const write = 'require("fs").writeFileSync(process.argv[1], "x")';
+    assert.deepEqual(effectsOf(['node', '-e', write, opaque('$(ls test/add*)')]), [
+      `inline ${write}`,
+      'unresolved $(ls test/add*)',
+    ]);
+    assert.deepEqual(
+      targets(effectsOf(['python3', '-c', 'import sys; open(sys.argv[1], "w")', opaque('"$f"')])),
+      ['inline import sys; open(sys.argv[1], "w")', 'unresolved "$f"'],
+    );
+    // Code that writes nothing, or literal arguments: as before.
+    assert.deepEqual(effectsOf(['node', '-e', 'console.log(1)', opaque('$(ls)')]), ['inline console.log(1)']);
+    assert.deepEqual(effectsOf(['node', '-e', write, 'out.txt']), [`inline ${write}`]);
+  });
   test('perl -i writes its operands', () => {
     assert.deepEqual(targets(effectsOf(['perl', '-pi', '-e', 's/a/b/', 'f'])), [
       'write s/a/b/',

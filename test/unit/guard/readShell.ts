@@ -2,11 +2,11 @@
 // line, as effects.ts does for one simple command: `write /w/t/a.test.js (…)` — paths are made absolute from the
 // directories the reader says the command runs in, so a test states where a write lands.
 import path from 'node:path';
-import { bashParser } from '../../../src/cli/guard/bashSyntax';
+import { bashParse } from '../../../src/cli/guard/bashSyntax';
 import { readShell } from '../../../src/cli/guard/shellReader';
 
 export async function readOf(source: string, cwd = '/w'): Promise<string[]> {
-  const effects = readShell(await bashParser(), source, cwd);
+  const effects = readShell(await bashParse(), source, cwd);
   return effects.map((e) => {
     if (e.kind === 'unresolved') return `unresolved ${e.text}`;
     if (e.kind === 'inline') return `inline ${e.code}`;

@@ -3,12 +3,12 @@
 // program, eval of a non-literal, a Makefile or script written and run in the same command, source of /dev/stdin.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { bashParser } from '../../../src/cli/guard/bashSyntax';
+import { bashParse } from '../../../src/cli/guard/bashSyntax';
 import { readShell } from '../../../src/cli/guard/shellReader';
 import { writesOf } from './readShell';
 
 async function reasons(source: string): Promise<string[]> {
-  return readShell(await bashParser(), source, '/w')
+  return readShell(await bashParse(), source, '/w')
     .filter((e) => e.kind === 'unresolved')
     .map((e) => (e.kind === 'unresolved' ? e.how : ''));
 }

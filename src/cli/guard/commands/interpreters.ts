@@ -5,7 +5,7 @@ import { writtenHere } from '../shellFiles';
 import type { CommandContext, ShellWord } from '../shellTypes';
 import {
   clusterValues,
-  inlineCode,
+  inlineCodeAt,
   operands,
   perlInPlace,
   optionValues,
@@ -18,6 +18,9 @@ import {
 
 export const INTERPRETER =
   /^(python[\d.]*|pypy[\d.]*|node|nodejs|deno|bun|perl|ruby|php|Rscript|lua|tsx|ts-node|jshell)$/;
+/** Inline code that may write, move or delete files, or run a program that does (deny by default: broad). */
+const WRITES_FILES =
+  /write|append|open|rename|unlink|remove|\brm|copy|\bcp|move|\bmv|truncate|link|chmod|mkdir|rmdir|spawn|exec|system|popen|shutil|subprocess|child_process|\bfs\b|\bos\b|pathlib|\bFile|\bIO\b|>/i;
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'fish', 'busybox-sh']);
 
 /** python -c, node -e, heredocs fed to an interpreter: code; a script file runs (reading it); -m pytest reads. */
@@ -33,9 +36,19 @@ export function interpreter(name: string): Handler {
   return (args, use, ctx) => {
     if ((name === 'perl' || name === 'ruby') && args.some((w) => perlInPlace(w.text)))
       use.all(operands(args), 'write', `${name} -i`);
-    const code = inlineCode(args, codeFlags);
-    if (code !== undefined) {
+    const at = inlineCodeAt(args, codeFlags);
+    if (at !== undefined) {
+      const code = args[at]?.text ?? '';
       use.inline(code, `${name} ${codeFlags[0]}`);
+      // The code's own arguments: code that may write files, handed a path the guard cannot read (a substitution's
+      // output, an unknown variable: `node -e 'fs.writeFileSync(process.argv[1], …)' $(ls test/add*)`), is refused.
+      if (WRITES_FILES.test(code))
+        for (const word of args.slice(at + 1))
+          if (!word.exact)
+            use.unresolved(
+              word.text,
+              `${name} ${codeFlags[0]} (code that may write files, given an argument the guard cannot read); write the path out literally`,
+            );
       return;
     }
     if (args.some((w) => w.text === '--test')) return;

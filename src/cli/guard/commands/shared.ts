@@ -70,12 +70,17 @@ export function optionValues(args: ShellWord[], names: string[]): ShellWord[] {
 }
 
 export function inlineCode(args: ShellWord[], flags: string[]): string | undefined {
+  const at = inlineCodeAt(args, flags);
+  return at === undefined ? undefined : (args[at]?.text ?? '');
+}
+
+/** Where the inline code's word is (it may be missing: then args.length), or undefined without a code flag. */
+export function inlineCodeAt(args: ShellWord[], flags: string[]): number | undefined {
   for (let i = 0; i < args.length; i++) {
     const t = args[i]!.text;
-    if (flags.includes(t)) return args[i + 1]?.text ?? '';
+    if (flags.includes(t)) return i + 1;
     // Bundled one-letter flags: perl -pe CODE, python -Sc CODE.
-    if (/^-[a-zA-Z]+$/.test(t) && flags.some((f) => f.length === 2 && t.endsWith(f[1]!)))
-      return args[i + 1]?.text ?? '';
+    if (/^-[a-zA-Z]+$/.test(t) && flags.some((f) => f.length === 2 && t.endsWith(f[1]!))) return i + 1;
   }
   return undefined;
 }

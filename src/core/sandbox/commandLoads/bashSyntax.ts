@@ -2,6 +2,7 @@
 // protected set): tree-sitter-bash (grammars/bash.wasm, copied from the npm package by scripts/copy-grammars.mjs)
 // on the same web-tree-sitter runtime the index uses. The grammar is loaded once per process, on first use, and
 // every tree is deleted after its walk.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Language, Parser, type Node } from 'web-tree-sitter';
 import { locateGrammars } from '../../grammarLocation';
@@ -11,7 +12,9 @@ let parser: Promise<Parser> | undefined;
 async function loadParser(): Promise<Parser> {
   const location = locateGrammars();
   await Parser.init({ locateFile: () => location.runtimeWasm });
-  const language = await Language.load(path.join(location.grammarsDir, 'bash.wasm'));
+  // The bytes, not the path: given a path, web-tree-sitter imports fs/promises to read it, which costs a guard hook
+  // process ~10 ms of CPU to load.
+  const language = await Language.load(readFileSync(path.join(location.grammarsDir, 'bash.wasm')));
   const loaded = new Parser();
   loaded.setLanguage(language);
   return loaded;

@@ -23,7 +23,9 @@ const FILES: Record<string, string> = {
   'package.json': '{"name":"loads","version":"1.0.0","private":true}\n',
   'src/gate.js': 'exports.open = true;\n',
   'src/gate.mjs': 'export const open = true;\n',
-  // jest, CommonJS: two files, so that `-w 2` runs them in worker processes.
+  // jest, CommonJS: two files, so that `-w 2` runs them in worker processes. jest runs fast suites in band once its
+  // cache holds their timings (a second run, or an earlier run on the machine: the cache is in the temp folder);
+  // a worker memory limit makes it use its workers every time.
   'jsupport/helpers.js': HELPER_CJS,
   'jt/a.test.js':
     "const path = require('node:path');\nconst { gate } = require(path.join(__dirname, '..', 'jsup' + 'port', 'helpers'));\n" +
@@ -65,7 +67,7 @@ const CASES: Array<{ name: string; command: string; helper: string; tests: strin
   },
   {
     name: 'jest in worker processes',
-    command: `${JEST} -w 2 jt/`,
+    command: `${JEST} -w 2 --workerIdleMemoryLimit=1GB jt/`,
     helper: 'jsupport/helpers.js',
     tests: ['jt/a.test.js', 'jt/b.test.js'],
     passed: 2,

@@ -184,10 +184,12 @@ describe(`Claude Code ${CLAUDE_CODE_VERSION} with Weave's guard and MCP server`,
     }
   });
 
-  // A form the guard does not read (#36): inline code writing to a path named by a substitution's output. It reaches
-  // the test file; the backstop's record, taken when the session started, catches it at Stop, and the agent puts it
-  // back with --restore. (The guard now refuses the earlier forms here, `… | base64 -d | sh` and `perl -0pi`.)
-  const UNREADABLE = String.raw`node -e "require('fs').writeFileSync(process.argv[1], '// x\n')" $(ls test/add*)`;
+  // A form the guard does not read (#36): inline code writing to a path it gets as a plain argument (the guard reads
+  // the code's own strings, not what it does with its arguments: treating them as written would refuse every
+  // `perl -ne … FILE` read). It reaches the test file; the backstop's record, taken when the session started,
+  // catches it at Stop, and the agent puts it back with --restore. (The guard now refuses the earlier forms here:
+  // `… | base64 -d | sh`, `perl -0pi`, and the same code given `$(ls test/add*)`.)
+  const UNREADABLE = String.raw`node -e "require('fs').writeFileSync(process.argv[1], '// x\n')" test/add.test.js`;
 
   test('a write the guard cannot read is caught by the Stop hook and restored with weave guard --restore', async (t) => {
     const server = await startScriptedMessagesServer(MARKER, [
